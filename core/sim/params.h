@@ -1,0 +1,73 @@
+#pragma once
+
+#include "types.h"
+
+#include <cstdint>
+#include <string>
+
+namespace plume::sim {
+
+/// The two solver families. Stored in files as "stam" and "smoke".
+enum class Scheme : std::uint8_t {
+    Stam,  ///< the reference: Stam's GDC 2003 solver, collocated grid, Gauss-Seidel
+    Smoke, ///< production: MAC grid, MacCormack advection, MGPCG pressure, buoyancy
+};
+
+/// Advection order for the smoke scheme. Stored as "linear", "maccormack", "bfecc".
+enum class AdvectionOrder : std::uint8_t {
+    SemiLagrangian, ///< first order backtrace (Stam 1999)
+    MacCormack,     ///< second order forward/backward correction with clamping (Selle et al. 2008)
+    Bfecc,          ///< back-and-forth error compensation with clamping (Kim et al. 2005)
+};
+
+/// Gauss-Seidel sweep order for the stam scheme.
+enum class SweepOrder : std::uint8_t {
+    Paper,    ///< the paper's lexicographic order, serial: matches the published C code
+    RedBlack, ///< red cells then black cells, parallel and deterministic
+};
+
+const char *toString(Scheme s);
+const char *toString(AdvectionOrder a);
+const char *toString(SweepOrder o);
+bool schemeFromString(const std::string &s, Scheme &out);
+bool advectionOrderFromString(const std::string &s, AdvectionOrder &out);
+bool sweepOrderFromString(const std::string &s, SweepOrder &out);
+
+/// Tolerance and limit of the pressure solve.
+struct PressureSettings
+{
+    double tolerance = 1e-5;  ///< relative residual: max|r| <= tolerance * max|b|
+    int maxIterations = 200;  ///< conjugate-gradient iterations at most
+    bool multigrid = true;    ///< multigrid preconditioner (else diagonal)
+};
+
+/// Every parameter of a simulation. Units are world units and seconds.
+struct SimParams
+{
+    Scheme scheme = Scheme::Smoke;
+
+    float viscosity = 0.f;             ///< kinematic viscosity, units^2 / s (implicit)
+    float diffusion = 0.f;             ///< density, temperature and dye diffusion, units^2 / s
+    float densityDissipation = 0.f;    ///< exponential decay rate of density, 1 / s
+    float temperatureDissipation = 0.f;///< exponential decay rate of temperature, 1 / s
+    float velocityDissipation = 0.f;   ///< exponential decay rate of velocity, 1 / s
+
+    Vec3 up{0.f, 1.f, 0.f};            ///< buoyancy pushes along this (normalised on use)
+    float ambientTemperature = 0.f;    ///< temperature with no buoyancy
+    float buoyancyDensity = 0.f;       ///< alpha: sinking acceleration per unit density
+    float buoyancyTemperature = 1.f;   ///< beta: rising acceleration per unit temperature
+    float vorticity = 0.f;             ///< vorticity confinement epsilon (dimensionless)
+
+    AdvectionOrder advection = AdvectionOrder::MacCormack;
+    bool accountingDensity = false;    ///< Mick West's mass-conserving advection for density
+    PressureSettings pressure;
+
+    // stam scheme
+    int stamIterations = 20;           ///< Gauss-Seidel sweeps in diffuse and project
+    SweepOrder stamSweep = SweepOrder::RedBlack;
+
+    /// Refuses NaN, negative rates, unknown combinations. Names the parameter.
+    Status validate() const;
+};
+
+} // namespace plume::sim

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "solver.h"
+
+#include <memory>
+#include <string>
+
+namespace plume::sim {
+
+/// How frames are split into solver steps.
+struct TimeSettings
+{
+    float frameRate = 24.f;  ///< frames per second
+    int substeps = 1;        ///< steps per frame when cfl == 0
+    float cfl = 0.f;         ///< > 0: choose substeps so that no cell moves more than cfl cells
+    int maxSubsteps = 16;    ///< upper bound on CFL-chosen substeps
+
+    Status validate() const;
+};
+
+/// What a frame did, or why it stopped.
+struct FrameStats
+{
+    Status status;              ///< failure: blow-up (names step and field) or bad input
+    int frame = 0;              ///< the frame just finished (1 after the first frame)
+    int substeps = 0;
+    int pressureIterations = 0; ///< summed over the substeps
+    double pressureResidual = 0.0; ///< largest over the substeps
+    bool pressureConverged = true;
+    double milliseconds = 0.0;  ///< wall time of the frame
+};
+
+/// A solver advanced frame by frame: fixed frame rate, substeps (fixed or from a CFL number),
+/// and blow-up detection after every step.
+class Simulation
+{
+public:
+    /// Returns null and sets `error` when the inputs are invalid.
+    static std::unique_ptr<Simulation> create(const Domain &domain, const SimParams &params,
+                                              const TimeSettings &time, std::string *error);
+
+    Solver &solver() { return *mSolver; }
+    const Solver &solver() const { return *mSolver; }
+    const TimeSettings &timeSettings() const { return mTime; }
+    Status setTimeSettings(const TimeSettings &time);
+
+    /// Runs one frame. After a failure the simulation refuses further frames until reset().
+    FrameStats advanceFrame();
+
+    void reset();
+    int frame() const { return mFrame; }
+    double time() const { return mTime.frameRate > 0.f ? mFrame / double(mTime.frameRate) : 0.0; }
+    std::int64_t stepsTaken() const { return mSteps; }
+
+private:
+    Simulation() = default;
+
+    std::unique_ptr<Solver> mSolver;
+    TimeSettings mTime;
+    int mFrame = 0;
+    std::int64_t mSteps = 0;
+    std::string mFailure;
+};
+
+} // namespace plume::sim

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "domain.h"
+#include "grid.h"
+#include "params.h"
+#include "sources.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plume::sim {
+
+/// Fields a solver can hand out, always resampled to cell centres of the domain grid.
+enum class FieldKind : std::uint8_t {
+    Density,
+    Temperature,
+    DyeRed,
+    DyeGreen,
+    DyeBlue,
+    VelocityX,  ///< world units / s, averaged from faces to centres (smoke)
+    VelocityY,
+    VelocityZ,
+    Speed,      ///< |velocity| at the centre
+    Pressure,   ///< from the last projection
+    Divergence, ///< discrete divergence of the current velocity, 1 / s
+    Vorticity,  ///< magnitude of the curl at the centre, 1 / s
+    Solid,      ///< 1 in obstacles, 0 elsewhere
+};
+
+const char *toString(FieldKind f);
+bool fieldKindFromString(const std::string &s, FieldKind &out);
+
+/// What one substep did.
+struct StepStats
+{
+    int pressureIterations = 0;    ///< CG iterations (smoke) or Gauss-Seidel sweeps (stam)
+    double pressureResidual = 0.0; ///< relative residual reached (smoke); 0 for stam
+    bool pressureConverged = true;
+};
+
+/// A fluid solver over a fixed domain. Both schemes implement it. Inputs (obstacles, emitters,
+/// force fields) can change between steps without resetting the state.
+class Solver
+{
+public:
+    virtual ~Solver() = default;
+
+    /// Makes the solver for `params.scheme`. Returns null and sets `error` when the domain or a
+    /// parameter is invalid, or when memory for the grids cannot be had. Never throws.
+    static std::unique_ptr<Solver> create(const Domain &domain, const SimParams &params,
+                                          std::string *error);
+
+    virtual const Domain &domain() const = 0;
+    virtual const SimParams &params() const = 0;
+    /// Changes parameters that need no reallocation (everything but the scheme).
+    virtual Status setParams(const SimParams &params) = 0;
+
+    /// Solid cells. Size must equal the domain's cells. Fluid quantities inside new solids are
+    /// cleared; velocities on solid faces become zero.
+    virtual Status setObstacles(const FlagGrid &solids) = 0;
+    virtual Status setEmitters(std::vector<Emitter> emitters) = 0;
+    virtual Status setForceFields(std::vector<ForceField> fields) = 0;
+
+    /// Advances by dt seconds. `time` is the simulation time at the start (turbulence evolves
+    /// with it).
+    virtual StepStats step(float dt, double time) = 0;
+
+    /// Zero state (no smoke, fluid at rest); inputs are kept.
+    virtual void reset() = 0;
+
+    /// Writes a field at cell centres into `out` (reshaped to the domain's cells).
+    virtual void sample(FieldKind kind, ScalarGrid &out) const = 0;
+
+    /// Largest velocity component magnitude, world units / s (for CFL time steps).
+    virtual float maxVelocity() const = 0;
+
+    /// Names the first state field holding NaN or infinity, or returns an empty string.
+    virtual std::string firstNonFiniteField() const = 0;
+
+    /// Bytes held by the solver's grids and scratch buffers.
+    virtual std::size_t memoryBytes() const = 0;
+
+    /// Whether any emitter injects dye (dye fields exist only then).
+    virtual bool hasDye() const = 0;
+};
+
+} // namespace plume::sim

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "grid.h"
+#include "types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plume::sim {
+
+/// What an emitter does to the velocity inside its mask.
+enum class EmitterVelocity : std::uint8_t {
+    None,   ///< no velocity change
+    Force,  ///< adds `velocity` as an acceleration (world units / s^2), weighted by coverage
+    Inflow, ///< sets the velocity to `velocity` (world units / s), blended by coverage
+};
+
+/// Injects quantities inside a mask at a rate. Rates are per second and scale with the cell's
+/// coverage weight: density += weight * density * dt.
+struct Emitter
+{
+    SparseMask mask;              ///< cells of the domain grid and their coverage
+    float density = 0.f;          ///< density per second
+    float temperature = 0.f;      ///< temperature (above ambient) per second
+    Vec3 dye{0.f, 0.f, 0.f};      ///< RGB dye per second (linear colour times amount)
+    EmitterVelocity velocityMode = EmitterVelocity::None;
+    Vec3 velocity{0.f, 0.f, 0.f}; ///< acceleration (Force) or target velocity (Inflow)
+
+    bool hasDye() const { return dye.x != 0.f || dye.y != 0.f || dye.z != 0.f; }
+};
+
+/// The kinds of force field.
+enum class ForceType : std::uint8_t {
+    Directional, ///< constant acceleration along `direction` (wind, gravity)
+    Vortex,      ///< swirl about the axis through `centre` along `direction`
+    Radial,      ///< towards (strength > 0) or away from (strength < 0) `centre`
+    Turbulence,  ///< divergence-free curl noise of feature size `scale`, evolving with time
+    Drag,        ///< acceleration -strength * velocity
+};
+
+const char *toString(ForceType t);
+bool forceTypeFromString(const std::string &s, ForceType &out);
+
+/// Where a force field acts, with a soft edge.
+enum class RegionShape : std::uint8_t {
+    Everywhere, ///< the whole domain, weight 1
+    Sphere,     ///< within `radius` of `centre` (a disc in 2D)
+    Box,        ///< within `halfSize` of `centre` on every axis
+};
+
+/// Weight 1 inside the shape, falling smoothly (smoothstep) to 0 over `falloff` world units
+/// outside it. A non-empty `mask` (cell coverage on the domain grid, e.g. a rasterised painted
+/// stroke) replaces the shape: the weight is then the mask trilinearly interpolated between
+/// cell centres.
+struct Region
+{
+    RegionShape shape = RegionShape::Everywhere;
+    Vec3 centre{0.f, 0.f, 0.f};
+    float radius = 0.f;
+    Vec3 halfSize{0.f, 0.f, 0.f};
+    float falloff = 0.f;
+    SparseMask mask;
+};
+
+/// A force field evaluated per sample point. All vectors are in world units.
+struct ForceField
+{
+    ForceType type = ForceType::Directional;
+    float strength = 0.f;            ///< acceleration scale, world units / s^2 (drag: 1 / s)
+    Vec3 direction{0.f, 1.f, 0.f};   ///< Directional: push direction; Vortex: axis (normalised
+                                     ///< on use; in 2D the swirl is about z whatever this says)
+    Vec3 centre{0.f, 0.f, 0.f};      ///< Vortex, Radial: the centre
+    float scale = 0.25f;             ///< Turbulence: feature size, world units
+    float timeScale = 1.f;           ///< Turbulence: evolution speed (noise periods per second)
+    std::uint32_t seed = 0;          ///< Turbulence: noise seed
+    Region region;                   ///< where it acts
+};
+
+/// Checks every number of an emitter/force field: finite, in range. Names the value.
+Status validate(const Emitter &e, std::size_t cellCount);
+Status validate(const ForceField &f);
+
+} // namespace plume::sim

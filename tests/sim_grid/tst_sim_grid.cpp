@@ -1,0 +1,120 @@
+#include <sim/domain.h>
+#include <sim/grid.h>
+#include <sim/parallel.h>
+#include <sim/params.h>
+
+#include <QtTest>
+
+#include <oneapi/tbb/task_arena.h>
+
+using namespace plume::sim;
+
+class TestSimGrid : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void staggering()
+    {
+        MacGrid m(Int3{4, 3, 1});
+        QCOMPARE(m.u.size(), (Int3{5, 3, 1}));
+        QCOMPARE(m.v.size(), (Int3{4, 4, 1}));
+        QCOMPARE(m.w.count(), std::size_t(0));
+        QCOMPARE(m.u.offset(), kFaceX);
+        MacGrid m3(Int3{4, 3, 2});
+        QCOMPARE(m3.w.size(), (Int3{4, 3, 3}));
+        m3.u(1, 0, 0) = 2.f;
+        m3.u(2, 0, 0) = 4.f;
+        QCOMPARE(m3.atCentre(1, 0, 0).x, 3.f);
+    }
+
+    void orderedSumIsThreadIndependent()
+    {
+        // Values chosen so that float addition order matters: the ordered row reduction
+        // must give the same bits whatever the thread count.
+        const Int3 size{97, 61, 13};
+        std::vector<float> v(std::size_t(size.volume()));
+        for (std::size_t n = 0; n < v.size(); ++n)
+            v[n] = float((n * 2654435761u) % 1000003) * 1e-3f - 400.f;
+        auto rowSum = [&](int j, int k) {
+            double s = 0;
+            const std::size_t base = std::size_t(size.x) * (j + std::size_t(size.y) * k);
+            for (int i = 0; i < size.x; ++i)
+                s += v[base + i];
+            return s;
+        };
+        double serial;
+        {
+            SerialScope scope;
+            serial = sumRows(size, rowSum);
+        }
+        for (int threads : {1, 2, 3, 4, 8}) {
+            oneapi::tbb::task_arena arena(threads);
+            double parallel = 0;
+            arena.execute([&] { parallel = sumRows(size, rowSum); });
+            QCOMPARE(std::memcmp(&parallel, &serial, sizeof(double)), 0);
+        }
+    }
+
+    void domainValidation_data()
+    {
+        QTest::addColumn<int>("nx");
+        QTest::addColumn<int>("ny");
+        QTest::addColumn<int>("nz");
+        QTest::addColumn<float>("h");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("ok 2D") << 64 << 64 << 1 << 0.1f << QString();
+        QTest::newRow("negative") << -4 << 64 << 1 << 0.1f << QString("along x is -4");
+        QTest::newRow("zero") << 64 << 0 << 1 << 0.1f << QString("along y is 0");
+        QTest::newRow("huge") << 4096 << 4096 << 4096 << 0.1f << QString("more than the limit");
+        QTest::newRow("nan size") << 64 << 64 << 1 << std::nanf("") << QString("cell size");
+        QTest::newRow("zero size") << 64 << 64 << 1 << 0.f << QString("cell size");
+    }
+
+    void domainValidation()
+    {
+        QFETCH(int, nx);
+        QFETCH(int, ny);
+        QFETCH(int, nz);
+        QFETCH(float, h);
+        QFETCH(QString, expected);
+        Domain d;
+        d.cells = {nx, ny, nz};
+        d.cellSize = h;
+        const Status s = d.validate();
+        if (expected.isEmpty()) {
+            QVERIFY2(s.ok(), s.error.c_str());
+        } else {
+            QVERIFY(!s.ok());
+            QVERIFY2(QString::fromStdString(s.error).contains(expected), s.error.c_str());
+        }
+    }
+
+    void periodicNeedsBothFaces()
+    {
+        Domain d;
+        d.boundaries[int(Face::XMin)] = Boundary::Periodic;
+        QVERIFY(!d.validate().ok());
+        d.boundaries[int(Face::XMax)] = Boundary::Periodic;
+        QVERIFY(d.validate().ok());
+    }
+
+    void paramsValidation()
+    {
+        SimParams p;
+        QVERIFY(p.validate().ok());
+        p.viscosity = -1.f;
+        QVERIFY(QString::fromStdString(p.validate().error).contains("viscosity"));
+        p = SimParams{};
+        p.vorticity = std::nanf("");
+        QVERIFY(QString::fromStdString(p.validate().error).contains("vorticity"));
+        Scheme s;
+        QVERIFY(schemeFromString("stam", s) && s == Scheme::Stam);
+        QVERIFY(!schemeFromString("navier", s));
+        AdvectionOrder a;
+        QVERIFY(advectionOrderFromString("bfecc", a) && a == AdvectionOrder::Bfecc);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimGrid)
+#include "tst_sim_grid.moc"
