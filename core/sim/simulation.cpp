@@ -1,0 +1,103 @@
+#include "simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace plume::sim {
+
+Status TimeSettings::validate() const
+{
+    if (!std::isfinite(frameRate) || frameRate <= 0.f || frameRate > 10000.f)
+        return Status::failure("frame rate " + std::to_string(frameRate)
+                               + " must be a number in (0, 10000]");
+    if (substeps < 1 || substeps > 1000)
+        return Status::failure("substeps " + std::to_string(substeps)
+                               + " must lie in [1, 1000]");
+    if (!std::isfinite(cfl) || cfl < 0.f)
+        return Status::failure("CFL number " + std::to_string(cfl)
+                               + " must be a finite number >= 0 (0: fixed substeps)");
+    if (maxSubsteps < 1 || maxSubsteps > 1000)
+        return Status::failure("maximum substeps " + std::to_string(maxSubsteps)
+                               + " must lie in [1, 1000]");
+    return Status::success();
+}
+
+std::unique_ptr<Simulation> Simulation::create(const Domain &domain, const SimParams &params,
+                                               const TimeSettings &time, std::string *error)
+{
+    if (Status s = time.validate(); !s) {
+        if (error)
+            *error = s.error;
+        return nullptr;
+    }
+    std::unique_ptr<Solver> solver = Solver::create(domain, params, error);
+    if (!solver)
+        return nullptr;
+    std::unique_ptr<Simulation> sim(new Simulation);
+    sim->mSolver = std::move(solver);
+    sim->mTime = time;
+    return sim;
+}
+
+Status Simulation::setTimeSettings(const TimeSettings &time)
+{
+    if (Status s = time.validate(); !s)
+        return s;
+    mTime = time;
+    return Status::success();
+}
+
+FrameStats Simulation::advanceFrame()
+{
+    FrameStats stats;
+    if (!mFailure.empty()) {
+        stats.status = Status::failure(mFailure + " (reset to continue)");
+        stats.frame = mFrame;
+        return stats;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const float frameDt = 1.f / mTime.frameRate;
+    int substeps = mTime.substeps;
+    if (mTime.cfl > 0.f) {
+        // Courant number: a step moves no sample more than cfl cells.
+        const float maxCells = mSolver->maxVelocity() * frameDt / mSolver->domain().cellSize;
+        substeps = std::clamp(int(std::ceil(maxCells / mTime.cfl)), 1, mTime.maxSubsteps);
+    }
+    const float dt = frameDt / float(substeps);
+    for (int s = 0; s < substeps; ++s) {
+        const double t = time() + double(s) * double(dt);
+        const StepStats step = mSolver->step(dt, t);
+        ++mSteps;
+        stats.pressureIterations += step.pressureIterations;
+        stats.pressureResidual = std::max(stats.pressureResidual, step.pressureResidual);
+        stats.pressureConverged = stats.pressureConverged && step.pressureConverged;
+        const std::string bad = mSolver->firstNonFiniteField();
+        if (!bad.empty()) {
+            mFailure = "simulation blew up at frame " + std::to_string(mFrame + 1) + ", substep "
+                       + std::to_string(s + 1) + " of " + std::to_string(substeps) + " (step "
+                       + std::to_string(mSteps) + "): field '" + bad
+                       + "' holds NaN or infinite values";
+            stats.status = Status::failure(mFailure);
+            stats.frame = mFrame;
+            stats.substeps = s + 1;
+            return stats;
+        }
+    }
+    ++mFrame;
+    stats.frame = mFrame;
+    stats.substeps = substeps;
+    stats.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+void Simulation::reset()
+{
+    mSolver->reset();
+    mFrame = 0;
+    mSteps = 0;
+    mFailure.clear();
+}
+
+} // namespace plume::sim

@@ -1,0 +1,387 @@
+#include "smokesolver.h"
+
+#include "boundaryconditions.h"
+#include "diffusion.h"
+#include "parallel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume::sim {
+
+namespace {
+
+/// Number of velocity components that exist (2 in 2D).
+int axesOf(const Domain &d) { return d.is2D() ? 2 : 3; }
+
+} // namespace
+
+SmokeSolver::SmokeSolver(const Domain &domain, const SimParams &params)
+    : mDomain(domain)
+    , mParams(params)
+{
+    mSolids.reshape(domain.cells);
+    mVelocity.reshape(domain.cells);
+    mDensity.reshape(domain.cells, kCellCentre);
+    mTemperature.reshape(domain.cells, kCellCentre);
+    mPressureField.reshape(domain.cells, kCellCentre);
+    mWork.reserveFor(domain.cells);
+    mAdvector.setup(mDomain, mSolids);
+    mPressure.setup(mDomain, mSolids);
+    mForces.setup(mDomain, {});
+}
+
+Status SmokeSolver::setParams(const SimParams &params)
+{
+    if (params.scheme != mParams.scheme)
+        return Status::failure("the scheme cannot change on a running solver; make a new one");
+    if (Status s = params.validate(); !s)
+        return s;
+    mParams = params;
+    return Status::success();
+}
+
+Status SmokeSolver::setObstacles(const FlagGrid &solids)
+{
+    if (solids.size() != mDomain.cells)
+        return Status::failure("obstacle grid size does not match the domain");
+    mSolids = solids;
+    mAdvector.setup(mDomain, mSolids);
+    mPressure.setup(mDomain, mSolids);
+    clearSolidCells(mDensity, mSolids);
+    clearSolidCells(mTemperature, mSolids);
+    clearSolidCells(mPressureField, mSolids);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            clearSolidCells(c, mSolids);
+    }
+    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+    return Status::success();
+}
+
+Status SmokeSolver::setEmitters(std::vector<Emitter> emitters)
+{
+    for (std::size_t n = 0; n < emitters.size(); ++n) {
+        if (Status s = validate(emitters[n], std::size_t(mDomain.cellCount())); !s)
+            return Status::failure("emitter " + std::to_string(n) + ": " + s.error);
+    }
+    mEmitters = std::move(emitters);
+    if (std::any_of(mEmitters.begin(), mEmitters.end(), [](const Emitter &e) { return e.hasDye(); }))
+        ensureDye();
+    return Status::success();
+}
+
+Status SmokeSolver::setForceFields(std::vector<ForceField> fields)
+{
+    for (std::size_t n = 0; n < fields.size(); ++n) {
+        if (Status s = validate(fields[n]); !s)
+            return Status::failure("force field " + std::to_string(n) + ": " + s.error);
+        if (Status s = fields[n].region.mask.validate(std::size_t(mDomain.cellCount())); !s)
+            return Status::failure("force field " + std::to_string(n) + ": region " + s.error);
+    }
+    mForces.setup(mDomain, std::move(fields));
+    return Status::success();
+}
+
+void SmokeSolver::ensureDye()
+{
+    if (hasDye())
+        return;
+    for (ScalarGrid &c : mDye)
+        c.reshape(mDomain.cells, kCellCentre);
+}
+
+void SmokeSolver::reset()
+{
+    mVelocity.reshape(mDomain.cells);
+    mDensity.fill(0.f);
+    mTemperature.fill(0.f);
+    mPressureField.fill(0.f);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            c.fill(0.f);
+    }
+}
+
+// One step of the smoke scheme (Fedkiw, Stam and Jensen 2001; Bridson 2015, ch. 2).
+StepStats SmokeSolver::step(float dt, double time)
+{
+    advectVelocity(dt);                 // u* = u(x - dt u), self-advection
+    addSources(dt);                     // emitters: density, heat, dye, force
+    addForces(dt, time);                // force fields, buoyancy, vorticity confinement
+    applyInflow();                      // inflow emitters set the velocity
+    diffuseVelocity(dt);                // (I - dt nu L) u = u*
+    const StepStats stats = project(dt); // div u = 0
+    advectScalars(dt);                  // density, temperature, dye follow the new flow
+    diffuseScalars(dt);                 // (I - dt kappa L) q = q*
+    dissipate(dt);                      // q *= exp(-rate dt)
+    return stats;
+}
+
+// Semi-Lagrangian self-advection (Stam 1999), optionally corrected to second order.
+void SmokeSolver::advectVelocity(float dt)
+{
+    mAdvector.advectVelocity(mVelocity, dt, mParams.advection, mWork);
+    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+}
+
+// Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode).
+void SmokeSolver::addSources(float dt)
+{
+    const bool dye = hasDye();
+    for (const Emitter &e : mEmitters) {
+        const std::uint32_t *cells = e.mask.cells.data();
+        const float *weights = e.mask.weights.data();
+        const std::uint8_t *solid = mSolids.data();
+        forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
+            const std::uint32_t c = cells[n];
+            if (solid[c])
+                return;
+            const float w = weights[n] * dt;
+            mDensity[c] += w * e.density;
+            mTemperature[c] += w * e.temperature;
+            if (dye) {
+                mDye[0][c] += w * e.dye.x;
+                mDye[1][c] += w * e.dye.y;
+                mDye[2][c] += w * e.dye.z;
+            }
+        });
+        if (e.velocityMode != EmitterVelocity::Force)
+            continue;
+        // Each masked cell gives half its weighted acceleration to each of its two faces per
+        // axis. Faces are shared between cells, so this runs serially in mask order.
+        const Int3 n = mDomain.cells;
+        for (std::size_t m = 0; m < e.mask.size(); ++m) {
+            const std::uint32_t c = cells[m];
+            const int i = int(c % std::uint32_t(n.x));
+            const int j = int((c / std::uint32_t(n.x)) % std::uint32_t(n.y));
+            const int k = int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)));
+            const float w = 0.5f * weights[m] * dt;
+            for (int axis = 0; axis < axesOf(mDomain); ++axis) {
+                ScalarGrid &comp = mVelocity.component(axis);
+                int lo[3] = {i, j, k};
+                int hi[3] = {i, j, k};
+                hi[axis] += 1;
+                comp(lo[0], lo[1], lo[2]) += w * e.velocity[axis];
+                comp(hi[0], hi[1], hi[2]) += w * e.velocity[axis];
+            }
+        }
+    }
+}
+
+// Force fields (directional, vortex, radial, turbulence, drag), buoyancy and vorticity
+// confinement (Fedkiw, Stam and Jensen 2001, eq. 8-11).
+void SmokeSolver::addForces(float dt, double time)
+{
+    if (!mForces.empty())
+        mForces.applyToMac(mVelocity, mSolids, dt, time);
+    if (mParams.buoyancyDensity != 0.f || mParams.buoyancyTemperature != 0.f)
+        addBuoyancy(mVelocity, mDensity, mTemperature, mParams, mSolids, mDomain, dt);
+    if (mParams.vorticity > 0.f)
+        addVorticityConfinement(mVelocity, mParams.vorticity, mSolids, mDomain, dt, mWork);
+}
+
+// Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight).
+void SmokeSolver::applyInflow()
+{
+    const Int3 n = mDomain.cells;
+    for (const Emitter &e : mEmitters) {
+        if (e.velocityMode != EmitterVelocity::Inflow)
+            continue;
+        for (std::size_t m = 0; m < e.mask.size(); ++m) {
+            const std::uint32_t c = e.mask.cells[m];
+            if (mSolids.isSolid(c))
+                continue;
+            const int i = int(c % std::uint32_t(n.x));
+            const int j = int((c / std::uint32_t(n.x)) % std::uint32_t(n.y));
+            const int k = int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)));
+            const float w = e.mask.weights[m];
+            for (int axis = 0; axis < axesOf(mDomain); ++axis) {
+                ScalarGrid &comp = mVelocity.component(axis);
+                for (int side = 0; side < 2; ++side) {
+                    int f[3] = {i, j, k};
+                    f[axis] += side;
+                    float &u = comp(f[0], f[1], f[2]);
+                    u += w * (e.velocity[axis] - u);
+                }
+            }
+        }
+    }
+    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+}
+
+void SmokeSolver::diffuseVelocity(float dt)
+{
+    if (mParams.viscosity <= 0.f)
+        return;
+    for (int axis = 0; axis < axesOf(mDomain); ++axis)
+        diffuseImplicit(mVelocity.component(axis), mParams.viscosity, dt, mSolids, mDomain, mWork);
+    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+}
+
+// Pressure projection (Chorin 1968; Bridson 2015, ch. 5) by multigrid-preconditioned CG.
+StepStats SmokeSolver::project(float dt)
+{
+    const SolveResult r = mPressure.project(mVelocity, mPressureField, dt, mParams.pressure, mWork);
+    StepStats stats;
+    stats.pressureIterations = r.iterations;
+    stats.pressureResidual = r.residual;
+    stats.pressureConverged = r.converged;
+    return stats;
+}
+
+void SmokeSolver::advectScalars(float dt)
+{
+    if (mParams.accountingDensity)
+        mAdvector.advectAccounting(mDensity, mVelocity, dt, mWork);
+    else
+        mAdvector.advectScalar(mDensity, mVelocity, dt, mParams.advection, mWork);
+    mAdvector.advectScalar(mTemperature, mVelocity, dt, mParams.advection, mWork);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            mAdvector.advectScalar(c, mVelocity, dt, mParams.advection, mWork);
+    }
+}
+
+void SmokeSolver::diffuseScalars(float dt)
+{
+    if (mParams.diffusion <= 0.f)
+        return;
+    diffuseImplicit(mDensity, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    diffuseImplicit(mTemperature, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            diffuseImplicit(c, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    }
+}
+
+// Exponential decay: q *= exp(-rate dt), exact for any dt.
+void SmokeSolver::dissipate(float dt)
+{
+    auto decay = [](ScalarGrid &q, float rate, float dt) {
+        if (rate <= 0.f || q.count() == 0)
+            return;
+        const float f = std::exp(-rate * dt);
+        float *d = q.data();
+        forEachIndex(std::int64_t(q.count()), [&](std::int64_t n) { d[n] *= f; });
+    };
+    decay(mDensity, mParams.densityDissipation, dt);
+    decay(mTemperature, mParams.temperatureDissipation, dt);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            decay(c, mParams.densityDissipation, dt);
+    }
+    for (int axis = 0; axis < axesOf(mDomain); ++axis)
+        decay(mVelocity.component(axis), mParams.velocityDissipation, dt);
+}
+
+void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
+{
+    const Int3 n = mDomain.cells;
+    auto copy = [&](const ScalarGrid &g) {
+        if (g.count() == 0) {
+            out.reshape(n, kCellCentre, 0.f);
+            return;
+        }
+        out.reshape(n, kCellCentre);
+        std::copy(g.data(), g.data() + g.count(), out.data());
+    };
+    switch (kind) {
+    case FieldKind::Density: copy(mDensity); return;
+    case FieldKind::Temperature: copy(mTemperature); return;
+    case FieldKind::DyeRed: copy(mDye[0]); return;
+    case FieldKind::DyeGreen: copy(mDye[1]); return;
+    case FieldKind::DyeBlue: copy(mDye[2]); return;
+    case FieldKind::Pressure: copy(mPressureField); return;
+    case FieldKind::Divergence:
+        PressureSolver::divergence(mVelocity, mSolids, mDomain, out);
+        return;
+    case FieldKind::Vorticity:
+        vorticityMagnitude(mVelocity, mSolids, mDomain, out);
+        return;
+    case FieldKind::Solid:
+        out.reshape(n, kCellCentre);
+        forEachIndex(std::int64_t(out.count()),
+                     [&](std::int64_t c) { out[std::size_t(c)] = mSolids.isSolid(std::size_t(c)) ? 1.f : 0.f; });
+        return;
+    case FieldKind::VelocityX:
+    case FieldKind::VelocityY:
+    case FieldKind::VelocityZ:
+    case FieldKind::Speed:
+        break;
+    }
+    out.reshape(n, kCellCentre);
+    forEachRow(n, [&](int j, int k) {
+        for (int i = 0; i < n.x; ++i) {
+            const Vec3 v = mVelocity.atCentre(i, j, k);
+            float value = 0.f;
+            switch (kind) {
+            case FieldKind::VelocityX: value = v.x; break;
+            case FieldKind::VelocityY: value = v.y; break;
+            case FieldKind::VelocityZ: value = v.z; break;
+            default: value = length(v); break;
+            }
+            out(i, j, k) = value;
+        }
+    });
+}
+
+float SmokeSolver::maxVelocity() const
+{
+    double m = 0.0;
+    for (int axis = 0; axis < axesOf(mDomain); ++axis) {
+        const ScalarGrid &c = mVelocity.component(axis);
+        m = std::max(m, maxRows(c.size(), [&](int j, int k) {
+            double rowMax = 0.0;
+            const std::size_t base = c.index(0, j, k);
+            for (int i = 0; i < c.size().x; ++i)
+                rowMax = std::max(rowMax, double(std::fabs(c[base + i])));
+            return rowMax;
+        }));
+    }
+    return float(m);
+}
+
+std::string SmokeSolver::firstNonFiniteField() const
+{
+    auto bad = [](const ScalarGrid &g) {
+        return maxRows(g.size(), [&](int j, int k) {
+                   const std::size_t base = g.index(0, j, k);
+                   for (int i = 0; i < g.size().x; ++i) {
+                       if (!std::isfinite(g[base + i]))
+                           return 1.0;
+                   }
+                   return 0.0;
+               }) > 0.0;
+    };
+    if (bad(mVelocity.u))
+        return "velocity x";
+    if (bad(mVelocity.v))
+        return "velocity y";
+    if (mVelocity.w.count() > 0 && bad(mVelocity.w))
+        return "velocity z";
+    if (bad(mDensity))
+        return "density";
+    if (bad(mTemperature))
+        return "temperature";
+    if (bad(mPressureField))
+        return "pressure";
+    static const char *dyeNames[3] = {"dye red", "dye green", "dye blue"};
+    for (int c = 0; c < 3; ++c) {
+        if (mDye[c].count() > 0 && bad(mDye[c]))
+            return dyeNames[c];
+    }
+    return {};
+}
+
+std::size_t SmokeSolver::memoryBytes() const
+{
+    std::size_t total = mSolids.count() + mVelocity.u.bytes() + mVelocity.v.bytes()
+                        + mVelocity.w.bytes() + mDensity.bytes() + mTemperature.bytes()
+                        + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes();
+    for (const ScalarGrid &c : mDye)
+        total += c.bytes();
+    return total;
+}
+
+} // namespace plume::sim

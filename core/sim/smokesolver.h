@@ -1,0 +1,74 @@
+#pragma once
+
+#include "advection.h"
+#include "forces.h"
+#include "pressure.h"
+#include "solver.h"
+#include "workspace.h"
+
+#include <vector>
+
+namespace plume::sim {
+
+/// The production scheme: staggered MAC velocity, semi-Lagrangian advection with optional
+/// MacCormack/BFECC correction, optional accounting (mass-conserving) density advection,
+/// implicit viscosity and diffusion, dissipation, buoyancy and vorticity confinement
+/// (Fedkiw, Stam and Jensen 2001), and a multigrid-preconditioned CG pressure projection.
+///
+/// State: velocity (faces), density, temperature, optional RGB dye and pressure (centres).
+/// Stages borrow the shared Workspace grids, which keeps the state under 64 bytes per cell.
+class SmokeSolver final : public Solver
+{
+public:
+    /// Inputs must be valid (Solver::create checks them). May throw std::bad_alloc.
+    SmokeSolver(const Domain &domain, const SimParams &params);
+
+    const Domain &domain() const override { return mDomain; }
+    const SimParams &params() const override { return mParams; }
+    Status setParams(const SimParams &params) override;
+    Status setObstacles(const FlagGrid &solids) override;
+    Status setEmitters(std::vector<Emitter> emitters) override;
+    Status setForceFields(std::vector<ForceField> fields) override;
+    StepStats step(float dt, double time) override;
+    void reset() override;
+    void sample(FieldKind kind, ScalarGrid &out) const override;
+    float maxVelocity() const override;
+    std::string firstNonFiniteField() const override;
+    std::size_t memoryBytes() const override;
+    bool hasDye() const override { return mDye[0].count() > 0; }
+
+    const MacGrid &velocity() const { return mVelocity; }
+    const ScalarGrid &density() const { return mDensity; }
+    const ScalarGrid &temperature() const { return mTemperature; }
+    const FlagGrid &solids() const { return mSolids; }
+
+private:
+    void advectVelocity(float dt);
+    void addSources(float dt);
+    void addForces(float dt, double time);
+    void applyInflow();
+    void diffuseVelocity(float dt);
+    StepStats project(float dt);
+    void advectScalars(float dt);
+    void diffuseScalars(float dt);
+    void dissipate(float dt);
+
+    void ensureDye();
+
+    Domain mDomain;
+    SimParams mParams;
+    FlagGrid mSolids;
+    std::vector<Emitter> mEmitters;
+    ForceEvaluator mForces;
+    Advector mAdvector;
+    PressureSolver mPressure;
+    Workspace mWork;
+
+    MacGrid mVelocity;
+    ScalarGrid mDensity;
+    ScalarGrid mTemperature;
+    ScalarGrid mDye[3];
+    ScalarGrid mPressureField;
+};
+
+} // namespace plume::sim

@@ -1,0 +1,337 @@
+// The smoke scheme assembled: physical behaviour of whole steps, determinism, memory.
+#include <sim/parallel.h>
+#include <sim/pressure.h>
+#include <sim/smokesolver.h>
+
+#include <QtTest>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <cmath>
+
+using namespace plume::sim;
+
+namespace {
+
+Domain box(int n, bool threeD, Boundary b = Boundary::Wall)
+{
+    Domain d;
+    d.cells = {n, n, threeD ? n : 1};
+    d.cellSize = 1.f / float(n);
+    d.boundaries = allBoundaries(b);
+    return d;
+}
+
+/// A disc (2D) or ball (3D) of cells around a centre given in cell coordinates.
+SparseMask ball(const Domain &d, Vec3 c, float r)
+{
+    SparseMask m;
+    for (int k = 0; k < d.cells.z; ++k)
+        for (int j = 0; j < d.cells.y; ++j)
+            for (int i = 0; i < d.cells.x; ++i) {
+                Vec3 p{i + 0.5f - c.x, j + 0.5f - c.y, d.is2D() ? 0.f : k + 0.5f - c.z};
+                if (length(p) <= r)
+                    m.add(std::uint32_t(i + d.cells.x * (j + std::size_t(d.cells.y) * k)), 1.f);
+            }
+    return m;
+}
+
+/// Centre of mass of a cell-centred field along y, in cells.
+double centroidY(const ScalarGrid &q)
+{
+    double m = 0, my = 0;
+    const Int3 s = q.size();
+    for (int k = 0; k < s.z; ++k)
+        for (int j = 0; j < s.y; ++j)
+            for (int i = 0; i < s.x; ++i) {
+                m += q(i, j, k);
+                my += q(i, j, k) * (j + 0.5);
+            }
+    return m > 0 ? my / m : 0;
+}
+
+double total(const ScalarGrid &q)
+{
+    double t = 0;
+    for (std::size_t n = 0; n < q.count(); ++n)
+        t += q[n];
+    return t;
+}
+
+/// A solver with every feature switched on: the determinism tests run it.
+std::unique_ptr<SmokeSolver> busySolver(bool threeD)
+{
+    const int n = threeD ? 24 : 64;
+    Domain d = box(n, threeD);
+    d.boundaries[int(Face::YMax)] = Boundary::Open;
+    d.boundaries[int(Face::XMin)] = Boundary::Periodic;
+    d.boundaries[int(Face::XMax)] = Boundary::Periodic;
+    SimParams p;
+    p.vorticity = 0.3f;
+    p.viscosity = 1e-4f;
+    p.diffusion = 1e-4f;
+    p.densityDissipation = 0.1f;
+    p.buoyancyDensity = 0.1f;
+    auto s = std::make_unique<SmokeSolver>(d, p);
+    FlagGrid solids(d.cells);
+    for (int k = 0; k < d.cells.z; ++k)
+        for (int i = n / 3; i < 2 * n / 3; ++i)
+            solids.setSolid(i, n / 2, k, true); // a one-cell-thin plate
+    s->setObstacles(solids);
+    Emitter e;
+    e.mask = ball(d, {n * 0.5f, n * 0.2f, n * 0.5f}, n * 0.12f);
+    e.density = 2.f;
+    e.temperature = 4.f;
+    e.dye = {1.f, 0.5f, 0.2f};
+    s->setEmitters({e});
+    ForceField turbulence;
+    turbulence.type = ForceType::Turbulence;
+    turbulence.strength = 2.f;
+    turbulence.scale = 0.3f;
+    ForceField vortex;
+    vortex.type = ForceType::Vortex;
+    vortex.strength = 1.f;
+    vortex.direction = {0.f, 0.f, 1.f};
+    vortex.centre = {0.5f, 0.7f, 0.5f};
+    vortex.region.shape = RegionShape::Sphere;
+    vortex.region.centre = vortex.centre;
+    vortex.region.radius = 0.2f;
+    vortex.region.falloff = 0.1f;
+    s->setForceFields({turbulence, vortex});
+    return s;
+}
+
+void runBusy(SmokeSolver &s, int steps)
+{
+    for (int n = 0; n < steps; ++n)
+        s.step(0.02f, n * 0.02);
+}
+
+bool sameState(const SmokeSolver &a, const SmokeSolver &b)
+{
+    for (FieldKind f : {FieldKind::Density, FieldKind::Temperature, FieldKind::DyeRed,
+                        FieldKind::Pressure}) {
+        ScalarGrid x, y;
+        a.sample(f, x);
+        b.sample(f, y);
+        if (!x.identical(y))
+            return false;
+    }
+    return a.velocity().u.identical(b.velocity().u) && a.velocity().v.identical(b.velocity().v)
+           && a.velocity().w.identical(b.velocity().w);
+}
+
+} // namespace
+
+class TestSimSmoke : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void buoyancyLiftsHotGas_data()
+    {
+        QTest::addColumn<bool>("threeD");
+        QTest::newRow("2D") << false;
+        QTest::newRow("3D") << true;
+    }
+
+    // A puff of hot gas at rest rises: its centre of mass moves up, never down.
+    void buoyancyLiftsHotGas()
+    {
+        QFETCH(bool, threeD);
+        const int n = threeD ? 24 : 64;
+        Domain d = box(n, threeD);
+        SimParams p;
+        p.buoyancyTemperature = 2.f;
+        SmokeSolver s(d, p);
+        Emitter e;
+        e.mask = ball(d, {n * 0.5f, n * 0.25f, n * 0.5f}, n * 0.1f);
+        e.density = 10.f;
+        e.temperature = 20.f;
+        s.setEmitters({e});
+        s.step(0.05f, 0.0);
+        s.setEmitters({});
+        const double y0 = centroidY(s.density());
+        double previous = y0;
+        for (int step = 0; step < 20; ++step) {
+            s.step(0.05f, 0.05 * (step + 1));
+            const double y = centroidY(s.density());
+            QVERIFY2(y >= previous - 1e-3, qPrintable(QString("centroid fell at step %1").arg(step)));
+            previous = y;
+        }
+        QVERIFY2(previous > y0 + 0.05 * n,
+                 qPrintable(QString("centroid rose only %1 cells").arg(previous - y0)));
+    }
+
+    // After each step the discrete divergence is below the tolerance in every fluid cell.
+    void divergenceBelowToleranceAfterStep()
+    {
+        for (bool threeD : {false, true}) {
+            auto s = busySolver(threeD);
+            for (int step = 0; step < 10; ++step) {
+                const StepStats stats = s->step(0.02f, 0.02 * step);
+                QVERIFY(stats.pressureConverged);
+                QVERIFY(stats.pressureResidual <= s->params().pressure.tolerance);
+            }
+            // The last step ended with advection of scalars only: velocity is as projected.
+            ScalarGrid div;
+            s->sample(FieldKind::Divergence, div);
+            ScalarGrid speed;
+            s->sample(FieldKind::Speed, speed);
+            double maxDiv = 0, maxSpeed = 0;
+            for (std::size_t c = 0; c < div.count(); ++c) {
+                maxDiv = std::max(maxDiv, double(std::fabs(div[c])));
+                maxSpeed = std::max(maxSpeed, double(speed[c]));
+            }
+            // Divergence in 1/s relative to the velocity scale per cell (speed / h): the
+            // tolerance is relative to the pre-projection divergence, itself at most of that
+            // order; float rounding of the face updates adds ~1e-6 relative.
+            const double scale = maxSpeed / s->domain().cellSize;
+            QVERIFY2(maxDiv <= 2e-5 * scale,
+                     qPrintable(QString("max divergence %1, velocity scale %2").arg(maxDiv).arg(scale)));
+        }
+    }
+
+    // Density never appears inside an obstacle, and a one-cell-thin plate holds smoke back.
+    void densityStaysOutOfObstacles()
+    {
+        for (bool threeD : {false, true}) {
+            const int n = threeD ? 24 : 64;
+            Domain d = box(n, threeD);
+            SimParams p;
+            p.buoyancyTemperature = 4.f;
+            SmokeSolver s(d, p);
+            FlagGrid solids(d.cells);
+            for (int k = 0; k < d.cells.z; ++k)
+                for (int i = 0; i < n; ++i)
+                    solids.setSolid(i, n / 2, k, true); // wall across the whole box
+            s.setObstacles(solids);
+            Emitter e;
+            e.mask = ball(d, {n * 0.5f, n * 0.2f, n * 0.5f}, n * 0.1f);
+            e.density = 5.f;
+            e.temperature = 10.f;
+            e.velocityMode = EmitterVelocity::Force;
+            e.velocity = {0.f, 20.f, 0.f};
+            s.setEmitters({e});
+            for (int step = 0; step < 60; ++step)
+                s.step(0.02f, 0.02 * step);
+            double above = 0, inside = 0;
+            for (int k = 0; k < d.cells.z; ++k)
+                for (int j = 0; j < n; ++j)
+                    for (int i = 0; i < n; ++i) {
+                        if (j == n / 2)
+                            inside += std::fabs(s.density()(i, j, k));
+                        else if (j > n / 2)
+                            above += std::fabs(s.density()(i, j, k));
+                    }
+            QCOMPARE(inside, 0.0);
+            QCOMPARE(above, 0.0);
+            QVERIFY(total(s.density()) > 1.0);
+        }
+    }
+
+    // With accounting advection and closed walls the total density stays what was injected.
+    void accountingConservesDensity()
+    {
+        for (bool threeD : {false, true}) {
+            const int n = threeD ? 20 : 64;
+            Domain d = box(n, threeD);
+            SimParams p;
+            p.accountingDensity = true;
+            p.buoyancyTemperature = 3.f;
+            p.vorticity = 0.5f;
+            SmokeSolver s(d, p);
+            Emitter e;
+            e.mask = ball(d, {n * 0.3f, n * 0.3f, n * 0.5f}, n * 0.15f);
+            e.density = 4.f;
+            e.temperature = 8.f;
+            e.velocityMode = EmitterVelocity::Force;
+            e.velocity = {6.f, 3.f, 1.f};
+            s.setEmitters({e});
+            s.step(0.05f, 0);
+            s.step(0.05f, 0.05);
+            Emitter heatOnly = e;
+            heatOnly.density = 0.f;
+            s.setEmitters({heatOnly});
+            const double before = total(s.density());
+            for (int step = 0; step < 100; ++step)
+                s.step(0.05f, 0.1 + 0.05 * step);
+            const double after = total(s.density());
+            // Each transfer subtracts and adds the same float: only float rounding of the
+            // additions remains, ~1e-7 relative per step.
+            QVERIFY2(std::fabs(after - before) <= 2e-5 * before,
+                     qPrintable(QString("total %1 -> %2").arg(before).arg(after)));
+            for (std::size_t c = 0; c < s.density().count(); ++c)
+                QVERIFY(s.density()[c] >= 0.f);
+        }
+    }
+
+    // Every step gives the same bytes serially and with 1, 2 or 4 threads.
+    void serialEqualsParallel()
+    {
+        for (bool threeD : {false, true}) {
+            auto reference = busySolver(threeD);
+            {
+                SerialScope serial;
+                runBusy(*reference, 8);
+            }
+            for (int threads : {1, 2, 4}) {
+                auto s = busySolver(threeD);
+                oneapi::tbb::task_arena arena(threads);
+                arena.execute([&] { runBusy(*s, 8); });
+                QVERIFY2(sameState(*reference, *s),
+                         qPrintable(QString("%1 threads differ (%2)").arg(threads).arg(threeD ? "3D" : "2D")));
+            }
+        }
+    }
+
+    // The whole smoke state of a 128^3 plume fits in 64 bytes per cell.
+    void memoryPerCell()
+    {
+        Domain d = box(128, true);
+        SimParams p;
+        SmokeSolver s(d, p);
+        Emitter e;
+        e.mask = ball(d, {64, 20, 64}, 10);
+        e.density = 1.f;
+        e.temperature = 1.f;
+        s.setEmitters({e});
+        s.step(0.01f, 0.0);
+        const double perCell = double(s.memoryBytes()) / double(d.cellCount());
+        qInfo("smoke state at 128^3: %.2f bytes per cell", perCell);
+        QVERIFY2(perCell <= 64.0, qPrintable(QString::number(perCell)));
+    }
+
+    // A periodic box carries what leaves one side in at the other.
+    void periodicWraps()
+    {
+        Domain d = box(32, false, Boundary::Periodic);
+        SimParams p;
+        p.buoyancyTemperature = 0.f;
+        p.advection = AdvectionOrder::SemiLagrangian;
+        SmokeSolver s(d, p);
+        Emitter push;
+        push.mask = ball(d, {16, 16, 0.5f}, 100.f); // everywhere
+        push.velocityMode = EmitterVelocity::Inflow;
+        push.velocity = {1.f, 0.f, 0.f}; // 32 cells per second
+        Emitter puff;
+        puff.mask = ball(d, {28, 16, 0.5f}, 3.f);
+        puff.density = 50.f;
+        s.setEmitters({push, puff});
+        s.step(1.f / 32.f, 0);
+        s.setEmitters({push});
+        const double before = total(s.density());
+        for (int step = 0; step < 8; ++step)
+            s.step(1.f / 32.f, 0);
+        // The puff started at x = 28 and moved 8 cells right: now around x = 4.
+        double left = 0, right = 0;
+        for (int j = 0; j < 32; ++j)
+            for (int i = 0; i < 32; ++i)
+                (i < 12 ? left : right) += s.density()(i, j, 0);
+        QVERIFY2(left > 0.9 * before, qPrintable(QString("%1 of %2").arg(left).arg(before)));
+        QVERIFY(std::fabs(total(s.density()) - before) < 1e-3 * before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimSmoke)
+#include "tst_sim_smoke.moc"
