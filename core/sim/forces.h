@@ -36,9 +36,33 @@ public:
     void applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, double time) const;
 
 private:
+    /// What setup() derives from a field once, so that the per-face loops stay cheap.
+    struct Prepared
+    {
+        Vec3 unit;          ///< normalised direction (Directional) or axis (Vortex; z in 2D)
+        Int3 lo, hi;        ///< box of grid nodes (cell coordinates) outside which weight is 0
+        bool active = false;///< false when the field cannot change anything
+    };
+    /// Rows [j0, j0 + kBlockRows) and slabs [k0, k0 + kBlockSlabs) of the largest face grid.
+    struct Block
+    {
+        int j0 = 0, k0 = 0, rows = 1, slabs = 1;
+    };
+    struct BlockScratch;
+
+    /// Face index range of field `n` on the face grid of `axis`, limited to `block`: [lo, hi].
+    bool faceRange(std::size_t n, int axis, const Block &block, Int3 &lo, Int3 &hi) const;
+    /// Adds field `n`'s weighted acceleration at the faces of `block` to the block's sums.
+    void accumulateField(std::size_t n, const MacGrid &vel, const Block &block, double time,
+                         BlockScratch &s) const;
+    /// Turbulence on the MAC grid: the discrete curl of an edge-sampled curl-noise potential.
+    void accumulateTurbulence(std::size_t n, const Block &block, double time,
+                              BlockScratch &s) const;
+
     Domain mDomain;
     std::vector<ForceField> mFields;
     std::vector<ScalarGrid> mMasks; ///< dense coverage per field; empty grid when shape-based
+    std::vector<Prepared> mPrepared;
 };
 
 /// Buoyancy (Fedkiw, Stam and Jensen 2001, eq. 8): f = (-alpha * density
