@@ -163,19 +163,29 @@ void noiseRow(float *out, int i0, int i1, const RowX &rx, Lattice1 ly, Lattice1 
         const float q = (rx.origin + (float(i) + rx.offset) * rx.h) * rx.invScale;
         out[i] = q > -kMaxCoord ? (q < kMaxCoord ? q : kMaxCoord) : -kMaxCoord;
     }
+    // Coefficients of the 8 corners at lattice x: A = sum w (g . (0, dy, dz, dw)), B = sum w gx.
+    auto coefficients = [&](int x, float &a, float &b) {
+        a = 0.f;
+        b = 0.f;
+        for (int c = 0; c < 8; ++c) {
+            const float *g = latticeGradient(x, ly.i + (c & 1), lz.i + ((c >> 1) & 1),
+                                             lw.i + (c >> 2), seed);
+            a += weight[c] * (g[1] * yzw[c][0] + g[2] * yzw[c][1] + g[3] * yzw[c][2]);
+            b += weight[c] * g[0];
+        }
+    };
+    int previous = INT_MIN;
+    float a[2] = {0.f, 0.f}, b[2] = {0.f, 0.f};
     for (int begin = i0; begin <= i1;) {
         const int ix = lattice(out[begin]).i;
-        float a[2], b[2];
-        for (int cx = 0; cx < 2; ++cx) {
-            a[cx] = 0.f;
-            b[cx] = 0.f;
-            for (int c = 0; c < 8; ++c) {
-                const float *g = latticeGradient(ix + cx, ly.i + (c & 1), lz.i + ((c >> 1) & 1),
-                                                 lw.i + (c >> 2), seed);
-                a[cx] += weight[c] * (g[1] * yzw[c][0] + g[2] * yzw[c][1] + g[3] * yzw[c][2]);
-                b[cx] += weight[c] * g[0];
-            }
+        if (ix == previous + 1) { // the next interval shares a face of corners
+            a[0] = a[1];
+            b[0] = b[1];
+        } else {
+            coefficients(ix, a[0], b[0]);
         }
+        coefficients(ix + 1, a[1], b[1]);
+        previous = ix;
         const float top = float(ix) + 1.f;
         int end = begin + 1;
         while (end <= i1 && out[end] < top)
@@ -276,6 +286,33 @@ struct FaceClosure
     }
 };
 
+/// out[i] += scale * value[i] on the open faces of the row (j, k) of `axis`, count faces long.
+/// Without solids only the faces on the domain's ends need a test, so the rest is one loop.
+inline void addToOpenFaces(float *out, const float *value, float scale, int axis, int j, int k,
+                           int count, const FaceClosure &closure)
+{
+    const int along = axis == 1 ? j : k;
+    const bool endRow = axis != 0 && (along == 0 || along == closure.domain.cells[axis]);
+    if (closure.anySolid || endRow) {
+        for (int i = 0; i < count; ++i) {
+            if (!closure.closed(axis, i, j, k))
+                out[i] += scale * value[i];
+        }
+        return;
+    }
+    int begin = 0, end = count;
+    if (axis == 0) {
+        for (int i : {0, count - 1}) {
+            if (!closure.closed(axis, i, j, k))
+                out[i] += scale * value[i];
+        }
+        begin = 1;
+        end = count - 1;
+    }
+    for (int i = begin; i < end; ++i)
+        out[i] += scale * value[i];
+}
+
 /// The two cells either side of face `along` on an axis of n cells: wrapped on periodic
 /// axes, clamped at the other ends (the end face then sees its one cell twice).
 inline void faceCells(int along, int n, bool periodic, int &lo, int &hi)
@@ -289,7 +326,8 @@ inline void faceCells(int along, int n, bool periodic, int &lo, int &hi)
 }
 
 /// Runs comp(face) += body(cellLo, cellHi) over every open face of `axis`, where cellLo and
-/// cellHi are the flat indices of the adjacent cells (see faceCells).
+/// cellHi are the flat indices of the adjacent cells (see faceCells). Without solids, only the
+/// faces on the domain's ends take the per-face test.
 template<class F>
 void addAtOpenFaces(ScalarGrid &comp, int axis, const FaceClosure &closure, F &&body)
 {
@@ -305,13 +343,27 @@ void addAtOpenFaces(ScalarGrid &comp, int axis, const FaceClosure &closure, F &&
         const std::size_t baseLo = std::size_t(n.x) * (jl + std::size_t(n.y) * kl);
         const std::size_t baseHi = std::size_t(n.x) * (jh + std::size_t(n.y) * kh);
         float *row = &comp(0, j, k);
-        for (int i = 0; i < s.x; ++i) {
-            if (closure.closed(axis, i, j, k))
-                continue;
+        auto face = [&](int i) {
+            if (closure.closed(axis, i, j, k)) {
+                return;
+            }
             int il = i, ih = i;
             if (axis == 0)
                 faceCells(i, n.x, periodic, il, ih);
             row[i] += body(baseLo + il, baseHi + ih);
+        };
+        const int along = axis == 1 ? j : k;
+        if (closure.anySolid || (axis != 0 && (along == 0 || along == n[axis]))) {
+            for (int i = 0; i < s.x; ++i)
+                face(i);
+        } else if (axis == 0) {
+            face(0);
+            face(s.x - 1);
+            for (int i = 1; i < s.x - 1; ++i)
+                row[i] += body(baseLo + i - 1, baseHi + i);
+        } else {
+            for (int i = 0; i < s.x; ++i)
+                row[i] += body(baseLo + i, baseHi + i);
         }
     });
 }
@@ -356,6 +408,10 @@ struct CellStencils
     void at(int i, int j, int k, Stencil &sx, Stencil &sy, Stencil &sz) const
     {
         const Int3 n = domain.cells;
+        if (!anySolid && i > 0 && i < n.x - 1) {
+            sx = Stencil{-1, 1, 0.5f * invH};
+            return;
+        }
         sx = stencil(i, n.x, isPeriodic(domain, 0), invH,
                      [&](int x) { return anySolid && solids.isSolid(x, j, k); });
         if (!anySolid)
@@ -396,33 +452,55 @@ void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &
         const float *u = vel.u.data() + vel.u.index(0, j, k);
         const float *v = vel.v.data() + vel.v.index(0, j, k);
         const float *w = is3D ? vel.w.data() + vel.w.index(0, j, k) : nullptr;
-        Stencil sx, sy, sz;
+        const std::size_t row = mag.index(0, j, k);
+        Stencil sy, sz;
         cells.row(j, k, sy, sz);
-        for (int i = 0; i < n.x; ++i) {
-            const std::size_t c = mag.index(i, j, k);
-            Vec3 omega;
-            if (!(cells.anySolid && solids.isSolid(c))) {
-                cells.at(i, j, k, sx, sy, sz);
-                // Twice the centre-averaged components at a flat step o from the cell.
-                auto cu = [&](std::ptrdiff_t o) { return u[i + o] + u[i + 1 + o]; };
-                auto cv = [&](std::ptrdiff_t o) { return v[i + o] + v[i + vy + o]; };
-                auto cw = [&](std::ptrdiff_t o) { return w[i + o] + w[i + wz_ + o]; };
-                const float fx = 0.5f * sx.factor, fy = 0.5f * sy.factor, fz = 0.5f * sz.factor;
-                omega.z = (cv(sx.hi) - cv(sx.lo)) * fx - (cu(sy.hi * uy) - cu(sy.lo * uy)) * fy;
-                if (is3D) {
-                    omega.x = (cw(sy.hi * wy_) - cw(sy.lo * wy_)) * fy
-                              - (cv(sz.hi * vz) - cv(sz.lo * vz)) * fz;
-                    omega.y = (cu(sz.hi * uz) - cu(sz.lo * uz)) * fz
-                              - (cw(sx.hi) - cw(sx.lo)) * fx;
-                }
+        // Omega of cell i from twice the centre-averaged components at flat steps o.
+        auto omegaAt = [&](int i, const Stencil &sx, const Stencil &sy, const Stencil &sz,
+                           float &ox, float &oy, float &oz) {
+            auto cu = [&](std::ptrdiff_t o) { return u[i + o] + u[i + 1 + o]; };
+            auto cv = [&](std::ptrdiff_t o) { return v[i + o] + v[i + vy + o]; };
+            auto cw = [&](std::ptrdiff_t o) { return w[i + o] + w[i + wz_ + o]; };
+            const float fx = 0.5f * sx.factor, fy = 0.5f * sy.factor, fz = 0.5f * sz.factor;
+            oz = (cv(sx.hi) - cv(sx.lo)) * fx - (cu(sy.hi * uy) - cu(sy.lo * uy)) * fy;
+            ox = 0.f;
+            oy = 0.f;
+            if (is3D) {
+                ox = (cw(sy.hi * wy_) - cw(sy.lo * wy_)) * fy
+                     - (cv(sz.hi * vz) - cv(sz.lo * vz)) * fz;
+                oy = (cu(sz.hi * uz) - cu(sz.lo * uz)) * fz - (cw(sx.hi) - cw(sx.lo)) * fx;
             }
-            mag[c] = length(omega);
-            if (wx)
-                (*wx)[c] = omega.x;
-            if (wy)
-                (*wy)[c] = omega.y;
-            if (wz)
-                (*wz)[c] = omega.z;
+        };
+        constexpr int kSegment = 256;
+        float ox[kSegment], oy[kSegment], oz[kSegment];
+        for (int i0 = 0; i0 < n.x; i0 += kSegment) {
+            const int i1 = std::min(n.x, i0 + kSegment);
+            // Interior cells of a grid without solids: central differences, one branch-free
+            // loop. Everything else takes the general stencils.
+            const int b = cells.anySolid ? i1 : std::max(i0, 1);
+            const int e = cells.anySolid ? i1 : std::max(b, std::min(i1, n.x - 1));
+            const Stencil central{-1, 1, 0.5f * cells.invH};
+            for (int i = b; i < e; ++i)
+                omegaAt(i, central, sy, sz, ox[i - i0], oy[i - i0], oz[i - i0]);
+            for (int i = i0; i < i1; ++i) {
+                if (i >= b && i < e)
+                    continue;
+                Stencil sx, syc = sy, szc = sz;
+                ox[i - i0] = oy[i - i0] = oz[i - i0] = 0.f;
+                if (cells.anySolid && solids.isSolid(row + i))
+                    continue;
+                cells.at(i, j, k, sx, syc, szc);
+                omegaAt(i, sx, syc, szc, ox[i - i0], oy[i - i0], oz[i - i0]);
+            }
+            float *m = mag.data() + row;
+            for (int i = i0; i < i1; ++i) {
+                const int s = i - i0;
+                m[i] = std::sqrt(ox[s] * ox[s] + oy[s] * oy[s] + oz[s] * oz[s]);
+            }
+            for (auto [g, o] : {std::pair{wx, ox}, std::pair{wy, oy}, std::pair{wz, oz}}) {
+                if (g)
+                    std::copy(o, o + (i1 - i0), g->data() + row + i0);
+            }
         }
     });
 }
@@ -776,15 +854,17 @@ void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, dou
                     b1 = s.edgeRow(0, block, j + 1, k);
                 }
                 float *acc = s.accRow(axis, block, j, k);
+                if (everywhere) {
+                    for (int i = lo.x; i <= hi.x; ++i)
+                        acc[i] += factor * ((a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i]));
+                    continue;
+                }
+                const float y = o.y + (float(j) + offset.y) * h;
+                const float z = o.z + (float(k) + offset.z) * h;
                 for (int i = lo.x; i <= hi.x; ++i) {
-                    const float curl = (a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i]);
-                    float weight = 1.f;
-                    if (!everywhere)
-                        weight = weightAt(f.region, mMasks[n], mDomain,
-                                          o.x + (float(i) + offset.x) * h,
-                                          o.y + (float(j) + offset.y) * h,
-                                          o.z + (float(k) + offset.z) * h);
-                    acc[i] += weight * (factor * curl);
+                    const float weight = weightAt(f.region, mMasks[n], mDomain,
+                                                  o.x + (float(i) + offset.x) * h, y, z);
+                    acc[i] += weight * (factor * ((a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i])));
                 }
             }
         }
@@ -831,11 +911,7 @@ void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt,
                         continue;
                     const float *acc = scratch.acc[std::size_t(axis)].data()
                                        + r * std::size_t(scratch.rowLength);
-                    float *out = &comp(0, j, k);
-                    for (int i = 0; i < s.x; ++i) {
-                        if (!closure.closed(axis, i, j, k))
-                            out[i] += dt * acc[i];
-                    }
+                    addToOpenFaces(&comp(0, j, k), acc, dt, axis, j, k, s.x, closure);
                 }
             }
         }
@@ -904,29 +980,36 @@ void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids
     const std::ptrdiff_t sy_ = n.x, sz_ = std::ptrdiff_t(n.x) * n.y;
     ScalarGrid &fx = work[0], &fy = work[1], &fz = work[2];
     forEachRow(n, [&](int j, int k) {
-        const float *m = magnitude.data() + magnitude.index(0, j, k);
-        Stencil sx, sy, sz;
+        const std::size_t row = magnitude.index(0, j, k);
+        const float *m = magnitude.data() + row;
+        float *px = fx.data() + row, *py = fy.data() + row, *pz = fz.data() + row;
+        auto forceAt = [&](int i, const Stencil &sx, const Stencil &sy, const Stencil &sz) {
+            const float gx = (m[i + sx.hi] - m[i + sx.lo]) * sx.factor;
+            const float gy = (m[i + sy.hi * sy_] - m[i + sy.lo * sy_]) * sy.factor;
+            const float gz = is3D ? (m[i + sz.hi * sz_] - m[i + sz.lo * sz_]) * sz.factor : 0.f;
+            const float ox = is3D ? px[i] : 0.f, oy = is3D ? py[i] : 0.f, oz = pz[i];
+            const float inv = eh / (std::sqrt(gx * gx + gy * gy + gz * gz) + 1e-20f);
+            px[i] = (gy * oz - gz * oy) * inv;
+            py[i] = (gz * ox - gx * oz) * inv;
+            pz[i] = (gx * oy - gy * ox) * inv;
+        };
+        Stencil sy, sz;
         cells.row(j, k, sy, sz);
+        const int b = anySolid ? n.x : 1;
+        const int e = anySolid ? n.x : std::max(b, n.x - 1);
+        const Stencil central{-1, 1, 0.5f * cells.invH};
+        for (int i = b; i < e; ++i)
+            forceAt(i, central, sy, sz);
         for (int i = 0; i < n.x; ++i) {
-            const std::size_t c = magnitude.index(i, j, k);
-            if (anySolid && solids.isSolid(c)) {
-                fx[c] = fy[c] = fz[c] = 0.f;
+            if (i >= b && i < e)
+                continue;
+            if (anySolid && solids.isSolid(row + i)) {
+                px[i] = py[i] = pz[i] = 0.f;
                 continue;
             }
-            cells.at(i, j, k, sx, sy, sz);
-            Vec3 g{(m[i + sx.hi] - m[i + sx.lo]) * sx.factor,
-                   (m[i + sy.hi * sy_] - m[i + sy.lo * sy_]) * sy.factor, 0.f};
-            Vec3 omega{0.f, 0.f, fz[c]};
-            if (is3D) {
-                g.z = (m[i + sz.hi * sz_] - m[i + sz.lo * sz_]) * sz.factor;
-                omega.x = fx[c];
-                omega.y = fy[c];
-            }
-            const Vec3 nrm = g * (1.f / (length(g) + 1e-20f));
-            const Vec3 force = cross(nrm, omega) * eh;
-            fx[c] = force.x;
-            fy[c] = force.y;
-            fz[c] = force.z;
+            Stencil sx, syc = sy, szc = sz;
+            cells.at(i, j, k, sx, syc, szc);
+            forceAt(i, sx, syc, szc);
         }
     });
 
