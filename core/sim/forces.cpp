@@ -7,6 +7,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 namespace plume::sim {
 
@@ -91,17 +92,12 @@ inline Lattice1 latticeTime(double tau)
     return l;
 }
 
-struct NoiseGrad
-{
-    float value = 0.f;
-    Vec3 grad;
-};
-
-/// 4D gradient noise and its analytic spatial gradient (sum over the 16 lattice corners).
-NoiseGrad noiseWithGradient(Vec3 q, Lattice1 lw, std::uint32_t seed)
+/// Spatial gradient of 4D gradient noise, analytic: sum over the 16 lattice corners of the
+/// derivative of (fade weights * (gradient . offset)).
+Vec3 noiseGradient(Vec3 q, Lattice1 lw, std::uint32_t seed)
 {
     const Lattice1 l[3] = {lattice(q.x), lattice(q.y), lattice(q.z)};
-    NoiseGrad r;
+    Vec3 r;
     for (int c = 0; c < 16; ++c) {
         const int cx = c & 1, cy = (c >> 1) & 1, cz = (c >> 2) & 1, cw = c >> 3;
         const float *g = latticeGradient(l[0].i + cx, l[1].i + cy, l[2].i + cz, lw.i + cw, seed);
@@ -114,11 +110,9 @@ NoiseGrad noiseWithGradient(Vec3 q, Lattice1 lw, std::uint32_t seed)
         const float dwx = cx ? l[0].ds : -l[0].ds;
         const float dwy = cy ? l[1].ds : -l[1].ds;
         const float dwz = cz ? l[2].ds : -l[2].ds;
-        const float wxyz = wx * wy * wz;
-        r.value += ww * wxyz * dot;
-        r.grad.x += ww * (wxyz * g[0] + dwx * wy * wz * dot);
-        r.grad.y += ww * (wxyz * g[1] + wx * dwy * wz * dot);
-        r.grad.z += ww * (wxyz * g[2] + wx * wy * dwz * dot);
+        r.x += ww * (wx * wy * wz * g[0] + dwx * wy * wz * dot);
+        r.y += ww * (wx * wy * wz * g[1] + wx * dwy * wz * dot);
+        r.z += ww * (wx * wy * wz * g[2] + wx * wy * dwz * dot);
     }
     return r;
 }
@@ -128,12 +122,12 @@ Vec3 curlNoiseAt(Vec3 q, Lattice1 lw, std::uint32_t seed, bool is2D)
 {
     if (is2D) {
         q.z = 0.f;
-        const Vec3 g = noiseWithGradient(q, lw, channelSeed(seed, 2)).grad;
+        const Vec3 g = noiseGradient(q, lw, channelSeed(seed, 2));
         return Vec3{g.y, -g.x, 0.f} * noiseGain(true);
     }
-    const Vec3 a = noiseWithGradient(q, lw, channelSeed(seed, 0)).grad;
-    const Vec3 b = noiseWithGradient(q, lw, channelSeed(seed, 1)).grad;
-    const Vec3 c = noiseWithGradient(q, lw, channelSeed(seed, 2)).grad;
+    const Vec3 a = noiseGradient(q, lw, channelSeed(seed, 0));
+    const Vec3 b = noiseGradient(q, lw, channelSeed(seed, 1));
+    const Vec3 c = noiseGradient(q, lw, channelSeed(seed, 2));
     return Vec3{c.y - b.z, a.z - c.x, b.x - a.y} * noiseGain(false);
 }
 
@@ -286,17 +280,18 @@ struct FaceClosure
     }
 };
 
-/// out[i] += scale * value[i] on the open faces of the row (j, k) of `axis`, count faces long.
-/// Without solids only the faces on the domain's ends need a test, so the rest is one loop.
-inline void addToOpenFaces(float *out, const float *value, float scale, int axis, int j, int k,
-                           int count, const FaceClosure &closure)
+/// Calls body(i, interior) for every open face i of the row (j, k) of `axis` (count faces).
+/// Without solids only the faces on the domain's ends need the per-face test; the rest is one
+/// loop whose `interior` is std::true_type: those faces lie strictly inside the domain.
+template<class F>
+inline void forOpenFacesInRow(int axis, int j, int k, int count, const FaceClosure &closure,
+                              F &&body)
 {
     const int along = axis == 1 ? j : k;
-    const bool endRow = axis != 0 && (along == 0 || along == closure.domain.cells[axis]);
-    if (closure.anySolid || endRow) {
+    if (closure.anySolid || (axis != 0 && (along == 0 || along == closure.domain.cells[axis]))) {
         for (int i = 0; i < count; ++i) {
             if (!closure.closed(axis, i, j, k))
-                out[i] += scale * value[i];
+                body(i, std::false_type{});
         }
         return;
     }
@@ -304,13 +299,13 @@ inline void addToOpenFaces(float *out, const float *value, float scale, int axis
     if (axis == 0) {
         for (int i : {0, count - 1}) {
             if (!closure.closed(axis, i, j, k))
-                out[i] += scale * value[i];
+                body(i, std::false_type{});
         }
         begin = 1;
         end = count - 1;
     }
     for (int i = begin; i < end; ++i)
-        out[i] += scale * value[i];
+        body(i, std::true_type{});
 }
 
 /// The two cells either side of face `along` on an axis of n cells: wrapped on periodic
@@ -326,8 +321,7 @@ inline void faceCells(int along, int n, bool periodic, int &lo, int &hi)
 }
 
 /// Runs comp(face) += body(cellLo, cellHi) over every open face of `axis`, where cellLo and
-/// cellHi are the flat indices of the adjacent cells (see faceCells). Without solids, only the
-/// faces on the domain's ends take the per-face test.
+/// cellHi are the flat indices of the adjacent cells (see faceCells).
 template<class F>
 void addAtOpenFaces(ScalarGrid &comp, int axis, const FaceClosure &closure, F &&body)
 {
@@ -343,28 +337,15 @@ void addAtOpenFaces(ScalarGrid &comp, int axis, const FaceClosure &closure, F &&
         const std::size_t baseLo = std::size_t(n.x) * (jl + std::size_t(n.y) * kl);
         const std::size_t baseHi = std::size_t(n.x) * (jh + std::size_t(n.y) * kh);
         float *row = &comp(0, j, k);
-        auto face = [&](int i) {
-            if (closure.closed(axis, i, j, k)) {
-                return;
+        const int shift = axis == 0 ? 1 : 0;
+        forOpenFacesInRow(axis, j, k, s.x, closure, [&](int i, auto interior) {
+            int il = i - shift, ih = i;
+            if constexpr (!decltype(interior)::value) {
+                if (axis == 0)
+                    faceCells(i, n.x, periodic, il, ih);
             }
-            int il = i, ih = i;
-            if (axis == 0)
-                faceCells(i, n.x, periodic, il, ih);
             row[i] += body(baseLo + il, baseHi + ih);
-        };
-        const int along = axis == 1 ? j : k;
-        if (closure.anySolid || (axis != 0 && (along == 0 || along == n[axis]))) {
-            for (int i = 0; i < s.x; ++i)
-                face(i);
-        } else if (axis == 0) {
-            face(0);
-            face(s.x - 1);
-            for (int i = 1; i < s.x - 1; ++i)
-                row[i] += body(baseLo + i - 1, baseHi + i);
-        } else {
-            for (int i = 0; i < s.x; ++i)
-                row[i] += body(baseLo + i, baseHi + i);
-        }
+        });
     });
 }
 
@@ -734,10 +715,16 @@ void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Bl
                     const float y = o.y + (float(j) + off.y) * h;
                     float *acc = s.accRow(axis, block, j, k);
                     const float *u = comp.data() + comp.index(0, j, k);
+                    if (everywhere) {
+                        for (int i = lo.x; i <= hi.x; ++i) {
+                            const float x = o.x + (float(i) + off.x) * h;
+                            acc[i] += f.strength * accel(x, y, z, u[i]);
+                        }
+                        continue;
+                    }
                     for (int i = lo.x; i <= hi.x; ++i) {
                         const float x = o.x + (float(i) + off.x) * h;
-                        const float w = everywhere ? 1.f : weightAt(f.region, mMasks[n],
-                                                                    mDomain, x, y, z);
+                        const float w = weightAt(f.region, mMasks[n], mDomain, x, y, z);
                         acc[i] += w * (f.strength * accel(x, y, z, u[i]));
                     }
                 }
@@ -911,7 +898,9 @@ void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt,
                         continue;
                     const float *acc = scratch.acc[std::size_t(axis)].data()
                                        + r * std::size_t(scratch.rowLength);
-                    addToOpenFaces(&comp(0, j, k), acc, dt, axis, j, k, s.x, closure);
+                    float *out = &comp(0, j, k);
+                    forOpenFacesInRow(axis, j, k, s.x, closure,
+                                      [&](int i, auto) { out[i] += dt * acc[i]; });
                 }
             }
         }
