@@ -1,3 +1,6 @@
+// Everything forces.h declares, in one file because the parts share their helpers: the
+// gradient noise (point and row evaluation), region weights, face closure and the centre
+// stencils used by both vorticity kernels.
 #include "forces.h"
 
 #include "boundaryconditions.h"
@@ -587,13 +590,13 @@ void ForceEvaluator::setup(const Domain &domain, std::vector<ForceField> fields)
             lo = domain.toCell(r.centre - half - Vec3{reach, reach, reach});
             hi = domain.toCell(r.centre + half + Vec3{reach, reach, reach});
         }
-        // One node of margin against rounding; 2D ignores z.
+        // One node of margin against rounding; 2D ignores z. Infinite reach clamps to the grid.
         for (int a = 0; a < (is2D ? 2 : 3); ++a) {
             const float l = std::fmax(0.f, std::floor(lo[a]) - 1.f);
             const float h = std::fmin(float(n[a]), std::ceil(hi[a]) + 1.f);
             p.lo[a] = int(std::fmin(l, float(n[a])));
             p.hi[a] = int(std::fmax(h, 0.f));
-            p.active = p.active && p.lo[a] <= p.hi[a] && std::isfinite(lo[a] + hi[a]);
+            p.active = p.active && p.lo[a] <= p.hi[a];
         }
     }
 }
