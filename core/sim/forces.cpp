@@ -1,0 +1,1019 @@
+// Everything forces.h declares, in one file because the parts share their helpers: the
+// gradient noise (point and row evaluation), region weights, face closure and the centre
+// stencils used by both vorticity kernels.
+#include "forces.h"
+
+#include "boundaryconditions.h"
+#include "parallel.h"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <type_traits>
+
+namespace plume::sim {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Gradient noise (Perlin 2002, "Improving noise": quintic fade, 32 gradients in 4D)
+
+/// The 32 gradients of 4D improved noise: one coordinate zero, the others +-1.
+constexpr float kGrad4[32][4] = {
+    {0, 1, 1, 1},  {0, 1, 1, -1},  {0, 1, -1, 1},  {0, 1, -1, -1},
+    {0, -1, 1, 1}, {0, -1, 1, -1}, {0, -1, -1, 1}, {0, -1, -1, -1},
+    {1, 0, 1, 1},  {1, 0, 1, -1},  {1, 0, -1, 1},  {1, 0, -1, -1},
+    {-1, 0, 1, 1}, {-1, 0, 1, -1}, {-1, 0, -1, 1}, {-1, 0, -1, -1},
+    {1, 1, 0, 1},  {1, 1, 0, -1},  {1, -1, 0, 1},  {1, -1, 0, -1},
+    {-1, 1, 0, 1}, {-1, 1, 0, -1}, {-1, -1, 0, 1}, {-1, -1, 0, -1},
+    {1, 1, 1, 0},  {1, 1, -1, 0},  {1, -1, 1, 0},  {1, -1, -1, 0},
+    {-1, 1, 1, 0}, {-1, 1, -1, 0}, {-1, -1, 1, 0}, {-1, -1, -1, 0},
+};
+
+/// Scales the potential so that curl noise has an RMS magnitude of about 1 (measured over
+/// 10^5 random points; the 2D curl has one potential channel instead of three).
+inline float noiseGain(bool is2D) { return is2D ? 0.95f : 0.57f; }
+
+/// Noise coordinates are clamped to this so that the lattice index fits an int.
+constexpr float kMaxCoord = 1.0e8f;
+
+/// Integer avalanche of Wellons' "lowbias32" hash.
+inline std::uint32_t mix32(std::uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x7FEB352Du;
+    h ^= h >> 15;
+    h *= 0x846CA68Bu;
+    h ^= h >> 16;
+    return h;
+}
+
+/// Seed of one potential channel: three statistically independent noises per user seed.
+inline std::uint32_t channelSeed(std::uint32_t seed, int channel)
+{
+    return mix32(seed ^ (0x9E3779B9u * std::uint32_t(channel + 1)));
+}
+
+/// Gradient of lattice node (x, y, z, w): a seeded hash picks one of the 32 gradients.
+inline const float *latticeGradient(int x, int y, int z, int w, std::uint32_t seed)
+{
+    const std::uint32_t h = mix32(std::uint32_t(x) * 0x8DA6B343u + std::uint32_t(y) * 0xD8163841u
+                                  + std::uint32_t(z) * 0xCB1AB31Fu + std::uint32_t(w) * 0x165667B1u
+                                  + seed);
+    return kGrad4[h >> 27];
+}
+
+/// One coordinate split into lattice cell, fraction, quintic fade and its derivative.
+struct Lattice1
+{
+    int i = 0;
+    float f = 0.f;
+    float s = 0.f;
+    float ds = 0.f;
+};
+
+/// Quintic fade 6t^5 - 15t^4 + 10t^3 (Perlin 2002) and its derivative. Written without libm
+/// calls (floor, fmin) because it runs once per sample; NaN clamps to -kMaxCoord.
+inline Lattice1 lattice(float q)
+{
+    q = q > -kMaxCoord ? q : -kMaxCoord;
+    q = q < kMaxCoord ? q : kMaxCoord;
+    int i = int(q);
+    i -= q < float(i) ? 1 : 0;
+    const float t = q - float(i);
+    return {i, t, t * t * t * (t * (t * 6.f - 15.f) + 10.f), 30.f * t * t * (t - 1.f) * (t - 1.f)};
+}
+
+/// The time coordinate, split in double precision so that long simulations keep their detail.
+inline Lattice1 latticeTime(double tau)
+{
+    tau = std::fmax(-double(kMaxCoord), std::fmin(double(kMaxCoord), tau));
+    const double fl = std::floor(tau);
+    Lattice1 l = lattice(float(tau - fl));
+    l.i += int(fl);
+    return l;
+}
+
+/// Spatial gradient of 4D gradient noise, analytic: sum over the 16 lattice corners of the
+/// derivative of (fade weights * (gradient . offset)).
+Vec3 noiseGradient(Vec3 q, Lattice1 lw, std::uint32_t seed)
+{
+    const Lattice1 l[3] = {lattice(q.x), lattice(q.y), lattice(q.z)};
+    Vec3 r;
+    for (int c = 0; c < 16; ++c) {
+        const int cx = c & 1, cy = (c >> 1) & 1, cz = (c >> 2) & 1, cw = c >> 3;
+        const float *g = latticeGradient(l[0].i + cx, l[1].i + cy, l[2].i + cz, lw.i + cw, seed);
+        const float dot = g[0] * (l[0].f - float(cx)) + g[1] * (l[1].f - float(cy))
+                          + g[2] * (l[2].f - float(cz)) + g[3] * (lw.f - float(cw));
+        const float wx = cx ? l[0].s : 1.f - l[0].s;
+        const float wy = cy ? l[1].s : 1.f - l[1].s;
+        const float wz = cz ? l[2].s : 1.f - l[2].s;
+        const float ww = cw ? lw.s : 1.f - lw.s;
+        const float dwx = cx ? l[0].ds : -l[0].ds;
+        const float dwy = cy ? l[1].ds : -l[1].ds;
+        const float dwz = cz ? l[2].ds : -l[2].ds;
+        r.x += ww * (wx * wy * wz * g[0] + dwx * wy * wz * dot);
+        r.y += ww * (wx * wy * wz * g[1] + wx * dwy * wz * dot);
+        r.z += ww * (wx * wy * wz * g[2] + wx * wy * dwz * dot);
+    }
+    return r;
+}
+
+/// Curl of the gradient-noise vector potential (Bridson et al. 2007), time split as a lattice.
+Vec3 curlNoiseAt(Vec3 q, Lattice1 lw, std::uint32_t seed, bool is2D)
+{
+    if (is2D) {
+        q.z = 0.f;
+        const Vec3 g = noiseGradient(q, lw, channelSeed(seed, 2));
+        return Vec3{g.y, -g.x, 0.f} * noiseGain(true);
+    }
+    const Vec3 a = noiseGradient(q, lw, channelSeed(seed, 0));
+    const Vec3 b = noiseGradient(q, lw, channelSeed(seed, 1));
+    const Vec3 c = noiseGradient(q, lw, channelSeed(seed, 2));
+    return Vec3{c.y - b.z, a.z - c.x, b.x - a.y} * noiseGain(false);
+}
+
+/// Where the samples of a row lie along x: q_i = (origin + (i + offset) * h) / scale.
+struct RowX
+{
+    float origin, offset, h, invScale;
+};
+
+/// Gradient noise times `gain` at the points (q_i, y, z, w), i in [i0, i1], into out[i].
+/// q_i grows with i, so the row splits into runs inside one lattice interval along x; in each
+/// the noise is lerp(fade(fx), A0 + B0 fx, A1 + B1 (fx - 1)) with the 16 corner gradients
+/// hashed once per run, and the per-point loop is branch-free.
+void noiseRow(float *out, int i0, int i1, const RowX &rx, Lattice1 ly, Lattice1 lz, Lattice1 lw,
+              std::uint32_t seed, float gain)
+{
+    float weight[8];
+    float yzw[8][3];
+    for (int c = 0; c < 8; ++c) {
+        const int cy = c & 1, cz = (c >> 1) & 1, cw = c >> 2;
+        weight[c] = (cy ? ly.s : 1.f - ly.s) * (cz ? lz.s : 1.f - lz.s) * (cw ? lw.s : 1.f - lw.s);
+        yzw[c][0] = ly.f - float(cy);
+        yzw[c][1] = lz.f - float(cz);
+        yzw[c][2] = lw.f - float(cw);
+    }
+    for (int i = i0; i <= i1; ++i) {
+        const float q = (rx.origin + (float(i) + rx.offset) * rx.h) * rx.invScale;
+        out[i] = q > -kMaxCoord ? (q < kMaxCoord ? q : kMaxCoord) : -kMaxCoord;
+    }
+    // Coefficients of the 8 corners at lattice x: A = sum w (g . (0, dy, dz, dw)), B = sum w gx.
+    auto coefficients = [&](int x, float &a, float &b) {
+        a = 0.f;
+        b = 0.f;
+        for (int c = 0; c < 8; ++c) {
+            const float *g = latticeGradient(x, ly.i + (c & 1), lz.i + ((c >> 1) & 1),
+                                             lw.i + (c >> 2), seed);
+            a += weight[c] * (g[1] * yzw[c][0] + g[2] * yzw[c][1] + g[3] * yzw[c][2]);
+            b += weight[c] * g[0];
+        }
+    };
+    int previous = INT_MIN;
+    float a[2] = {0.f, 0.f}, b[2] = {0.f, 0.f};
+    for (int begin = i0; begin <= i1;) {
+        const int ix = lattice(out[begin]).i;
+        if (ix == previous + 1) { // the next interval shares a face of corners
+            a[0] = a[1];
+            b[0] = b[1];
+        } else {
+            coefficients(ix, a[0], b[0]);
+        }
+        coefficients(ix + 1, a[1], b[1]);
+        previous = ix;
+        const float top = float(ix) + 1.f;
+        int end = begin + 1;
+        while (end <= i1 && out[end] < top)
+            ++end;
+        const float base = float(ix);
+        for (int i = begin; i < end; ++i) {
+            const float t = out[i] - base;
+            const float fade = t * t * t * (t * (t * 6.f - 15.f) + 10.f);
+            const float n0 = a[0] + b[0] * t;
+            const float n1 = a[1] + b[1] * (t - 1.f);
+            out[i] = gain * (n0 + fade * (n1 - n0));
+        }
+        begin = end;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regions and faces
+
+Vec3 normalizedOrZero(Vec3 v)
+{
+    const float len = length(v);
+    return len > 0.f && std::isfinite(len) ? v * (1.f / len) : Vec3{};
+}
+
+/// Weight at `outside` world units beyond a shape: 1 - smoothstep over `falloff`.
+inline float falloffWeight(float outside, float falloff)
+{
+    if (outside <= 0.f)
+        return 1.f;
+    if (falloff <= 0.f || outside >= falloff)
+        return 0.f;
+    const float t = outside / falloff;
+    return 1.f - t * t * (3.f - 2.f * t);
+}
+
+inline float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+/// Trilinear interpolation of a cell-centred grid at cell coordinates (clamped at the ends).
+inline float sampleCentred(const ScalarGrid &g, float cx, float cy, float cz)
+{
+    const Int3 n = g.size();
+    const float c[3] = {cx, cy, cz};
+    int i0[3], i1[3];
+    float f[3];
+    for (int a = 0; a < 3; ++a) {
+        const float x = clampf(c[a] - 0.5f, 0.f, float(n[a] - 1));
+        i0[a] = std::min(int(x), std::max(n[a] - 2, 0));
+        i1[a] = std::min(i0[a] + 1, n[a] - 1);
+        f[a] = x - float(i0[a]);
+    }
+    auto lerp = [](float p, float q, float t) { return p + t * (q - p); };
+    auto row = [&](int j, int k) { return lerp(g(i0[0], j, k), g(i1[0], j, k), f[0]); };
+    return lerp(lerp(row(i0[1], i0[2]), row(i1[1], i0[2]), f[1]),
+                lerp(row(i0[1], i1[2]), row(i1[1], i1[2]), f[1]), f[2]);
+}
+
+/// Region weight at a world position (x, y, z); `mask` is the densified mask or empty.
+inline float weightAt(const Region &r, const ScalarGrid &mask, const Domain &d, float x, float y,
+                      float z)
+{
+    const float inv = 1.f / d.cellSize;
+    if (mask.count() > 0)
+        return sampleCentred(mask, (x - d.origin.x) * inv, (y - d.origin.y) * inv,
+                             (z - d.origin.z) * inv);
+    const float dx = x - r.centre.x, dy = y - r.centre.y, dz = d.is2D() ? 0.f : z - r.centre.z;
+    switch (r.shape) {
+    case RegionShape::Everywhere:
+        return 1.f;
+    case RegionShape::Sphere:
+        return falloffWeight(std::sqrt(dx * dx + dy * dy + dz * dz) - r.radius, r.falloff);
+    case RegionShape::Box:
+        return falloffWeight(std::fabs(dx) - r.halfSize.x, r.falloff)
+               * falloffWeight(std::fabs(dy) - r.halfSize.y, r.falloff)
+               * (d.is2D() ? 1.f : falloffWeight(std::fabs(dz) - r.halfSize.z, r.falloff));
+    }
+    return 0.f;
+}
+
+/// Open/closed test per face, with a fast path for interior faces of a grid without solids.
+struct FaceClosure
+{
+    const FlagGrid &solids;
+    const Domain &domain;
+    bool anySolid;
+
+    bool closed(int axis, int i, int j, int k) const
+    {
+        const int along = axis == 0 ? i : (axis == 1 ? j : k);
+        if (along == 0 || along == domain.cells[axis])
+            return faceIsClosed(solids, domain, axis, i, j, k);
+        if (!anySolid)
+            return false;
+        const std::size_t c = solids.index(i, j, k);
+        const Int3 n = solids.size();
+        const std::size_t stride = axis == 0 ? 1 : std::size_t(n.x) * (axis == 1 ? 1 : n.y);
+        return solids.isSolid(c) || solids.isSolid(c - stride);
+    }
+};
+
+/// Calls body(i, interior) for every open face i of the row (j, k) of `axis` (count faces).
+/// Without solids only the faces on the domain's ends need the per-face test; the rest is one
+/// loop whose `interior` is std::true_type: those faces lie strictly inside the domain.
+template<class F>
+inline void forOpenFacesInRow(int axis, int j, int k, int count, const FaceClosure &closure,
+                              F &&body)
+{
+    const int along = axis == 1 ? j : k;
+    if (closure.anySolid || (axis != 0 && (along == 0 || along == closure.domain.cells[axis]))) {
+        for (int i = 0; i < count; ++i) {
+            if (!closure.closed(axis, i, j, k))
+                body(i, std::false_type{});
+        }
+        return;
+    }
+    int begin = 0, end = count;
+    if (axis == 0) {
+        for (int i : {0, count - 1}) {
+            if (!closure.closed(axis, i, j, k))
+                body(i, std::false_type{});
+        }
+        begin = 1;
+        end = count - 1;
+    }
+    for (int i = begin; i < end; ++i)
+        body(i, std::true_type{});
+}
+
+/// The two cells either side of face `along` on an axis of n cells: wrapped on periodic
+/// axes, clamped at the other ends (the end face then sees its one cell twice).
+inline void faceCells(int along, int n, bool periodic, int &lo, int &hi)
+{
+    lo = along - 1;
+    hi = along;
+    if (lo < 0)
+        lo = periodic ? n - 1 : 0;
+    if (hi >= n)
+        hi = periodic ? 0 : n - 1;
+}
+
+/// Runs comp(face) += body(cellLo, cellHi) over every open face of `axis`, where cellLo and
+/// cellHi are the flat indices of the adjacent cells (see faceCells).
+template<class F>
+void addAtOpenFaces(ScalarGrid &comp, int axis, const FaceClosure &closure, F &&body)
+{
+    const Int3 n = closure.domain.cells;
+    const bool periodic = closure.domain.boundary(axis, false) == Boundary::Periodic;
+    const Int3 s = comp.size();
+    forEachRow(s, [&](int j, int k) {
+        int jl = j, jh = j, kl = k, kh = k;
+        if (axis == 1)
+            faceCells(j, n.y, periodic, jl, jh);
+        if (axis == 2)
+            faceCells(k, n.z, periodic, kl, kh);
+        const std::size_t baseLo = std::size_t(n.x) * (jl + std::size_t(n.y) * kl);
+        const std::size_t baseHi = std::size_t(n.x) * (jh + std::size_t(n.y) * kh);
+        float *row = &comp(0, j, k);
+        const int shift = axis == 0 ? 1 : 0;
+        forOpenFacesInRow(axis, j, k, s.x, closure, [&](int i, auto interior) {
+            int il = i - shift, ih = i;
+            if constexpr (!decltype(interior)::value) {
+                if (axis == 0)
+                    faceCells(i, n.x, periodic, il, ih);
+            }
+            row[i] += body(baseLo + il, baseHi + ih);
+        });
+    });
+}
+
+inline bool isPeriodic(const Domain &d, int axis)
+{
+    return d.boundary(axis, false) == Boundary::Periodic;
+}
+
+/// Cells used by a derivative along one axis at cell i: central where both neighbours are
+/// fluid cells, one-sided at walls, open ends and solids, wrapped on periodic axes. `lo` and
+/// `hi` are steps from i (in cells), `factor` is 1 / their distance (0 with no neighbour).
+struct Stencil
+{
+    std::ptrdiff_t lo, hi;
+    float factor;
+};
+
+template<class Solid>
+inline Stencil stencil(int i, int n, bool periodic, float invH, Solid &&solidAt)
+{
+    int lo = i - 1, hi = i + 1;
+    if (periodic) {
+        lo = lo < 0 ? n - 1 : lo;
+        hi = hi >= n ? 0 : hi;
+    }
+    const bool loOk = lo >= 0 && lo != i && !solidAt(lo);
+    const bool hiOk = hi < n && hi != i && !solidAt(hi);
+    const int span = int(loOk) + int(hiOk);
+    return {loOk ? lo - i : 0, hiOk ? hi - i : 0, span == 0 ? 0.f : invH / float(span)};
+}
+
+/// The three stencils of cell (i, j, k); the y and z ones come precomputed per row unless
+/// solids can break them.
+struct CellStencils
+{
+    const FlagGrid &solids;
+    const Domain &domain;
+    bool anySolid;
+    float invH;
+
+    void at(int i, int j, int k, Stencil &sx, Stencil &sy, Stencil &sz) const
+    {
+        const Int3 n = domain.cells;
+        if (!anySolid && i > 0 && i < n.x - 1) {
+            sx = Stencil{-1, 1, 0.5f * invH};
+            return;
+        }
+        sx = stencil(i, n.x, isPeriodic(domain, 0), invH,
+                     [&](int x) { return anySolid && solids.isSolid(x, j, k); });
+        if (!anySolid)
+            return;
+        sy = stencil(j, n.y, isPeriodic(domain, 1), invH,
+                     [&](int y) { return solids.isSolid(i, y, k); });
+        if (n.z > 1)
+            sz = stencil(k, n.z, isPeriodic(domain, 2), invH,
+                         [&](int z) { return solids.isSolid(i, j, z); });
+    }
+    void row(int j, int k, Stencil &sy, Stencil &sz) const
+    {
+        const Int3 n = domain.cells;
+        auto none = [](int) { return false; };
+        sy = stencil(j, n.y, isPeriodic(domain, 1), invH, none);
+        sz = n.z > 1 ? stencil(k, n.z, isPeriodic(domain, 2), invH, none) : Stencil{0, 0, 0.f};
+    }
+};
+
+/// Curl of the centre-averaged velocity by central differences (Fedkiw et al. 2001, eq. 9):
+/// writes the components (when given) and |omega| at cell centres, zeros in solid cells.
+void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
+                      ScalarGrid *wx, ScalarGrid *wy, ScalarGrid *wz, ScalarGrid &mag)
+{
+    const Int3 n = domain.cells;
+    const bool is3D = !domain.is2D();
+    const CellStencils cells{solids, domain, solids.anySolid(), 1.f / domain.cellSize};
+    mag.reshape(n, kCellCentre);
+    for (ScalarGrid *g : {wx, wy, wz}) {
+        if (g)
+            g->reshape(n, kCellCentre);
+    }
+    // Steps between y and z neighbours in each face grid.
+    const std::ptrdiff_t uy = n.x + 1, uz = uy * n.y;
+    const std::ptrdiff_t vy = n.x, vz = vy * (n.y + 1);
+    const std::ptrdiff_t wy_ = n.x, wz_ = wy_ * n.y;
+    forEachRow(n, [&](int j, int k) {
+        const float *u = vel.u.data() + vel.u.index(0, j, k);
+        const float *v = vel.v.data() + vel.v.index(0, j, k);
+        const float *w = is3D ? vel.w.data() + vel.w.index(0, j, k) : nullptr;
+        const std::size_t row = mag.index(0, j, k);
+        Stencil sy, sz;
+        cells.row(j, k, sy, sz);
+        // Omega of cell i from twice the centre-averaged components at flat steps o.
+        auto omegaAt = [&](int i, const Stencil &sx, const Stencil &sy, const Stencil &sz,
+                           float &ox, float &oy, float &oz) {
+            auto cu = [&](std::ptrdiff_t o) { return u[i + o] + u[i + 1 + o]; };
+            auto cv = [&](std::ptrdiff_t o) { return v[i + o] + v[i + vy + o]; };
+            auto cw = [&](std::ptrdiff_t o) { return w[i + o] + w[i + wz_ + o]; };
+            const float fx = 0.5f * sx.factor, fy = 0.5f * sy.factor, fz = 0.5f * sz.factor;
+            oz = (cv(sx.hi) - cv(sx.lo)) * fx - (cu(sy.hi * uy) - cu(sy.lo * uy)) * fy;
+            ox = 0.f;
+            oy = 0.f;
+            if (is3D) {
+                ox = (cw(sy.hi * wy_) - cw(sy.lo * wy_)) * fy
+                     - (cv(sz.hi * vz) - cv(sz.lo * vz)) * fz;
+                oy = (cu(sz.hi * uz) - cu(sz.lo * uz)) * fz - (cw(sx.hi) - cw(sx.lo)) * fx;
+            }
+        };
+        constexpr int kSegment = 256;
+        float ox[kSegment], oy[kSegment], oz[kSegment];
+        for (int i0 = 0; i0 < n.x; i0 += kSegment) {
+            const int i1 = std::min(n.x, i0 + kSegment);
+            // Interior cells of a grid without solids: central differences, one branch-free
+            // loop. Everything else takes the general stencils.
+            const int b = cells.anySolid ? i1 : std::max(i0, 1);
+            const int e = cells.anySolid ? i1 : std::max(b, std::min(i1, n.x - 1));
+            const Stencil central{-1, 1, 0.5f * cells.invH};
+            for (int i = b; i < e; ++i)
+                omegaAt(i, central, sy, sz, ox[i - i0], oy[i - i0], oz[i - i0]);
+            for (int i = i0; i < i1; ++i) {
+                if (i >= b && i < e)
+                    continue;
+                Stencil sx, syc = sy, szc = sz;
+                ox[i - i0] = oy[i - i0] = oz[i - i0] = 0.f;
+                if (cells.anySolid && solids.isSolid(row + i))
+                    continue;
+                cells.at(i, j, k, sx, syc, szc);
+                omegaAt(i, sx, syc, szc, ox[i - i0], oy[i - i0], oz[i - i0]);
+            }
+            float *m = mag.data() + row;
+            for (int i = i0; i < i1; ++i) {
+                const int s = i - i0;
+                m[i] = std::sqrt(ox[s] * ox[s] + oy[s] * oy[s] + oz[s] * oz[s]);
+            }
+            for (auto [g, o] : {std::pair{wx, ox}, std::pair{wy, oy}, std::pair{wz, oz}}) {
+                if (g)
+                    std::copy(o, o + (i1 - i0), g->data() + row + i0);
+            }
+        }
+    });
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Curl noise
+
+Vec3 curlNoise(Vec3 p, float time, std::uint32_t seed, bool is2D)
+{
+    return curlNoiseAt(p, latticeTime(double(time)), seed, is2D);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ForceEvaluator
+
+/// Per-block sums of acceleration on the faces of each axis, and the potential of a turbulence
+/// field on the block's edges. Rows have nx + 1 entries for every axis.
+struct ForceEvaluator::BlockScratch
+{
+    static constexpr int kBlockRows = 8;
+    static constexpr int kBlockSlabs = 4;
+
+    int rowLength = 0;
+    std::array<std::vector<float>, 3> acc;
+    std::array<std::vector<std::uint8_t>, 3> touched; ///< rows that received any force
+    std::array<std::vector<float>, 3> psi;            ///< potential on x-, y- and z-edges
+
+    explicit BlockScratch(int nx) : rowLength(nx + 1) {}
+
+    std::size_t row(const Block &b, int j, int k) const
+    {
+        return std::size_t((k - b.k0) * kBlockRows + (j - b.j0));
+    }
+    float *accRow(int axis, const Block &b, int j, int k)
+    {
+        std::vector<float> &a = acc[std::size_t(axis)];
+        if (a.empty()) {
+            a.assign(std::size_t(rowLength) * kBlockRows * kBlockSlabs, 0.f);
+            touched[std::size_t(axis)].assign(std::size_t(kBlockRows) * kBlockSlabs, 0);
+        }
+        touched[std::size_t(axis)][row(b, j, k)] = 1;
+        return a.data() + row(b, j, k) * std::size_t(rowLength);
+    }
+    /// Edge rows have one more entry in y and z than face rows: (rows + 1) x (slabs + 1).
+    float *edgeRow(int which, const Block &b, int j, int k)
+    {
+        std::vector<float> &p = psi[std::size_t(which)];
+        if (p.empty())
+            p.assign(std::size_t(rowLength) * (kBlockRows + 1) * (kBlockSlabs + 1), 0.f);
+        const std::size_t r = std::size_t((k - b.k0) * (kBlockRows + 1) + (j - b.j0));
+        return p.data() + r * std::size_t(rowLength);
+    }
+};
+
+void ForceEvaluator::setup(const Domain &domain, std::vector<ForceField> fields)
+{
+    mDomain = domain;
+    mFields = std::move(fields);
+    mMasks.assign(mFields.size(), ScalarGrid{});
+    mPrepared.assign(mFields.size(), Prepared{});
+    const Int3 n = domain.cells;
+    const std::size_t cellCount = std::size_t(domain.cellCount());
+    const bool is2D = domain.is2D();
+    for (std::size_t f = 0; f < mFields.size(); ++f) {
+        const ForceField &field = mFields[f];
+        Prepared &p = mPrepared[f];
+        p.unit = is2D && field.type == ForceType::Vortex ? Vec3{0.f, 0.f, 1.f}
+                                                         : normalizedOrZero(field.direction);
+        p.lo = Int3{0, 0, 0};
+        p.hi = n;
+        p.active = field.strength != 0.f && std::isfinite(field.strength)
+                   && !(field.type == ForceType::Turbulence && !(field.scale > 0.f));
+        const Region &r = field.region;
+        Vec3 lo{}, hi{};
+        if (!r.mask.empty()) {
+            ScalarGrid &m = mMasks[f];
+            m.reshape(n, kCellCentre, 0.f);
+            Int3 cmin{INT_MAX, INT_MAX, INT_MAX}, cmax{-1, -1, -1};
+            for (std::size_t e = 0; e < r.mask.size() && e < r.mask.weights.size(); ++e) {
+                const std::uint32_t c = r.mask.cells[e];
+                const float weight = clampf(r.mask.weights[e], 0.f, 1.f);
+                if (c >= cellCount || !(weight > 0.f))
+                    continue;
+                m[c] = weight;
+                const Int3 ijk{int(c % std::uint32_t(n.x)), int(c / std::uint32_t(n.x) % n.y),
+                               int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)))};
+                for (int a = 0; a < 3; ++a) {
+                    cmin[a] = std::min(cmin[a], ijk[a]);
+                    cmax[a] = std::max(cmax[a], ijk[a]);
+                }
+            }
+            // Interpolation between centres reaches one cell beyond the outermost centres.
+            lo = Vec3{float(cmin.x) - 1.f, float(cmin.y) - 1.f, float(cmin.z) - 1.f};
+            hi = Vec3{float(cmax.x) + 2.f, float(cmax.y) + 2.f, float(cmax.z) + 2.f};
+            p.active = p.active && cmax.x >= 0;
+        } else if (r.shape == RegionShape::Everywhere) {
+            continue;
+        } else {
+            const float reach = r.falloff + (r.shape == RegionShape::Sphere ? r.radius : 0.f);
+            const Vec3 half = r.shape == RegionShape::Box ? r.halfSize : Vec3{};
+            lo = domain.toCell(r.centre - half - Vec3{reach, reach, reach});
+            hi = domain.toCell(r.centre + half + Vec3{reach, reach, reach});
+        }
+        // One node of margin against rounding; 2D ignores z. Infinite reach clamps to the grid.
+        for (int a = 0; a < (is2D ? 2 : 3); ++a) {
+            const float l = std::fmax(0.f, std::floor(lo[a]) - 1.f);
+            const float h = std::fmin(float(n[a]), std::ceil(hi[a]) + 1.f);
+            p.lo[a] = int(std::fmin(l, float(n[a])));
+            p.hi[a] = int(std::fmax(h, 0.f));
+            p.active = p.active && p.lo[a] <= p.hi[a];
+        }
+    }
+}
+
+float ForceEvaluator::regionWeight(std::size_t n, Vec3 world) const
+{
+    if (n >= mFields.size())
+        return 0.f;
+    return weightAt(mFields[n].region, mMasks[n], mDomain, world.x, world.y, world.z);
+}
+
+namespace {
+
+/// Vortex and radial pulls have no singularity: within one cell size `h` of the axis or centre
+/// the unit direction is scaled by distance / h, a solid-body core that is zero at the axis.
+Vec3 swirl(Vec3 axis, Vec3 r, float h)
+{
+    const Vec3 perp = r - axis * dot(r, axis);
+    const float len = length(perp);
+    return cross(axis, perp) * (1.f / (len > h ? len : h));
+}
+
+Vec3 pull(Vec3 towards, float h)
+{
+    const float len = length(towards);
+    return towards * (1.f / (len > h ? len : h));
+}
+
+} // namespace
+
+Vec3 ForceEvaluator::acceleration(Vec3 world, Vec3 velocity, double time) const
+{
+    Vec3 sum;
+    const float h = mDomain.cellSize;
+    for (std::size_t n = 0; n < mFields.size(); ++n) {
+        const ForceField &f = mFields[n];
+        if (!mPrepared[n].active)
+            continue;
+        const float weight = regionWeight(n, world);
+        if (weight == 0.f)
+            continue;
+        Vec3 a;
+        switch (f.type) {
+        case ForceType::Directional:
+            a = mPrepared[n].unit * f.strength;
+            break;
+        case ForceType::Vortex:
+            a = swirl(mPrepared[n].unit, world - f.centre, h) * f.strength;
+            break;
+        case ForceType::Radial: {
+            Vec3 d = f.centre - world;
+            if (mDomain.is2D())
+                d.z = 0.f;
+            a = pull(d, h) * f.strength;
+            break;
+        }
+        case ForceType::Turbulence:
+            a = curlNoiseAt(world * (1.f / f.scale), latticeTime(time * f.timeScale), f.seed,
+                            mDomain.is2D())
+                * f.strength;
+            break;
+        case ForceType::Drag:
+            a = velocity * -f.strength;
+            break;
+        }
+        sum = sum + a * weight;
+    }
+    return sum;
+}
+
+bool ForceEvaluator::faceRange(std::size_t n, int axis, const Block &block, Int3 &lo,
+                               Int3 &hi) const
+{
+    const Prepared &p = mPrepared[n];
+    const Int3 size = faceGridSize(mDomain.cells, axis);
+    const int blockLo[3] = {0, block.j0, block.k0};
+    const int blockHi[3] = {INT_MAX, block.j0 + block.rows - 1, block.k0 + block.slabs - 1};
+    for (int a = 0; a < 3; ++a) {
+        // Faces of `axis` sit on nodes along it and between nodes across it.
+        const int last = a == axis ? p.hi[a] : p.hi[a] - 1;
+        lo[a] = std::max({p.lo[a], blockLo[a], 0});
+        hi[a] = std::min({last, blockHi[a], size[a] - 1});
+        if (mDomain.is2D() && a == 2) {
+            lo[a] = 0;
+            hi[a] = 0;
+        }
+        if (lo[a] > hi[a])
+            return false;
+    }
+    return true;
+}
+
+void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Block &block,
+                                     double time, BlockScratch &s) const
+{
+    const ForceField &f = mFields[n];
+    if (f.type == ForceType::Turbulence) {
+        accumulateTurbulence(n, block, time, s);
+        return;
+    }
+    const Vec3 unit = mPrepared[n].unit;
+    const bool everywhere = mMasks[n].count() == 0 && f.region.shape == RegionShape::Everywhere;
+    const bool is2D = mDomain.is2D();
+    const float h = mDomain.cellSize;
+    const Vec3 o = mDomain.origin;
+    const Vec3 c = f.centre;
+    for (int axis = 0; axis < mDomain.dimensions(); ++axis) {
+        Int3 lo, hi;
+        if (!faceRange(n, axis, block, lo, hi))
+            continue;
+        const ScalarGrid &comp = vel.component(axis);
+        const Vec3 off = comp.offset();
+        // One loop per field type (instantiated from the generic lambda) keeps the inner loop
+        // free of dispatch; accel(x, y, z, face velocity) is the acceleration along `axis`.
+        auto rows = [&](auto &&accel) {
+            for (int k = lo.z; k <= hi.z; ++k) {
+                const float z = o.z + (float(k) + off.z) * h;
+                for (int j = lo.y; j <= hi.y; ++j) {
+                    const float y = o.y + (float(j) + off.y) * h;
+                    float *acc = s.accRow(axis, block, j, k);
+                    const float *u = comp.data() + comp.index(0, j, k);
+                    if (everywhere) {
+                        for (int i = lo.x; i <= hi.x; ++i) {
+                            const float x = o.x + (float(i) + off.x) * h;
+                            acc[i] += f.strength * accel(x, y, z, u[i]);
+                        }
+                        continue;
+                    }
+                    for (int i = lo.x; i <= hi.x; ++i) {
+                        const float x = o.x + (float(i) + off.x) * h;
+                        const float w = weightAt(f.region, mMasks[n], mDomain, x, y, z);
+                        acc[i] += w * (f.strength * accel(x, y, z, u[i]));
+                    }
+                }
+            }
+        };
+        switch (f.type) {
+        case ForceType::Directional: {
+            const float d = unit[axis];
+            rows([d](float, float, float, float) { return d; });
+            break;
+        }
+        case ForceType::Vortex: // unit swirl cross(axis, r_perp) / max(|r_perp|, h)
+            rows([&, axis](float x, float y, float z, float) {
+                const float rx = x - c.x, ry = y - c.y, rz = z - c.z;
+                const float along = rx * unit.x + ry * unit.y + rz * unit.z;
+                const float px = rx - unit.x * along, py = ry - unit.y * along,
+                            pz = rz - unit.z * along;
+                const float t = axis == 0 ? unit.y * pz - unit.z * py
+                                          : (axis == 1 ? unit.z * px - unit.x * pz
+                                                       : unit.x * py - unit.y * px);
+                const float len = std::sqrt(px * px + py * py + pz * pz);
+                return t / (len > h ? len : h);
+            });
+            break;
+        case ForceType::Radial: // unit pull (centre - p) / max(|centre - p|, h)
+            rows([&, axis](float x, float y, float z, float) {
+                const float dx = c.x - x, dy = c.y - y, dz = is2D ? 0.f : c.z - z;
+                const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+                return (axis == 0 ? dx : (axis == 1 ? dy : dz)) / (len > h ? len : h);
+            });
+            break;
+        case ForceType::Drag:
+            rows([](float, float, float, float u) { return -u; });
+            break;
+        case ForceType::Turbulence:
+            break;
+        }
+    }
+}
+
+void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, double time,
+                                          BlockScratch &s) const
+{
+    // Edge-sampled vector potential; its discrete curl on the faces is exactly discretely
+    // divergence-free (Stokes on every cell face), so the force adds no divergence of its own.
+    const ForceField &f = mFields[n];
+    const Prepared &p = mPrepared[n];
+    const Int3 nc = mDomain.cells;
+    const bool is2D = mDomain.is2D();
+    const float h = mDomain.cellSize;
+    const float invScale = 1.f / f.scale;
+    const Lattice1 lw = latticeTime(time * double(f.timeScale));
+    const std::uint32_t seeds[3] = {channelSeed(f.seed, 0), channelSeed(f.seed, 1),
+                                    channelSeed(f.seed, 2)};
+    const Vec3 o = mDomain.origin;
+    const float gain = noiseGain(is2D);
+    auto coord = [&](float origin, float cell) { return lattice((origin + cell * h) * invScale); };
+
+    // Nodes of the field's box within this block: j in [j0, j1], levels k in [k0, k1].
+    const int j0 = std::max(block.j0, p.lo.y), j1 = std::min({block.j0 + block.rows, p.hi.y, nc.y});
+    const int k0 = is2D ? 0 : std::max(block.k0, p.lo.z);
+    const int k1 = is2D ? 0 : std::min({block.k0 + block.slabs, p.hi.z, nc.z});
+    const int i0 = p.lo.x, i1 = p.hi.x;
+    if (j0 > j1 || k0 > k1)
+        return;
+    const Lattice1 flat; // 2D: the potential lives in the plane z = 0 of noise space
+    for (int k = k0; k <= k1; ++k) {
+        for (int j = j0; j <= j1; ++j) {
+            // psi_z on z-edges (i, j, k + 1/2), the cell corners in 2D.
+            if (is2D || k < k1)
+                noiseRow(s.edgeRow(2, block, j, k), i0, i1, RowX{o.x, 0.f, h, invScale},
+                         coord(o.y, float(j)), is2D ? flat : coord(o.z, float(k) + 0.5f), lw,
+                         seeds[2], gain);
+            if (is2D)
+                continue;
+            // psi_x on x-edges (i + 1/2, j, k) and psi_y on y-edges (i, j + 1/2, k).
+            if (i0 < nc.x)
+                noiseRow(s.edgeRow(0, block, j, k), i0, std::min(i1, nc.x - 1),
+                         RowX{o.x, 0.5f, h, invScale}, coord(o.y, float(j)),
+                         coord(o.z, float(k)), lw, seeds[0], gain);
+            if (j < nc.y)
+                noiseRow(s.edgeRow(1, block, j, k), i0, i1, RowX{o.x, 0.f, h, invScale},
+                         coord(o.y, float(j) + 0.5f), coord(o.z, float(k)), lw, seeds[1], gain);
+        }
+    }
+
+    // curl_a = (a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i]); in 2D the psi_x and psi_y terms
+    // vanish by pointing both ends of the difference at the same row.
+    const bool everywhere = mMasks[n].count() == 0 && f.region.shape == RegionShape::Everywhere;
+    const float factor = f.strength * f.scale / h; // curl in noise units = scale * world curl
+    for (int axis = 0; axis < mDomain.dimensions(); ++axis) {
+        Int3 lo, hi;
+        if (!faceRange(n, axis, block, lo, hi))
+            continue;
+        const Vec3 offset = axis == 0 ? kFaceX : (axis == 1 ? kFaceY : kFaceZ);
+        for (int k = lo.z; k <= hi.z; ++k) {
+            for (int j = lo.y; j <= hi.y; ++j) {
+                const float *a0, *a1, *b0, *b1;
+                int sa = 0, sb = 0;
+                if (axis == 0) { // d psi_z / dy - d psi_y / dz
+                    a0 = s.edgeRow(2, block, j, k);
+                    a1 = s.edgeRow(2, block, j + 1, k);
+                    b0 = is2D ? a0 : s.edgeRow(1, block, j, k);
+                    b1 = is2D ? a0 : s.edgeRow(1, block, j, k + 1);
+                } else if (axis == 1) { // d psi_x / dz - d psi_z / dx
+                    b0 = b1 = s.edgeRow(2, block, j, k);
+                    sb = 1;
+                    a0 = is2D ? b0 : s.edgeRow(0, block, j, k);
+                    a1 = is2D ? b0 : s.edgeRow(0, block, j, k + 1);
+                } else { // d psi_y / dx - d psi_x / dy
+                    a0 = a1 = s.edgeRow(1, block, j, k);
+                    sa = 1;
+                    b0 = s.edgeRow(0, block, j, k);
+                    b1 = s.edgeRow(0, block, j + 1, k);
+                }
+                float *acc = s.accRow(axis, block, j, k);
+                if (everywhere) {
+                    for (int i = lo.x; i <= hi.x; ++i)
+                        acc[i] += factor * ((a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i]));
+                    continue;
+                }
+                const float y = o.y + (float(j) + offset.y) * h;
+                const float z = o.z + (float(k) + offset.z) * h;
+                for (int i = lo.x; i <= hi.x; ++i) {
+                    const float weight = weightAt(f.region, mMasks[n], mDomain,
+                                                  o.x + (float(i) + offset.x) * h, y, z);
+                    acc[i] += weight * (factor * ((a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i])));
+                }
+            }
+        }
+    }
+}
+
+void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt,
+                                double time) const
+{
+    const Int3 n = mDomain.cells;
+    if (mFields.empty() || dt == 0.f || vel.cells() != n || solids.size() != n)
+        return;
+    if (std::none_of(mPrepared.begin(), mPrepared.end(), [](const Prepared &p) {
+            return p.active;
+        }))
+        return;
+    const bool is2D = mDomain.is2D();
+    constexpr int kRows = BlockScratch::kBlockRows;
+    const int slabsPerBlock = is2D ? 1 : BlockScratch::kBlockSlabs;
+    const int faceRows = n.y + 1, faceSlabs = is2D ? 1 : n.z + 1;
+    const int blocksY = (faceRows + kRows - 1) / kRows;
+    const int blocksZ = (faceSlabs + slabsPerBlock - 1) / slabsPerBlock;
+    const FaceClosure closure{solids, mDomain, solids.anySolid()};
+    forEachSlab(blocksY * blocksZ, [&](int b) {
+        Block block;
+        block.j0 = (b % blocksY) * kRows;
+        block.k0 = (b / blocksY) * slabsPerBlock;
+        block.rows = std::min(kRows, faceRows - block.j0);
+        block.slabs = std::min(slabsPerBlock, faceSlabs - block.k0);
+        BlockScratch scratch(n.x);
+        for (std::size_t f = 0; f < mFields.size(); ++f) {
+            if (mPrepared[f].active)
+                accumulateField(f, vel, block, time, scratch);
+        }
+        for (int axis = 0; axis < mDomain.dimensions(); ++axis) {
+            if (scratch.acc[std::size_t(axis)].empty())
+                continue;
+            ScalarGrid &comp = vel.component(axis);
+            const Int3 s = comp.size();
+            for (int k = block.k0; k < std::min(block.k0 + block.slabs, s.z); ++k) {
+                for (int j = block.j0; j < std::min(block.j0 + block.rows, s.y); ++j) {
+                    const std::size_t r = scratch.row(block, j, k);
+                    if (!scratch.touched[std::size_t(axis)][r])
+                        continue;
+                    const float *acc = scratch.acc[std::size_t(axis)].data()
+                                       + r * std::size_t(scratch.rowLength);
+                    float *out = &comp(0, j, k);
+                    forOpenFacesInRow(axis, j, k, s.x, closure,
+                                      [&](int i, auto) { out[i] += dt * acc[i]; });
+                }
+            }
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buoyancy and vorticity confinement
+
+void addBuoyancy(MacGrid &vel, const ScalarGrid &density, const ScalarGrid &temperature,
+                 const SimParams &params, const FlagGrid &solids, const Domain &domain, float dt)
+{
+    const Int3 n = domain.cells;
+    if (vel.cells() != n || solids.size() != n || density.size() != n
+        || temperature.size() != n)
+        return;
+    const Vec3 up = normalizedOrZero(params.up);
+    const float alpha = params.buoyancyDensity;
+    const float beta = params.buoyancyTemperature;
+    const float ambient = params.ambientTemperature;
+    const float *rho = density.data();
+    const float *temp = temperature.data();
+    const FaceClosure closure{solids, domain, solids.anySolid()};
+    for (int axis = 0; axis < domain.dimensions(); ++axis) {
+        const float scale = 0.5f * dt * up[axis];
+        if (scale == 0.f)
+            continue;
+        addAtOpenFaces(vel.component(axis), axis, closure, [&](std::size_t lo, std::size_t hi) {
+            const float b = -alpha * (rho[lo] + rho[hi])
+                            + beta * ((temp[lo] - ambient) + (temp[hi] - ambient));
+            return scale * b;
+        });
+    }
+}
+
+void vorticityMagnitude(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
+                        ScalarGrid &out)
+{
+    if (vel.cells() != domain.cells || solids.size() != domain.cells) {
+        out.reshape(domain.cells, kCellCentre, 0.f);
+        return;
+    }
+    computeVorticity(vel, solids, domain, nullptr, nullptr, nullptr, out);
+}
+
+void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids,
+                             const Domain &domain, float dt, Workspace &work)
+{
+    const Int3 n = domain.cells;
+    if (epsilon == 0.f || dt == 0.f || vel.cells() != n || solids.size() != n)
+        return;
+    const bool is3D = !domain.is2D();
+    ScalarGrid &magnitude = work[3];
+    // 3D: work[0..2] hold omega; 2D: work[2] holds omega_z and work[0..1] receive the force.
+    computeVorticity(vel, solids, domain, is3D ? &work[0] : nullptr, is3D ? &work[1] : nullptr,
+                     &work[2], magnitude);
+    if (!is3D) {
+        work[0].reshape(n, kCellCentre);
+        work[1].reshape(n, kCellCentre);
+    }
+
+    // Eq. 10-11: N = grad|omega| / |grad|omega||, f = epsilon h (N x omega), in place per cell.
+    const bool anySolid = solids.anySolid();
+    const CellStencils cells{solids, domain, anySolid, 1.f / domain.cellSize};
+    const float eh = epsilon * domain.cellSize;
+    const std::ptrdiff_t sy_ = n.x, sz_ = std::ptrdiff_t(n.x) * n.y;
+    ScalarGrid &fx = work[0], &fy = work[1], &fz = work[2];
+    forEachRow(n, [&](int j, int k) {
+        const std::size_t row = magnitude.index(0, j, k);
+        const float *m = magnitude.data() + row;
+        float *px = fx.data() + row, *py = fy.data() + row, *pz = fz.data() + row;
+        auto forceAt = [&](int i, const Stencil &sx, const Stencil &sy, const Stencil &sz) {
+            const float gx = (m[i + sx.hi] - m[i + sx.lo]) * sx.factor;
+            const float gy = (m[i + sy.hi * sy_] - m[i + sy.lo * sy_]) * sy.factor;
+            const float gz = is3D ? (m[i + sz.hi * sz_] - m[i + sz.lo * sz_]) * sz.factor : 0.f;
+            const float ox = is3D ? px[i] : 0.f, oy = is3D ? py[i] : 0.f, oz = pz[i];
+            const float inv = eh / (std::sqrt(gx * gx + gy * gy + gz * gz) + 1e-20f);
+            px[i] = (gy * oz - gz * oy) * inv;
+            py[i] = (gz * ox - gx * oz) * inv;
+            pz[i] = (gx * oy - gy * ox) * inv;
+        };
+        Stencil sy, sz;
+        cells.row(j, k, sy, sz);
+        const int b = anySolid ? n.x : 1;
+        const int e = anySolid ? n.x : std::max(b, n.x - 1);
+        const Stencil central{-1, 1, 0.5f * cells.invH};
+        for (int i = b; i < e; ++i)
+            forceAt(i, central, sy, sz);
+        for (int i = 0; i < n.x; ++i) {
+            if (i >= b && i < e)
+                continue;
+            if (anySolid && solids.isSolid(row + i)) {
+                px[i] = py[i] = pz[i] = 0.f;
+                continue;
+            }
+            Stencil sx, syc = sy, szc = sz;
+            cells.at(i, j, k, sx, syc, szc);
+            forceAt(i, sx, syc, szc);
+        }
+    });
+
+    // Centre forces averaged to the open faces.
+    const FaceClosure closure{solids, domain, anySolid};
+    const float half = 0.5f * dt;
+    for (int axis = 0; axis < domain.dimensions(); ++axis) {
+        const float *f = work[axis].data();
+        addAtOpenFaces(vel.component(axis), axis, closure, [&](std::size_t lo, std::size_t hi) {
+            return half * (f[lo] + f[hi]);
+        });
+    }
+}
+
+} // namespace plume::sim
