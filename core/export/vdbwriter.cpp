@@ -59,6 +59,16 @@ std::string sizeText(Int3 s)
     return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" + std::to_string(s.z);
 }
 
+using NamedField = std::pair<const ScalarGrid *, const char *>;
+
+// The frame's field pointers (null when absent) with the names used in messages.
+std::array<NamedField, 8> namedFields(const VdbFrame &f)
+{
+    return {{{f.density, "density"}, {f.temperature, "temperature"}, {f.velocityX, "velocity x"},
+             {f.velocityY, "velocity y"}, {f.velocityZ, "velocity z"}, {f.dyeRed, "dye red"},
+             {f.dyeGreen, "dye green"}, {f.dyeBlue, "dye blue"}}};
+}
+
 // A field must be cell-centred over the whole domain.
 Status checkField(const ScalarGrid &g, const char *name, Int3 cells)
 {
@@ -76,11 +86,7 @@ Status collectFields(const VdbFrame &f, FieldArrays &out)
     const Int3 cells = f.domain.cells;
     if (!f.density)
         return Status::failure("the density field is missing");
-    const std::array<std::pair<const ScalarGrid *, const char *>, 8> all{{
-        {f.density, "density"}, {f.temperature, "temperature"}, {f.velocityX, "velocity x"},
-        {f.velocityY, "velocity y"}, {f.velocityZ, "velocity z"}, {f.dyeRed, "dye red"},
-        {f.dyeGreen, "dye green"}, {f.dyeBlue, "dye blue"}}};
-    for (const auto &[grid, name] : all)
+    for (const auto &[grid, name] : namedFields(f))
         if (grid)
             if (Status s = checkField(*grid, name, cells); !s)
                 return s;
@@ -103,12 +109,8 @@ Status collectFields(const VdbFrame &f, FieldArrays &out)
 // Names the first non-finite input value in x-fastest order (error path only).
 Status findNonFinite(const VdbFrame &f)
 {
-    const std::array<std::pair<const ScalarGrid *, const char *>, 8> all{{
-        {f.density, "density"}, {f.temperature, "temperature"}, {f.velocityX, "velocity x"},
-        {f.velocityY, "velocity y"}, {f.velocityZ, "velocity z"}, {f.dyeRed, "dye red"},
-        {f.dyeGreen, "dye green"}, {f.dyeBlue, "dye blue"}}};
     const Int3 c = f.domain.cells;
-    for (const auto &[grid, name] : all)
+    for (const auto &[grid, name] : namedFields(f))
         for (int k = 0; grid && k < c.z; ++k)
             for (int j = 0; j < c.y; ++j)
                 for (int i = 0; i < c.x; ++i)
@@ -199,7 +201,8 @@ typename GridT::Ptr assembleGrid(std::vector<BlockLeaves> &blocks,
     return grid;
 }
 
-// Voxel (i,j,k) centred at origin + (i,j,k + 0.5) * h: OpenVDB puts voxel centres at integers.
+// Voxel (i,j,k) centred at origin + (i + 0.5, j + 0.5, k + 0.5) * h (OpenVDB voxel centres
+// sit at integer index coordinates).
 openvdb::math::Transform::Ptr cellCentredTransform(const sim::Domain &d)
 {
     const double h = d.cellSize;
@@ -389,7 +392,9 @@ Status saveAtomically(const std::filesystem::path &path, const std::string &byte
 
 std::once_flag gInitOnce;
 
-Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame, const VdbWriteOptions &options)
+// Validate, convert, serialise, then replace the file.
+Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame,
+                  const VdbWriteOptions &options)
 {
     if (Status s = frame.domain.validate(std::numeric_limits<std::int64_t>::max()); !s)
         return s;
@@ -411,7 +416,8 @@ Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame, cons
 
 } // namespace
 
-Status writeVdbFrame(const std::filesystem::path &path, const VdbFrame &frame, const VdbWriteOptions &options)
+Status writeVdbFrame(const std::filesystem::path &path, const VdbFrame &frame,
+                     const VdbWriteOptions &options)
 {
     std::string reason;
     try {

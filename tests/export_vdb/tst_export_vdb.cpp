@@ -107,6 +107,9 @@ typename GridT::Ptr grid(const ReadBack &r, const char *name)
     return openvdb::gridPtrCast<GridT>(openvdb::findGridByName(*r.grids, name));
 }
 
+QString valueText(float v) { return QString::number(v, 'g', 9); }
+QString valueText(const openvdb::Vec3s &v) { return QString::fromStdString(v.str()); }
+
 QString cellText(int i, int j, int k) { return QString("(%1,%2,%3)").arg(i).arg(j).arg(k); }
 
 /// Compares a grid with an expected value and activity at every domain cell; also requires
@@ -126,10 +129,12 @@ QString compareGrid(const GridT &g, Int3 cells, Expect expect)
                 active += on ? 1 : 0;
                 const V expected = on ? V(value) : openvdb::zeroVal<V>();
                 if (acc.isValueOn(c) != on || !(acc.getValue(c) == expected))
-                    return QString("%1 at %2: active %3 (expected %4)")
+                    return QString("%1 at %2: active %3, value %4 (expected %5, %6)")
                         .arg(QString::fromStdString(g.getName()), cellText(i, j, k))
                         .arg(acc.isValueOn(c))
-                        .arg(on);
+                        .arg(valueText(acc.getValue(c)))
+                        .arg(on)
+                        .arg(valueText(expected));
             }
     if (g.activeVoxelCount() != active)
         return QString("%1: %2 active voxels, expected %3")
