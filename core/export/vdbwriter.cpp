@@ -1,0 +1,440 @@
+#include "export/vdbwriter.h"
+
+#include <sim/parallel.h>
+
+#include <openvdb/openvdb.h>
+#include <openvdb/io/Archive.h>
+#include <openvdb/tools/Prune.h>
+
+// After every oneTBB header (through OpenVDB and sim/parallel.h): Qt defines `emit`.
+#include <QSaveFile>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace plume {
+
+namespace {
+
+using sim::Int3;
+using sim::ScalarGrid;
+using sim::Status;
+using FloatLeaf = openvdb::FloatTree::LeafNodeType;
+using VecLeaf = openvdb::Vec3STree::LeafNodeType;
+constexpr int kLeafDim = int(FloatLeaf::DIM);
+static_assert(FloatLeaf::DIM == VecLeaf::DIM, "float and vec3s trees share one leaf layout");
+
+/// The frame's fields as flat arrays (x fastest), each checked against the domain.
+struct FieldArrays
+{
+    const float *density = nullptr;
+    const float *temperature = nullptr;
+    std::array<const float *, 3> velocity{}; ///< z may be null in 2D (zero)
+    std::array<const float *, 3> dye{};
+    bool hasVelocity = false;
+    bool hasDye = false;
+};
+
+/// The sparse leaves of one 8^3 block of cells, null where the block has no active voxel.
+struct BlockLeaves
+{
+    std::unique_ptr<FloatLeaf> density;
+    std::unique_ptr<FloatLeaf> temperature;
+    std::unique_ptr<VecLeaf> velocity;
+    std::unique_ptr<VecLeaf> colour;
+    bool nonFinite = false;
+};
+
+std::string sizeText(Int3 s)
+{
+    return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" + std::to_string(s.z);
+}
+
+using NamedField = std::pair<const ScalarGrid *, const char *>;
+
+// The frame's field pointers (null when absent) with the names used in messages.
+std::array<NamedField, 8> namedFields(const VdbFrame &f)
+{
+    return {{{f.density, "density"}, {f.temperature, "temperature"}, {f.velocityX, "velocity x"},
+             {f.velocityY, "velocity y"}, {f.velocityZ, "velocity z"}, {f.dyeRed, "dye red"},
+             {f.dyeGreen, "dye green"}, {f.dyeBlue, "dye blue"}}};
+}
+
+// A field must be cell-centred over the whole domain.
+Status checkField(const ScalarGrid &g, const char *name, Int3 cells)
+{
+    if (g.size() != cells)
+        return Status::failure(std::string(name) + " grid is " + sizeText(g.size())
+                               + ", the domain has " + sizeText(cells) + " cells");
+    if (!(g.offset() == sim::kCellCentre))
+        return Status::failure(std::string(name) + " grid is not cell-centred");
+    return Status::success();
+}
+
+// Checks presence and shapes of the fields and collects their arrays.
+Status collectFields(const VdbFrame &f, FieldArrays &out)
+{
+    const Int3 cells = f.domain.cells;
+    if (!f.density)
+        return Status::failure("the density field is missing");
+    for (const auto &[grid, name] : namedFields(f))
+        if (grid)
+            if (Status s = checkField(*grid, name, cells); !s)
+                return s;
+    const bool anyVelocity = f.velocityX || f.velocityY || f.velocityZ;
+    out.hasVelocity = f.velocityX && f.velocityY && (f.velocityZ || f.domain.is2D());
+    if (anyVelocity && !out.hasVelocity)
+        return Status::failure("velocity needs x, y and (in 3D) z components");
+    const bool anyDye = f.dyeRed || f.dyeGreen || f.dyeBlue;
+    out.hasDye = f.dyeRed && f.dyeGreen && f.dyeBlue;
+    if (anyDye && !out.hasDye)
+        return Status::failure("dye needs red, green and blue components");
+    auto data = [](const ScalarGrid *g) { return g ? g->data() : nullptr; };
+    out.density = data(f.density);
+    out.temperature = data(f.temperature);
+    out.velocity = {data(f.velocityX), data(f.velocityY), data(f.velocityZ)};
+    out.dye = {data(f.dyeRed), data(f.dyeGreen), data(f.dyeBlue)};
+    return Status::success();
+}
+
+// Names the first non-finite input value in x-fastest order (error path only).
+Status findNonFinite(const VdbFrame &f)
+{
+    const Int3 c = f.domain.cells;
+    for (const auto &[grid, name] : namedFields(f))
+        for (int k = 0; grid && k < c.z; ++k)
+            for (int j = 0; j < c.y; ++j)
+                for (int i = 0; i < c.x; ++i)
+                    if (!std::isfinite((*grid)(i, j, k)))
+                        return Status::failure(std::string(name) + " is not finite at cell ("
+                                               + std::to_string(i) + ", " + std::to_string(j)
+                                               + ", " + std::to_string(k) + ")");
+    return Status::failure("a field holds a non-finite value");
+}
+
+template<class Leaf>
+void setActive(std::unique_ptr<Leaf> &leaf, const openvdb::Coord &origin, openvdb::Index offset,
+               const typename Leaf::ValueType &value)
+{
+    if (!leaf)
+        leaf = std::make_unique<Leaf>(origin, openvdb::zeroVal<typename Leaf::ValueType>(), false);
+    leaf->setValueOn(offset, value);
+}
+
+bool anyAbove(const openvdb::Vec3s &v, float threshold)
+{
+    return std::abs(v.x()) > threshold || std::abs(v.y()) > threshold
+           || std::abs(v.z()) > threshold;
+}
+
+// Dense to sparse for one 8^3 block (OpenVDB tools/Dense.h idea): a voxel is active when its
+// value exceeds the threshold (see VdbWriteOptions); leaves are allocated on first use.
+void convertBlock(const FieldArrays &in, Int3 cells, Int3 block, const VdbWriteOptions &opt,
+                  BlockLeaves &out)
+{
+    const openvdb::Coord origin(block.x * kLeafDim, block.y * kLeafDim, block.z * kLeafDim);
+    const Int3 hi{std::min(cells.x, origin.x() + kLeafDim),
+                  std::min(cells.y, origin.y() + kLeafDim),
+                  std::min(cells.z, origin.z() + kLeafDim)};
+    const float thr = opt.activeThreshold;
+    bool finite = true;
+    for (int k = origin.z(); k < hi.z; ++k) {
+        for (int j = origin.y(); j < hi.y; ++j) {
+            const std::size_t row = std::size_t(cells.x) * (j + std::size_t(cells.y) * k);
+            for (int i = origin.x(); i < hi.x; ++i) {
+                const std::size_t n = row + std::size_t(i);
+                const openvdb::Index off = FloatLeaf::coordToOffset(openvdb::Coord(i, j, k));
+                const float d = in.density[n];
+                const bool densityOn = std::abs(d) > thr;
+                finite = finite && std::isfinite(d);
+                if (densityOn)
+                    setActive(out.density, origin, off, d);
+                if (in.temperature) {
+                    const float t = in.temperature[n];
+                    finite = finite && std::isfinite(t);
+                    if (std::abs(t) > thr)
+                        setActive(out.temperature, origin, off, t);
+                }
+                if (in.hasVelocity) {
+                    const openvdb::Vec3s v(in.velocity[0][n], in.velocity[1][n],
+                                           in.velocity[2] ? in.velocity[2][n] : 0.f);
+                    finite = finite && v.isFinite();
+                    const bool on = opt.velocityMask == VelocityMask::Density ? densityOn
+                                                                              : anyAbove(v, thr);
+                    if (on)
+                        setActive(out.velocity, origin, off, v);
+                }
+                if (in.hasDye) {
+                    const openvdb::Vec3s dye(in.dye[0][n], in.dye[1][n], in.dye[2][n]);
+                    finite = finite && dye.isFinite();
+                    const openvdb::Vec3s c = d > thr ? openvdb::Vec3s(dye.x() / d, dye.y() / d,
+                                                                      dye.z() / d)
+                                                     : openvdb::Vec3s(0.f);
+                    if (anyAbove(c, thr))
+                        setActive(out.colour, origin, off, c);
+                }
+            }
+        }
+    }
+    out.nonFinite = !finite;
+}
+
+// Hands the blocks' leaves of one field to a new grid, in block order, then prunes.
+template<class GridT, class Leaf>
+typename GridT::Ptr assembleGrid(std::vector<BlockLeaves> &blocks,
+                                 std::unique_ptr<Leaf> BlockLeaves::*field)
+{
+    typename GridT::Ptr grid = GridT::create(openvdb::zeroVal<typename GridT::ValueType>());
+    for (BlockLeaves &b : blocks)
+        if (b.*field)
+            grid->tree().addLeaf((b.*field).release());
+    openvdb::tools::prune(grid->tree());
+    return grid;
+}
+
+// Voxel (i,j,k) centred at origin + (i + 0.5, j + 0.5, k + 0.5) * h (OpenVDB voxel centres
+// sit at integer index coordinates).
+openvdb::math::Transform::Ptr cellCentredTransform(const sim::Domain &d)
+{
+    const double h = d.cellSize;
+    auto xform = openvdb::math::Transform::createLinearTransform(h);
+    xform->postTranslate(openvdb::Vec3d(double(d.origin.x) + 0.5 * h,
+                                        double(d.origin.y) + 0.5 * h,
+                                        double(d.origin.z) + 0.5 * h));
+    return xform;
+}
+
+void describeGrid(openvdb::GridBase &grid, const char *name, const VdbFrame &f,
+                  const openvdb::math::Transform::Ptr &xform)
+{
+    grid.setName(name);
+    grid.setTransform(xform);
+    grid.setCreator("Plume " + f.plumeVersion);
+    grid.setSaveFloatAsHalf(false);
+}
+
+// Converts all fields and builds the grids to write (sparse, pruned, with class metadata).
+Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOptions &opt,
+                  openvdb::GridCPtrVec &grids)
+{
+    const Int3 cells = f.domain.cells;
+    const Int3 nb{(cells.x + kLeafDim - 1) / kLeafDim, (cells.y + kLeafDim - 1) / kLeafDim,
+                  (cells.z + kLeafDim - 1) / kLeafDim};
+    std::vector<BlockLeaves> blocks(std::size_t(nb.volume()));
+    sim::forEachRow(nb, [&](int bj, int bk) {
+        const std::size_t row = std::size_t(nb.x) * (bj + std::size_t(nb.y) * bk);
+        for (int bi = 0; bi < nb.x; ++bi)
+            convertBlock(in, cells, Int3{bi, bj, bk}, opt, blocks[row + std::size_t(bi)]);
+    });
+    if (std::any_of(blocks.begin(), blocks.end(), [](const BlockLeaves &b) { return b.nonFinite; }))
+        return findNonFinite(f);
+
+    const auto xform = cellCentredTransform(f.domain);
+    auto density = assembleGrid<openvdb::FloatGrid>(blocks, &BlockLeaves::density);
+    describeGrid(*density, "density", f, xform);
+    density->setGridClass(openvdb::GRID_FOG_VOLUME);
+    grids.push_back(density);
+    if (in.temperature) {
+        auto temperature = assembleGrid<openvdb::FloatGrid>(blocks, &BlockLeaves::temperature);
+        describeGrid(*temperature, "temperature", f, xform);
+        temperature->setGridClass(openvdb::GRID_FOG_VOLUME);
+        grids.push_back(temperature);
+    }
+    if (in.hasVelocity) {
+        auto vel = assembleGrid<openvdb::Vec3SGrid>(blocks, &BlockLeaves::velocity);
+        describeGrid(*vel, "vel", f, xform);
+        vel->setGridClass(openvdb::GRID_UNKNOWN);
+        vel->setVectorType(openvdb::VEC_CONTRAVARIANT_RELATIVE);
+        vel->setIsInWorldSpace(true);
+        grids.push_back(vel);
+    }
+    if (in.hasDye) {
+        auto colour = assembleGrid<openvdb::Vec3SGrid>(blocks, &BlockLeaves::colour);
+        describeGrid(*colour, "Cd", f, xform);
+        colour->setGridClass(openvdb::GRID_UNKNOWN);
+        colour->setVectorType(openvdb::VEC_INVARIANT);
+        grids.push_back(colour);
+    }
+    return Status::success();
+}
+
+/// Exposes OpenVDB's seekable stream writer (what io::File uses) for an in-memory stream.
+class MemoryArchive : public openvdb::io::Archive
+{
+public:
+    MemoryArchive()
+    {
+        setCompression(hasBloscCompression() ? openvdb::io::COMPRESS_BLOSC
+                                                   | openvdb::io::COMPRESS_ACTIVE_MASK
+                                             : openvdb::io::COMPRESS_ZIP
+                                                   | openvdb::io::COMPRESS_ACTIVE_MASK);
+        setGridStatsMetadataEnabled(true);
+    }
+    void writeSeekable(std::ostream &os, const openvdb::GridCPtrVec &grids,
+                       const openvdb::MetaMap &meta) const
+    {
+        write(os, grids, /*seekable=*/true, meta);
+    }
+};
+
+/// Header layout of OpenVDB files (io/Archive.cc writeHeader): int64 magic, uint32 file
+/// version, uint32 x2 library version, char has-offsets, then the UUID as 36 characters.
+constexpr std::size_t kUuidOffset = 8 + 4 + 4 + 4 + 1;
+constexpr std::size_t kUuidLength = 36;
+
+std::uint64_t mix64(std::uint64_t x)
+{
+    // splitmix64 finaliser (Steele, Lea, Flood: "Fast splittable pseudorandom generators").
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+// Two-lane multiply-xorshift hash over 8-byte words: 128 bits that depend on every byte.
+std::array<std::uint64_t, 2> contentHash(const std::string &bytes)
+{
+    std::uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
+    std::size_t n = 0;
+    for (; n + 8 <= bytes.size(); n += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, bytes.data() + n, 8);
+        a = (a ^ w) * 0x9e3779b97f4a7c15ull;
+        a ^= a >> 29;
+        b = (b ^ (w << 31 | w >> 33)) * 0xc2b2ae3d27d4eb4full;
+        b ^= b >> 31;
+    }
+    std::uint64_t tail = bytes.size();
+    for (; n < bytes.size(); ++n)
+        tail = tail << 8 ^ std::uint8_t(bytes[n]);
+    return {mix64(a ^ tail), mix64(b + mix64(tail))};
+}
+
+// Replaces OpenVDB's random header UUID with an RFC 9562 version-8 UUID made from a hash of
+// the file with that field zeroed, so that the same grids give the same bytes.
+Status setContentUuid(std::string &bytes)
+{
+    auto isHex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+    if (bytes.size() < kUuidOffset + kUuidLength)
+        return Status::failure("OpenVDB wrote a truncated header");
+    for (std::size_t n = 0; n < kUuidLength; ++n) {
+        const char c = bytes[kUuidOffset + n];
+        const bool dash = n == 8 || n == 13 || n == 18 || n == 23;
+        if (dash ? c != '-' : !isHex(c))
+            return Status::failure("unexpected OpenVDB header layout (UUID not found)");
+    }
+    std::fill_n(bytes.begin() + kUuidOffset, kUuidLength, '0');
+    const auto h = contentHash(bytes);
+    std::array<std::uint8_t, 16> u;
+    for (int n = 0; n < 8; ++n) {
+        u[n] = std::uint8_t(h[0] >> (8 * n));
+        u[8 + n] = std::uint8_t(h[1] >> (8 * n));
+    }
+    u[6] = std::uint8_t((u[6] & 0x0f) | 0x80); // version 8 (custom)
+    u[8] = std::uint8_t((u[8] & 0x3f) | 0x80); // variant 10
+    static const char *digits = "0123456789abcdef";
+    std::size_t pos = kUuidOffset;
+    for (int n = 0; n < 16; ++n) {
+        if (n == 4 || n == 6 || n == 8 || n == 10)
+            bytes[pos++] = '-';
+        bytes[pos++] = digits[u[n] >> 4];
+        bytes[pos++] = digits[u[n] & 15];
+    }
+    return Status::success();
+}
+
+openvdb::MetaMap fileMetadata(const VdbFrame &f)
+{
+    openvdb::MetaMap meta;
+    meta.insertMeta("frame", openvdb::Int32Metadata(f.frame));
+    meta.insertMeta("scene", openvdb::StringMetadata(f.sceneName));
+    meta.insertMeta("plume_version", openvdb::StringMetadata(f.plumeVersion));
+    meta.insertMeta("creator", openvdb::StringMetadata("Plume " + f.plumeVersion));
+    return meta;
+}
+
+// Serialises the grids as a complete .vdb file image in memory.
+std::string serialise(const openvdb::GridCPtrVec &grids, const openvdb::MetaMap &meta)
+{
+    // Like io::File: the stream refers to (does not own) metadata that outlives it.
+    auto streamMetadata = std::make_shared<openvdb::io::StreamMetadata>();
+    std::ostringstream os(std::ios_base::out | std::ios_base::binary);
+    openvdb::io::setStreamMetadataPtr(os, streamMetadata, /*transfer=*/false);
+    MemoryArchive().writeSeekable(os, grids, meta);
+    return std::move(os).str();
+}
+
+// Temporary file in the target's directory, renamed over the target on commit (QSaveFile).
+Status saveAtomically(const std::filesystem::path &path, const std::string &bytes)
+{
+    QSaveFile file(QString::fromStdU16String(path.u16string()));
+    if (!file.open(QIODevice::WriteOnly))
+        return Status::failure(file.errorString().toStdString());
+    if (file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
+        const std::string reason = file.errorString().toStdString();
+        file.cancelWriting();
+        return Status::failure(reason);
+    }
+    if (!file.commit())
+        return Status::failure(file.errorString().toStdString());
+    return Status::success();
+}
+
+std::once_flag gInitOnce;
+
+// Validate, convert, serialise, then replace the file.
+Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame,
+                  const VdbWriteOptions &options)
+{
+    if (Status s = frame.domain.validate(std::numeric_limits<std::int64_t>::max()); !s)
+        return s;
+    FieldArrays fields;
+    if (Status s = collectFields(frame, fields); !s)
+        return s;
+    if (!(options.activeThreshold >= 0.f) || !std::isfinite(options.activeThreshold))
+        return Status::failure("the active threshold must be finite and non-negative");
+    std::call_once(gInitOnce, [] { openvdb::initialize(); });
+    openvdb::GridCPtrVec grids;
+    if (Status s = buildGrids(frame, fields, options, grids); !s)
+        return s;
+    std::string bytes = serialise(grids, fileMetadata(frame));
+    grids.clear();
+    if (Status s = setContentUuid(bytes); !s)
+        return s;
+    return saveAtomically(path, bytes);
+}
+
+} // namespace
+
+Status writeVdbFrame(const std::filesystem::path &path, const VdbFrame &frame,
+                     const VdbWriteOptions &options)
+{
+    std::string reason;
+    try {
+        Status s = writeFrame(path, frame, options);
+        if (s)
+            return s;
+        reason = s.error;
+    } catch (const openvdb::Exception &e) {
+        reason = std::string("OpenVDB error: ") + e.what();
+    } catch (const std::bad_alloc &) {
+        reason = "out of memory";
+    } catch (const std::exception &e) {
+        reason = e.what();
+    } catch (...) {
+        reason = "unknown error";
+    }
+    return Status::failure("cannot write VDB file '" + path.string() + "': " + reason);
+}
+
+} // namespace plume
