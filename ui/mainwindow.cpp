@@ -57,7 +57,7 @@ MainWindow::~MainWindow()
     mThread.wait();
 }
 
-void MainWindow::start(const SceneSetup &scene) { emit loadRequested(scene); }
+void MainWindow::start(const SceneSetup &scene) { Q_EMIT loadRequested(scene); }
 
 void MainWindow::showFrame(const QImage &image, int frame, double msPerStep, int iterations,
                            double residual)

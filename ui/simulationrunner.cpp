@@ -18,17 +18,17 @@ void SimulationRunner::load(const SceneSetup &scene)
     std::string error;
     auto simulation = sim::Simulation::create(scene.domain, scene.params, scene.time, &error);
     if (!simulation) {
-        emit failed(QString::fromStdString(error));
+        Q_EMIT failed(QString::fromStdString(error));
         return;
     }
     if (sim::Status st = applyScene(scene, *simulation); !st) {
-        emit failed(QString::fromStdString(st.error));
+        Q_EMIT failed(QString::fromStdString(st.error));
         return;
     }
     mScene = scene;
     mSimulation = std::move(simulation);
     mFramesDone = 0;
-    emit frameReady(render(), 0, 0.0, 0, 0.0);
+    Q_EMIT frameReady(render(), 0, 0.0, 0, 0.0);
     play();
 }
 
@@ -49,7 +49,7 @@ void SimulationRunner::reset()
         return;
     mSimulation->reset();
     mFramesDone = 0;
-    emit frameReady(render(), 0, 0.0, 0, 0.0);
+    Q_EMIT frameReady(render(), 0, 0.0, 0, 0.0);
 }
 
 // One frame per event-loop turn, so pause/reset calls queued from the GUI get through.
@@ -61,11 +61,11 @@ void SimulationRunner::runFrame()
     const sim::FrameStats stats = mSimulation->advanceFrame();
     if (!stats.status) {
         mPlaying = false;
-        emit failed(QString::fromStdString(stats.status.error));
+        Q_EMIT failed(QString::fromStdString(stats.status.error));
         return;
     }
     ++mFramesDone;
-    emit frameReady(render(), stats.frame, stats.milliseconds / std::max(1, stats.substeps),
+    Q_EMIT frameReady(render(), stats.frame, stats.milliseconds / std::max(1, stats.substeps),
                     stats.pressureIterations, stats.pressureResidual);
     play();
 }
