@@ -1,7 +1,11 @@
 #include "jsonpath.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace plume {
@@ -104,23 +108,29 @@ JsonLocation jsonLocation(const QByteArray &text, int offset)
     return loc;
 }
 
+std::string formatJsonNumber(double v)
+{
+    char buf[64];
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        *std::to_chars(buf, buf + sizeof buf - 1, v).ptr = '\0';
+    return buf;
+}
+
 std::string describeJson(const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::Null: return "null";
     case QJsonValue::Bool: return value.toBool() ? "true" : "false";
-    case QJsonValue::Double: {
-        char buf[64];
-        const auto r = std::to_chars(buf, buf + sizeof buf, value.toDouble());
-        return "number " + std::string(buf, r.ptr);
-    }
+    case QJsonValue::Double: return "number " + formatJsonNumber(value.toDouble());
     case QJsonValue::String: {
         std::string s = value.toString().toStdString();
         if (s.size() > 40)
             s = s.substr(0, 40) + "...";
         return "string \"" + s + "\"";
     }
-    case QJsonValue::Array: return "an array";
+    case QJsonValue::Array: return value.toArray().isEmpty() ? "an empty array" : "an array";
     case QJsonValue::Object: return "an object";
     case QJsonValue::Undefined: return "nothing";
     }

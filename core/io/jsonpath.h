@@ -20,6 +20,9 @@ struct JsonLocation
 /// Scans `text` up to `offset` (bytes) tracking objects, keys and array indices.
 JsonLocation jsonLocation(const QByteArray &text, int offset);
 
+/// A number as messages show it: integers in full (4294967295), others in shortest form.
+std::string formatJsonNumber(double v);
+
 /// A short description of a JSON value for messages: `string "NaN"`, `number -1`, `an array`.
 std::string describeJson(const QJsonValue &value);
 

@@ -40,14 +40,11 @@ struct Range
     }
     std::string describe(const char *what) const
     {
-        auto num = [](double v) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%g", v);
-            return std::string(buf);
-        };
-        std::string s = what;
+        auto num = [](double v) { return formatJsonNumber(v); };
+        const bool vowel = std::string("aeiou").find(what[0]) != std::string::npos;
+        const std::string s = std::string(vowel ? "an " : "a ") + what;
         if (lo == -kInf && hi == kInf)
-            return "a finite " + s;
+            return "a finite " + std::string(what);
         if (hi == kInf)
             return s + (openLo ? " > " : " >= ") + num(lo);
         if (lo == -kInf)
@@ -355,10 +352,12 @@ void readDomain(ObjectReader &r, DomainSettings &d)
                 + std::to_string(cells.z) + " = " + std::to_string(cells.volume())
                 + " cells, about " + gib + " GiB of solver memory");
     }
-    if (sim::Status s = makeDomain(d).validate(kMaxCells); !s)
-        r.context().failMessage(r.path(s.error.find("periodic") != std::string::npos ? "boundaries"
-                                                                                     : "size"),
-                                s.error);
+    if (sim::Status s = makeDomain(d).validate(kMaxCells); !s) {
+        // The solver's messages start with "domain: ", which the path already says.
+        const std::string message = s.error.substr(s.error.rfind("domain: ", 0) == 0 ? 8 : 0);
+        const bool periodic = message.find("periodic") != std::string::npos;
+        r.context().failMessage(r.path(periodic ? "boundaries" : "size"), message);
+    }
 }
 
 void readPressure(ObjectReader &r, sim::PressureSettings &p)
@@ -468,7 +467,8 @@ void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
     r.require("type");
     const std::string known = kind == ItemKind::ForceField
                                   ? "sphere, circle, box, capsule, stroke, image, everywhere"
-                                  : "sphere, circle, box, capsule, stroke, image";
+                                  : "sphere, circle, box, capsule, stroke, image (\"everywhere\" "
+                                    "is for force items only)";
     if (r.ok() && r.has("type")) {
         const QJsonValue v = r.take("type");
         if (!v.isString() || !shapeTypeFromString(v.toString().toStdString(), s.type)

@@ -322,7 +322,41 @@ bool allScalars(const Node &array)
     return true;
 }
 
-/// Writes a node: objects one member per line, arrays of scalars on one line.
+/// One-line text of a flat node (scalars, arrays of scalars, objects of those), or empty.
+std::string inlineText(const Node &node)
+{
+    switch (node.type) {
+    case Node::Type::Scalar:
+        return node.text;
+    case Node::Type::Array: {
+        std::string s = "[";
+        for (std::size_t n = 0; n < node.elements.size(); ++n) {
+            if (node.elements[n].type != Node::Type::Scalar)
+                return {};
+            s += (n ? ", " : "") + node.elements[n].text;
+        }
+        return s + "]";
+    }
+    case Node::Type::Object: {
+        std::string s = "{";
+        for (std::size_t n = 0; n < node.members.size(); ++n) {
+            const Node &v = node.members[n].second;
+            if (v.type == Node::Type::Object)
+                return {};
+            const std::string text = inlineText(v);
+            if (text.empty())
+                return {};
+            s += (n ? ", " : "") + string(node.members[n].first).text + ": " + text;
+        }
+        return s + "}";
+    }
+    }
+    return {};
+}
+
+/// Writes a node: objects one member per line, except that arrays of scalars, and objects in
+/// arrays that hold only those (keyframes, stroke points), stay on one line when they fit in
+/// 100 columns.
 void writeNode(const Node &node, int depth, std::string &out)
 {
     const std::string indent(std::size_t(4 * (depth + 1)), ' ');
@@ -350,16 +384,17 @@ void writeNode(const Node &node, int depth, std::string &out)
             return;
         }
         if (allScalars(node)) {
-            out += "[";
-            for (std::size_t n = 0; n < node.elements.size(); ++n)
-                out += (n ? ", " : "") + node.elements[n].text;
-            out += "]";
+            out += inlineText(node);
             return;
         }
         out += "[\n";
         for (std::size_t n = 0; n < node.elements.size(); ++n) {
             out += indent;
-            writeNode(node.elements[n], depth + 1, out);
+            const std::string line = inlineText(node.elements[n]);
+            if (!line.empty() && indent.size() + line.size() < 100)
+                out += line;
+            else
+                writeNode(node.elements[n], depth + 1, out);
             out += n + 1 < node.elements.size() ? ",\n" : "\n";
         }
         out += closing + "]";
