@@ -585,11 +585,13 @@ void readItems(ObjectReader &root, Scene &scene)
         item.extra = r.finish();
         if (!root.ok())
             return;
-        if (const auto it = names.find(item.name); it != names.end())
+        if (const auto it = names.find(item.name); it != names.end()) {
+            const std::string used = "items[" + std::to_string(it->second) + "]";
             return root.context().fail(at + ".name",
-                                       "a unique name ('" + item.name + "' is already used by items["
-                                           + std::to_string(it->second) + "])",
+                                       "a unique name ('" + item.name + "' is already used by "
+                                           + used + ")",
                                        QString::fromStdString(item.name));
+        }
         names.emplace(item.name, n);
         scene.items.push_back(std::move(item));
     }
