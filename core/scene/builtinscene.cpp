@@ -88,14 +88,4 @@ bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Sc
     return true;
 }
 
-Status applyScene(const SceneSetup &scene, Simulation &simulation)
-{
-    Solver &solver = simulation.solver();
-    if (Status st = solver.setObstacles(scene.solids); !st)
-        return st;
-    if (Status st = solver.setEmitters(scene.emitters); !st)
-        return st;
-    return solver.setForceFields(scene.forces);
-}
-
 } // namespace plume

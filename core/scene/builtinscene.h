@@ -1,27 +1,11 @@
 #pragma once
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/params.h>
-#include <sim/simulation.h>
-#include <sim/sources.h>
+#include "scenesetup.h"
 
 #include <string>
 #include <vector>
 
 namespace plume {
-
-/// Everything a simulation needs, already rasterised to the domain's cells.
-struct SceneSetup
-{
-    std::string name;
-    sim::Domain domain;
-    sim::SimParams params;
-    sim::TimeSettings time;
-    sim::FlagGrid solids;
-    std::vector<sim::Emitter> emitters;
-    std::vector<sim::ForceField> forces;
-};
 
 /// The built-in scenes that need no file: "plume" (a hot smoke plume rising from a disc past a
 /// round obstacle, closed walls and an open top) in 2D or 3D.
@@ -39,9 +23,6 @@ std::vector<std::string> builtinSceneNames();
 /// resolution.
 bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, SceneSetup &out,
                       std::string *error);
-
-/// Applies the scene's obstacles, emitters and force fields to a simulation.
-sim::Status applyScene(const SceneSetup &scene, sim::Simulation &simulation);
 
 /// Anti-aliased coverage of a sphere (a disc in 2D, where z is ignored) on the domain's cells:
 /// 1 well inside, 0 outside, linear across one cell at the edge.

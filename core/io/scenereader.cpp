@@ -1,0 +1,687 @@
+#include "scenereader.h"
+
+#include "jsonpath.h"
+
+#include <scene/rasterize.h>
+#include <scene/shapecoverage.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace plume {
+
+using sim::Vec3;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// An allowed interval of numbers, and how to say it.
+struct Range
+{
+    double lo = -kInf;
+    double hi = kInf;
+    bool openLo = false; ///< lo itself is excluded
+    bool openHi = false;
+
+    bool contains(double v) const
+    {
+        return (openLo ? v > lo : v >= lo) && (openHi ? v < hi : v <= hi);
+    }
+    std::string describe(const char *what) const
+    {
+        auto num = [](double v) { return formatJsonNumber(v); };
+        const bool vowel = std::string("aeiou").find(what[0]) != std::string::npos;
+        const std::string s = std::string(vowel ? "an " : "a ") + what;
+        if (lo == -kInf && hi == kInf)
+            return "a finite " + std::string(what);
+        if (hi == kInf)
+            return s + (openLo ? " > " : " >= ") + num(lo);
+        if (lo == -kInf)
+            return s + (openHi ? " < " : " <= ") + num(hi);
+        return s + " in " + (openLo ? "(" : "[") + num(lo) + ", " + num(hi) + (openHi ? ")" : "]");
+    }
+};
+
+const Range kAny{};
+const Range kPositive{0.0, kInf, true, false};
+const Range kNonNegative{0.0, kInf, false, false};
+const Range kUnit{0.0, 1.0, false, false};
+
+/// The file being read: its name, the first error, the warnings.
+struct Context
+{
+    QString file;
+    std::string directory;
+    std::string error;
+    std::vector<std::string> warnings;
+
+    bool failed() const { return !error.empty(); }
+    std::string where(const std::string &path) const
+    {
+        return file.toStdString() + ": " + (path.empty() ? std::string("(top level)") : path);
+    }
+    /// Records the first error: "<file>: <path>: expected <what>, got <value>".
+    void fail(const std::string &path, const std::string &expected, const QJsonValue &got)
+    {
+        if (!failed())
+            error = where(path) + ": expected " + expected + ", got " + describeJson(got);
+    }
+    void failMessage(const std::string &path, const std::string &message)
+    {
+        if (!failed())
+            error = where(path) + ": " + message;
+    }
+};
+
+/// Reads one JSON object: typed getters with ranges, tracking which keys were read; the rest
+/// are unknown keys, returned by finish() and reported as warnings.
+class ObjectReader
+{
+public:
+    ObjectReader(Context &ctx, const QJsonValue &value, std::string path)
+        : mCtx(ctx), mPath(std::move(path))
+    {
+        if (!value.isObject())
+            mCtx.fail(mPath, "an object", value);
+        mObject = value.toObject();
+    }
+
+    bool ok() const { return !mCtx.failed(); }
+    Context &context() { return mCtx; }
+    std::string path(const char *key) const { return mPath.empty() ? key : mPath + "." + key; }
+    bool has(const char *key) const { return mObject.contains(QLatin1String(key)); }
+
+    /// The value of `key` (undefined when missing), now counted as known.
+    QJsonValue take(const char *key)
+    {
+        mKnown.insert(QString::fromLatin1(key));
+        return mObject.value(QLatin1String(key));
+    }
+
+    void require(const char *key)
+    {
+        if (ok() && !has(key))
+            mCtx.failMessage(path(key), "missing; this key is required");
+    }
+
+    void number(const char *key, double &out, const Range &range = kAny)
+    {
+        if (ok() && has(key))
+            readNumber(take(key), path(key), out, range);
+    }
+
+    void number(const char *key, float &out, const Range &range = kAny)
+    {
+        if (ok() && has(key))
+            readNumber(take(key), path(key), out, range);
+    }
+
+    void integer(const char *key, int &out, int lo, int hi)
+    {
+        if (!ok() || !has(key))
+            return;
+        double v = 0.0;
+        if (readInteger(take(key), path(key), v, lo, hi))
+            out = int(v);
+    }
+
+    void boolean(const char *key, bool &out)
+    {
+        if (!ok() || !has(key))
+            return;
+        const QJsonValue v = take(key);
+        if (!v.isBool())
+            return mCtx.fail(path(key), "true or false", v);
+        out = v.toBool();
+    }
+
+    void string(const char *key, std::string &out, bool nonEmpty)
+    {
+        if (!ok() || !has(key))
+            return;
+        const QJsonValue v = take(key);
+        if (!v.isString() || (nonEmpty && v.toString().isEmpty()))
+            return mCtx.fail(path(key), nonEmpty ? "a non-empty string" : "a string", v);
+        out = v.toString().toStdString();
+    }
+
+    /// [x, y, z], or [x, y] keeping out.z.
+    void vec3(const char *key, Vec3 &out, const Range &range = kAny)
+    {
+        if (ok() && has(key))
+            readVec3(take(key), path(key), out, range);
+    }
+
+    template<class E>
+    void enumeration(const char *key, E &out, bool (*parse)(const std::string &, E &),
+                     const std::string &known)
+    {
+        if (!ok() || !has(key))
+            return;
+        const QJsonValue v = take(key);
+        if (!v.isString() || !parse(v.toString().toStdString(), out))
+            mCtx.fail(path(key), "one of " + known, v);
+    }
+
+    /// Unknown keys (kept for saving), each reported as a warning.
+    QJsonObject finish()
+    {
+        QJsonObject extra;
+        if (!ok())
+            return extra;
+        for (auto it = mObject.begin(); it != mObject.end(); ++it) {
+            if (mKnown.count(it.key()))
+                continue;
+            extra.insert(it.key(), it.value());
+            mCtx.warnings.push_back(mCtx.where(path(qPrintable(it.key())))
+                                    + ": unknown key (from a newer version?) kept as is");
+        }
+        return extra;
+    }
+
+    bool readNumber(const QJsonValue &v, const std::string &at, double &out, const Range &range)
+    {
+        if (!v.isDouble() || !std::isfinite(v.toDouble()) || !range.contains(v.toDouble())) {
+            mCtx.fail(at, range.describe("number"), v);
+            return false;
+        }
+        out = v.toDouble();
+        return true;
+    }
+
+    bool readNumber(const QJsonValue &v, const std::string &at, float &out, const Range &range)
+    {
+        double d = 0.0;
+        if (!readNumber(v, at, d, range))
+            return false;
+        if (std::abs(d) > double(FLT_MAX)) {
+            mCtx.fail(at, "a number of magnitude at most 3.4e38 (32-bit float)", v);
+            return false;
+        }
+        out = float(d);
+        return true;
+    }
+
+    bool readInteger(const QJsonValue &v, const std::string &at, double &out, double lo,
+                     double hi)
+    {
+        const Range r{lo, hi};
+        const double d = v.toDouble();
+        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || !r.contains(d)) {
+            mCtx.fail(at, r.describe("integer"), v);
+            return false;
+        }
+        out = d;
+        return true;
+    }
+
+    bool readVec3(const QJsonValue &v, const std::string &at, Vec3 &out, const Range &range)
+    {
+        const QJsonArray a = v.toArray();
+        if (!v.isArray() || a.size() < 2 || a.size() > 3) {
+            mCtx.fail(at, "an array of 2 or 3 numbers ([x, y] or [x, y, z])", v);
+            return false;
+        }
+        Vec3 result = out;
+        for (int c = 0; c < int(a.size()); ++c) {
+            if (!readNumber(a[c], at + "[" + std::to_string(c) + "]", result[c], range))
+                return false;
+        }
+        out = result;
+        return true;
+    }
+
+private:
+    Context &mCtx;
+    std::string mPath;
+    QJsonObject mObject;
+    std::set<QString> mKnown;
+};
+
+/// Reads a value of T (float or Vec3) at `at` from a plain JSON value.
+bool readValue(ObjectReader &r, const QJsonValue &v, const std::string &at, float &out,
+               const Range &range)
+{
+    return r.readNumber(v, at, out, range);
+}
+
+bool readValue(ObjectReader &r, const QJsonValue &v, const std::string &at, Vec3 &out,
+               const Range &range)
+{
+    return r.readVec3(v, at, out, range);
+}
+
+/// An animated value: a plain value, or {"interpolation", "keys": [{"frame", "value"}]}.
+template<class T>
+void readAnimated(ObjectReader &parent, const char *key, Animated<T> &out, const Range &range)
+{
+    if (!parent.ok() || !parent.has(key))
+        return;
+    const QJsonValue v = parent.take(key);
+    const std::string at = parent.path(key);
+    if (!v.isObject()) {
+        T value = out.value;
+        if (readValue(parent, v, at, value, range)) {
+            out.value = value;
+            out.keys.clear();
+        }
+        return;
+    }
+    ObjectReader r(parent.context(), v, at);
+    r.enumeration("interpolation", out.interpolation, interpolationFromString,
+                  "linear, smooth");
+    r.require("keys");
+    const QJsonValue keys = r.take("keys");
+    if (!r.ok())
+        return;
+    if (!keys.isArray() || keys.toArray().isEmpty())
+        return r.context().fail(r.path("keys"), "a non-empty array of {\"frame\", \"value\"}",
+                                keys);
+    out.keys.clear();
+    const QJsonArray array = keys.toArray();
+    for (int n = 0; n < int(array.size()) && r.ok(); ++n) {
+        const std::string keyPath = r.path("keys") + "[" + std::to_string(n) + "]";
+        ObjectReader k(r.context(), array[n], keyPath);
+        Key<T> key;
+        key.value = out.value;
+        k.require("frame");
+        k.require("value");
+        k.number("frame", key.frame);
+        if (k.ok() && !out.keys.empty() && !(key.frame > out.keys.back().frame)) {
+            const Range after{out.keys.back().frame, kInf, true};
+            return k.context().fail(k.path("frame"),
+                                    after.describe("frame") + " (keys are sorted by frame)",
+                                    array[n].toObject().value("frame"));
+        }
+        if (k.ok())
+            readValue(k, k.take("value"), k.path("value"), key.value, range);
+        key.extra = k.finish();
+        out.keys.push_back(std::move(key));
+    }
+    out.extra = r.finish();
+}
+
+void readDomain(ObjectReader &r, DomainSettings &d)
+{
+    r.enumeration("dimension", d.dimension, dimensionFromString, "2d, 3d");
+    const bool threeD = d.dimension == Dimension::ThreeD;
+    if (r.has("size")) {
+        const std::string at = r.path("size");
+        Vec3 size = d.size;
+        if (r.readVec3(r.take("size"), at, size, kAny)) {
+            for (int c = 0; c < (threeD ? 3 : 2); ++c) {
+                if (!(size[c] > 0.f))
+                    return r.context().fail(at + "[" + std::to_string(c) + "]",
+                                            kPositive.describe("number"), double(size[c]));
+            }
+            d.size = size;
+        }
+    }
+    r.vec3("origin", d.origin);
+    r.integer("resolution", d.resolution, kMinResolution, kMaxResolution);
+    if (r.has("boundaries")) {
+        ObjectReader b(r.context(), r.take("boundaries"), r.path("boundaries"));
+        const char *faces[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+        for (int f = 0; f < 6; ++f)
+            b.enumeration(faces[f], d.boundaries[f], sim::boundaryFromString,
+                          knownBoundaryNames());
+        d.boundariesExtra = b.finish();
+    }
+    if (!r.ok())
+        return;
+    const sim::Int3 cells = domainCells(d);
+    if (cells.volume() > kMaxCells) {
+        char gib[32];
+        std::snprintf(gib, sizeof gib, "%.1f", double(estimateMemoryBytes(d)) / (1 << 30));
+        return r.context().failMessage(
+            r.path("resolution"),
+            "expected a resolution giving at most " + std::to_string(kMaxCells)
+                + " cells (512^3); " + std::to_string(d.resolution) + " gives "
+                + std::to_string(cells.x) + " x " + std::to_string(cells.y) + " x "
+                + std::to_string(cells.z) + " = " + std::to_string(cells.volume())
+                + " cells, about " + gib + " GiB of solver memory");
+    }
+    if (sim::Status s = makeDomain(d).validate(kMaxCells); !s) {
+        // The solver's messages start with "domain: ", which the path already says.
+        const std::string message = s.error.substr(s.error.rfind("domain: ", 0) == 0 ? 8 : 0);
+        const bool periodic = message.find("periodic") != std::string::npos;
+        r.context().failMessage(r.path(periodic ? "boundaries" : "size"), message);
+    }
+}
+
+void readPressure(ObjectReader &r, sim::PressureSettings &p)
+{
+    r.number("tolerance", p.tolerance, Range{0.0, 1.0, true, true});
+    r.integer("maxIterations", p.maxIterations, 1, 100000);
+    r.boolean("multigrid", p.multigrid);
+}
+
+void readSimulation(ObjectReader &r, SimulationSettings &s)
+{
+    sim::SimParams &p = s.params;
+    sim::TimeSettings &t = s.time;
+    r.enumeration("scheme", p.scheme, sim::schemeFromString, "stam, smoke");
+    r.number("frameRate", t.frameRate, Range{0.0, 10000.0, true, false});
+    r.integer("substeps", t.substeps, 1, 1000);
+    r.number("cfl", t.cfl, kNonNegative);
+    r.integer("maxSubsteps", t.maxSubsteps, 1, 1000);
+    r.integer("frameStart", s.frameStart, 0, 10000000);
+    r.integer("frameEnd", s.frameEnd, 0, 10000000);
+    if (r.ok() && s.frameEnd < s.frameStart)
+        return r.context().fail(r.path("frameEnd"),
+                                Range{double(s.frameStart)}.describe("integer")
+                                    + " (not before frameStart)",
+                                s.frameEnd);
+    if (r.has("seed")) {
+        double seed = 0.0;
+        if (r.readInteger(r.take("seed"), r.path("seed"), seed, 0.0, 4294967295.0))
+            s.seed = std::uint32_t(seed);
+    }
+    r.number("viscosity", p.viscosity, kNonNegative);
+    r.number("diffusion", p.diffusion, kNonNegative);
+    r.number("densityDissipation", p.densityDissipation, kNonNegative);
+    r.number("temperatureDissipation", p.temperatureDissipation, kNonNegative);
+    r.number("velocityDissipation", p.velocityDissipation, kNonNegative);
+    r.vec3("up", p.up);
+    if (r.ok() && p.up == Vec3{})
+        return r.context().failMessage(r.path("up"), "expected a non-zero direction");
+    r.number("ambientTemperature", p.ambientTemperature);
+    r.number("buoyancyDensity", p.buoyancyDensity);
+    r.number("buoyancyTemperature", p.buoyancyTemperature);
+    r.number("vorticity", p.vorticity, kNonNegative);
+    r.enumeration("advection", p.advection, sim::advectionOrderFromString,
+                  "linear, maccormack, bfecc");
+    r.boolean("accountingDensity", p.accountingDensity);
+    if (r.has("pressure")) {
+        ObjectReader pr(r.context(), r.take("pressure"), r.path("pressure"));
+        readPressure(pr, p.pressure);
+        s.pressureExtra = pr.finish();
+    }
+    r.integer("stamIterations", p.stamIterations, 1, 100000);
+    r.enumeration("stamSweep", p.stamSweep, sim::sweepOrderFromString, "paper, red-black");
+}
+
+void readImageShape(ObjectReader &r, Shape &s)
+{
+    r.require("file");
+    r.string("file", s.file, true);
+    if (r.ok()) {
+        const Context &ctx = r.context();
+        const std::string resolved = resolveImagePath(s.file, ctx.directory);
+        const QString qpath = QString::fromStdString(resolved);
+        if (!QFileInfo(qpath).isFile())
+            return r.context().failMessage(r.path("file"),
+                                           "expected an image file; '" + s.file
+                                               + "' (resolved to '" + resolved
+                                               + "') does not exist");
+        QImageReader reader(qpath);
+        if (!reader.canRead())
+            return r.context().failMessage(r.path("file"),
+                                           "expected an image file Qt can decode; '" + resolved
+                                               + "': " + reader.errorString().toStdString());
+    }
+    r.vec3("min", s.imageMin);
+    r.vec3("max", s.imageMax);
+    if (r.ok() && !(s.imageMax.x > s.imageMin.x && s.imageMax.y > s.imageMin.y))
+        return r.context().failMessage(r.path("max"),
+                                       "expected a corner above and right of \"min\"");
+    r.enumeration("channel", s.channel, imageChannelFromString, "luminance, alpha");
+    r.boolean("invert", s.invert);
+}
+
+void readStroke(ObjectReader &r, Shape &s)
+{
+    r.require("points");
+    const QJsonValue points = r.take("points");
+    if (!r.ok())
+        return;
+    if (!points.isArray() || points.toArray().isEmpty())
+        return r.context().fail(r.path("points"), "a non-empty array of stroke points", points);
+    const QJsonArray array = points.toArray();
+    s.points.clear();
+    for (int n = 0; n < int(array.size()) && r.ok(); ++n) {
+        ObjectReader p(r.context(), array[n], r.path("points") + "[" + std::to_string(n) + "]");
+        StrokePoint point;
+        p.require("position");
+        p.vec3("position", point.position);
+        p.number("radius", point.radius, kPositive);
+        p.number("pressure", point.pressure, kUnit);
+        point.extra = p.finish();
+        s.points.push_back(std::move(point));
+    }
+}
+
+void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
+{
+    r.require("type");
+    const std::string known = kind == ItemKind::ForceField
+                                  ? "sphere, circle, box, capsule, stroke, image, everywhere"
+                                  : "sphere, circle, box, capsule, stroke, image (\"everywhere\" "
+                                    "is for force items only)";
+    if (r.ok() && r.has("type")) {
+        const QJsonValue v = r.take("type");
+        if (!v.isString() || !shapeTypeFromString(v.toString().toStdString(), s.type)
+            || (s.type == ShapeType::Everywhere && kind != ItemKind::ForceField))
+            return r.context().fail(r.path("type"), "one of " + known, v);
+        if (s.type == ShapeType::Image && dim != Dimension::TwoD)
+            return r.context().failMessage(r.path("type"),
+                                           "image masks need a 2d domain (this one is 3d)");
+    }
+    switch (s.type) {
+    case ShapeType::Sphere:
+        r.vec3("centre", s.centre);
+        r.number("radius", s.radius, kPositive);
+        break;
+    case ShapeType::Box:
+        r.vec3("centre", s.centre);
+        r.vec3("halfSize", s.halfSize, kPositive);
+        r.number("rotation", s.rotation);
+        break;
+    case ShapeType::Capsule:
+        r.vec3("start", s.start);
+        r.vec3("end", s.end);
+        r.number("radius", s.radius, kPositive);
+        break;
+    case ShapeType::Stroke:
+        readStroke(r, s);
+        break;
+    case ShapeType::Image:
+        readImageShape(r, s);
+        break;
+    case ShapeType::Everywhere:
+        break;
+    }
+}
+
+void readEmitter(ObjectReader &r, EmitterSettings &e)
+{
+    r.number("density", e.density, kNonNegative);
+    r.number("temperature", e.temperature);
+    r.vec3("dye", e.dye, kNonNegative);
+    r.enumeration("velocityMode", e.velocityMode, emitterVelocityFromString,
+                  "none, force, inflow");
+    r.vec3("velocity", e.velocity);
+    readAnimated(r, "rate", e.rate, kNonNegative);
+}
+
+void readForce(ObjectReader &r, ForceSettings &f)
+{
+    r.enumeration("type", f.type, sim::forceTypeFromString,
+                  "directional, vortex, radial, turbulence, drag");
+    readAnimated(r, "strength", f.strength,
+                 f.type == sim::ForceType::Drag ? kNonNegative : kAny);
+    r.vec3("direction", f.direction);
+    if (r.ok() && f.direction == Vec3{}
+        && (f.type == sim::ForceType::Directional || f.type == sim::ForceType::Vortex))
+        return r.context().failMessage(r.path("direction"), "expected a non-zero direction");
+    r.vec3("centre", f.centre);
+    r.number("scale", f.scale, kPositive);
+    r.number("timeScale", f.timeScale, kNonNegative);
+    r.number("falloff", f.falloff, kNonNegative);
+}
+
+void readItem(ObjectReader &r, Item &item, Dimension dim)
+{
+    r.require("name");
+    r.string("name", item.name, true);
+    r.require("kind");
+    r.enumeration("kind", item.kind, itemKindFromString, "emitter, obstacle, force");
+    r.boolean("enabled", item.enabled);
+    if (r.ok() && r.has("active")) {
+        ObjectReader a(r.context(), r.take("active"), r.path("active"));
+        a.number("start", item.activeStart);
+        a.number("end", item.activeEnd);
+        if (a.ok() && item.activeEnd < item.activeStart)
+            return a.context().fail(a.path("end"),
+                                    Range{item.activeStart}.describe("frame")
+                                        + " (not before start)",
+                                    item.activeEnd);
+        item.activeExtra = a.finish();
+    }
+    r.require("shape");
+    if (r.ok()) {
+        ObjectReader s(r.context(), r.take("shape"), r.path("shape"));
+        readShape(s, item.shape, item.kind, dim);
+        item.shape.extra = s.finish();
+    }
+    readAnimated(r, "offset", item.offset, kAny);
+    if (r.ok() && item.kind == ItemKind::Emitter && r.has("emitter")) {
+        ObjectReader e(r.context(), r.take("emitter"), r.path("emitter"));
+        readEmitter(e, item.emitter);
+        item.emitter.extra = e.finish();
+    }
+    if (r.ok() && item.kind == ItemKind::ForceField && r.has("force")) {
+        ObjectReader f(r.context(), r.take("force"), r.path("force"));
+        readForce(f, item.force);
+        item.force.extra = f.finish();
+    }
+}
+
+void readItems(ObjectReader &root, Scene &scene)
+{
+    if (!root.has("items"))
+        return;
+    const QJsonValue items = root.take("items");
+    if (!items.isArray())
+        return root.context().fail("items", "an array of items", items);
+    const QJsonArray array = items.toArray();
+    std::map<std::string, int> names;
+    for (int n = 0; n < int(array.size()) && root.ok(); ++n) {
+        const std::string at = "items[" + std::to_string(n) + "]";
+        ObjectReader r(root.context(), array[n], at);
+        Item item;
+        readItem(r, item, scene.domain.dimension);
+        item.extra = r.finish();
+        if (!root.ok())
+            return;
+        if (const auto it = names.find(item.name); it != names.end()) {
+            const std::string used = "items[" + std::to_string(it->second) + "]";
+            return root.context().fail(at + ".name",
+                                       "a unique name ('" + item.name + "' is already used by "
+                                           + used + ")",
+                                       QString::fromStdString(item.name));
+        }
+        names.emplace(item.name, n);
+        scene.items.push_back(std::move(item));
+    }
+}
+
+void readRoot(ObjectReader &root, Scene &scene)
+{
+    root.require("format");
+    const QJsonValue format = root.take("format");
+    if (root.ok() && format.toString() != QLatin1String(kSceneFormatName))
+        return root.context().fail("format", std::string("\"") + kSceneFormatName + "\"",
+                                   format);
+    root.require("version");
+    double version = 0.0;
+    if (root.ok() && !root.readInteger(root.take("version"), "version", version, 1.0, 1e9))
+        return;
+    if (root.ok() && version > kSceneFormatVersion)
+        return root.context().failMessage(
+            "version", "format version " + std::to_string(int(version))
+                           + " is newer than this Plume reads (version "
+                           + std::to_string(kSceneFormatVersion)
+                           + " and older); open it with a newer Plume");
+    root.string("name", scene.name, true);
+    if (root.ok() && root.has("domain")) {
+        ObjectReader d(root.context(), root.take("domain"), "domain");
+        readDomain(d, scene.domain);
+        scene.domain.extra = d.finish();
+    }
+    if (root.ok() && root.has("simulation")) {
+        ObjectReader s(root.context(), root.take("simulation"), "simulation");
+        readSimulation(s, scene.simulation);
+        scene.simulation.extra = s.finish();
+    }
+    if (root.ok())
+        readItems(root, scene);
+    scene.extra = root.finish();
+}
+
+} // namespace
+
+SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
+                              const std::string &directory)
+{
+    SceneReadResult result;
+    Context ctx;
+    ctx.file = fileName;
+    ctx.directory = directory;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const JsonLocation loc = jsonLocation(json, parseError.offset);
+        result.error = fileName.toStdString() + ": line " + std::to_string(loc.line)
+                       + ", column " + std::to_string(loc.column) + " (offset "
+                       + std::to_string(parseError.offset) + ", in "
+                       + (loc.path.empty() ? std::string("the top level") : loc.path)
+                       + "): JSON parse error: " + parseError.errorString().toStdString();
+        return result;
+    }
+    if (!doc.isObject()) {
+        result.error = fileName.toStdString() + ": expected a JSON object at the top level";
+        return result;
+    }
+    Scene scene;
+    scene.directory = directory;
+    ObjectReader root(ctx, doc.object(), "");
+    readRoot(root, scene);
+    if (!ctx.failed()) {
+        if (sim::Status s = checkScene(scene); !s)
+            ctx.error = fileName.toStdString() + ": " + s.error;
+    }
+    result.warnings = std::move(ctx.warnings);
+    if (ctx.failed()) {
+        result.error = ctx.error;
+        return result;
+    }
+    result.ok = true;
+    result.scene = std::move(scene);
+    return result;
+}
+
+SceneReadResult readSceneFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        SceneReadResult result;
+        result.error = path.toStdString() + ": cannot open: " + file.errorString().toStdString();
+        return result;
+    }
+    const QByteArray bytes = file.readAll();
+    return readSceneJson(bytes, path, QFileInfo(path).absolutePath().toStdString());
+}
+
+} // namespace plume

@@ -1,0 +1,445 @@
+#include "scenewriter.h"
+
+#include "scenereader.h"
+
+#include <scene/shapecoverage.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <charconv>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace plume {
+
+using sim::Vec3;
+
+namespace {
+
+/// An ordered JSON tree whose scalars are already text.
+struct Node
+{
+    enum class Type { Scalar, Object, Array } type = Type::Scalar;
+    std::string text;                                 ///< Scalar: JSON text
+    std::vector<std::pair<std::string, Node>> members; ///< Object, in writing order
+    std::vector<Node> elements;                        ///< Array
+
+    static Node object() { return Node{Type::Object, {}, {}, {}}; }
+    static Node array() { return Node{Type::Array, {}, {}, {}}; }
+
+    Node &add(const std::string &key, Node value)
+    {
+        members.emplace_back(key, std::move(value));
+        return members.back().second;
+    }
+    bool has(const std::string &key) const
+    {
+        for (const auto &m : members) {
+            if (m.first == key)
+                return true;
+        }
+        return false;
+    }
+};
+
+Node scalar(std::string text) { return Node{Node::Type::Scalar, std::move(text), {}, {}}; }
+
+/// Shortest text that reads back as the same float (std::to_chars).
+Node number(float v)
+{
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return scalar(std::string(buf, r.ptr));
+}
+
+Node number(double v)
+{
+    char buf[40];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return scalar(std::string(buf, r.ptr));
+}
+
+Node number(std::int64_t v) { return scalar(std::to_string(v)); }
+Node boolean(bool v) { return scalar(v ? "true" : "false"); }
+
+Node string(const std::string &s)
+{
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += char(c);
+            }
+        }
+    }
+    return scalar(out + "\"");
+}
+
+Node vec(Vec3 v)
+{
+    Node a = Node::array();
+    for (int c = 0; c < 3; ++c)
+        a.elements.push_back(number(v[c]));
+    return a;
+}
+
+Node fromJson(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Bool: return boolean(v.toBool());
+    case QJsonValue::Double: return number(v.toDouble());
+    case QJsonValue::String: return string(v.toString().toStdString());
+    case QJsonValue::Array: {
+        Node a = Node::array();
+        for (const QJsonValue &e : v.toArray())
+            a.elements.push_back(fromJson(e));
+        return a;
+    }
+    case QJsonValue::Object: {
+        Node o = Node::object();
+        const QJsonObject obj = v.toObject();
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+            o.add(it.key().toStdString(), fromJson(it.value()));
+        return o;
+    }
+    case QJsonValue::Null:
+    case QJsonValue::Undefined: break;
+    }
+    return scalar("null");
+}
+
+/// Appends the unknown keys kept from reading (sorted, as QJsonObject holds them).
+void addExtra(Node &node, const QJsonObject &extra)
+{
+    for (auto it = extra.begin(); it != extra.end(); ++it) {
+        const std::string key = it.key().toStdString();
+        if (!node.has(key))
+            node.add(key, fromJson(it.value()));
+    }
+}
+
+Node value(float v) { return number(v); }
+Node value(Vec3 v) { return vec(v); }
+
+template<class T>
+Node animated(const Animated<T> &a)
+{
+    if (!a.isAnimated())
+        return value(a.value);
+    Node o = Node::object();
+    o.add("interpolation", string(toString(a.interpolation)));
+    Node &keys = o.add("keys", Node::array());
+    for (const Key<T> &k : a.keys) {
+        Node key = Node::object();
+        key.add("frame", number(k.frame));
+        key.add("value", value(k.value));
+        addExtra(key, k.extra);
+        keys.elements.push_back(std::move(key));
+    }
+    addExtra(o, a.extra);
+    return o;
+}
+
+Node domainNode(const DomainSettings &d)
+{
+    Node o = Node::object();
+    o.add("dimension", string(toString(d.dimension)));
+    o.add("size", vec(d.size));
+    o.add("origin", vec(d.origin));
+    o.add("resolution", number(std::int64_t(d.resolution)));
+    Node b = Node::object();
+    const char *faces[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+    for (int f = 0; f < 6; ++f)
+        b.add(faces[f], string(sim::toString(d.boundaries[f])));
+    addExtra(b, d.boundariesExtra);
+    o.add("boundaries", std::move(b));
+    addExtra(o, d.extra);
+    return o;
+}
+
+Node simulationNode(const SimulationSettings &s)
+{
+    const sim::SimParams &p = s.params;
+    const sim::TimeSettings &t = s.time;
+    Node o = Node::object();
+    o.add("scheme", string(sim::toString(p.scheme)));
+    o.add("frameRate", number(t.frameRate));
+    o.add("substeps", number(std::int64_t(t.substeps)));
+    o.add("cfl", number(t.cfl));
+    o.add("maxSubsteps", number(std::int64_t(t.maxSubsteps)));
+    o.add("frameStart", number(std::int64_t(s.frameStart)));
+    o.add("frameEnd", number(std::int64_t(s.frameEnd)));
+    o.add("seed", number(std::int64_t(s.seed)));
+    o.add("viscosity", number(p.viscosity));
+    o.add("diffusion", number(p.diffusion));
+    o.add("densityDissipation", number(p.densityDissipation));
+    o.add("temperatureDissipation", number(p.temperatureDissipation));
+    o.add("velocityDissipation", number(p.velocityDissipation));
+    o.add("up", vec(p.up));
+    o.add("ambientTemperature", number(p.ambientTemperature));
+    o.add("buoyancyDensity", number(p.buoyancyDensity));
+    o.add("buoyancyTemperature", number(p.buoyancyTemperature));
+    o.add("vorticity", number(p.vorticity));
+    o.add("advection", string(sim::toString(p.advection)));
+    o.add("accountingDensity", boolean(p.accountingDensity));
+    Node pr = Node::object();
+    pr.add("tolerance", number(p.pressure.tolerance));
+    pr.add("maxIterations", number(std::int64_t(p.pressure.maxIterations)));
+    pr.add("multigrid", boolean(p.pressure.multigrid));
+    addExtra(pr, s.pressureExtra);
+    o.add("pressure", std::move(pr));
+    o.add("stamIterations", number(std::int64_t(p.stamIterations)));
+    o.add("stamSweep", string(sim::toString(p.stamSweep)));
+    addExtra(o, s.extra);
+    return o;
+}
+
+/// A relative image path rewritten from the scene's folder to `directory`.
+std::string rebasedFile(const std::string &file, const std::string &from, const std::string &to)
+{
+    if (from.empty() || to.empty() || QFileInfo(QString::fromStdString(file)).isAbsolute())
+        return file;
+    const QString absolute = QString::fromStdString(resolveImagePath(file, from));
+    return QDir(QString::fromStdString(to)).relativeFilePath(absolute).toStdString();
+}
+
+Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std::string &to)
+{
+    Node o = Node::object();
+    const bool sphere = s.type == ShapeType::Sphere;
+    o.add("type", string(sphere && dim == Dimension::TwoD ? "circle" : toString(s.type)));
+    switch (s.type) {
+    case ShapeType::Sphere:
+        o.add("centre", vec(s.centre));
+        o.add("radius", number(s.radius));
+        break;
+    case ShapeType::Box:
+        o.add("centre", vec(s.centre));
+        o.add("halfSize", vec(s.halfSize));
+        o.add("rotation", number(s.rotation));
+        break;
+    case ShapeType::Capsule:
+        o.add("start", vec(s.start));
+        o.add("end", vec(s.end));
+        o.add("radius", number(s.radius));
+        break;
+    case ShapeType::Stroke: {
+        Node &points = o.add("points", Node::array());
+        for (const StrokePoint &p : s.points) {
+            Node n = Node::object();
+            n.add("position", vec(p.position));
+            n.add("radius", number(p.radius));
+            n.add("pressure", number(p.pressure));
+            addExtra(n, p.extra);
+            points.elements.push_back(std::move(n));
+        }
+        break;
+    }
+    case ShapeType::Image:
+        o.add("file", string(rebasedFile(s.file, from, to)));
+        o.add("min", vec(s.imageMin));
+        o.add("max", vec(s.imageMax));
+        o.add("channel", string(toString(s.channel)));
+        o.add("invert", boolean(s.invert));
+        break;
+    case ShapeType::Everywhere:
+        break;
+    }
+    addExtra(o, s.extra);
+    return o;
+}
+
+Node emitterNode(const EmitterSettings &e)
+{
+    Node o = Node::object();
+    o.add("density", number(e.density));
+    o.add("temperature", number(e.temperature));
+    o.add("dye", vec(e.dye));
+    o.add("velocityMode", string(toString(e.velocityMode)));
+    o.add("velocity", vec(e.velocity));
+    o.add("rate", animated(e.rate));
+    addExtra(o, e.extra);
+    return o;
+}
+
+Node forceNode(const ForceSettings &f)
+{
+    Node o = Node::object();
+    o.add("type", string(sim::toString(f.type)));
+    o.add("strength", animated(f.strength));
+    o.add("direction", vec(f.direction));
+    o.add("centre", vec(f.centre));
+    o.add("scale", number(f.scale));
+    o.add("timeScale", number(f.timeScale));
+    o.add("falloff", number(f.falloff));
+    addExtra(o, f.extra);
+    return o;
+}
+
+Node itemNode(const Item &item, Dimension dim, const std::string &from, const std::string &to)
+{
+    Node o = Node::object();
+    o.add("name", string(item.name));
+    o.add("kind", string(toString(item.kind)));
+    o.add("enabled", boolean(item.enabled));
+    Node active = Node::object();
+    active.add("start", number(item.activeStart));
+    if (std::isfinite(item.activeEnd))
+        active.add("end", number(item.activeEnd));
+    addExtra(active, item.activeExtra);
+    o.add("active", std::move(active));
+    o.add("shape", shapeNode(item.shape, dim, from, to));
+    o.add("offset", animated(item.offset));
+    if (item.kind == ItemKind::Emitter)
+        o.add("emitter", emitterNode(item.emitter));
+    if (item.kind == ItemKind::ForceField)
+        o.add("force", forceNode(item.force));
+    addExtra(o, item.extra);
+    return o;
+}
+
+bool allScalars(const Node &array)
+{
+    for (const Node &e : array.elements) {
+        if (e.type != Node::Type::Scalar)
+            return false;
+    }
+    return true;
+}
+
+/// One-line text of a flat node (scalars, arrays of scalars, objects of those), or empty.
+std::string inlineText(const Node &node)
+{
+    switch (node.type) {
+    case Node::Type::Scalar:
+        return node.text;
+    case Node::Type::Array: {
+        std::string s = "[";
+        for (std::size_t n = 0; n < node.elements.size(); ++n) {
+            if (node.elements[n].type != Node::Type::Scalar)
+                return {};
+            s += (n ? ", " : "") + node.elements[n].text;
+        }
+        return s + "]";
+    }
+    case Node::Type::Object: {
+        std::string s = "{";
+        for (std::size_t n = 0; n < node.members.size(); ++n) {
+            const Node &v = node.members[n].second;
+            if (v.type == Node::Type::Object)
+                return {};
+            const std::string text = inlineText(v);
+            if (text.empty())
+                return {};
+            s += (n ? ", " : "") + string(node.members[n].first).text + ": " + text;
+        }
+        return s + "}";
+    }
+    }
+    return {};
+}
+
+/// Writes a node: objects one member per line, except that arrays of scalars, and objects in
+/// arrays that hold only those (keyframes, stroke points), stay on one line when they fit in
+/// 100 columns.
+void writeNode(const Node &node, int depth, std::string &out)
+{
+    const std::string indent(std::size_t(4 * (depth + 1)), ' ');
+    const std::string closing(std::size_t(4 * depth), ' ');
+    switch (node.type) {
+    case Node::Type::Scalar:
+        out += node.text;
+        return;
+    case Node::Type::Object:
+        if (node.members.empty()) {
+            out += "{}";
+            return;
+        }
+        out += "{\n";
+        for (std::size_t n = 0; n < node.members.size(); ++n) {
+            out += indent + string(node.members[n].first).text + ": ";
+            writeNode(node.members[n].second, depth + 1, out);
+            out += n + 1 < node.members.size() ? ",\n" : "\n";
+        }
+        out += closing + "}";
+        return;
+    case Node::Type::Array:
+        if (node.elements.empty()) {
+            out += "[]";
+            return;
+        }
+        if (allScalars(node)) {
+            out += inlineText(node);
+            return;
+        }
+        out += "[\n";
+        for (std::size_t n = 0; n < node.elements.size(); ++n) {
+            out += indent;
+            const std::string line = inlineText(node.elements[n]);
+            if (!line.empty() && indent.size() + line.size() < 100)
+                out += line;
+            else
+                writeNode(node.elements[n], depth + 1, out);
+            out += n + 1 < node.elements.size() ? ",\n" : "\n";
+        }
+        out += closing + "]";
+        return;
+    }
+}
+
+} // namespace
+
+QByteArray sceneToJson(const Scene &scene, const std::string &directory)
+{
+    Node root = Node::object();
+    root.add("format", string(kSceneFormatName));
+    root.add("version", number(std::int64_t(kSceneFormatVersion)));
+    root.add("name", string(scene.name));
+    root.add("domain", domainNode(scene.domain));
+    root.add("simulation", simulationNode(scene.simulation));
+    Node &items = root.add("items", Node::array());
+    for (const Item &item : scene.items)
+        items.elements.push_back(itemNode(item, scene.domain.dimension, scene.directory,
+                                          directory));
+    addExtra(root, scene.extra);
+    std::string out;
+    writeNode(root, 0, out);
+    out += "\n";
+    return QByteArray::fromStdString(out);
+}
+
+sim::Status writeSceneFile(const Scene &scene, const QString &path)
+{
+    const std::string directory = QFileInfo(path).absolutePath().toStdString();
+    const QByteArray bytes = sceneToJson(scene, directory);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return sim::Status::failure(path.toStdString() + ": cannot write: "
+                                    + file.errorString().toStdString());
+    if (file.write(bytes) != bytes.size()) {
+        const std::string why = file.errorString().toStdString();
+        file.cancelWriting();
+        return sim::Status::failure(path.toStdString() + ": write failed: " + why);
+    }
+    if (!file.commit())
+        return sim::Status::failure(path.toStdString() + ": could not save: "
+                                    + file.errorString().toStdString());
+    return sim::Status::success();
+}
+
+} // namespace plume

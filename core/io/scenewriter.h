@@ -1,0 +1,25 @@
+#pragma once
+
+#include <scene/scene.h>
+#include <sim/types.h>
+
+#include <QByteArray>
+#include <QString>
+
+#include <string>
+
+namespace plume {
+
+/// The scene as .plume JSON text (docs/scene-format.md). Deterministic: keys in a fixed order
+/// (the documented one, then unknown keys kept from reading in sorted order), 4-space indent,
+/// numeric arrays on one line, floats in their shortest round-trip form (0.1, 1e-05), so the
+/// same scene always gives the same bytes. Relative image paths, which the scene resolves
+/// against Scene::directory, are rewritten relative to `directory` (the folder of the file
+/// being written); pass an empty string to write them unchanged.
+QByteArray sceneToJson(const Scene &scene, const std::string &directory);
+
+/// Writes the scene to `path` atomically (QSaveFile: a temporary file renamed over the target,
+/// so a failure leaves any existing file untouched). The message names the file and the cause.
+sim::Status writeSceneFile(const Scene &scene, const QString &path);
+
+} // namespace plume

@@ -1,0 +1,205 @@
+#include "scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume {
+
+namespace {
+
+template<class E, std::size_t N>
+bool fromString(const std::string &s, E &out, const E (&values)[N])
+{
+    for (E v : values) {
+        if (s == toString(v)) {
+            out = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+const char *toString(Interpolation i)
+{
+    switch (i) {
+    case Interpolation::Linear: return "linear";
+    case Interpolation::Smooth: return "smooth";
+    }
+    return "unknown";
+}
+
+bool interpolationFromString(const std::string &s, Interpolation &out)
+{
+    return fromString(s, out, {Interpolation::Linear, Interpolation::Smooth});
+}
+
+const char *toString(Dimension d)
+{
+    switch (d) {
+    case Dimension::TwoD: return "2d";
+    case Dimension::ThreeD: return "3d";
+    }
+    return "unknown";
+}
+
+const char *toString(ItemKind k)
+{
+    switch (k) {
+    case ItemKind::Emitter: return "emitter";
+    case ItemKind::Obstacle: return "obstacle";
+    case ItemKind::ForceField: return "force";
+    }
+    return "unknown";
+}
+
+const char *toString(ShapeType t)
+{
+    switch (t) {
+    case ShapeType::Sphere: return "sphere";
+    case ShapeType::Box: return "box";
+    case ShapeType::Capsule: return "capsule";
+    case ShapeType::Stroke: return "stroke";
+    case ShapeType::Image: return "image";
+    case ShapeType::Everywhere: return "everywhere";
+    }
+    return "unknown";
+}
+
+const char *toString(ImageChannel c)
+{
+    switch (c) {
+    case ImageChannel::Luminance: return "luminance";
+    case ImageChannel::Alpha: return "alpha";
+    }
+    return "unknown";
+}
+
+const char *toString(sim::EmitterVelocity v)
+{
+    switch (v) {
+    case sim::EmitterVelocity::None: return "none";
+    case sim::EmitterVelocity::Force: return "force";
+    case sim::EmitterVelocity::Inflow: return "inflow";
+    }
+    return "unknown";
+}
+
+bool dimensionFromString(const std::string &s, Dimension &out)
+{
+    return fromString(s, out, {Dimension::TwoD, Dimension::ThreeD});
+}
+
+bool itemKindFromString(const std::string &s, ItemKind &out)
+{
+    return fromString(s, out, {ItemKind::Emitter, ItemKind::Obstacle, ItemKind::ForceField});
+}
+
+bool shapeTypeFromString(const std::string &s, ShapeType &out)
+{
+    if (s == "circle") {
+        out = ShapeType::Sphere;
+        return true;
+    }
+    return fromString(s, out,
+                      {ShapeType::Sphere, ShapeType::Box, ShapeType::Capsule, ShapeType::Stroke,
+                       ShapeType::Image, ShapeType::Everywhere});
+}
+
+bool imageChannelFromString(const std::string &s, ImageChannel &out)
+{
+    return fromString(s, out, {ImageChannel::Luminance, ImageChannel::Alpha});
+}
+
+bool emitterVelocityFromString(const std::string &s, sim::EmitterVelocity &out)
+{
+    return fromString(s, out,
+                      {sim::EmitterVelocity::None, sim::EmitterVelocity::Force,
+                       sim::EmitterVelocity::Inflow});
+}
+
+std::string knownBoundaryNames() { return "wall, open, periodic"; }
+
+float domainCellSize(const DomainSettings &d)
+{
+    float longest = std::max(d.size.x, d.size.y);
+    if (d.dimension == Dimension::ThreeD)
+        longest = std::max(longest, d.size.z);
+    return longest / float(std::max(1, d.resolution));
+}
+
+sim::Int3 domainCells(const DomainSettings &d)
+{
+    const float h = domainCellSize(d);
+    auto along = [&](float extent) { return std::max(1, int(std::lround(extent / h))); };
+    return {along(d.size.x), along(d.size.y), d.dimension == Dimension::ThreeD ? along(d.size.z)
+                                                                              : 1};
+}
+
+sim::Domain makeDomain(const DomainSettings &d)
+{
+    sim::Domain domain;
+    domain.cells = domainCells(d);
+    domain.cellSize = domainCellSize(d);
+    domain.origin = d.origin;
+    domain.boundaries = d.boundaries;
+    return domain;
+}
+
+std::int64_t estimateMemoryBytes(const DomainSettings &d)
+{
+    return domainCells(d).volume() * kBytesPerCellEstimate;
+}
+
+bool operator==(const SimulationSettings &a, const SimulationSettings &b)
+{
+    const sim::SimParams &p = a.params;
+    const sim::SimParams &q = b.params;
+    const bool params =
+        p.scheme == q.scheme && p.viscosity == q.viscosity && p.diffusion == q.diffusion
+        && p.densityDissipation == q.densityDissipation
+        && p.temperatureDissipation == q.temperatureDissipation
+        && p.velocityDissipation == q.velocityDissipation && p.up == q.up
+        && p.ambientTemperature == q.ambientTemperature && p.buoyancyDensity == q.buoyancyDensity
+        && p.buoyancyTemperature == q.buoyancyTemperature && p.vorticity == q.vorticity
+        && p.advection == q.advection && p.accountingDensity == q.accountingDensity
+        && p.pressure.tolerance == q.pressure.tolerance
+        && p.pressure.maxIterations == q.pressure.maxIterations
+        && p.pressure.multigrid == q.pressure.multigrid && p.stamIterations == q.stamIterations
+        && p.stamSweep == q.stamSweep;
+    const sim::TimeSettings &s = a.time;
+    const sim::TimeSettings &t = b.time;
+    const bool time = s.frameRate == t.frameRate && s.substeps == t.substeps && s.cfl == t.cfl
+                      && s.maxSubsteps == t.maxSubsteps;
+    return params && time && a.frameStart == b.frameStart && a.frameEnd == b.frameEnd
+           && a.seed == b.seed && a.extra == b.extra && a.pressureExtra == b.pressureExtra;
+}
+
+bool operator==(const Scene &a, const Scene &b)
+{
+    return a.name == b.name && a.domain == b.domain && a.simulation == b.simulation
+           && a.items == b.items && a.extra == b.extra;
+}
+
+const Item *Scene::findItem(const std::string &itemName) const
+{
+    for (const Item &item : items) {
+        if (item.name == itemName)
+            return &item;
+    }
+    return nullptr;
+}
+
+std::uint32_t itemSeed(std::uint32_t sceneSeed, const std::string &itemName)
+{
+    // FNV-1a over the name, then mixed with the scene seed.
+    std::uint32_t h = 2166136261u;
+    for (unsigned char c : itemName) {
+        h ^= c;
+        h *= 16777619u;
+    }
+    return h ^ (sceneSeed * 2654435761u);
+}
+
+} // namespace plume

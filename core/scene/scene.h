@@ -1,0 +1,226 @@
+#pragma once
+
+#include "animated.h"
+
+#include <sim/domain.h>
+#include <sim/params.h>
+#include <sim/simulation.h>
+#include <sim/sources.h>
+
+#include <QJsonObject>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace plume {
+
+// The scene document: plain parameter structs with defaults. Shapes are vector data in world
+// units (never cells), so one scene rasterises at any resolution (see rasterize.h). Every struct
+// that maps to a JSON object keeps the keys this version does not know in `extra`, so a file
+// from a newer version loses nothing when it is saved again (see docs/scene-format.md).
+// Times of items and keys are in frames: frame f is simulation time f / frameRate seconds.
+
+/// 2D (one cell deep, z ignored by shapes) or 3D. Stored as "2d" and "3d".
+enum class Dimension : std::uint8_t { TwoD, ThreeD };
+
+/// The simulated box in world units and its resolution.
+struct DomainSettings
+{
+    enum class Property { Dimension, Size, Origin, Resolution, Boundaries };
+
+    Dimension dimension = Dimension::TwoD;
+    sim::Vec3 size{1.f, 1.f, 1.f};   ///< world size of the box; z is ignored in 2D
+    sim::Vec3 origin{0.f, 0.f, 0.f}; ///< world position of the box's low corner
+    int resolution = 128;            ///< cells along the longest axis (x, y, and z in 3D)
+    sim::Boundaries boundaries = sim::allBoundaries(sim::Boundary::Wall);
+    QJsonObject extra;
+    QJsonObject boundariesExtra;
+
+    friend bool operator==(const DomainSettings &, const DomainSettings &) = default;
+};
+
+/// Resolution limits: cells along the longest axis, and cells in all.
+inline constexpr int kMinResolution = 8;
+inline constexpr int kMaxResolution = 16384;
+inline constexpr std::int64_t kMaxCells = sim::Domain::kDefaultMaxCells; // 512^3
+/// Bytes per cell assumed by memory estimates: the smoke scheme's state, scratch and dye
+/// stay under this (docs/architecture.md).
+inline constexpr std::int64_t kBytesPerCellEstimate = 64;
+
+/// Cells per axis: `resolution` along the longest axis, the other axes rounded to the same
+/// cell size (at least 1 cell; z is 1 in 2D).
+sim::Int3 domainCells(const DomainSettings &d);
+/// Cell edge in world units: the longest axis divided by the resolution.
+float domainCellSize(const DomainSettings &d);
+/// The solver's domain. Its extent is cells * cellSize, which differs from `size` by less than
+/// half a cell on the shorter axes.
+sim::Domain makeDomain(const DomainSettings &d);
+/// Estimated solver memory in bytes (cells * kBytesPerCellEstimate).
+std::int64_t estimateMemoryBytes(const DomainSettings &d);
+
+/// Solver and time stepping. `params` holds every solver parameter; `time` the frame rate and
+/// substeps (fixed, or from a CFL number when time.cfl > 0).
+struct SimulationSettings
+{
+    enum class Property { Params, Time, FrameStart, FrameEnd, Seed };
+
+    sim::SimParams params;
+    sim::TimeSettings time;
+    int frameStart = 1;      ///< first frame to bake (frame 1 ends at 1 / frameRate seconds)
+    int frameEnd = 120;      ///< last frame to bake, inclusive
+    std::uint32_t seed = 0;  ///< seeds turbulence noise (mixed with each item's name)
+    QJsonObject extra;
+    QJsonObject pressureExtra;
+
+    friend bool operator==(const SimulationSettings &a, const SimulationSettings &b);
+};
+
+/// What an item is. Stored as "emitter", "obstacle", "force".
+enum class ItemKind : std::uint8_t { Emitter, Obstacle, ForceField };
+
+/// Shape kinds. Stored as "sphere" (alias "circle"; a disc in 2D), "box", "capsule", "stroke",
+/// "image" (2D only) and "everywhere" (force fields only: the whole domain).
+enum class ShapeType : std::uint8_t { Sphere, Box, Capsule, Stroke, Image, Everywhere };
+
+/// Which image channel gives an image mask's coverage. Stored as "luminance", "alpha".
+enum class ImageChannel : std::uint8_t { Luminance, Alpha };
+
+/// A point of a painted stroke: world position, radius and pressure (a weight in [0, 1] that
+/// scales the coverage). Between points both are interpolated linearly.
+struct StrokePoint
+{
+    sim::Vec3 position;
+    float radius = 0.02f;  ///< world units
+    float pressure = 1.f;  ///< coverage weight, [0, 1]
+    QJsonObject extra;
+
+    friend bool operator==(const StrokePoint &, const StrokePoint &) = default;
+};
+
+/// A shape in world units. Only the fields of `type` are used (and written).
+struct Shape
+{
+    enum class Property { Type, Centre, Radius, HalfSize, Rotation, Ends, Points, Image };
+
+    ShapeType type = ShapeType::Sphere;
+    sim::Vec3 centre{0.5f, 0.5f, 0.5f};       ///< sphere, box
+    float radius = 0.1f;                      ///< sphere, capsule
+    sim::Vec3 halfSize{0.1f, 0.1f, 0.1f};     ///< box
+    float rotation = 0.f;                     ///< box: degrees, counter-clockwise about z
+    sim::Vec3 start{0.4f, 0.5f, 0.5f};        ///< capsule
+    sim::Vec3 end{0.6f, 0.5f, 0.5f};          ///< capsule
+    std::vector<StrokePoint> points;          ///< stroke
+    std::string file;                         ///< image: path relative to the scene file
+    sim::Vec3 imageMin{0.f, 0.f, 0.f};        ///< image: world rectangle, low corner (x, y)
+    sim::Vec3 imageMax{1.f, 1.f, 0.f};        ///< image: high corner (x, y)
+    ImageChannel channel = ImageChannel::Luminance;
+    bool invert = false;                      ///< image: coverage = 1 - channel
+    QJsonObject extra;
+
+    friend bool operator==(const Shape &, const Shape &) = default;
+};
+
+/// Emitter parameters. Rates are per second; `rate` multiplies density, temperature and dye.
+struct EmitterSettings
+{
+    enum class Property { Density, Temperature, Dye, VelocityMode, Velocity, Rate };
+
+    float density = 1.f;                      ///< density per second
+    float temperature = 0.f;                  ///< temperature above ambient per second
+    sim::Vec3 dye{0.f, 0.f, 0.f};             ///< linear RGB dye per second
+    sim::EmitterVelocity velocityMode = sim::EmitterVelocity::None;
+    sim::Vec3 velocity{0.f, 0.f, 0.f};        ///< units/s^2 (force) or units/s (inflow)
+    Animated<float> rate{1.f};                ///< keyframable multiplier, >= 0
+    QJsonObject extra;
+
+    friend bool operator==(const EmitterSettings &, const EmitterSettings &) = default;
+};
+
+/// Force field parameters; the item's shape is the region where it acts.
+struct ForceSettings
+{
+    enum class Property { Type, Strength, Direction, Centre, Scale, TimeScale, Falloff };
+
+    sim::ForceType type = sim::ForceType::Directional;
+    Animated<float> strength{1.f};            ///< units/s^2 (drag: 1/s), keyframable
+    sim::Vec3 direction{0.f, 1.f, 0.f};       ///< directional: push; vortex: axis (3D)
+    sim::Vec3 centre{0.5f, 0.5f, 0.5f};       ///< vortex, radial: centre (moves with offset)
+    float scale = 0.25f;                      ///< turbulence feature size, world units
+    float timeScale = 1.f;                    ///< turbulence evolution, periods per second
+    float falloff = 0.f;                      ///< soft edge outside the shape, world units
+    QJsonObject extra;
+
+    friend bool operator==(const ForceSettings &, const ForceSettings &) = default;
+};
+
+/// "Forever" as the end of an activity range.
+inline constexpr double kForever = std::numeric_limits<double>::infinity();
+
+/// A scene item: an emitter, an obstacle or a force field with a shape. It acts while enabled
+/// and while the frame lies in [activeStart, activeEnd] (frames, inclusive).
+struct Item
+{
+    enum class Property { Name, Enabled, Active, Kind, Shape, Offset, Emitter, Force };
+
+    std::string name;
+    bool enabled = true;
+    double activeStart = 0.0;                 ///< frames
+    double activeEnd = kForever;              ///< frames; kForever: no end
+    ItemKind kind = ItemKind::Emitter;
+    Shape shape;
+    Animated<sim::Vec3> offset;               ///< keyframable translation of the shape
+    EmitterSettings emitter;                  ///< used when kind == Emitter
+    ForceSettings force;                      ///< used when kind == ForceField
+    QJsonObject extra;
+    QJsonObject activeExtra;
+
+    bool activeAt(double frame) const
+    {
+        return enabled && frame >= activeStart && frame <= activeEnd;
+    }
+
+    friend bool operator==(const Item &, const Item &) = default;
+};
+
+/// A scene document.
+struct Scene
+{
+    enum class Property { Name, Domain, Simulation, Items };
+
+    std::string name = "untitled";
+    DomainSettings domain;
+    SimulationSettings simulation;
+    std::vector<Item> items;
+    QJsonObject extra;
+    /// Directory that relative image paths resolve against (the scene file's folder). Set by
+    /// the reader, not written; empty means the current directory.
+    std::string directory;
+
+    const Item *findItem(const std::string &itemName) const;
+
+    /// Document equality: everything but `directory`.
+    friend bool operator==(const Scene &a, const Scene &b);
+};
+
+/// Stable strings of the scene enums, and their readers (false for an unknown string).
+const char *toString(Dimension d);
+const char *toString(ItemKind k);
+const char *toString(ShapeType t);
+const char *toString(ImageChannel c);
+const char *toString(sim::EmitterVelocity v);
+bool dimensionFromString(const std::string &s, Dimension &out);
+bool itemKindFromString(const std::string &s, ItemKind &out);
+bool shapeTypeFromString(const std::string &s, ShapeType &out); ///< "circle" reads as Sphere
+bool imageChannelFromString(const std::string &s, ImageChannel &out);
+bool emitterVelocityFromString(const std::string &s, sim::EmitterVelocity &out);
+
+/// The known strings of an enum, comma separated, for messages ("wall, open, periodic").
+std::string knownBoundaryNames();
+
+/// Stable seed of an item's turbulence: the scene seed mixed with the item name (FNV-1a), so
+/// reordering items does not change the noise.
+std::uint32_t itemSeed(std::uint32_t sceneSeed, const std::string &itemName);
+
+} // namespace plume

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <sim/domain.h>
+#include <sim/grid.h>
+#include <sim/params.h>
+#include <sim/simulation.h>
+#include <sim/sources.h>
+
+#include <string>
+#include <vector>
+
+namespace plume {
+
+/// Everything a simulation needs, already rasterised to the domain's cells.
+struct SceneSetup
+{
+    std::string name;
+    sim::Domain domain;
+    sim::SimParams params;
+    sim::TimeSettings time;
+    sim::FlagGrid solids;
+    std::vector<sim::Emitter> emitters;
+    std::vector<sim::ForceField> forces;
+};
+
+/// Applies the scene's obstacles, emitters and force fields to a simulation.
+sim::Status applyScene(const SceneSetup &scene, sim::Simulation &simulation);
+
+} // namespace plume

@@ -1,0 +1,373 @@
+#include "shapecoverage.h"
+
+#include <sim/parallel.h>
+
+#include <QDir>
+#include <QImage>
+#include <QImageReader>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace plume {
+
+using sim::Vec3;
+
+namespace {
+
+/// One piece of a shape with a signed distance: a round cone (sphere when a == b) or a box.
+struct Primitive
+{
+    bool isBox = false;
+    Vec3 a, b;             ///< round cone: end points
+    float ra = 0.f;        ///< radius at a
+    float rb = 0.f;        ///< radius at b
+    float pa = 1.f;        ///< weight (pressure) at a
+    float pb = 1.f;        ///< weight at b
+    Vec3 centre, half;     ///< box: centre and half size
+    float cosR = 1.f;      ///< box: rotation about z
+    float sinR = 0.f;
+    Vec3 lo, hi;           ///< world bounding box
+};
+
+Vec3 minVec(Vec3 a, Vec3 b) { return {std::min(a.x, b.x), std::min(a.y, b.y), std::min(a.z, b.z)}; }
+Vec3 maxVec(Vec3 a, Vec3 b) { return {std::max(a.x, b.x), std::max(a.y, b.y), std::max(a.z, b.z)}; }
+
+Primitive roundCone(Vec3 a, Vec3 b, float ra, float rb, float pa, float pb)
+{
+    Primitive p;
+    p.a = a;
+    p.b = b;
+    p.ra = ra;
+    p.rb = rb;
+    p.pa = pa;
+    p.pb = pb;
+    const float r = std::max(ra, rb);
+    p.lo = minVec(a, b) - Vec3{r, r, r};
+    p.hi = maxVec(a, b) + Vec3{r, r, r};
+    return p;
+}
+
+Primitive box(Vec3 centre, Vec3 half, float degrees)
+{
+    Primitive p;
+    p.isBox = true;
+    p.centre = centre;
+    p.half = half;
+    const float rad = degrees * float(std::numbers::pi / 180.0);
+    p.cosR = std::cos(rad);
+    p.sinR = std::sin(rad);
+    // Extent of the rotated box along x and y.
+    const float ex = std::abs(p.cosR) * half.x + std::abs(p.sinR) * half.y;
+    const float ey = std::abs(p.sinR) * half.x + std::abs(p.cosR) * half.y;
+    p.lo = centre - Vec3{ex, ey, half.z};
+    p.hi = centre + Vec3{ex, ey, half.z};
+    return p;
+}
+
+/// Signed distance from p to a round cone: distance to the segment minus the radius
+/// interpolated at the closest point (exact for equal radii, a close bound otherwise);
+/// `weight` receives the pressure interpolated there.
+float roundConeDistance(const Primitive &c, Vec3 p, float &weight)
+{
+    const Vec3 ab = c.b - c.a;
+    const float len2 = dot(ab, ab);
+    const float t = len2 > 0.f ? std::clamp(dot(p - c.a, ab) / len2, 0.f, 1.f) : 0.f;
+    weight = c.pa + (c.pb - c.pa) * t;
+    return length(p - (c.a + ab * t)) - (c.ra + (c.rb - c.ra) * t);
+}
+
+/// Signed distance from p to a box rotated about z (Quilez's box distance).
+float boxDistance(const Primitive &bx, Vec3 p, bool twoD)
+{
+    const Vec3 d = p - bx.centre;
+    const float qx = std::abs(bx.cosR * d.x + bx.sinR * d.y) - bx.half.x;
+    const float qy = std::abs(-bx.sinR * d.x + bx.cosR * d.y) - bx.half.y;
+    const float qz = twoD ? -1e30f : std::abs(d.z) - bx.half.z;
+    const Vec3 outside{std::max(qx, 0.f), std::max(qy, 0.f), std::max(qz, 0.f)};
+    return length(outside) + std::min(std::max(qx, std::max(qy, qz)), 0.f);
+}
+
+/// Primitives of a sphere, box, capsule or stroke; z flattened to 0 in 2D.
+std::vector<Primitive> primitives(const Shape &s, bool twoD)
+{
+    auto flat = [&](Vec3 v) { return twoD ? Vec3{v.x, v.y, 0.f} : v; };
+    std::vector<Primitive> out;
+    switch (s.type) {
+    case ShapeType::Sphere:
+        out.push_back(roundCone(flat(s.centre), flat(s.centre), s.radius, s.radius, 1.f, 1.f));
+        break;
+    case ShapeType::Capsule:
+        out.push_back(roundCone(flat(s.start), flat(s.end), s.radius, s.radius, 1.f, 1.f));
+        break;
+    case ShapeType::Box:
+        out.push_back(box(flat(s.centre), s.halfSize, s.rotation));
+        break;
+    case ShapeType::Stroke:
+        if (s.points.size() == 1) {
+            const StrokePoint &p = s.points.front();
+            out.push_back(roundCone(flat(p.position), flat(p.position), p.radius, p.radius,
+                                    p.pressure, p.pressure));
+        }
+        for (std::size_t n = 1; n < s.points.size(); ++n) {
+            const StrokePoint &p = s.points[n - 1];
+            const StrokePoint &q = s.points[n];
+            out.push_back(roundCone(flat(p.position), flat(q.position), p.radius, q.radius,
+                                    p.pressure, q.pressure));
+        }
+        break;
+    case ShapeType::Image:
+    case ShapeType::Everywhere:
+        break;
+    }
+    return out;
+}
+
+/// Coverage of a signed distance: one-cell ramp, widened by a smoothstep falloff outside.
+float distanceWeight(float sd, float h, float falloff)
+{
+    float w = std::clamp(0.5f - sd / h, 0.f, 1.f);
+    if (falloff > 0.f) {
+        const float u = std::clamp(sd / falloff, 0.f, 1.f);
+        w = std::max(w, 1.f - u * u * (3.f - 2.f * u));
+    }
+    return w;
+}
+
+/// Bilinear sample of an image at pixel coordinates (pixel centres at +0.5), clamped to edge.
+float bilinear(const MaskImage &img, float px, float py)
+{
+    px = std::clamp(px - 0.5f, 0.f, float(img.width - 1));
+    py = std::clamp(py - 0.5f, 0.f, float(img.height - 1));
+    const int x0 = int(px);
+    const int y0 = int(py);
+    const int x1 = std::min(x0 + 1, img.width - 1);
+    const int y1 = std::min(y0 + 1, img.height - 1);
+    const float fx = px - float(x0);
+    const float fy = py - float(y0);
+    const float top = img.pixel(x0, y0) + (img.pixel(x1, y0) - img.pixel(x0, y0)) * fx;
+    const float bottom = img.pixel(x0, y1) + (img.pixel(x1, y1) - img.pixel(x0, y1)) * fx;
+    return top + (bottom - top) * fy;
+}
+
+/// Cell range [first, last) along an axis covering world [lo, hi].
+void cellRange(const sim::Domain &d, int axis, float lo, float hi, int &first, int &last)
+{
+    const float o = d.origin[axis];
+    const float f = std::floor((lo - o) / d.cellSize);
+    const float l = std::ceil((hi - o) / d.cellSize);
+    const float n = float(d.cells[axis]);
+    first = int(std::clamp(f, 0.f, n));
+    last = int(std::clamp(l, 0.f, n));
+}
+
+/// Per-row sparse results of a coverage pass, joined in row order.
+struct RowCoverage
+{
+    std::vector<std::vector<std::uint32_t>> cells;
+    std::vector<std::vector<float>> weights;
+
+    sim::SparseMask join() const
+    {
+        sim::SparseMask m;
+        std::size_t total = 0;
+        for (const auto &r : cells)
+            total += r.size();
+        m.cells.reserve(total);
+        m.weights.reserve(total);
+        for (std::size_t r = 0; r < cells.size(); ++r) {
+            m.cells.insert(m.cells.end(), cells[r].begin(), cells[r].end());
+            m.weights.insert(m.weights.end(), weights[r].begin(), weights[r].end());
+        }
+        return m;
+    }
+};
+
+/// Runs rowBody(j, k, i0, i1, row) over the cells of the box [lo, hi] (world), where `row`
+/// holds the row's weights for i in [i0, i1); keeps the positive ones.
+template<class F>
+sim::SparseMask coverBox(const sim::Domain &d, Vec3 lo, Vec3 hi, F &&rowBody)
+{
+    int i0, i1, j0, j1, k0, k1;
+    cellRange(d, 0, lo.x, hi.x, i0, i1);
+    cellRange(d, 1, lo.y, hi.y, j0, j1);
+    if (d.is2D()) {
+        k0 = 0;
+        k1 = 1;
+    } else {
+        cellRange(d, 2, lo.z, hi.z, k0, k1);
+    }
+    if (i0 >= i1 || j0 >= j1 || k0 >= k1)
+        return {};
+    const sim::Int3 box{i1 - i0, j1 - j0, k1 - k0};
+    RowCoverage rows;
+    rows.cells.resize(std::size_t(box.y) * box.z);
+    rows.weights.resize(rows.cells.size());
+    sim::forEachRow(box, [&](int jb, int kb) {
+        const int j = j0 + jb;
+        const int k = k0 + kb;
+        std::vector<float> row(std::size_t(box.x), 0.f);
+        rowBody(j, k, i0, i1, row);
+        const std::size_t r = std::size_t(jb) + std::size_t(box.y) * kb;
+        const std::size_t base = std::size_t(d.cells.x) * (j + std::size_t(d.cells.y) * k);
+        for (int ib = 0; ib < box.x; ++ib) {
+            if (row[ib] > 0.f) {
+                rows.cells[r].push_back(std::uint32_t(base + i0 + ib));
+                rows.weights[r].push_back(std::min(row[ib], 1.f));
+            }
+        }
+    });
+    return rows.join();
+}
+
+sim::SparseMask distanceCoverage(const sim::Domain &d, const std::vector<Primitive> &prims,
+                                 float falloff)
+{
+    if (prims.empty())
+        return {};
+    const bool twoD = d.is2D();
+    const float h = d.cellSize;
+    const float margin = h + falloff;
+    const Vec3 m{margin, margin, margin};
+    Vec3 lo = prims.front().lo;
+    Vec3 hi = prims.front().hi;
+    for (const Primitive &p : prims) {
+        lo = minVec(lo, p.lo);
+        hi = maxVec(hi, p.hi);
+    }
+    return coverBox(d, lo - m, hi + m, [&](int j, int k, int i0, int i1, std::vector<float> &row) {
+        const float y = d.origin.y + (float(j) + 0.5f) * h;
+        const float z = twoD ? 0.f : d.origin.z + (float(k) + 0.5f) * h;
+        for (const Primitive &p : prims) {
+            if (y < p.lo.y - margin || y > p.hi.y + margin)
+                continue;
+            if (!twoD && (z < p.lo.z - margin || z > p.hi.z + margin))
+                continue;
+            int a, b;
+            cellRange(d, 0, p.lo.x - margin, p.hi.x + margin, a, b);
+            for (int i = std::max(a, i0); i < std::min(b, i1); ++i) {
+                const Vec3 c{d.origin.x + (float(i) + 0.5f) * h, y, z};
+                float weight = 1.f;
+                const float sd = p.isBox ? boxDistance(p, c, twoD)
+                                         : roundConeDistance(p, c, weight);
+                const float w = distanceWeight(sd, h, falloff) * weight;
+                float &out = row[std::size_t(i - i0)];
+                out = std::max(out, w);
+            }
+        }
+    });
+}
+
+sim::SparseMask imageCoverage(const sim::Domain &d, const Shape &s, const MaskImage &img)
+{
+    if (img.width < 1 || img.height < 1)
+        return {};
+    const Vec3 lo = s.imageMin;
+    const Vec3 hi = s.imageMax;
+    const float w = hi.x - lo.x;
+    const float hgt = hi.y - lo.y;
+    if (!(w > 0.f && hgt > 0.f))
+        return {};
+    const float h = d.cellSize;
+    // Enough samples per cell that every pixel is seen, at most 4 x 4.
+    const float pixel = std::min(w / float(img.width), hgt / float(img.height));
+    const int n = std::clamp(int(std::ceil(h / pixel)), 1, 4);
+    const Vec3 zLo{lo.x, lo.y, d.origin.z};
+    const Vec3 zHi{hi.x, hi.y, d.origin.z + d.extent().z};
+    return coverBox(d, zLo, zHi, [&](int j, int, int i0, int i1, std::vector<float> &row) {
+        for (int i = i0; i < i1; ++i) {
+            float sum = 0.f;
+            for (int sy = 0; sy < n; ++sy) {
+                const float y = d.origin.y + (float(j) + (float(sy) + 0.5f) / float(n)) * h;
+                const float v = (y - lo.y) / hgt;
+                for (int sx = 0; sx < n; ++sx) {
+                    const float x = d.origin.x + (float(i) + (float(sx) + 0.5f) / float(n)) * h;
+                    const float u = (x - lo.x) / w;
+                    if (u < 0.f || u > 1.f || v < 0.f || v > 1.f)
+                        continue;
+                    sum += bilinear(img, u * float(img.width), (1.f - v) * float(img.height));
+                }
+            }
+            row[std::size_t(i - i0)] = sum / float(n * n);
+        }
+    });
+}
+
+sim::SparseMask everywhere(const sim::Domain &d)
+{
+    const Vec3 lo = d.origin;
+    const Vec3 hi = d.origin + d.extent();
+    return coverBox(d, lo, hi, [](int, int, int, int, std::vector<float> &row) {
+        std::fill(row.begin(), row.end(), 1.f);
+    });
+}
+
+} // namespace
+
+std::string resolveImagePath(const std::string &file, const std::string &directory)
+{
+    const QString f = QString::fromStdString(file);
+    const QDir dir(directory.empty() ? QDir::currentPath() : QString::fromStdString(directory));
+    return QDir::cleanPath(dir.absoluteFilePath(f)).toStdString();
+}
+
+bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &out,
+                   std::string *error)
+{
+    const QString path = QString::fromStdString(resolveImagePath(shape.file, directory));
+    QImageReader reader(path);
+    QImage image = reader.read();
+    if (image.isNull()) {
+        if (error)
+            *error = "cannot read image '" + path.toStdString()
+                     + "': " + reader.errorString().toStdString();
+        return false;
+    }
+    image = image.convertToFormat(QImage::Format_RGBA8888);
+    out.width = image.width();
+    out.height = image.height();
+    out.values.resize(std::size_t(out.width) * out.height);
+    for (int y = 0; y < out.height; ++y) {
+        const uchar *line = image.constScanLine(y);
+        for (int x = 0; x < out.width; ++x) {
+            const uchar *px = line + 4 * x;
+            // Rec. 709 luma of the stored (non-linear) values.
+            const float value = shape.channel == ImageChannel::Alpha
+                                    ? float(px[3])
+                                    : 0.2126f * px[0] + 0.7152f * px[1] + 0.0722f * px[2];
+            const float c = std::clamp(value / 255.f, 0.f, 1.f);
+            out.values[std::size_t(y) * out.width + x] = shape.invert ? 1.f - c : c;
+        }
+    }
+    return true;
+}
+
+Shape translated(const Shape &shape, Vec3 offset)
+{
+    Shape s = shape;
+    s.centre = s.centre + offset;
+    s.start = s.start + offset;
+    s.end = s.end + offset;
+    s.imageMin = s.imageMin + offset;
+    s.imageMax = s.imageMax + offset;
+    for (StrokePoint &p : s.points)
+        p.position = p.position + offset;
+    return s;
+}
+
+sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape, Vec3 offset,
+                              float falloff, const MaskImage *image)
+{
+    const Shape s = translated(shape, offset);
+    switch (s.type) {
+    case ShapeType::Everywhere:
+        return everywhere(domain);
+    case ShapeType::Image:
+        return image ? imageCoverage(domain, s, *image) : sim::SparseMask{};
+    default:
+        return distanceCoverage(domain, primitives(s, domain.is2D()), falloff);
+    }
+}
+
+} // namespace plume

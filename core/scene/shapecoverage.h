@@ -1,0 +1,54 @@
+#pragma once
+
+#include "scene.h"
+
+#include <sim/domain.h>
+#include <sim/grid.h>
+
+#include <string>
+#include <vector>
+
+namespace plume {
+
+/// A decoded image mask: coverage values in [0, 1], row 0 at the top (highest y).
+struct MaskImage
+{
+    int width = 0;
+    int height = 0;
+    std::vector<float> values; ///< width * height, row-major from the top row
+
+    float pixel(int x, int y) const { return values[std::size_t(y) * width + x]; }
+};
+
+/// Loads an image shape's file (resolved against `directory` when relative) and converts the
+/// shape's channel (with `invert`) to coverage. Returns false and sets `error` when the file is
+/// missing or cannot be decoded.
+bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &out,
+                   std::string *error);
+
+/// Absolute path of an image shape's file.
+std::string resolveImagePath(const std::string &file, const std::string &directory);
+
+/// Anti-aliased coverage of `shape` moved by `offset` on the domain's cells, as a sparse mask
+/// (ascending cell indices, weights in (0, 1]).
+///
+/// Sphere, box, capsule and stroke use the signed distance sd to the surface: the weight is
+/// clamp(0.5 - sd / h, 0, 1), a ramp one cell wide centred on the surface, whose sum over cells
+/// equals the shape's area (volume) in cells up to the curvature error. With `falloff` > 0 the
+/// weight outside is at least 1 - smoothstep(0, falloff, sd) (force field regions). A stroke is
+/// the union (largest weight) of round cones between consecutive points, with radius and
+/// pressure interpolated linearly along each segment; pressure multiplies the weight. An image
+/// is sampled bilinearly at up to 4 x 4 points per cell (enough to cover each pixel), zero
+/// outside its rectangle; `falloff` does not apply to it. In 2D every z is ignored.
+///
+/// Only cells within the shape's bounding box (plus a cell and the falloff) are touched. Rows
+/// run in parallel through sim::forEachRow and the result does not depend on the thread count.
+/// `image` must be the decoded file for image shapes (ignored otherwise); "everywhere" covers
+/// every cell with weight 1.
+sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape, sim::Vec3 offset,
+                              float falloff = 0.f, const MaskImage *image = nullptr);
+
+/// A shape moved by `offset` (every position of it).
+Shape translated(const Shape &shape, sim::Vec3 offset);
+
+} // namespace plume

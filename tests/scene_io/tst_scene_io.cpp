@@ -1,0 +1,355 @@
+// Scene files: the examples load cleanly, round trips are exact, unknown keys survive, every
+// bad file is refused with a message naming the file, the JSON path and what was expected,
+// and saving is atomic. No simulation runs here.
+#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+
+#include <io/scenereader.h>
+#include <io/scenewriter.h>
+#include <scene/rasterize.h>
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace plume;
+using sim::Vec3;
+
+namespace {
+
+QString scenesDir() { return QStringLiteral(PLUME_SOURCE_DIR "/resources/scenes"); }
+QString badDir() { return QStringLiteral(PLUME_SOURCE_DIR "/tests/scene_io/bad"); }
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+QString joined(const std::vector<std::string> &lines)
+{
+    QStringList l;
+    for (const std::string &s : lines)
+        l << QString::fromStdString(s);
+    return l.join('\n');
+}
+
+/// A scene using every feature: all shape types (an image in `dir`), animation, odd numbers.
+Scene featureScene(const QString &dir)
+{
+    QImage img(8, 8, QImage::Format_ARGB32);
+    img.fill(qRgba(255, 255, 255, 128));
+    img.save(dir + "/images/mask.png");
+    Scene s;
+    s.name = "features \"quoted\" \\ and ünïcode";
+    s.directory = dir.toStdString();
+    s.domain.size = {1.5f, 1.f, 1.f};
+    s.domain.origin = {-0.25f, 0.1f, 0.f};
+    s.domain.resolution = 96;
+    s.domain.boundaries[int(sim::Face::XMin)] = sim::Boundary::Periodic;
+    s.domain.boundaries[int(sim::Face::XMax)] = sim::Boundary::Periodic;
+    s.simulation.params.viscosity = 1e-4f;
+    s.simulation.params.pressure.tolerance = 3e-7;
+    s.simulation.time.cfl = 1.5f;
+    s.simulation.seed = 4000000000u;
+    s.simulation.frameEnd = 48;
+    Item e;
+    e.name = "image";
+    e.shape.type = ShapeType::Image;
+    e.shape.file = "images/mask.png";
+    e.shape.imageMin = {0.1f, 0.1f, 0.f};
+    e.shape.imageMax = {0.4f, 0.3f, 0.f};
+    e.shape.channel = ImageChannel::Alpha;
+    e.emitter.dye = {0.1f, 0.2f, 0.3f};
+    e.emitter.velocityMode = sim::EmitterVelocity::Inflow;
+    e.emitter.rate.interpolation = Interpolation::Smooth;
+    e.emitter.rate.keys = {{0.5, 0.f, {}}, {12.25, 2.5f, {}}};
+    e.activeStart = 2.0;
+    e.activeEnd = 30.5;
+    s.items.push_back(e);
+    Item st;
+    st.name = "stroke";
+    st.kind = ItemKind::Obstacle;
+    st.shape.type = ShapeType::Stroke;
+    st.shape.points = {{Vec3{0.1f, 0.2f, 0.f}, 0.01f, 0.3f, {}},
+                       {Vec3{1.f / 3.f, 0.7f, 0.f}, 0.05f, 1.f, {}}};
+    st.offset.keys = {{0.0, {0.f, 0.f, 0.f}, {}}, {10.0, {0.1f, -0.2f, 0.f}, {}}};
+    s.items.push_back(st);
+    Item f;
+    f.name = "turb";
+    f.kind = ItemKind::ForceField;
+    f.enabled = false;
+    f.shape.type = ShapeType::Box;
+    f.shape.rotation = 12.5f;
+    f.force.type = sim::ForceType::Turbulence;
+    f.force.strength = -0.75f;
+    f.force.scale = 0.125f;
+    f.force.falloff = 0.05f;
+    s.items.push_back(f);
+    Item c;
+    c.name = "cap";
+    c.kind = ItemKind::Obstacle;
+    c.shape.type = ShapeType::Capsule;
+    s.items.push_back(c);
+    return s;
+}
+
+} // namespace
+
+class TestSceneIo : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void examplesLoad_data();
+    void examplesLoad();
+    void roundTrip_data();
+    void roundTrip();
+    void featureRoundTrip();
+    void unknownKeysKept();
+    void badFiles_data();
+    void badFiles();
+    void everyBadFileIsTested();
+    void atomicSave();
+
+private:
+    QStringList mTestedBadFiles;
+};
+
+void TestSceneIo::examplesLoad_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("threeD");
+    QTest::addColumn<int>("longest");
+    QTest::newRow("plume-2d") << "plume-2d.plume" << false << 128;
+    QTest::newRow("cylinder-2d") << "cylinder-2d.plume" << false << 256;
+    QTest::newRow("logo-2d") << "logo-2d.plume" << false << 256;
+    QTest::newRow("plume-3d") << "plume-3d.plume" << true << 64;
+    QTest::newRow("vortex-3d") << "vortex-3d.plume" << true << 48;
+}
+
+void TestSceneIo::examplesLoad()
+{
+    // Loads without warnings, is already in the writer's form (so saving it changes nothing),
+    // and rasterises at frame 1 into valid solver inputs.
+    QFETCH(QString, file);
+    QFETCH(bool, threeD);
+    QFETCH(int, longest);
+    const QString path = scenesDir() + "/" + file;
+    const SceneReadResult r = readSceneFile(path);
+    QVERIFY2(r.ok, r.error.c_str());
+    QVERIFY2(r.warnings.empty(), qPrintable(joined(r.warnings)));
+    QCOMPARE(sceneToJson(r.scene, scenesDir().toStdString()), readAll(path));
+    SceneRasterizer raster;
+    QVERIFY(raster.setScene(r.scene).ok());
+    raster.update(double(r.scene.simulation.frameStart));
+    const SceneSetup &setup = raster.setup();
+    QCOMPARE(setup.domain.is2D(), !threeD);
+    const sim::Int3 c = setup.domain.cells;
+    QCOMPARE(std::max({c.x, c.y, c.z}), longest);
+    QVERIFY(setup.domain.validate().ok());
+    QVERIFY(setup.params.validate().ok());
+    QVERIFY(!setup.emitters.empty());
+    for (const sim::Emitter &e : setup.emitters)
+        QVERIFY(sim::validate(e, std::size_t(setup.domain.cellCount())).ok());
+    for (const sim::ForceField &f : setup.forces)
+        QVERIFY(sim::validate(f).ok());
+}
+
+void TestSceneIo::roundTrip_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const QString &f : QDir(scenesDir()).entryList({"*.plume"}, QDir::Files))
+        QTest::newRow(qPrintable(f)) << f;
+}
+
+void TestSceneIo::roundTrip()
+{
+    // load -> save -> load gives the same scene; the second save is byte-identical.
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    const SceneReadResult first = readSceneFile(scenesDir() + "/" + file);
+    QVERIFY2(first.ok, first.error.c_str());
+    const QString a = dir.filePath("a.plume");
+    const QString b = dir.filePath("b.plume");
+    QVERIFY(writeSceneFile(first.scene, a).ok());
+    const SceneReadResult second = readSceneFile(a);
+    QVERIFY2(second.ok, second.error.c_str());
+    QVERIFY(second.scene == first.scene);
+    QVERIFY(writeSceneFile(second.scene, b).ok());
+    QCOMPARE(readAll(b), readAll(a));
+}
+
+void TestSceneIo::featureRoundTrip()
+{
+    // Every shape type, keyframes, fractional frames, unusual floats, escaped strings; the
+    // image path is rewritten relative to wherever the file is saved.
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("images"));
+    QVERIFY(QDir(dir.path()).mkpath("sub/deeper"));
+    const Scene scene = featureScene(dir.path());
+    QVERIFY(checkScene(scene).ok());
+    const QString a = dir.filePath("sub/deeper/a.plume");
+    QVERIFY(writeSceneFile(scene, a).ok());
+    QVERIFY(readAll(a).contains("\"file\": \"../../images/mask.png\""));
+    const SceneReadResult r = readSceneFile(a);
+    QVERIFY2(r.ok, r.error.c_str());
+    QVERIFY2(r.warnings.empty(), qPrintable(joined(r.warnings)));
+    Scene expected = scene;
+    expected.items[0].shape.file = "../../images/mask.png";
+    QVERIFY(r.scene == expected);
+    const QString b = dir.filePath("b.plume");
+    QVERIFY(writeSceneFile(r.scene, b).ok());
+    const SceneReadResult again = readSceneFile(b);
+    QVERIFY2(again.ok, again.error.c_str());
+    QCOMPARE(again.scene.items[0].shape.file, std::string("images/mask.png"));
+    // And it rasterises: the image resolves from the new folder.
+    SceneSetup setup;
+    QVERIFY(rasterizeScene(again.scene, 5.0, setup).ok());
+    QCOMPARE(setup.emitters.size(), std::size_t(1));
+}
+
+void TestSceneIo::unknownKeysKept()
+{
+    const QByteArray json = R"({
+        "format": "plume-scene", "version": 1, "future": {"b": [1, 2.5, "x"], "a": null},
+        "domain": {"resolution": 64, "fog": true},
+        "simulation": {"pressure": {"smoother": "jacobi"}},
+        "items": [{"name": "a", "kind": "emitter", "glow": 0.5,
+                   "shape": {"type": "circle", "bevel": 2},
+                   "emitter": {"rate": {"keys": [{"frame": 0, "value": 1, "ease": "in"}]}}},
+                  {"name": "b", "kind": "obstacle", "shape": {"type": "box"},
+                   "emitter": {"density": 1}}]
+    })";
+    QTemporaryDir dir;
+    const QString path = dir.filePath("newer.plume");
+    QVERIFY(writeAll(path, json));
+    const SceneReadResult r = readSceneFile(path);
+    QVERIFY2(r.ok, r.error.c_str());
+    const QString warnings = joined(r.warnings);
+    const QStringList paths = {"future", "domain.fog", "simulation.pressure.smoother",
+                               "items[0].glow", "items[0].shape.bevel",
+                               "items[0].emitter.rate.keys[0].ease", "items[1].emitter"};
+    QCOMPARE(int(r.warnings.size()), int(paths.size()));
+    for (const QString &p : paths)
+        QVERIFY2(warnings.contains("newer.plume: " + p + ": unknown key"), qPrintable(warnings));
+    const QString saved = dir.filePath("saved.plume");
+    QVERIFY(writeSceneFile(r.scene, saved).ok());
+    const QByteArray text = readAll(saved);
+    for (const char *kept : {"\"future\"", "\"fog\": true", "\"smoother\": \"jacobi\"",
+                             "\"glow\": 0.5", "\"bevel\": 2", "\"ease\": \"in\"",
+                             "\"b\": [1, 2.5, \"x\"]", "\"a\": null"})
+        QVERIFY2(text.contains(kept), kept);
+    const SceneReadResult again = readSceneFile(saved);
+    QVERIFY(again.ok);
+    QCOMPARE(again.warnings.size(), r.warnings.size());
+    QVERIFY(again.scene == r.scene);
+}
+
+void TestSceneIo::badFiles_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("expected");
+    auto row = [](const char *file, QStringList expected) {
+        QTest::newRow(file) << QString(file) << expected;
+    };
+    row("truncated.plume", {"line 6", "items[0].shape.radius", "JSON parse error"});
+    row("infinite-number.plume", {"line 2", "items[0].shape.radius", "illegal number"});
+    row("not-an-object.plume", {"expected a JSON object"});
+    row("wrong-type-radius.plume",
+        {"items[0].shape.radius", "expected a number > 0", "string \"big\""});
+    row("wrong-type-items.plume", {"items: expected an array", "an object"});
+    row("wrong-type-resolution.plume", {"domain.resolution", "integer in [8, 16384]"});
+    row("wrong-type-bool.plume", {"items[0].enabled", "true or false"});
+    row("short-vector.plume", {"items[0].shape.centre", "2 or 3 numbers"});
+    row("negative-size.plume", {"domain.size[0]", "number > 0", "-1"});
+    row("negative-radius.plume", {"items[0].shape.radius", "number > 0", "-0.1"});
+    row("negative-drag.plume", {"items[0].force.strength", "number >= 0"});
+    row("nan-string.plume", {"items[0].emitter.density", "number >= 0", "string \"NaN\""});
+    row("float-overflow.plume", {"items[0].emitter.density", "32-bit float"});
+    row("tolerance-range.plume", {"simulation.pressure.tolerance", "in (0, 1)"});
+    row("frame-range.plume", {"simulation.frameEnd", "integer >= 10"});
+    row("fractional-seed.plume", {"simulation.seed", "an integer in [0, 4294967295]"});
+    row("active-range.plume", {"items[0].active.end", "frame >= 10"});
+    row("unknown-boundary.plume",
+        {"domain.boundaries.xmin", "one of wall, open, periodic", "\"bouncy\""});
+    row("unknown-kind.plume", {"items[1].kind", "one of emitter, obstacle, force", "\"light\""});
+    row("unknown-shape.plume", {"items[0].shape.type", "sphere, circle, box", "\"torus\""});
+    row("unknown-scheme.plume", {"simulation.scheme", "one of stam, smoke"});
+    row("unknown-interpolation.plume",
+        {"items[0].emitter.rate.interpolation", "one of linear, smooth"});
+    row("everywhere-emitter.plume", {"items[0].shape.type", "is for force items only"});
+    row("image-in-3d.plume", {"items[0].shape.type", "image masks need a 2d domain"});
+    row("empty-stroke.plume", {"items[0].shape.points", "non-empty array"});
+    row("missing-shape.plume", {"items[0].shape", "required"});
+    row("zero-direction.plume", {"items[0].force.direction", "non-zero"});
+    row("huge-resolution.plume",
+        {"domain.resolution", "1024 x 1024 x 1024", "64.0 GiB", "at most 134217728 cells"});
+    row("resolution-out-of-range.plume", {"domain.resolution", "integer in [8, 16384]"});
+    row("periodic-one-face.plume", {"domain.boundaries", "periodic", "both faces"});
+    row("missing-image.plume",
+        {"items[0].shape.file", "images/missing.png", "does not exist"});
+    row("duplicate-names.plume", {"items[1].name", "unique name", "items[0]"});
+    row("unsorted-keys.plume", {"items[0].emitter.rate.keys[1].frame", "frame > 10"});
+    row("newer-version.plume", {"version", "format version 2 is newer", "version 1"});
+    row("wrong-format.plume", {"format", "\"plume-scene\"", "\"tiled-map\""});
+    row("missing-format.plume", {"format", "required"});
+}
+
+void TestSceneIo::badFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, expected);
+    mTestedBadFiles << file;
+    const SceneReadResult r = readSceneFile(badDir() + "/" + file);
+    QVERIFY(!r.ok);
+    const QString error = QString::fromStdString(r.error);
+    QVERIFY2(error.contains(file), qPrintable(error));
+    for (const QString &part : expected)
+        QVERIFY2(error.contains(part), qPrintable("missing '" + part + "' in: " + error));
+}
+
+void TestSceneIo::everyBadFileIsTested()
+{
+    const QStringList all = QDir(badDir()).entryList({"*.plume"}, QDir::Files);
+    QVERIFY(all.size() >= 30);
+    for (const QString &f : all)
+        QVERIFY2(mTestedBadFiles.contains(f), qPrintable(f + " has no row in badFiles_data"));
+}
+
+void TestSceneIo::atomicSave()
+{
+    const SceneReadResult r = readSceneFile(scenesDir() + "/plume-2d.plume");
+    QVERIFY(r.ok);
+    QTemporaryDir dir;
+    // A folder that does not exist: refused, nothing created.
+    const QString nowhere = dir.filePath("no/such/folder/scene.plume");
+    const sim::Status s = writeSceneFile(r.scene, nowhere);
+    QVERIFY(!s.ok());
+    QVERIFY2(QString::fromStdString(s.error).contains(nowhere), s.error.c_str());
+    QVERIFY(!QFile::exists(nowhere));
+    // An existing file whose save fails (the temporary file's name, 7 characters longer, is
+    // over the 255-byte name limit): the old contents stay as they were.
+    const QString longName = dir.filePath(QString(250, 'x'));
+    const QByteArray old = "previous contents";
+    QVERIFY(writeAll(longName, old));
+    const sim::Status t = writeSceneFile(r.scene, longName);
+    QVERIFY(!t.ok());
+    QVERIFY(QString::fromStdString(t.error).contains("xxxxxxxx"));
+    QCOMPARE(readAll(longName), old);
+    // A successful save replaces the file completely.
+    const QString good = dir.filePath("good.plume");
+    QVERIFY(writeAll(good, old));
+    QVERIFY(writeSceneFile(r.scene, good).ok());
+    QVERIFY(readSceneFile(good).ok);
+}
+
+QTEST_GUILESS_MAIN(TestSceneIo)
+#include "tst_scene_io.moc"
