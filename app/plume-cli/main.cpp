@@ -1,18 +1,27 @@
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
 // 2 bad usage or invalid input.
+#include <bake/baker.h>
+#include <io/scenereader.h>
 #include <scene/builtinscene.h>
+#include <scene/rasterize.h>
 #include <sim/simulation.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -123,11 +132,232 @@ int simulate(const QStringList &arguments)
     return kExitOk;
 }
 
+/// Parses the options common to the scene commands; returns an exit code when done already.
+std::optional<int> parseCommand(QCommandLineParser &parser, const QStringList &arguments,
+                                const QString &command, const QString &description)
+{
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    parser.addPositionalArgument(command, "The command.");
+    parser.addPositionalArgument("scene", "The scene file (.plume).");
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet("help")) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kExitOk;
+    }
+    if (parser.positionalArguments().size() != 2)
+        return usageError(command + " takes exactly one scene file");
+    return std::nullopt;
+}
+
+/// Reads a scene, printing warnings; prints the error and returns nullopt when it is refused.
+std::optional<plume::Scene> loadScene(const QString &path, bool quiet)
+{
+    plume::SceneReadResult r = plume::readSceneFile(path);
+    if (!r.ok) {
+        std::fprintf(stderr, "plume-cli: %s\n", r.error.c_str());
+        return std::nullopt;
+    }
+    if (!quiet) {
+        for (const std::string &w : r.warnings)
+            std::fprintf(stderr, "plume-cli: warning: %s\n", w.c_str());
+    }
+    if (plume::sim::Status st = plume::checkScene(r.scene); !st) {
+        std::fprintf(stderr, "plume-cli: %s: %s\n", qPrintable(path), st.error.c_str());
+        return std::nullopt;
+    }
+    return std::move(r.scene);
+}
+
+// plume-cli validate SCENE: reads and checks a scene; exit 0 when valid, 2 when not.
+int validate(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption quietOpt("quiet", "Print nothing on success, and no warnings.");
+    parser.addOption(quietOpt);
+    if (auto done = parseCommand(parser, arguments, "validate",
+                                 "Reads a scene file and checks every value, shape and "
+                                 "referenced image. Exit code 0: valid; 2: refused."))
+        return *done;
+    const QString path = parser.positionalArguments()[1];
+    std::optional<plume::Scene> scene = loadScene(path, parser.isSet(quietOpt));
+    if (!scene)
+        return kExitUsage;
+    if (!parser.isSet(quietOpt))
+        std::printf("%s: valid\n", qPrintable(path));
+    return kExitOk;
+}
+
+// plume-cli info SCENE: what a scene holds and what it will cost.
+int info(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (auto done = parseCommand(parser, arguments, "info",
+                                 "Prints a scene's dimension, domain, cells, time settings, "
+                                 "items and a memory estimate."))
+        return *done;
+    const QString path = parser.positionalArguments()[1];
+    std::optional<plume::Scene> scene = loadScene(path, false);
+    if (!scene)
+        return kExitUsage;
+    const plume::DomainSettings &d = scene->domain;
+    const plume::sim::Domain domain = plume::makeDomain(d);
+    const plume::SimulationSettings &s = scene->simulation;
+    std::printf("scene:      %s\n", scene->name.c_str());
+    std::printf("dimension:  %s\n", plume::toString(d.dimension));
+    std::printf("domain:     %g x %g x %g world units at (%g, %g, %g)\n", d.size.x, d.size.y,
+                d.dimension == plume::Dimension::TwoD ? 0.0 : double(d.size.z), d.origin.x, d.origin.y, d.origin.z);
+    std::printf("cells:      %d x %d x %d = %lld (cell size %g)\n", domain.cells.x,
+                domain.cells.y, domain.cells.z, static_cast<long long>(domain.cellCount()),
+                domain.cellSize);
+    std::printf("boundaries: x %s/%s, y %s/%s, z %s/%s\n",
+                plume::sim::toString(domain.boundaries[0]), plume::sim::toString(domain.boundaries[1]),
+                plume::sim::toString(domain.boundaries[2]), plume::sim::toString(domain.boundaries[3]),
+                plume::sim::toString(domain.boundaries[4]), plume::sim::toString(domain.boundaries[5]));
+    std::printf("scheme:     %s\n", plume::sim::toString(s.params.scheme));
+    std::printf("frames:     %d to %d at %g fps, ", s.frameStart, s.frameEnd, s.time.frameRate);
+    if (s.time.cfl > 0.f)
+        std::printf("substeps from CFL %g (at most %d)\n", s.time.cfl, s.time.maxSubsteps);
+    else
+        std::printf("%d substep%s per frame\n", s.time.substeps, s.time.substeps == 1 ? "" : "s");
+    std::printf("memory:     about %.1f MiB\n",
+                double(plume::estimateMemoryBytes(d)) / (1024.0 * 1024.0));
+    std::printf("items:      %zu\n", scene->items.size());
+    for (const plume::Item &item : scene->items) {
+        std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),
+                    plume::toString(item.shape.type), item.name.c_str(),
+                    item.enabled ? "" : " (disabled)");
+    }
+    return kExitOk;
+}
+
+std::atomic<bool> gInterrupted{false};
+
+extern "C" void onInterrupt(int) { gInterrupted = true; }
+
+/// The bake's progress line on stderr: frame, percent, time per frame and ETA.
+class ProgressLine : public plume::BakeObserver
+{
+public:
+    explicit ProgressLine(bool show)
+        : mShow(show)
+    {
+    }
+
+    void frameWritten(int frame, int done, int total, double milliseconds) override
+    {
+        mTotalMs += milliseconds;
+        if (!mShow)
+            return;
+        const double perFrame = mTotalMs / done / 1000.0;
+        const int eta = int(perFrame * (total - done) + 0.5);
+        std::fprintf(stderr, "\rframe %d  %d/%d  %3d%%  %.2f s/frame  ETA %d:%02d   ", frame,
+                     done, total, int(100.0 * done / total), perFrame, eta / 60, eta % 60);
+        if (done == total)
+            std::fputc('\n', stderr);
+        std::fflush(stderr);
+    }
+
+    bool cancelRequested() override { return gInterrupted.load(); }
+
+    double totalMs() const { return mTotalMs; }
+
+private:
+    bool mShow;
+    double mTotalMs = 0.0;
+};
+
+/// Parses "A:B" (inclusive) or "A".
+bool parseFrames(const QString &text, int &first, int &last)
+{
+    const QStringList parts = text.split(':');
+    if (parts.size() > 2)
+        return false;
+    bool ok1 = false, ok2 = true;
+    first = parts[0].toInt(&ok1);
+    last = parts.size() == 2 ? parts[1].toInt(&ok2) : first;
+    return ok1 && ok2;
+}
+
+// plume-cli bake SCENE -o DIR: simulates and writes one OpenVDB file per frame.
+int bake(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption outOpt({"o", "output"}, "Output folder (created when missing).",
+                                    "dir");
+    const QCommandLineOption framesOpt("frames",
+                                       "Frames to write, inclusive (default: the scene's range).",
+                                       "A:B");
+    const QCommandLineOption threadsOpt("threads", "Worker threads (default: all cores).", "N");
+    const QCommandLineOption vdbOpt("vdb", "Write OpenVDB files (the default output).");
+    const QCommandLineOption quietOpt("quiet", "Print nothing but errors.");
+    const QCommandLineOption progressOpt("progress",
+                                         "Show the progress line even when stderr is not a "
+                                         "terminal.");
+    parser.addOptions({outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt});
+    if (auto done = parseCommand(parser, arguments, "bake",
+                                 "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each "
+                                 "frame, with grids density, temperature, vel and (with dye) Cd. "
+                                 "Each file appears complete or not at all. Exit codes: 0 done; "
+                                 "1 failed or interrupted while running; 2 bad usage or scene."))
+        return *done;
+    if (!parser.isSet(outOpt))
+        return usageError("bake needs an output folder: -o DIR");
+    std::optional<oneapi::tbb::global_control> threadLimit;
+    if (parser.isSet(threadsOpt)) {
+        int threads = 0;
+        if (!parsePositiveInt(parser.value(threadsOpt), threads))
+            return usageError("--threads must be a positive integer, got '"
+                              + parser.value(threadsOpt) + "'");
+        threadLimit.emplace(oneapi::tbb::global_control::max_allowed_parallelism,
+                            std::size_t(threads));
+    }
+    const bool quiet = parser.isSet(quietOpt);
+    const QString path = parser.positionalArguments()[1];
+    std::optional<plume::Scene> scene = loadScene(path, quiet);
+    if (!scene)
+        return kExitUsage;
+
+    plume::BakeSettings settings;
+    settings.outputDirectory = parser.value(outOpt).toStdString();
+    settings.baseName = QFileInfo(path).completeBaseName().toStdString();
+    settings.plumeVersion = PLUME_VERSION;
+    settings.firstFrame = scene->simulation.frameStart;
+    settings.lastFrame = scene->simulation.frameEnd;
+    if (parser.isSet(framesOpt)
+        && !parseFrames(parser.value(framesOpt), settings.firstFrame, settings.lastFrame))
+        return usageError("--frames must be A:B or A, got '" + parser.value(framesOpt) + "'");
+    if (plume::sim::Status st =
+            plume::checkFrameRange(*scene, settings.firstFrame, settings.lastFrame);
+        !st)
+        return usageError("--frames: " + QString::fromStdString(st.error));
+
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    ProgressLine progress(!quiet && (parser.isSet(progressOpt) || isatty(STDERR_FILENO)));
+    const plume::BakeResult result = plume::bakeScene(*scene, settings, &progress);
+    if (!result.status) {
+        std::fprintf(stderr, "\nplume-cli: %s: %s\n", qPrintable(path),
+                     result.cancelled ? "interrupted; the files written so far are complete"
+                                      : result.status.error.c_str());
+        return kExitFailure;
+    }
+    if (!quiet)
+        std::printf("wrote %zu frame%s to %s in %.1f s\n", result.files.size(),
+                    result.files.size() == 1 ? "" : "s", settings.outputDirectory.c_str(),
+                    progress.totalMs() / 1000.0);
+    return kExitOk;
+}
+
 void printHelp()
 {
     std::puts("Usage: plume-cli <command> [options]\n"
               "\n"
               "Commands:\n"
+              "  validate   check a scene file\n"
+              "  info       describe a scene: domain, cells, items, memory\n"
+              "  bake       simulate a scene and write OpenVDB files per frame\n"
               "  simulate   run a built-in scene headless and print per-frame timings\n"
               "\n"
               "'plume-cli <command> --help' describes a command's options.\n"
@@ -152,5 +382,11 @@ int main(int argc, char **argv)
     }
     if (args[1] == "simulate")
         return simulate(args);
+    if (args[1] == "validate")
+        return validate(args);
+    if (args[1] == "info")
+        return info(args);
+    if (args[1] == "bake")
+        return bake(args);
     return usageError("unknown command '" + args[1] + "'");
 }

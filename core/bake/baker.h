@@ -1,0 +1,54 @@
+#pragma once
+
+#include <scene/scene.h>
+#include <sim/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace plume {
+
+/// Progress and cancellation for a bake (like OpenVDB's util::NullInterrupter): the CLI's
+/// progress line and the GUI's dialog implement it; the core never knows which.
+class BakeObserver
+{
+public:
+    virtual ~BakeObserver() = default;
+    /// Called after each written frame: `done` of `total` frames, this frame's wall time.
+    virtual void frameWritten(int frame, int done, int total, double milliseconds) {}
+    /// Polled between frames and steps; true stops the bake (files written so far stay).
+    virtual bool cancelRequested() { return false; }
+};
+
+/// What to bake and where.
+struct BakeSettings
+{
+    std::filesystem::path outputDirectory; ///< created when missing
+    std::string baseName;                  ///< files are <baseName>.<frame:04d>.vdb
+    int firstFrame = 1;                    ///< inclusive; the simulation runs from the scene's
+    int lastFrame = 1;                     ///< frameStart regardless, writing [first, last]
+    std::string plumeVersion;
+};
+
+/// The outcome: success, or the reason (blow-up, I/O error, cancelled) naming the frame.
+struct BakeResult
+{
+    sim::Status status;
+    bool cancelled = false;
+    std::vector<std::filesystem::path> files; ///< written, in frame order
+};
+
+/// Simulates `scene` from its first frame through `settings.lastFrame` and writes an OpenVDB
+/// file per frame in [firstFrame, lastFrame] (grids density, temperature, vel and, when an
+/// emitter has dye, Cd; see export/vdbwriter.h). Frame f is the state after simulating frames
+/// frameStart..f, with the scene's inputs evaluated at f. Every file appears complete or not
+/// at all. The result is the same whatever the thread count.
+BakeResult bakeScene(const Scene &scene, const BakeSettings &settings,
+                     BakeObserver *observer = nullptr);
+
+/// Checks a frame range against the scene's (first <= last, both within
+/// [frameStart, frameEnd]); the message says what is allowed.
+sim::Status checkFrameRange(const Scene &scene, int first, int last);
+
+} // namespace plume
