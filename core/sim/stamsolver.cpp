@@ -76,6 +76,7 @@ inline float mirrored(const float *x, Index n, Index offset, bool solid, bool ne
 }
 
 /// One Gauss-Seidel update of lin_solve: x = (x0 + a * sum of neighbours) / c (Stam 2003).
+/// The paper's order divides like the published code; red-black multiplies by 1 / c.
 struct Relax
 {
     float *x;
@@ -83,21 +84,23 @@ struct Relax
     const std::uint8_t *flags;
     Index sy, sz;
     float a, c;
+    float inverseC;
     int normalAxis; ///< axis whose mirror negates (velocity component), -1 for scalars
 
-    template<bool D3>
+    template<bool D3, bool P>
     void plain(Index n) const
     {
-        x[n] = (x0[n] + a * neighbourSum<D3>(x, n, sy, sz)) / c;
+        const float b = x0[n] + a * neighbourSum<D3>(x, n, sy, sz);
+        x[n] = P ? b / c : b * inverseC;
     }
 
     /// Solid neighbours stand for the cell's mirror image, moved to the diagonal.
-    template<bool D3>
+    template<bool D3, bool P>
     void masked(Index n) const
     {
         const std::uint8_t f = flags[n];
         if (f == 0)
-            return plain<D3>(n);
+            return plain<D3, P>(n);
         if (f & kSelfSolid) {
             x[n] = 0.f;
             return;
@@ -114,13 +117,13 @@ struct Relax
         x[n] = diagonal > 0.f ? (x0[n] + a * sum) / diagonal : 0.f;
     }
 
-    template<bool D3, bool S>
+    template<bool D3, bool S, bool P>
     void cell(Index n) const
     {
         if constexpr (S)
-            masked<D3>(n);
+            masked<D3, P>(n);
         else
-            plain<D3>(n);
+            plain<D3, P>(n);
     }
 };
 
@@ -132,13 +135,13 @@ void sweepPaper(const StamLayout &L, const Relax &r)
     if constexpr (!D3) {
         for (int i = 1; i <= L.cells.x; ++i)
             for (int j = 1; j <= L.cells.y; ++j)
-                r.cell<D3, S>(Index(L.index(i, j, 0)));
+                r.cell<D3, S, true>(Index(L.index(i, j, 0)));
     } else {
         for (int k = 1; k <= L.cells.z; ++k)
             for (int j = 1; j <= L.cells.y; ++j) {
                 const Index row = Index(L.index(0, j, k));
                 for (int i = 1; i <= L.cells.x; ++i)
-                    r.cell<D3, S>(row + i);
+                    r.cell<D3, S, true>(row + i);
             }
     }
 }
@@ -152,7 +155,7 @@ void sweepRedBlack(const StamLayout &L, const Relax &r)
         forEachInteriorRow(L, [&](int j, int k) {
             const Index row = Index(L.index(0, j, k));
             for (int i = 1 + ((1 + j + k + colour) & 1); i <= L.cells.x; i += 2)
-                r.cell<D3, S>(row + i);
+                r.cell<D3, S, false>(row + i);
         });
     }
 }
@@ -686,16 +689,14 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
         return normal == axis ? -inner : inner;
     };
     const int nx = L.cells.x, ny = L.cells.y, nz = L.cells.z;
-    const int nzRows = L.is3D ? nz : 1;
-    forEachRow(Int3{1, ny, nzRows}, [&](int jr, int kr) {
-        const int j = jr + 1, k = kr + L.k0;
-        float &lo = x[L.index(0, j, k)], &hi = x[L.index(nx + 1, j, k)];
-        const float first = x[L.index(1, j, k)], last = x[L.index(nx, j, k)];
-        lo = ghost(0, false, first, last);
-        hi = ghost(0, true, last, first);
-    });
-    forEachSlab(nzRows, [&](int kr) {
+    // x and y faces slab by slab (one slab, so no tasks, in 2D), then z faces.
+    forEachSlab(L.is3D ? nz : 1, [&](int kr) {
         const int k = kr + L.k0;
+        for (int j = 1; j <= ny; ++j) {
+            const float first = x[L.index(1, j, k)], last = x[L.index(nx, j, k)];
+            x[L.index(0, j, k)] = ghost(0, false, first, last);
+            x[L.index(nx + 1, j, k)] = ghost(0, true, last, first);
+        }
         for (int i = 1; i <= nx; ++i) {
             const float first = x[L.index(i, 1, k)], last = x[L.index(i, ny, k)];
             x[L.index(i, 0, k)] = ghost(1, false, first, last);
@@ -747,7 +748,8 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
 void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
-    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz, a, c, normalAxisOf(int(q))};
+    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz,
+                      a,        c,         1.f / c,       normalAxisOf(int(q))};
     const bool paper = mParams.stamSweep == SweepOrder::Paper;
     const bool solids = !mFlags.empty();
     for (int it = 0; it < mParams.stamIterations; ++it) {

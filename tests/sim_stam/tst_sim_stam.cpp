@@ -606,6 +606,80 @@ private slots:
         QVERIFY(std::fabs(s->maxVelocity() - 1.f) < 1e-5f);
     }
 
+    // Temperature and dye ride the same dens_step as density: equal rates, equal fields.
+    void scalarsShareTheDensityStep()
+    {
+        const Int3 cells{20, 16, 12};
+        auto s = busyScene(true, SweepOrder::RedBlack);
+        Emitter e = densityEmitter(ballMask(cells, {10.f, 5.f, 6.f}, 3.f), 3.f);
+        e.temperature = 3.f;
+        e.dye = {3.f, 0.f, 3.f};
+        e.velocityMode = EmitterVelocity::Force;
+        e.velocity = {2.f, 3.f, 1.f};
+        QVERIFY(s->setEmitters({e}));
+        for (int n = 0; n < 8; ++n)
+            s->step(0.05f, 0.0);
+        const ScalarGrid density = sampled(*s, FieldKind::Density);
+        QVERIFY(maxAbs(density) > 0.1);
+        QVERIFY(sampled(*s, FieldKind::Temperature).identical(density));
+        QVERIFY(sampled(*s, FieldKind::DyeRed).identical(density));
+        QVERIFY(sampled(*s, FieldKind::DyeBlue).identical(density));
+        QCOMPARE(maxAbs(sampled(*s, FieldKind::DyeGreen)), 0.0);
+    }
+
+    void derivedFields_data()
+    {
+        QTest::addColumn<bool>("is3D");
+        QTest::newRow("2D") << false;
+        QTest::newRow("3D") << true;
+    }
+
+    // Speed, divergence (1/s) and |curl| (1/s) agree with central differences of the sampled
+    // velocity, computed here in double, away from the domain faces.
+    void derivedFields()
+    {
+        QFETCH(bool, is3D);
+        const PaperScene scene = paperScene(is3D);
+        auto s = makeSolver(scene.domain, stamParams(SweepOrder::RedBlack, 1e-4f, 0.f),
+                            scene.emitters);
+        for (int n = 0; n < 10; ++n)
+            s->step(scene.dt, 0.0);
+        const ScalarGrid u = sampled(*s, FieldKind::VelocityX);
+        const ScalarGrid v = sampled(*s, FieldKind::VelocityY);
+        const ScalarGrid w = sampled(*s, FieldKind::VelocityZ);
+        const ScalarGrid speed = sampled(*s, FieldKind::Speed);
+        const ScalarGrid div = sampled(*s, FieldKind::Divergence);
+        const ScalarGrid curl = sampled(*s, FieldKind::Vorticity);
+        const Int3 n = u.size();
+        const double g = 0.5 / scene.domain.cellSize;
+        double errSpeed = 0, errDiv = 0, errCurl = 0;
+        for (int k = is3D ? 1 : 0; k < (is3D ? n.z - 1 : 1); ++k)
+            for (int j = 1; j < n.y - 1; ++j)
+                for (int i = 1; i < n.x - 1; ++i) {
+                    auto d = [&](const ScalarGrid &q, int axis) -> double {
+                        if (axis == 2 && !is3D)
+                            return 0.0;
+                        const int di = axis == 0, dj = axis == 1, dk = axis == 2;
+                        return g * (double(q(i + di, j + dj, k + dk)) - q(i - di, j - dj, k - dk));
+                    };
+                    const double sp = std::sqrt(double(u(i, j, k)) * u(i, j, k)
+                                                + double(v(i, j, k)) * v(i, j, k)
+                                                + double(w(i, j, k)) * w(i, j, k));
+                    const double dv = d(u, 0) + d(v, 1) + d(w, 2);
+                    const double cx = d(w, 1) - d(v, 2), cy = d(u, 2) - d(w, 0);
+                    const double cz = d(v, 0) - d(u, 1);
+                    const double c = std::sqrt(cx * cx + cy * cy + cz * cz);
+                    errSpeed = std::max(errSpeed, std::fabs(speed(i, j, k) - sp));
+                    errDiv = std::max(errDiv, std::fabs(div(i, j, k) - dv));
+                    errCurl = std::max(errCurl, std::fabs(curl(i, j, k) - c));
+                }
+        // float against double on the same differences: a few ulps of the largest term.
+        QVERIFY(maxAbs(curl) > 1.0);
+        QVERIFY(errSpeed <= 1e-5 * maxAbs(speed));
+        QVERIFY(errDiv <= 1e-5 * maxAbs(curl));
+        QVERIFY(errCurl <= 1e-5 * maxAbs(curl));
+    }
+
     // A finite but huge force overflows; the solver names the field instead of crashing.
     void nonFiniteIsNamed()
     {
