@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -24,21 +25,15 @@ constexpr int kCoarsestSide = 4;    // coarsen while some side is longer than th
 constexpr int kMaxLevels = 16;
 constexpr int kCoarsestSweeps = 16; // black-red sweep pairs that stand in for a coarsest solve
 
-constexpr std::array<float, 16> makeInverseDiagonal()
-{
-    std::array<float, 16> t{};
-    for (int f = 0; f < 16; ++f)
-        t[std::size_t(f)] = (f & kDiagBits) ? 1.f / float(f & kDiagBits) : 0.f;
-    return t;
-}
-// 1 / diag for every flag byte; 0 where the cell has no open face (solid or sealed).
-constexpr std::array<float, 16> kInvDiag = makeInverseDiagonal();
+constexpr float kNear = 0.75f; // weights of linear cell-centred prolongation
+constexpr float kFar = 0.25f;
 
 /// One level of the hierarchy: cell-centred flags; the coarse levels own their x and b.
 struct Level
 {
     Int3 n{0, 0, 0};
     std::array<bool, 3> periodic{};
+    std::array<float, 6> ghostSign{1.f, 1.f, 1.f, 1.f, 1.f, 1.f}; // -1 on open faces
     std::vector<std::uint8_t> flags;
     std::vector<float> x, b;
 
@@ -46,18 +41,19 @@ struct Level
     {
         return std::size_t(n.x) * (std::size_t(j) + std::size_t(n.y) * std::size_t(k));
     }
+    std::size_t rowIndex(int j, int k) const { return std::size_t(j) + std::size_t(n.y) * k; }
 };
 
-/// The centre row of a vector and its four neighbour rows (a zero row outside non-periodic sides).
+/// The four neighbour rows of a row (a zero row outside non-periodic sides: a wall couples
+/// nothing and an open face has p = 0 outside).
 struct Rows
 {
-    const float *c, *ym, *yp, *zm, *zp;
+    const float *ym, *yp, *zm, *zp;
 };
 
 Rows neighbourRows(const Level &l, const float *v, const float *zero, int j, int k)
 {
     Rows r;
-    r.c = v + l.row(j, k);
     r.ym = j > 0 ? v + l.row(j - 1, k) : (l.periodic[1] ? v + l.row(l.n.y - 1, k) : zero);
     r.yp = j + 1 < l.n.y ? v + l.row(j + 1, k) : (l.periodic[1] ? v + l.row(0, k) : zero);
     r.zm = k > 0 ? v + l.row(j, k - 1) : (l.periodic[2] ? v + l.row(j, l.n.z - 1) : zero);
@@ -65,53 +61,45 @@ Rows neighbourRows(const Level &l, const float *v, const float *zero, int j, int
     return r;
 }
 
-// Sum of the 4 (2D) or 6 (3D) neighbours of cell i away from the row ends.
-template<bool k3D>
-inline float innerSum(const Rows &r, int i)
+// v where keep, else +0: a bitwise select, which vectorizes where a float compare would not.
+inline float keepIf(std::uint32_t keep, float v)
 {
-    float s = r.c[i - 1] + r.c[i + 1] + r.ym[i] + r.yp[i];
-    if constexpr (k3D)
-        s += r.zm[i] + r.zp[i];
-    return s;
+    return std::bit_cast<float>(std::bit_cast<std::uint32_t>(v) & (0u - keep));
 }
 
-// The same at any i: outside a non-periodic row end the value is 0 (wall: no coupling; open:
-// Dirichlet p = 0).
-template<bool k3D>
-inline float edgeSum(const Rows &r, int i, int nx, bool px)
+// v / diag; a cell without open faces divides by 1 (callers mask it).
+inline float overDiag(float v, std::uint32_t d)
 {
-    const float lo = i > 0 ? r.c[i - 1] : (px ? r.c[nx - 1] : 0.f);
-    const float hi = i + 1 < nx ? r.c[i + 1] : (px ? r.c[0] : 0.f);
-    float s = lo + hi + r.ym[i] + r.yp[i];
-    if constexpr (k3D)
-        s += r.zm[i] + r.zp[i];
-    return s;
+    return v / float(d | std::uint32_t(d == 0));
 }
 
-// Calls f(i, neighbour sum) for the cells of one colour of a row: i = first, first + 2, ...
-template<bool k3D, class F>
-inline void forColour(const Rows &r, int nx, bool px, int first, F &&f)
+// Calls cell(i, sum of the neighbours of i) for i = first, first + kStep, ... < nx. The centre
+// row `c` must be the pointer that `cell` writes through, so that the compiler sees the
+// red-black independence and vectorizes the interior loop.
+template<bool k3D, int kStep, class Cell>
+inline void forCells(const float *c, const Rows &r, int nx, bool px, int first, Cell &&cell)
 {
+    auto edge = [&](int i) {
+        const float lo = i > 0 ? c[i - 1] : (px ? c[nx - 1] : 0.f);
+        const float hi = i + 1 < nx ? c[i + 1] : (px ? c[0] : 0.f);
+        float s = lo + hi + r.ym[i] + r.yp[i];
+        if constexpr (k3D)
+            s += r.zm[i] + r.zp[i];
+        cell(i, s);
+    };
     int i = first;
     if (i == 0) {
-        f(0, edgeSum<k3D>(r, 0, nx, px));
-        i = 2;
+        edge(0);
+        i = kStep;
     }
-    for (; i < nx - 1; i += 2)
-        f(i, innerSum<k3D>(r, i));
+    for (; i < nx - 1; i += kStep) {
+        float s = c[i - 1] + c[i + 1] + r.ym[i] + r.yp[i];
+        if constexpr (k3D)
+            s += r.zm[i] + r.zp[i];
+        cell(i, s);
+    }
     if (i == nx - 1)
-        f(i, edgeSum<k3D>(r, i, nx, px));
-}
-
-// Calls f(i, neighbour sum) for every cell of a row.
-template<bool k3D, class F>
-inline void forRowCells(const Rows &r, int nx, bool px, F &&f)
-{
-    f(0, edgeSum<k3D>(r, 0, nx, px));
-    for (int i = 1; i < nx - 1; ++i)
-        f(i, innerSum<k3D>(r, i));
-    if (nx > 1)
-        f(nx - 1, edgeSum<k3D>(r, nx - 1, nx, px));
+        edge(i);
 }
 
 /// forEachRow with a scratch buffer of `len` floats per chunk of rows (no row reads what an
@@ -127,18 +115,28 @@ void forEachRowScratch(Int3 size, std::size_t len, F &&body)
     });
 }
 
-// Largest |v| of a row, +inf when a NaN is present (so that no test against it passes).
-template<class F>
-inline double rowAbsMax(int nx, F &&value)
+// Largest |v[i]| of a row; +inf when a NaN is present. Non-negative floats order like their
+// bit patterns (NaN above inf), so the maximum is taken on integers.
+inline double rowAbsMax(const float *v, int n)
 {
-    float m = 0.f;
-    bool nan = false;
-    for (int i = 0; i < nx; ++i) {
-        const float a = std::fabs(value(i));
-        m = a > m ? a : m;
-        nan |= a != a;
-    }
-    return nan ? std::numeric_limits<double>::infinity() : double(m);
+    std::uint32_t m = 0;
+    for (int i = 0; i < n; ++i)
+        m = std::max(m, std::bit_cast<std::uint32_t>(v[i]) & 0x7fffffffu);
+    return m > 0x7f800000u ? std::numeric_limits<double>::infinity()
+                           : double(std::bit_cast<float>(m));
+}
+
+// Sum of a[i] * b[i] (b == nullptr: of a[i]) in double, over four fixed lanes.
+inline double rowDot(const float *a, const float *b, int n)
+{
+    double lane[4] = {0.0, 0.0, 0.0, 0.0};
+    int i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int q = 0; q < 4; ++q)
+            lane[q] += double(a[i + q]) * (b ? double(b[i + q]) : 1.0);
+    for (; i < n; ++i)
+        lane[0] += double(a[i]) * (b ? double(b[i]) : 1.0);
+    return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 
 // Calls f(i, D) with D = face-flux difference (u[i+1]-u[i]) + (v[j+1]-v[j]) + (w[k+1]-w[k]).
@@ -170,33 +168,38 @@ bool colouringHolds(const Level &l)
     return true;
 }
 
-// Fine index of the restriction gather for coarse index I: the fine cells 2I-1 .. 2I+2 with the
-// ghost rules that make it the transpose of clamped (wrapped) linear prolongation; -1 = none.
-inline int gatherIndex(int i, int n, bool periodic)
+/// One tap of the 1D transfer operators: an index (-1 = none) and the sign of its weight.
+struct Tap
+{
+    int index;
+    float sign;
+};
+
+// Fine tap i of the restriction gather for a coarse cell (fine cells 2I-1 .. 2I+2), with the
+// ghost rules that make it the exact transpose of prolongTap: wrap across periodic sides,
+// reflect at the others (sign +1 at walls, -1 at open faces where p = 0 outside).
+inline Tap gatherTap(int i, int n, bool periodic, float loSign, float hiSign)
 {
     if (i < 0)
-        return periodic ? n - 1 : 0;
+        return periodic ? Tap{n - 1, 1.f} : Tap{0, loSign};
     if (i >= n) {
         if (periodic)
-            return i - n;
-        return (n % 2 == 0 && i == n) ? n - 1 : -1;
+            return {i - n, 1.f};
+        return (n % 2 == 0 && i == n) ? Tap{n - 1, hiSign} : Tap{-1, 0.f};
     }
-    return i;
+    return {i, 1.f};
 }
 
-// Coarse neighbour used by linear prolongation for fine index i (besides i / 2).
-inline int prolongPartner(int i, int nc, bool periodic)
+// Coarse partner of fine cell i in linear prolongation (besides i / 2, weight 3/4 against 1/4).
+inline Tap prolongTap(int i, int nc, bool periodic, float loSign, float hiSign)
 {
     const int c = (i & 1) ? i / 2 + 1 : i / 2 - 1;
     if (c < 0)
-        return periodic ? nc - 1 : 0;
+        return periodic ? Tap{nc - 1, 1.f} : Tap{0, loSign};
     if (c >= nc)
-        return periodic ? 0 : nc - 1;
-    return c;
+        return periodic ? Tap{0, 1.f} : Tap{nc - 1, hiSign};
+    return {c, 1.f};
 }
-
-constexpr float kNear = 0.75f; // linear weights of cell-centred prolongation
-constexpr float kFar = 0.25f;
 
 } // namespace
 
@@ -220,21 +223,21 @@ struct PressureSolver::Impl
     void buildHierarchy(const std::vector<std::uint8_t> &fineFluid);
 
     template<bool k3D> void smoothRedFromZero(Level &l, float *x, const float *b);
-    template<bool k3D> void smoothColour(Level &l, float *x, const float *b, int colour);
-    template<bool k3D> Dots smoothRedWithDots(Level &l, float *x, const float *b);
+    template<bool k3D> void sweep(Level &l, float *x, const float *b, int colour);
+    template<bool k3D> Dots sweepRedWithDots(Level &l, float *x, const float *b);
     template<bool k3D> void residualIntoRed(Level &l, float *x);
     template<bool k3D> void restrictResidual(const Level &f, const float *x, Level &c);
-    template<bool k3D> void prolongAndRestore(Level &f, float *x, const float *b, const Level &c);
+    template<bool k3D> void prolongIntoRed(Level &f, float *x, const float *b, const Level &c);
     template<bool k3D> Dots vcycle(int level, float *x, const float *b);
-    template<bool k3D> Dots precondition(float *z, const float *r, bool multigrid);
 
     template<bool k3D> double applyOperator(const float *s, float *q);
+    double updateResidual(float *r, float *zq, float alpha, bool diagonal, Dots &dots);
+    void updateDirection(float *x, float *s, const float *z, float alpha, float beta, float zm);
     template<bool k3D> SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
                                          const PressureSettings &settings, Workspace &work);
     template<bool k3D> void subtractGradient(MacGrid &vel, const float *x);
 };
 
-// Diagonal = open faces: fluid neighbours (periodic faces wrap) plus open domain faces.
 void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> &fluid)
 {
     const Int3 n = l.n;
@@ -278,8 +281,13 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
     levels.clear();
     levels.emplace_back();
     levels[0].n = domain.cells;
-    for (int a = 0; a < axes; ++a)
+    for (int a = 0; a < axes; ++a) {
         levels[0].periodic[std::size_t(a)] = domain.boundary(a, false) == Boundary::Periodic;
+        for (int side = 0; side < 2; ++side) {
+            const bool open = domain.boundary(a, side == 1) == Boundary::Open;
+            levels[0].ghostSign[std::size_t(2 * a + side)] = open ? -1.f : 1.f;
+        }
+    }
     buildFlags(levels[0], fineFluid);
     multigridUsable = colouringHolds(levels[0]);
 
@@ -291,6 +299,7 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
             break;
         Level c;
         c.periodic = f.periodic;
+        c.ghostSign = f.ghostSign;
         c.n = f.n;
         for (int a = 0; a < axes; ++a)
             c.n[a] = (f.n[a] + 1) / 2;
@@ -322,63 +331,64 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
 }
 
 // Red cells of a zero start: x = b / diag (their neighbours are black and still zero).
+
+// Red cells of a zero start: x = b / diag (their neighbours are black and still zero).
 template<bool k3D>
 void PressureSolver::Impl::smoothRedFromZero(Level &l, float *x, const float *b)
 {
     forEachRow(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         const std::uint8_t *f = l.flags.data() + o;
-        const int red = (j + k) & 1;
-        for (int i = 0; i < l.n.x; ++i)
-            x[o + std::size_t(i)] = (i & 1) == red ? b[o + std::size_t(i)] * kInvDiag[f[i]] : 0.f;
+        const std::uint32_t p0 = std::uint32_t(j + k) & 1u;
+        for (int i = 0; i < l.n.x; ++i) {
+            const std::uint32_t d = f[i] & kDiagBits;
+            const std::uint32_t red = ((std::uint32_t(i) ^ p0) & 1u) ^ 1u;
+            x[o + std::size_t(i)] = keepIf(red & std::uint32_t(d != 0), overDiag(b[o + i], d));
+        }
     });
 }
 
-// One Gauss-Seidel half sweep over the cells of one colour: x = (b + sum of neighbours) / diag.
+// Gauss-Seidel over the cells of one colour: x = (b + sum of neighbours) / diag.
 template<bool k3D>
-void PressureSolver::Impl::smoothColour(Level &l, float *x, const float *b, int colour)
+void PressureSolver::Impl::sweep(Level &l, float *x, const float *b, int colour)
 {
     const bool px = l.periodic[0];
     forEachRow(l.n, [&](int j, int k) {
-        const Rows r = neighbourRows(l, x, zeroRow.data(), j, k);
         const std::size_t o = l.row(j, k);
         float *xr = x + o;
         const float *br = b + o;
         const std::uint8_t *f = l.flags.data() + o;
-        forColour<k3D>(r, l.n.x, px, (j + k + colour) & 1,
-                       [&](int i, float s) { xr[i] = (br[i] + s) * kInvDiag[f[i]]; });
+        forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px,
+                         (j + k + colour) & 1, [&](int i, float s) {
+                             const std::uint32_t d = f[i] & kDiagBits;
+                             xr[i] = keepIf(d != 0, overDiag(br[i] + s, d));
+                         });
     });
 }
 
-// The final red half sweep of the fine level, also returning r.z, sum z and sum r (row order).
+// The last red sweep of the fine level, also returning r.z, sum z and sum r (in row order).
 template<bool k3D>
-PressureSolver::Impl::Dots PressureSolver::Impl::smoothRedWithDots(Level &l, float *x,
+PressureSolver::Impl::Dots PressureSolver::Impl::sweepRedWithDots(Level &l, float *x,
                                                                   const float *b)
 {
     const bool px = l.periodic[0];
-    const std::size_t rows = std::size_t(l.n.y) * std::size_t(l.n.z);
-    std::vector<double> sumZ(rows), sumR(rows);
+    std::vector<double> sumZ(std::size_t(l.n.y) * l.n.z), sumR(sumZ.size());
     Dots d;
     d.rz = sumRows(l.n, [&](int j, int k) {
-        const Rows r = neighbourRows(l, x, zeroRow.data(), j, k);
         const std::size_t o = l.row(j, k);
         float *xr = x + o;
         const float *br = b + o;
         const std::uint8_t *f = l.flags.data() + o;
-        forColour<k3D>(r, l.n.x, px, (j + k) & 1,
-                       [&](int i, float s) { xr[i] = (br[i] + s) * kInvDiag[f[i]]; });
-        double rz = 0.0, z = 0.0, rs = 0.0;
-        for (int i = 0; i < l.n.x; ++i) {
-            rz += double(br[i]) * double(xr[i]);
-            z += double(xr[i]);
-            rs += double(br[i]);
-        }
-        const std::size_t row = std::size_t(j) + std::size_t(l.n.y) * std::size_t(k);
-        sumZ[row] = z;
-        sumR[row] = rs;
-        return rz;
+        forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px, (j + k) & 1,
+                         [&](int i, float s) {
+                             const std::uint32_t dg = f[i] & kDiagBits;
+                             xr[i] = keepIf(dg != 0, overDiag(br[i] + s, dg));
+                         });
+        sumZ[l.rowIndex(j, k)] = rowDot(xr, nullptr, l.n.x);
+        sumR[l.rowIndex(j, k)] = rowDot(br, nullptr, l.n.x);
+        return rowDot(br, xr, l.n.x);
     });
-    for (std::size_t n = 0; n < rows; ++n) {
+    for (std::size_t n = 0; n < sumZ.size(); ++n) {
         d.sumZ += sumZ[n];
         d.sumR += sumR[n];
     }
@@ -387,18 +397,17 @@ PressureSolver::Impl::Dots PressureSolver::Impl::smoothRedWithDots(Level &l, flo
 
 // After red-from-zero and a black sweep, black residuals vanish and each red residual equals
 // the sum of its (black) neighbours; it is stored in place of x_red = b / diag, which
-// prolongAndRestore recomputes. This keeps the fine level within the three workspace grids.
+// prolongIntoRed recomputes. This keeps the fine level within the three workspace grids.
 template<bool k3D>
 void PressureSolver::Impl::residualIntoRed(Level &l, float *x)
 {
     const bool px = l.periodic[0];
     forEachRow(l.n, [&](int j, int k) {
-        const Rows r = neighbourRows(l, x, zeroRow.data(), j, k);
         const std::size_t o = l.row(j, k);
         float *xr = x + o;
         const std::uint8_t *f = l.flags.data() + o;
-        forColour<k3D>(r, l.n.x, px, (j + k) & 1,
-                       [&](int i, float s) { xr[i] = (f[i] & kDiagBits) ? s : 0.f; });
+        forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px, (j + k) & 1,
+                         [&](int i, float s) { xr[i] = keepIf((f[i] & kDiagBits) != 0, s); });
     });
 }
 
@@ -414,131 +423,107 @@ void PressureSolver::Impl::restrictResidual(const Level &f, const float *x, Leve
         std::fill(g, g + nx + 3, 0.f);
         float *fine = g + 1; // fine[-1 .. nx + 1]
         const float wts[4] = {kFar, kNear, kNear, kFar};
+        const float *sg = f.ghostSign.data();
         for (int a = 0; a < 4; ++a) {
-            const int j = gatherIndex(2 * J - 1 + a, f.n.y, f.periodic[1]);
-            if (j < 0)
-                continue;
-            for (int b = 0; b < (k3D ? 4 : 1); ++b) {
-                const int k = k3D ? gatherIndex(2 * K - 1 + b, f.n.z, f.periodic[2]) : 0;
-                if (k < 0)
+            const Tap ty = gatherTap(2 * J - 1 + a, f.n.y, f.periodic[1], sg[2], sg[3]);
+            for (int bz = 0; bz < (k3D ? 4 : 1) && ty.index >= 0; ++bz) {
+                const Tap tz = k3D ? gatherTap(2 * K - 1 + bz, f.n.z, f.periodic[2], sg[4], sg[5])
+                                   : Tap{0, 1.f};
+                if (tz.index < 0)
                     continue;
-                const float w = wts[a] * (k3D ? wts[b] : 1.f);
+                const int j = ty.index, k = tz.index;
+                const float w = wts[a] * ty.sign * (k3D ? wts[bz] * tz.sign : 1.f);
                 const float *src = x + f.row(j, k);
                 for (int i = (j + k) & 1; i < nx; i += 2)
                     fine[i] += w * src[i];
             }
         }
-        fine[-1] = px ? fine[nx - 1] : fine[0];
-        fine[nx] = px ? fine[0] : (nx % 2 == 0 ? fine[nx - 1] : 0.f);
+        fine[-1] = px ? fine[nx - 1] : sg[0] * fine[0];
+        fine[nx] = px ? fine[0] : (nx % 2 == 0 ? sg[1] * fine[nx - 1] : 0.f);
         fine[nx + 1] = 0.f;
         float *out = c.b.data() + c.row(J, K);
         const std::uint8_t *cf = c.flags.data() + c.row(J, K);
         for (int I = 0; I < c.n.x; ++I) {
             const float v = kFar * fine[2 * I - 1] + kNear * fine[2 * I] + kNear * fine[2 * I + 1]
                             + kFar * fine[2 * I + 2];
-            out[I] = (cf[I] & kDiagBits) ? scale * v : 0.f;
+            out[I] = keepIf((cf[I] & kDiagBits) != 0, scale * v);
         }
     });
 }
 
-// x = (red ? b / diag : x) + P x_coarse, zero outside the active cells (trilinear, cell-centred,
-// clamped at walls and open faces, wrapped across periodic ones).
+// Red cells: x = b / diag + P x_coarse (trilinear, cell-centred; across a wall the ghost is the
+// edge value, across an open face its negative since p = 0 on the face, across a periodic side
+// the wrapped value), zero where inactive. Black cells are left alone: the
+// black sweep that follows overwrites them.
 template<bool k3D>
-void PressureSolver::Impl::prolongAndRestore(Level &f, float *x, const float *b, const Level &c)
+void PressureSolver::Impl::prolongIntoRed(Level &f, float *x, const float *b, const Level &c)
 {
     const int ncx = c.n.x;
     const bool px = f.periodic[0];
     forEachRowScratch(f.n, std::size_t(ncx) + 2, [&](int j, int k, float *t) {
         std::fill(t, t + ncx + 2, 0.f);
         float *coarse = t + 1; // coarse[-1 .. ncx]
-        const int js[2] = {j / 2, prolongPartner(j, c.n.y, c.periodic[1])};
-        const int ks[2] = {k3D ? k / 2 : 0, k3D ? prolongPartner(k, c.n.z, c.periodic[2]) : 0};
-        const float wts[2] = {kNear, kFar};
+        const float *sg = f.ghostSign.data();
+        const Tap py = prolongTap(j, c.n.y, c.periodic[1], sg[2], sg[3]);
+        const Tap pz = k3D ? prolongTap(k, c.n.z, c.periodic[2], sg[4], sg[5]) : Tap{0, 0.f};
+        const int js[2] = {j / 2, py.index};
+        const int ks[2] = {k3D ? k / 2 : 0, pz.index};
+        const float wy[2] = {kNear, kFar * py.sign};
+        const float wz[2] = {kNear, kFar * pz.sign};
         for (int a = 0; a < 2; ++a) {
             for (int bz = 0; bz < (k3D ? 2 : 1); ++bz) {
-                const float w = wts[a] * (k3D ? wts[bz] : 1.f);
+                const float w = wy[a] * (k3D ? wz[bz] : 1.f);
                 const float *src = c.x.data() + c.row(js[a], ks[bz]);
                 for (int I = 0; I < ncx; ++I)
                     coarse[I] += w * src[I];
             }
         }
-        coarse[-1] = px ? coarse[ncx - 1] : coarse[0];
-        coarse[ncx] = px ? coarse[0] : coarse[ncx - 1];
+        coarse[-1] = px ? coarse[ncx - 1] : sg[0] * coarse[0];
+        coarse[ncx] = px ? coarse[0] : sg[1] * coarse[ncx - 1];
         const std::size_t o = f.row(j, k);
         float *xr = x + o;
         const float *br = b + o;
         const std::uint8_t *fl = f.flags.data() + o;
-        const int red = (j + k) & 1;
-        for (int i = 0; i < f.n.x; ++i) {
-            const int I = i / 2;
-            const float p = kNear * coarse[I] + kFar * coarse[(i & 1) ? I + 1 : I - 1];
-            const float base = (i & 1) == red ? br[i] * kInvDiag[fl[i]] : xr[i];
-            xr[i] = (fl[i] & kDiagBits) ? base + p : 0.f;
+        const int p0 = (j + k) & 1; // red cells are i = 2m + p0, between coarse m and m -+ 1
+        const float *partner = coarse + (p0 ? 1 : -1);
+        const int count = (f.n.x - p0 + 1) / 2;
+        for (int m = 0; m < count; ++m) {
+            const int i = 2 * m + p0;
+            const std::uint32_t d = fl[i] & kDiagBits;
+            xr[i] = keepIf(d != 0, overDiag(br[i], d) + (kNear * coarse[m] + kFar * partner[m]));
         }
     });
 }
 
 // Symmetric V-cycle from a zero guess: pre-smooth red then black, post-smooth black then red, so
-// that the preconditioner is symmetric positive definite (McAdams et al. 2010, section 3).
+// that the preconditioner is symmetric positive definite (McAdams et al. 2010, section 3). On
+// the fine level the red start x = b / diag was written by updateResidual.
 template<bool k3D>
 PressureSolver::Impl::Dots PressureSolver::Impl::vcycle(int level, float *x, const float *b)
 {
     Level &l = levels[std::size_t(level)];
-    smoothRedFromZero<k3D>(l, x, b);
+    if (level > 0)
+        smoothRedFromZero<k3D>(l, x, b);
     if (level + 1 == int(levels.size())) {
         for (int s = 0; s < kCoarsestSweeps; ++s) {
-            smoothColour<k3D>(l, x, b, kBlack);
+            sweep<k3D>(l, x, b, kBlack);
             if (level == 0 && s + 1 == kCoarsestSweeps)
-                return smoothRedWithDots<k3D>(l, x, b);
-            smoothColour<k3D>(l, x, b, kRed);
+                return sweepRedWithDots<k3D>(l, x, b);
+            sweep<k3D>(l, x, b, kRed);
         }
         return {};
     }
-    smoothColour<k3D>(l, x, b, kBlack);
+    sweep<k3D>(l, x, b, kBlack);
     residualIntoRed<k3D>(l, x);
     Level &c = levels[std::size_t(level) + 1];
     restrictResidual<k3D>(l, x, c);
     vcycle<k3D>(level + 1, c.x.data(), c.b.data());
-    prolongAndRestore<k3D>(l, x, b, c);
-    smoothColour<k3D>(l, x, b, kBlack);
+    prolongIntoRed<k3D>(l, x, b, c);
+    sweep<k3D>(l, x, b, kBlack);
     if (level == 0)
-        return smoothRedWithDots<k3D>(l, x, b);
-    smoothColour<k3D>(l, x, b, kRed);
+        return sweepRedWithDots<k3D>(l, x, b);
+    sweep<k3D>(l, x, b, kRed);
     return {};
-}
-
-// z = M^-1 r: the multigrid V-cycle, or the diagonal (Jacobi) preconditioner.
-template<bool k3D>
-PressureSolver::Impl::Dots PressureSolver::Impl::precondition(float *z, const float *r,
-                                                              bool multigrid)
-{
-    if (multigrid && multigridUsable)
-        return vcycle<k3D>(0, z, r);
-    const Level &l = levels[0];
-    const std::size_t rows = std::size_t(l.n.y) * std::size_t(l.n.z);
-    std::vector<double> sumZ(rows), sumR(rows);
-    Dots d;
-    d.rz = sumRows(l.n, [&](int j, int k) {
-        const std::size_t o = l.row(j, k);
-        const std::uint8_t *f = l.flags.data() + o;
-        double rz = 0.0, zs = 0.0, rs = 0.0;
-        for (int i = 0; i < l.n.x; ++i) {
-            const float v = r[o + std::size_t(i)] * kInvDiag[f[i]];
-            z[o + std::size_t(i)] = v;
-            rz += double(r[o + std::size_t(i)]) * double(v);
-            zs += double(v);
-            rs += double(r[o + std::size_t(i)]);
-        }
-        const std::size_t row = std::size_t(j) + std::size_t(l.n.y) * std::size_t(k);
-        sumZ[row] = zs;
-        sumR[row] = rs;
-        return rz;
-    });
-    for (std::size_t n = 0; n < rows; ++n) {
-        d.sumZ += sumZ[n];
-        d.sumR += sumR[n];
-    }
-    return d;
 }
 
 // q = A s on the fine level; returns s.q (double, row order).
@@ -548,18 +533,72 @@ double PressureSolver::Impl::applyOperator(const float *s, float *q)
     const Level &l = levels[0];
     const bool px = l.periodic[0];
     return sumRows(l.n, [&](int j, int k) {
-        const Rows r = neighbourRows(l, s, zeroRow.data(), j, k);
         const std::size_t o = l.row(j, k);
+        const float *sr = s + o;
         float *qr = q + o;
         const std::uint8_t *f = l.flags.data() + o;
-        double acc = 0.0;
-        forRowCells<k3D>(r, l.n.x, px, [&](int i, float sum) {
-            const int d = f[i] & kDiagBits;
-            const float v = d ? float(d) * r.c[i] - sum : 0.f;
-            qr[i] = v;
-            acc += double(r.c[i]) * double(v);
-        });
-        return acc;
+        forCells<k3D, 1>(sr, neighbourRows(l, s, zeroRow.data(), j, k), l.n.x, px, 0,
+                         [&](int i, float sum) {
+                             const std::uint32_t d = f[i] & kDiagBits;
+                             qr[i] = keepIf(d != 0, float(d) * sr[i] - sum);
+                         });
+        return rowDot(sr, qr, l.n.x);
+    });
+}
+
+// r -= alpha q, then the preconditioner's start in the same buffer as q: z = r / diag on red
+// cells (on all cells for the diagonal preconditioner, with its dots), 0 elsewhere. Returns
+// max |r| (+inf on NaN).
+double PressureSolver::Impl::updateResidual(float *r, float *zq, float alpha, bool diagonal,
+                                            Dots &dots)
+{
+    const Level &l = levels[0];
+    const int nx = l.n.x;
+    std::vector<double> rz(diagonal ? std::size_t(l.n.y) * l.n.z : 0), sz(rz.size()),
+        sr(rz.size());
+    const std::uint32_t every = diagonal ? 1u : 0u;
+    const double maxR = maxRows(l.n, [&](int j, int k) {
+        const std::size_t o = l.row(j, k);
+        float *rr = r + o, *zr = zq + o;
+        const std::uint8_t *f = l.flags.data() + o;
+        const std::uint32_t p0 = std::uint32_t(j + k) & 1u;
+        for (int i = 0; i < nx; ++i) {
+            const float rv = rr[i] - alpha * zr[i];
+            rr[i] = rv;
+            const std::uint32_t d = f[i] & kDiagBits;
+            const std::uint32_t red = ((std::uint32_t(i) ^ p0) & 1u) ^ 1u;
+            zr[i] = keepIf((red | every) & std::uint32_t(d != 0), overDiag(rv, d));
+        }
+        if (diagonal) {
+            rz[l.rowIndex(j, k)] = rowDot(rr, zr, nx);
+            sz[l.rowIndex(j, k)] = rowDot(zr, nullptr, nx);
+            sr[l.rowIndex(j, k)] = rowDot(rr, nullptr, nx);
+        }
+        return rowAbsMax(rr, nx);
+    });
+    dots = {};
+    for (std::size_t n = 0; n < rz.size(); ++n) {
+        dots.rz += rz[n];
+        dots.sumZ += sz[n];
+        dots.sumR += sr[n];
+    }
+    return maxR;
+}
+
+// x += alpha s (the previous step, deferred to share this pass), then s = (z - mean z) + beta s.
+void PressureSolver::Impl::updateDirection(float *x, float *s, const float *z, float alpha,
+                                           float beta, float zm)
+{
+    const Level &l = levels[0];
+    forEachRow(l.n, [&](int j, int k) {
+        const std::size_t o = l.row(j, k);
+        float *xr = x + o, *sr = s + o;
+        const float *zr = z + o;
+        const std::uint8_t *f = l.flags.data() + o;
+        for (int i = 0; i < l.n.x; ++i) {
+            xr[i] += alpha * sr[i];
+            sr[i] = keepIf((f[i] & kDiagBits) != 0, (zr[i] - zm) + beta * sr[i]);
+        }
     });
 }
 
@@ -636,8 +675,8 @@ void PressureSolver::Impl::subtractGradient(MacGrid &vel, const float *x)
         betweenRows(2);
 }
 
-// Preconditioned conjugate gradients on A p~ = -D(u) (Saad, "Iterative Methods", alg. 9.1),
-// then u -= G p~ and p = p~ h / dt.
+// Preconditioned conjugate gradients on A p~ = -D(u) (Saad, "Iterative Methods for Sparse
+// Linear Systems", alg. 9.1), then u -= G p~ and p = p~ h / dt.
 template<bool k3D>
 SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, float dt,
                                         const PressureSettings &settings, Workspace &work)
@@ -646,148 +685,116 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     const Level &l = levels[0];
     const Int3 n = l.n;
     const int nx = n.x;
-    const std::size_t rows = std::size_t(n.y) * std::size_t(n.z);
-    const float toTilde = dt / domain.cellSize;
-    const float fromTilde = domain.cellSize / dt;
+    const bool px = l.periodic[0];
     const std::uint8_t *flags = l.flags.data();
-
-    work[0].reshape(n, kCellCentre);
-    work[1].reshape(n, kCellCentre);
-    work[2].reshape(n, kCellCentre);
+    for (int g = 0; g < 3; ++g)
+        work[g].reshape(n, kCellCentre);
     float *r = work[0].data();
     float *z = work[1].data(); // also q = A s
     float *s = work[2].data();
     float *x = pressure.data();
 
-    // b = -D(u) on active cells, into r; its sum and largest magnitude.
-    std::vector<double> rowMax(rows);
+    // b = -D(u) on active cells, into r. A NaN or infinity leaves everything as it was.
     const double sumB = sumRows(n, [&](int j, int k) {
-        const std::size_t o = l.row(j, k);
-        double sum = 0.0;
-        forDivergenceRow<k3D>(vel, j, k, [&](int i, float d) {
-            const float bv = (flags[o + std::size_t(i)] & kDiagBits) ? -d : 0.f;
-            r[o + std::size_t(i)] = bv;
-            sum += double(bv);
+        float *rr = r + l.row(j, k);
+        const std::uint8_t *f = flags + l.row(j, k);
+        forDivergenceRow<k3D>(vel, j, k, [&](int i, float dv) {
+            rr[i] = keepIf((f[i] & kDiagBits) != 0, -dv);
         });
-        rowMax[std::size_t(j) + std::size_t(n.y) * std::size_t(k)] =
-            rowAbsMax(nx, [&](int i) { return r[o + std::size_t(i)]; });
-        return sum;
+        return rowDot(rr, nullptr, nx);
     });
-    double maxB = 0.0;
-    for (double m : rowMax)
-        maxB = std::max(maxB, m);
-    result.initialResidual = maxB;
-    if (!std::isfinite(maxB) || !std::isfinite(sumB)) {
+    if (!std::isfinite(sumB)) {
         result.residual = std::numeric_limits<double>::infinity();
-        return result; // NaN or overflow in the velocity: leave everything as it was
-    }
-    if (maxB == 0.0) {
-        pressure.fill(0.f); // already divergence-free: nothing to subtract
-        result.converged = true;
         return result;
     }
 
     // Warm start p~0 = p dt / h on active cells (non-finite values restart from 0).
+    const float toTilde = dt / domain.cellSize;
     const double sumX0 = sumRows(n, [&](int j, int k) {
-        const std::size_t o = l.row(j, k);
-        double sum = 0.0;
+        float *xr = x + l.row(j, k);
+        const std::uint8_t *f = flags + l.row(j, k);
         for (int i = 0; i < nx; ++i) {
-            const float p = x[o + std::size_t(i)] * toTilde;
-            const float v = (flags[o + std::size_t(i)] & kDiagBits) && std::isfinite(p) ? p : 0.f;
-            x[o + std::size_t(i)] = v;
-            sum += double(v);
+            const float p = xr[i] * toTilde;
+            xr[i] = (f[i] & kDiagBits) && std::isfinite(p) ? p : 0.f;
         }
-        return sum;
+        return rowDot(xr, nullptr, nx);
     });
-    const double meanB = singular ? sumB / activeCells : 0.0;
-    const double meanX0 = singular ? sumX0 / activeCells : 0.0;
+    // All-Neumann: make b compatible (zero mean) and keep the warm start's mean level.
+    const float meanB = singular ? float(sumB / activeCells) : 0.f;
+    const float meanX0 = singular ? float(sumX0 / activeCells) : 0.f;
 
     // r = (b - mean b) - A x0, with max |b - mean b| and max |r|.
-    std::vector<double> rowMaxR(rows);
-    const bool px = l.periodic[0];
-    const float mb = float(meanB);
-    maxB = maxRows(n, [&](int j, int k) {
-        const Rows xr = neighbourRows(l, x, zeroRow.data(), j, k);
+    std::vector<double> rowMaxR(std::size_t(n.y) * n.z);
+    const double maxB = maxRows(n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *rr = r + o;
+        const float *xr = x + o;
         const std::uint8_t *f = flags + o;
-        float mB = 0.f, mR = 0.f;
-        bool nan = false;
-        forRowCells<k3D>(xr, nx, px, [&](int i, float sum) {
-            const int d = f[i] & kDiagBits;
-            const float bv = d ? rr[i] - mb : 0.f;
-            const float rv = d ? bv - (float(d) * xr.c[i] - sum) : 0.f;
-            rr[i] = rv;
-            mB = std::max(mB, std::fabs(bv));
-            mR = std::max(mR, std::fabs(rv));
-            nan |= rv != rv;
-        });
-        rowMaxR[std::size_t(j) + std::size_t(n.y) * std::size_t(k)] =
-            nan ? std::numeric_limits<double>::infinity() : double(mR);
-        return double(mB);
+        for (int i = 0; i < nx; ++i)
+            rr[i] = keepIf((f[i] & kDiagBits) != 0, rr[i] - meanB);
+        const double rowB = rowAbsMax(rr, nx);
+        forCells<k3D, 1>(xr, neighbourRows(l, x, zeroRow.data(), j, k), nx, px, 0,
+                         [&](int i, float sum) {
+                             const std::uint32_t d = f[i] & kDiagBits;
+                             rr[i] = keepIf(d != 0, rr[i] - (float(d) * xr[i] - sum));
+                         });
+        rowMaxR[l.rowIndex(j, k)] = rowAbsMax(rr, nx);
+        return rowB;
     });
-    double maxR = 0.0;
-    for (double m : rowMaxR)
-        maxR = std::max(maxR, m);
+    result.initialResidual = maxB;
     if (maxB == 0.0) {
-        pressure.fill(0.f); // b was a constant, which the all-Neumann system cannot remove
+        pressure.fill(0.f); // nothing to remove (or only a constant the walls cannot remove)
         result.converged = true;
         return result;
     }
+    double maxR = *std::max_element(rowMaxR.begin(), rowMaxR.end());
     const double target = settings.tolerance * maxB;
     result.residual = maxR / maxB;
+    result.converged = maxR <= target;
 
-    bool applied = std::isfinite(maxR);
-    if (applied && maxR <= target) {
-        result.converged = true;
-    } else if (applied) {
-        const bool mg = settings.multigrid;
-        Dots dots = precondition<k3D>(z, r, mg);
-        float zMean = singular ? float(dots.sumZ / activeCells) : 0.f;
-        double rho = dots.rz - double(zMean) * dots.sumR;
-        forEachIndex(std::int64_t(n.volume()), [&](std::int64_t c) {
-            s[c] = (flags[c] & kDiagBits) ? z[c] - zMean : 0.f;
-        });
+    const bool applied = std::isfinite(maxR);
+    const bool mg = settings.multigrid && multigridUsable;
+    if (applied && !result.converged && settings.maxIterations > 0) {
+        Dots dots;
+        updateResidual(r, z, 0.f, !mg, dots); // z's start; z and s are zero after reshape
+        if (mg)
+            dots = vcycle<k3D>(0, z, r);
+        float zm = singular ? float(dots.sumZ / activeCells) : 0.f;
+        double rho = dots.rz - double(zm) * dots.sumR;
+        updateDirection(x, s, z, 0.f, 0.f, zm);
         for (int it = 1; it <= settings.maxIterations; ++it) {
             const double sq = applyOperator<k3D>(s, z);
             if (!(sq > 0.0) || !std::isfinite(sq) || !std::isfinite(rho))
                 break;
             const float alpha = float(rho / sq);
-            maxR = maxRows(n, [&](int j, int k) {
-                const std::size_t o = l.row(j, k);
-                float *xr = x + o, *rr = r + o;
-                const float *sr = s + o, *qr = z + o;
-                return rowAbsMax(nx, [&](int i) {
-                    xr[i] += alpha * sr[i];
-                    rr[i] -= alpha * qr[i];
-                    return rr[i];
-                });
-            });
+            maxR = updateResidual(r, z, alpha, !mg, dots);
             result.iterations = it;
             result.residual = maxR / maxB;
-            if (maxR <= target) {
-                result.converged = true;
+            if (!std::isfinite(maxR))
+                break; // x keeps its last finite state
+            if (maxR <= target || it == settings.maxIterations) {
+                updateDirection(x, s, z, alpha, 0.f, 0.f);
+                result.converged = maxR <= target;
                 break;
             }
-            if (!std::isfinite(maxR) || it == settings.maxIterations)
-                break;
-            dots = precondition<k3D>(z, r, mg);
-            zMean = singular ? float(dots.sumZ / activeCells) : 0.f;
-            const double rhoNew = dots.rz - double(zMean) * dots.sumR;
+            if (mg)
+                dots = vcycle<k3D>(0, z, r);
+            zm = singular ? float(dots.sumZ / activeCells) : 0.f;
+            const double rhoNew = dots.rz - double(zm) * dots.sumR;
             const float beta = float(rhoNew / rho);
             rho = rhoNew;
-            forEachIndex(std::int64_t(n.volume()), [&](std::int64_t c) {
-                s[c] = (flags[c] & kDiagBits) ? (z[c] - zMean) + beta * s[c] : 0.f;
-            });
+            updateDirection(x, s, z, alpha, beta, zm);
         }
     }
 
     if (applied)
         subtractGradient<k3D>(vel, x);
-    // Back to world pressure; in the all-Neumann case keep the warm start's mean level.
-    const float mx = float(meanX0);
-    forEachIndex(std::int64_t(n.volume()), [&](std::int64_t c) {
-        x[c] = (flags[c] & kDiagBits) ? (x[c] - mx) * fromTilde : 0.f;
+    const float fromTilde = domain.cellSize / dt;
+    forEachRow(n, [&](int j, int k) {
+        float *xr = x + l.row(j, k);
+        const std::uint8_t *f = flags + l.row(j, k);
+        for (int i = 0; i < nx; ++i)
+            xr[i] = keepIf((f[i] & kDiagBits) != 0, (xr[i] - meanX0) * fromTilde);
     });
     return result;
 }
