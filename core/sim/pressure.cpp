@@ -139,6 +139,25 @@ inline double rowDot(const float *a, const float *b, int n)
     return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 
+// The preconditioner's start in z: r / diag on red cells (on every cell when `every`), else 0.
+inline void startRow(const float *r, float *z, const std::uint8_t *f, int nx, std::uint32_t p0,
+                     std::uint32_t every)
+{
+    for (int i = 0; i < nx; ++i) {
+        const std::uint32_t d = f[i] & kDiagBits;
+        const std::uint32_t red = ((std::uint32_t(i) ^ p0) & 1u) ^ 1u;
+        z[i] = keepIf((red | every) & std::uint32_t(d != 0), overDiag(r[i], d));
+    }
+}
+
+// r.z, sum z and sum r of a row, into out[0..2].
+inline void rowDots(const float *r, const float *z, int nx, double *out)
+{
+    out[0] = rowDot(r, z, nx);
+    out[1] = rowDot(z, nullptr, nx);
+    out[2] = rowDot(r, nullptr, nx);
+}
+
 // Calls f(i, D) with D = face-flux difference (u[i+1]-u[i]) + (v[j+1]-v[j]) + (w[k+1]-w[k]).
 template<bool k3D, class F>
 inline void forDivergenceRow(const MacGrid &vel, int j, int k, F &&f)
@@ -218,6 +237,17 @@ struct PressureSolver::Impl
     {
         double rz = 0.0, sumZ = 0.0, sumR = 0.0;
     };
+    // Adds per-row (r.z, sum z, sum r) triples in row order.
+    static Dots sumDots(const std::vector<double> &partial)
+    {
+        Dots d;
+        for (std::size_t n = 0; n + 2 < partial.size(); n += 3) {
+            d.rz += partial[n];
+            d.sumZ += partial[n + 1];
+            d.sumR += partial[n + 2];
+        }
+        return d;
+    }
 
     void buildFlags(Level &l, const std::vector<std::uint8_t> &fluid);
     void buildHierarchy(const std::vector<std::uint8_t> &fineFluid);
@@ -233,6 +263,7 @@ struct PressureSolver::Impl
     template<bool k3D> double applyOperator(const float *s, float *q);
     double updateResidual(float *r, float *zq, float alpha, bool diagonal, Dots &dots);
     void updateDirection(float *x, float *s, const float *z, float alpha, float beta, float zm);
+    void addScaled(float *x, const float *s, float alpha);
     template<bool k3D> SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
                                          const PressureSettings &settings, Workspace &work);
     template<bool k3D> void subtractGradient(MacGrid &vel, const float *x);
@@ -372,9 +403,8 @@ PressureSolver::Impl::Dots PressureSolver::Impl::sweepRedWithDots(Level &l, floa
                                                                   const float *b)
 {
     const bool px = l.periodic[0];
-    std::vector<double> sumZ(std::size_t(l.n.y) * l.n.z), sumR(sumZ.size());
-    Dots d;
-    d.rz = sumRows(l.n, [&](int j, int k) {
+    std::vector<double> partial(3 * std::size_t(l.n.y) * l.n.z);
+    forEachRow(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *xr = x + o;
         const float *br = b + o;
@@ -384,15 +414,9 @@ PressureSolver::Impl::Dots PressureSolver::Impl::sweepRedWithDots(Level &l, floa
                              const std::uint32_t dg = f[i] & kDiagBits;
                              xr[i] = keepIf(dg != 0, overDiag(br[i] + s, dg));
                          });
-        sumZ[l.rowIndex(j, k)] = rowDot(xr, nullptr, l.n.x);
-        sumR[l.rowIndex(j, k)] = rowDot(br, nullptr, l.n.x);
-        return rowDot(br, xr, l.n.x);
+        rowDots(br, xr, l.n.x, &partial[3 * l.rowIndex(j, k)]);
     });
-    for (std::size_t n = 0; n < sumZ.size(); ++n) {
-        d.sumZ += sumZ[n];
-        d.sumR += sumR[n];
-    }
-    return d;
+    return sumDots(partial);
 }
 
 // After red-from-zero and a black sweep, black residuals vanish and each red residual equals
@@ -419,9 +443,11 @@ void PressureSolver::Impl::restrictResidual(const Level &f, const float *x, Leve
     const float scale = k3D ? 0.5f : 1.f;
     const int nx = f.n.x;
     const bool px = f.periodic[0];
-    forEachRowScratch(c.n, std::size_t(nx) + 3, [&](int J, int K, float *g) {
-        std::fill(g, g + nx + 3, 0.f);
-        float *fine = g + 1; // fine[-1 .. nx + 1]
+    // Rows whose red cells sit at even i accumulate whole into `ev`, the others into `od`; only
+    // red entries are read back, so both accumulations run contiguously.
+    forEachRowScratch(c.n, 2 * (std::size_t(nx) + 3), [&](int J, int K, float *g) {
+        std::fill(g, g + 2 * (nx + 3), 0.f);
+        float *ev = g + 1, *od = g + nx + 4; // each indexed -1 .. nx + 1
         const float wts[4] = {kFar, kNear, kNear, kFar};
         const float *sg = f.ghostSign.data();
         for (int a = 0; a < 4; ++a) {
@@ -431,21 +457,24 @@ void PressureSolver::Impl::restrictResidual(const Level &f, const float *x, Leve
                                    : Tap{0, 1.f};
                 if (tz.index < 0)
                     continue;
-                const int j = ty.index, k = tz.index;
                 const float w = wts[a] * ty.sign * (k3D ? wts[bz] * tz.sign : 1.f);
-                const float *src = x + f.row(j, k);
-                for (int i = (j + k) & 1; i < nx; i += 2)
-                    fine[i] += w * src[i];
+                const float *src = x + f.row(ty.index, tz.index);
+                float *acc = ((ty.index + tz.index) & 1) ? od : ev;
+                for (int i = 0; i < nx; ++i)
+                    acc[i] += w * src[i];
             }
         }
-        fine[-1] = px ? fine[nx - 1] : sg[0] * fine[0];
-        fine[nx] = px ? fine[0] : (nx % 2 == 0 ? sg[1] * fine[nx - 1] : 0.f);
-        fine[nx + 1] = 0.f;
+        auto fineAt = [&](int i) { return (i & 1) ? od[i] : ev[i]; };
+        const float lo = px ? fineAt(nx - 1) : sg[0] * fineAt(0);
+        const float hi = px ? fineAt(0) : (nx % 2 == 0 ? sg[1] * fineAt(nx - 1) : 0.f);
+        od[-1] = lo;
+        ((nx & 1) ? od : ev)[nx] = hi;
+        ((nx & 1) ? ev : od)[nx + 1] = 0.f;
         float *out = c.b.data() + c.row(J, K);
         const std::uint8_t *cf = c.flags.data() + c.row(J, K);
         for (int I = 0; I < c.n.x; ++I) {
-            const float v = kFar * fine[2 * I - 1] + kNear * fine[2 * I] + kNear * fine[2 * I + 1]
-                            + kFar * fine[2 * I + 2];
+            const float v = kFar * od[2 * I - 1] + kNear * ev[2 * I] + kNear * od[2 * I + 1]
+                            + kFar * ev[2 * I + 2];
             out[I] = keepIf((cf[I] & kDiagBits) != 0, scale * v);
         }
     });
@@ -546,42 +575,25 @@ double PressureSolver::Impl::applyOperator(const float *s, float *q)
     });
 }
 
-// r -= alpha q, then the preconditioner's start in the same buffer as q: z = r / diag on red
-// cells (on all cells for the diagonal preconditioner, with its dots), 0 elsewhere. Returns
-// max |r| (+inf on NaN).
+// r -= alpha q, then the preconditioner's start in q's buffer (startRow). Returns max |r| (+inf
+// on NaN); for the diagonal preconditioner also fills its dots.
 double PressureSolver::Impl::updateResidual(float *r, float *zq, float alpha, bool diagonal,
                                             Dots &dots)
 {
     const Level &l = levels[0];
     const int nx = l.n.x;
-    std::vector<double> rz(diagonal ? std::size_t(l.n.y) * l.n.z : 0), sz(rz.size()),
-        sr(rz.size());
-    const std::uint32_t every = diagonal ? 1u : 0u;
+    std::vector<double> partial(diagonal ? 3 * std::size_t(l.n.y) * l.n.z : 0);
     const double maxR = maxRows(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *rr = r + o, *zr = zq + o;
-        const std::uint8_t *f = l.flags.data() + o;
-        const std::uint32_t p0 = std::uint32_t(j + k) & 1u;
-        for (int i = 0; i < nx; ++i) {
-            const float rv = rr[i] - alpha * zr[i];
-            rr[i] = rv;
-            const std::uint32_t d = f[i] & kDiagBits;
-            const std::uint32_t red = ((std::uint32_t(i) ^ p0) & 1u) ^ 1u;
-            zr[i] = keepIf((red | every) & std::uint32_t(d != 0), overDiag(rv, d));
-        }
-        if (diagonal) {
-            rz[l.rowIndex(j, k)] = rowDot(rr, zr, nx);
-            sz[l.rowIndex(j, k)] = rowDot(zr, nullptr, nx);
-            sr[l.rowIndex(j, k)] = rowDot(rr, nullptr, nx);
-        }
+        for (int i = 0; i < nx; ++i)
+            rr[i] -= alpha * zr[i];
+        startRow(rr, zr, l.flags.data() + o, nx, std::uint32_t(j + k) & 1u, diagonal);
+        if (diagonal)
+            rowDots(rr, zr, nx, &partial[3 * l.rowIndex(j, k)]);
         return rowAbsMax(rr, nx);
     });
-    dots = {};
-    for (std::size_t n = 0; n < rz.size(); ++n) {
-        dots.rz += rz[n];
-        dots.sumZ += sz[n];
-        dots.sumR += sr[n];
-    }
+    dots = sumDots(partial);
     return maxR;
 }
 
@@ -600,6 +612,12 @@ void PressureSolver::Impl::updateDirection(float *x, float *s, const float *z, f
             sr[i] = keepIf((f[i] & kDiagBits) != 0, (zr[i] - zm) + beta * sr[i]);
         }
     });
+}
+
+// x += alpha s (the last step).
+void PressureSolver::Impl::addScaled(float *x, const float *s, float alpha)
+{
+    forEachIndex(levels[0].n.volume(), [&](std::int64_t c) { x[c] += alpha * s[c]; });
 }
 
 // u -= p~_hi - p~_lo on every open face (the discrete pressure gradient, Bridson ch. 5).
@@ -687,8 +705,10 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     const int nx = n.x;
     const bool px = l.periodic[0];
     const std::uint8_t *flags = l.flags.data();
-    for (int g = 0; g < 3; ++g)
-        work[g].reshape(n, kCellCentre);
+    for (int g = 0; g < 3; ++g) {
+        if (work[g].size() != n || !(work[g].offset() == kCellCentre))
+            work[g].reshape(n, kCellCentre); // no fill needed otherwise: all is written first
+    }
     float *r = work[0].data();
     float *z = work[1].data(); // also q = A s
     float *s = work[2].data();
@@ -723,8 +743,9 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     const float meanB = singular ? float(sumB / activeCells) : 0.f;
     const float meanX0 = singular ? float(sumX0 / activeCells) : 0.f;
 
-    // r = (b - mean b) - A x0, with max |b - mean b| and max |r|.
-    std::vector<double> rowMaxR(std::size_t(n.y) * n.z);
+    // r = (b - mean b) - A x0, with max |b - mean b| and max |r|; then z's start (startRow).
+    const bool mg = settings.multigrid && multigridUsable;
+    std::vector<double> rowMaxR(std::size_t(n.y) * n.z), partial(mg ? 0 : 3 * rowMaxR.size());
     const double maxB = maxRows(n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *rr = r + o;
@@ -739,6 +760,9 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
                              rr[i] = keepIf(d != 0, rr[i] - (float(d) * xr[i] - sum));
                          });
         rowMaxR[l.rowIndex(j, k)] = rowAbsMax(rr, nx);
+        startRow(rr, z + o, f, nx, std::uint32_t(j + k) & 1u, !mg);
+        if (!mg)
+            rowDots(rr, z + o, nx, &partial[3 * l.rowIndex(j, k)]);
         return rowB;
     });
     result.initialResidual = maxB;
@@ -753,15 +777,13 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     result.converged = maxR <= target;
 
     const bool applied = std::isfinite(maxR);
-    const bool mg = settings.multigrid && multigridUsable;
     if (applied && !result.converged && settings.maxIterations > 0) {
-        Dots dots;
-        updateResidual(r, z, 0.f, !mg, dots); // z's start; z and s are zero after reshape
-        if (mg)
-            dots = vcycle<k3D>(0, z, r);
+        Dots dots = mg ? vcycle<k3D>(0, z, r) : sumDots(partial);
         float zm = singular ? float(dots.sumZ / activeCells) : 0.f;
         double rho = dots.rz - double(zm) * dots.sumR;
-        updateDirection(x, s, z, 0.f, 0.f, zm);
+        std::swap(s, z); // s = z - mean z: take z's buffer; the old s becomes q and z
+        if (singular)
+            updateDirection(x, s, s, 0.f, 0.f, zm);
         for (int it = 1; it <= settings.maxIterations; ++it) {
             const double sq = applyOperator<k3D>(s, z);
             if (!(sq > 0.0) || !std::isfinite(sq) || !std::isfinite(rho))
@@ -773,7 +795,7 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
             if (!std::isfinite(maxR))
                 break; // x keeps its last finite state
             if (maxR <= target || it == settings.maxIterations) {
-                updateDirection(x, s, z, alpha, 0.f, 0.f);
+                addScaled(x, s, alpha);
                 result.converged = maxR <= target;
                 break;
             }
