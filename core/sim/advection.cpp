@@ -1,0 +1,886 @@
+#include "advection.h"
+
+#include "parallel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace plume::sim {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// ---- Sampling -------------------------------------------------------------------------------
+
+/// How positions (cell coordinates) map to the samples of one axis of a grid.
+struct AxisMap
+{
+    float offset = 0.5f; ///< cell coordinate of sample 0
+    float last = 0.f;    ///< highest sample index (clamp limit of non-periodic axes)
+    int samples = 1;
+    int period = 1;      ///< domain cells along the axis: the wrap length of a periodic axis
+    bool periodic = false;
+};
+
+/// The three axis maps and the strides of a grid.
+struct GridMap
+{
+    AxisMap axis[3];
+    std::size_t sy = 0;
+    std::size_t sz = 0;
+};
+
+bool isPeriodic(const Domain &d, int axis)
+{
+    return (axis < 2 || !d.is2D()) && d.boundary(axis, false) == Boundary::Periodic;
+}
+
+GridMap gridMap(const ScalarGrid &g, const Domain &d)
+{
+    GridMap m;
+    for (int a = 0; a < 3; ++a) {
+        AxisMap &x = m.axis[a];
+        x.offset = g.offset()[a];
+        x.samples = std::max(g.size()[a], 1);
+        x.last = float(x.samples - 1);
+        x.period = std::max(d.cells[a], 1);
+        // A grid too small for the domain's period is clamped instead: never read outside it.
+        x.periodic = isPeriodic(d, a) && x.samples >= x.period;
+    }
+    m.sy = g.strideY();
+    m.sz = g.strideZ();
+    return m;
+}
+
+/// Wraps a coordinate into [0, n): the common case without a division; NaN lands on 0.
+inline float wrapCoordinate(float s, float n)
+{
+    float r = s < 0.f ? s + n : (s >= n ? s - n : s);
+    if (!(r >= 0.f && r < n)) {
+        r = s - n * std::floor(s / n);
+        if (!(r >= 0.f && r < n))
+            r = 0.f;
+    }
+    return r;
+}
+
+/// Two neighbouring samples along one axis and the fraction between them.
+struct Lerp
+{
+    int i0 = 0;
+    int i1 = 0;
+    float f = 0.f;
+};
+
+/// Linear stencil along one axis: periodic axes wrap (sample n is sample 0), others clamp to the
+/// grid's samples.
+inline Lerp locate(const AxisMap &a, float p)
+{
+    float s = p - a.offset;
+    if (a.periodic) {
+        s = wrapCoordinate(s, float(a.period));
+        const int i0 = int(s);
+        return {i0, i0 + 1 < a.period ? i0 + 1 : 0, s - float(i0)};
+    }
+    s = s > 0.f ? s : 0.f; // also maps NaN to 0
+    s = s < a.last ? s : a.last;
+    const int i0 = std::min(int(s), std::max(a.samples - 2, 0));
+    return {i0, std::min(i0 + 1, a.samples - 1), s - float(i0)};
+}
+
+/// Trilinear (bilinear in 2D) stencil; corner c is x + 2y + 4z in low/high bits.
+struct Stencil
+{
+    Lerp x, y, z;
+    std::size_t idx[8];
+};
+
+template<bool k3D>
+inline Stencil stencilAt(const GridMap &m, Vec3 p)
+{
+    Stencil s;
+    s.x = locate(m.axis[0], p.x);
+    s.y = locate(m.axis[1], p.y);
+    const std::size_t r0 = m.sy * std::size_t(s.y.i0);
+    const std::size_t r1 = m.sy * std::size_t(s.y.i1);
+    s.idx[0] = r0 + std::size_t(s.x.i0);
+    s.idx[1] = r0 + std::size_t(s.x.i1);
+    s.idx[2] = r1 + std::size_t(s.x.i0);
+    s.idx[3] = r1 + std::size_t(s.x.i1);
+    if constexpr (k3D) {
+        s.z = locate(m.axis[2], p.z);
+        const std::size_t z0 = m.sz * std::size_t(s.z.i0);
+        const std::size_t z1 = m.sz * std::size_t(s.z.i1);
+        for (int c = 0; c < 4; ++c) {
+            s.idx[c + 4] = s.idx[c] + z1;
+            s.idx[c] += z0;
+        }
+    }
+    return s;
+}
+
+/// Trilinear interpolation as nested lerps (exact when the fractions are 0).
+template<bool k3D>
+inline float interpolate(const float *d, const Stencil &s)
+{
+    const float fx = s.x.f;
+    const float a = d[s.idx[0]] + fx * (d[s.idx[1]] - d[s.idx[0]]);
+    const float b = d[s.idx[2]] + fx * (d[s.idx[3]] - d[s.idx[2]]);
+    const float lo = a + s.y.f * (b - a);
+    if constexpr (!k3D)
+        return lo;
+    const float c = d[s.idx[4]] + fx * (d[s.idx[5]] - d[s.idx[4]]);
+    const float e = d[s.idx[6]] + fx * (d[s.idx[7]] - d[s.idx[6]]);
+    const float hi = c + s.y.f * (e - c);
+    return lo + s.z.f * (hi - lo);
+}
+
+/// Smallest and largest corner value: the limiter of Selle et al. 2008.
+template<bool k3D>
+inline void cornerRange(const float *d, const Stencil &s, float &lo, float &hi)
+{
+    lo = hi = d[s.idx[0]];
+    for (int c = 1; c < (k3D ? 8 : 4); ++c) {
+        lo = std::min(lo, d[s.idx[c]]);
+        hi = std::max(hi, d[s.idx[c]]);
+    }
+}
+
+// ---- Obstacles ------------------------------------------------------------------------------
+
+/// The solid cells, the test for samples inside them and the walk that stops traces at them.
+struct Obstacles
+{
+    const std::uint8_t *flags = nullptr;
+    Int3 n;
+    std::size_t fy = 0;
+    std::size_t fz = 0;
+    bool periodic[3] = {false, false, false};
+
+    bool cell(int i, int j, int k) const
+    {
+        return flags[std::size_t(i) + fy * std::size_t(j) + fz * std::size_t(k)] != 0;
+    }
+
+    /// A face sample is inside an obstacle when every domain cell it touches is solid.
+    bool face(int axis, int i, int j, int k) const
+    {
+        int lo[3] = {i, j, k};
+        int hi[3] = {i, j, k};
+        const int along = lo[axis];
+        lo[axis] = along > 0 ? along - 1 : (periodic[axis] ? n[axis] - 1 : -1);
+        hi[axis] = along < n[axis] ? along : (periodic[axis] ? 0 : -1);
+        const bool loSolid = lo[axis] < 0 || cell(lo[0], lo[1], lo[2]);
+        return loSolid && (hi[axis] < 0 || cell(hi[0], hi[1], hi[2]));
+    }
+
+    /// Cell samples when faceAxis < 0, else the faces of that axis.
+    bool sample(int faceAxis, int i, int j, int k) const
+    {
+        return faceAxis < 0 ? cell(i, j, k) : face(faceAxis, i, j, k);
+    }
+
+    template<bool k3D>
+    Vec3 clip(Vec3 from, Vec3 to) const;
+};
+
+/// Amanatides & Woo (1987) voxel walk from `from` to `to`: returns `to` when the path is clear,
+/// else the point just before the first solid cell, or the domain face where the path leaves
+/// through a closed (non-periodic) axis. A solid start cell is left only along the path's first
+/// step at t = 0 (a face sample on the side of an obstacle); otherwise the trace stays put.
+template<bool k3D>
+Vec3 Obstacles::clip(Vec3 from, Vec3 to) const
+{
+    constexpr int kAxes = k3D ? 3 : 2;
+    const float d[3] = {to.x - from.x, to.y - from.y, k3D ? to.z - from.z : 0.f};
+    int c[3] = {0, 0, 0};
+    int step[3] = {0, 0, 0};
+    float tMax[3] = {kInf, kInf, kInf};
+    float tDelta[3] = {kInf, kInf, kInf};
+    float longest = 0.f;
+    int steps = 2;
+    for (int a = 0; a < kAxes; ++a) {
+        if (!std::isfinite(d[a]) || !std::isfinite(from[a]))
+            return from;
+        const float s = from[a];
+        int ci = int(s);
+        ci -= float(ci) > s ? 1 : 0; // floor
+        if (!periodic[a])
+            ci = std::clamp(ci, 0, n[a] - 1);
+        const float base = float(ci);
+        c[a] = ci < 0 ? ci + n[a] : (ci >= n[a] ? ci - n[a] : ci);
+        const float ad = std::fabs(d[a]);
+        if (ad > 0.f) {
+            step[a] = d[a] > 0.f ? 1 : -1;
+            tMax[a] = (d[a] > 0.f ? base + 1.f - s : base - s) / d[a];
+            tDelta[a] = 1.f / ad;
+        }
+        longest = std::max(longest, ad);
+        steps += int(std::min(ad, float(n[a]))) + 2;
+    }
+    if (longest == 0.f)
+        return to;
+    bool startSolid = c[0] >= 0 && c[0] < n.x && c[1] >= 0 && c[1] < n.y && c[2] >= 0
+                      && c[2] < n.z && cell(c[0], c[1], c[2]);
+    const float backOff = 1e-4f / longest; // stop 1e-4 cells before the solid
+    float t = 0.f;
+    for (int s = 0; s < steps; ++s) {
+        int a = tMax[1] < tMax[0] ? 1 : 0;
+        if (k3D && tMax[2] < tMax[a])
+            a = 2;
+        t = tMax[a];
+        if (startSolid && t > 0.f)
+            return from;
+        startSolid = false;
+        if (!(t < 1.f))
+            return to;
+        int ci = c[a] + step[a];
+        if (ci < 0 || ci >= n[a]) {
+            if (!periodic[a])
+                return from + Vec3{d[0], d[1], d[2]} * t;
+            ci = ci < 0 ? n[a] - 1 : 0;
+        }
+        c[a] = ci;
+        if (cell(c[0], c[1], c[2]))
+            return from + Vec3{d[0], d[1], d[2]} * std::max(0.f, t - backOff);
+        tMax[a] += tDelta[a];
+    }
+    return from + Vec3{d[0], d[1], d[2]} * std::min(t, 1.f);
+}
+
+/// Interpolation that skips samples inside obstacles: their weights go to the other corners.
+/// Also gives the range of the corners used. False when no corner is usable.
+template<bool k3D>
+inline bool interpolateFluid(const float *d, const Stencil &s, const Obstacles &o, int faceAxis,
+                             float &value, float &lo, float &hi)
+{
+    float sum = 0.f;
+    float weight = 0.f;
+    lo = kInf;
+    hi = -kInf;
+    for (int c = 0; c < (k3D ? 8 : 4); ++c) {
+        const int k = k3D ? ((c & 4) ? s.z.i1 : s.z.i0) : 0;
+        if (o.sample(faceAxis, (c & 1) ? s.x.i1 : s.x.i0, (c & 2) ? s.y.i1 : s.y.i0, k))
+            continue;
+        float w = ((c & 1) ? s.x.f : 1.f - s.x.f) * ((c & 2) ? s.y.f : 1.f - s.y.f);
+        if constexpr (k3D)
+            w *= (c & 4) ? s.z.f : 1.f - s.z.f;
+        const float v = d[s.idx[c]];
+        sum += w * v;
+        weight += w;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (!(weight > 0.f))
+        return false;
+    value = sum / weight;
+    return true;
+}
+
+/// Everything a kernel needs to know about the domain and its obstacles.
+struct Setup
+{
+    Domain domain;
+    Obstacles obstacles;
+    bool periodic[3] = {false, false, false};
+};
+
+Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid)
+{
+    Setup c;
+    c.domain = domain;
+    Obstacles &o = c.obstacles;
+    o.n = domain.cells;
+    for (int a = 0; a < 3; ++a)
+        c.periodic[a] = o.periodic[a] = isPeriodic(domain, a);
+    if (anySolid) {
+        o.flags = solids->data();
+        o.fy = std::size_t(o.n.x);
+        o.fz = std::size_t(o.n.x) * std::size_t(o.n.y);
+    }
+    return c;
+}
+
+/// End of a trace from p to p + d: clipped at obstacles only when there are any.
+template<bool k3D, bool kSolids>
+inline Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
+{
+    if constexpr (kSolids)
+        return c.obstacles.clip<k3D>(p, p + d);
+    else
+        return p + d;
+}
+
+/// Value at a stencil; with obstacles, `fallback` (the start sample's value) when every corner
+/// is solid.
+template<bool k3D, bool kSolids>
+inline float valueAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
+                     float fallback)
+{
+    if constexpr (kSolids) {
+        float v, lo, hi;
+        return interpolateFluid<k3D>(d, s, c.obstacles, faceAxis, v, lo, hi) ? v : fallback;
+    } else {
+        return interpolate<k3D>(d, s);
+    }
+}
+
+/// Range of the usable corners of a stencil (the limiter's bounds).
+template<bool k3D, bool kSolids>
+inline void rangeAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
+                    float fallback, float &lo, float &hi)
+{
+    if constexpr (kSolids) {
+        float v;
+        if (!interpolateFluid<k3D>(d, s, c.obstacles, faceAxis, v, lo, hi))
+            lo = hi = fallback;
+    } else {
+        cornerRange<k3D>(d, s, lo, hi);
+    }
+}
+
+// ---- Velocity at the samples ----------------------------------------------------------------
+
+/// Displacement in cells over the step at the centre of cell (i,j,k): the average of the two
+/// faces per axis times dt / h.
+template<bool k3D>
+struct CentreDisplacement
+{
+    const MacGrid &vel;
+    float scale;
+
+    Vec3 operator()(int i, int j, int k) const
+    {
+        const float h = 0.5f * scale;
+        const std::size_t nu = vel.u.index(i, j, k);
+        const std::size_t nv = vel.v.index(i, j, k);
+        Vec3 d{h * (vel.u[nu] + vel.u[nu + 1]), h * (vel.v[nv] + vel.v[nv + vel.v.strideY()]),
+               0.f};
+        if constexpr (k3D) {
+            const std::size_t nw = vel.w.index(i, j, k);
+            d.z = h * (vel.w[nw] + vel.w[nw + vel.w.strideZ()]);
+        }
+        return d;
+    }
+};
+
+/// Displacement in cells at a face of `axis`: its own component, and the average of the four
+/// nearest faces of each other component (those inside obstacles left out).
+template<bool k3D, bool kSolids>
+struct FaceDisplacement
+{
+    const MacGrid &vel;
+    const Setup &setup;
+    int axis;
+    float scale;
+
+    Vec3 operator()(int i, int j, int k) const
+    {
+        Vec3 d;
+        d[axis] = scale * vel.component(axis)(i, j, k);
+        const int n = setup.domain.cells[axis];
+        const int idx[3] = {i, j, k};
+        // The two cells on either side of the face: wrapped or clamped into the domain.
+        int lo = idx[axis] - 1;
+        int hi = idx[axis];
+        lo = lo >= 0 ? lo : (setup.periodic[axis] ? n - 1 : 0);
+        hi = hi < n ? hi : (setup.periodic[axis] ? 0 : n - 1);
+        for (int b = 0; b < (k3D ? 3 : 2); ++b) {
+            if (b == axis)
+                continue;
+            const ScalarGrid &g = vel.component(b);
+            float sum = 0.f;
+            int count = 0;
+            for (int corner = 0; corner < 4; ++corner) {
+                int at[3] = {i, j, k};
+                at[axis] = (corner & 1) ? hi : lo;
+                at[b] += corner >> 1;
+                if constexpr (kSolids) {
+                    if (setup.obstacles.face(b, at[0], at[1], at[2]))
+                        continue;
+                }
+                sum += g(at[0], at[1], at[2]);
+                ++count;
+            }
+            d[b] = count == 4 ? 0.25f * scale * sum
+                              : (count > 0 ? scale * sum / float(count) : 0.f);
+        }
+        return d;
+    }
+};
+
+// ---- Passes ---------------------------------------------------------------------------------
+
+/// Calls body(src, position, displacement) for every sample of `out` (cell-centred when
+/// faceAxis < 0, else the faces of that axis) and stores what it returns; samples inside
+/// obstacles get zero. The last face of a periodic axis is computed as the first one, so the
+/// two stay byte-equal.
+template<bool kSolids, class Disp, class Body>
+void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &disp, Body &&body)
+{
+    const Int3 size = out.size();
+    const Vec3 off = out.offset();
+    float *dst = out.data();
+    const bool alias = faceAxis >= 0 && c.periodic[faceAxis];
+    const int last = faceAxis >= 0 ? c.domain.cells[faceAxis] : -1;
+    const int aliasI = alias && faceAxis == 0 ? last : -1;
+    forEachRow(size, [&](int j, int k) {
+        const int sj = alias && faceAxis == 1 && j == last ? 0 : j;
+        const int sk = alias && faceAxis == 2 && k == last ? 0 : k;
+        const std::size_t row = out.index(0, j, k);
+        const std::size_t srcRow = out.index(0, sj, sk);
+        for (int i = 0; i < size.x; ++i) {
+            const int si = i == aliasI ? 0 : i;
+            if constexpr (kSolids) {
+                if (c.obstacles.sample(faceAxis, si, sj, sk)) {
+                    dst[row + std::size_t(i)] = 0.f;
+                    continue;
+                }
+            }
+            const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
+            dst[row + std::size_t(i)] = body(srcRow + std::size_t(si), p, disp(si, sj, sk));
+        }
+    });
+}
+
+/// The semi-Lagrangian, MacCormack and BFECC passes for one kind of sample (cells or the faces
+/// of one axis). Every grid they read has the layout of the grid they write.
+template<bool k3D, bool kSolids, class Disp>
+struct Passes
+{
+    const Setup &c;
+    int faceAxis;
+    Disp disp;
+
+    Stencil at(const GridMap &m, Vec3 p, Vec3 d) const
+    {
+        return stencilAt<k3D>(m, trace<k3D, kSolids>(c, p, d));
+    }
+
+    /// Semi-Lagrangian step (Stam 1999): out(x) = src(x - dt u(x) / h).
+    void advect(const ScalarGrid &src, ScalarGrid &out) const
+    {
+        const GridMap m = gridMap(src, c.domain);
+        const float *s = src.data();
+        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+            return valueAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n]);
+        });
+    }
+
+    /// MacCormack correction (Selle et al. 2008): phi1 + (q - A_rev(phi1)) / 2, clamped to the
+    /// corners that the forward step interpolated.
+    void maccormack(const ScalarGrid &q, const ScalarGrid &phi1, ScalarGrid &out) const
+    {
+        const GridMap m = gridMap(q, c.domain);
+        const float *s = q.data();
+        const float *f = phi1.data();
+        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+            const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
+            float lo, hi;
+            rangeAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n], lo, hi);
+            return std::min(std::max(f[n] + 0.5f * (s[n] - back), lo), hi);
+        });
+    }
+
+    /// BFECC error compensation (Kim et al. 2005): q + (q - A_rev(A(q))) / 2.
+    void bfeccCompensate(const ScalarGrid &q, const ScalarGrid &phi1, ScalarGrid &out) const
+    {
+        const GridMap m = gridMap(q, c.domain);
+        const float *s = q.data();
+        const float *f = phi1.data();
+        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+            const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
+            return s[n] + 0.5f * (s[n] - back);
+        });
+    }
+
+    /// BFECC final step: A(compensated), clamped to the corners of q that A(q) interpolated.
+    void bfeccFinal(const ScalarGrid &q, const ScalarGrid &compensated, ScalarGrid &out) const
+    {
+        const GridMap m = gridMap(q, c.domain);
+        const float *s = q.data();
+        const float *t = compensated.data();
+        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+            const Stencil st = at(m, p, d * -1.f);
+            const float v = valueAt<k3D, kSolids>(c, faceAxis, t, st, t[n]);
+            float lo, hi;
+            rangeAt<k3D, kSolids>(c, faceAxis, s, st, s[n], lo, hi);
+            return std::min(std::max(v, lo), hi);
+        });
+    }
+
+    /// Moves `q` by one step of `order` into `result`, using `temp` as the second buffer.
+    /// The result may end up in `temp`: the return value says where.
+    ScalarGrid *run(const ScalarGrid &q, AdvectionOrder order, ScalarGrid &result,
+                    ScalarGrid &temp) const
+    {
+        switch (order) {
+        case AdvectionOrder::SemiLagrangian:
+            advect(q, result);
+            return &result;
+        case AdvectionOrder::MacCormack:
+            advect(q, temp);
+            maccormack(q, temp, result);
+            return &result;
+        case AdvectionOrder::Bfecc:
+            advect(q, temp);
+            bfeccCompensate(q, temp, result);
+            bfeccFinal(q, result, temp);
+            return &temp;
+        }
+        return nullptr;
+    }
+};
+
+/// Calls f(k3D, kSolids) with compile-time flags.
+template<class F>
+void dispatch(bool is3D, bool solids, F &&f)
+{
+    if (is3D) {
+        if (solids)
+            f(std::true_type{}, std::true_type{});
+        else
+            f(std::true_type{}, std::false_type{});
+    } else {
+        if (solids)
+            f(std::false_type{}, std::true_type{});
+        else
+            f(std::false_type{}, std::false_type{});
+    }
+}
+
+/// Gives `g` the shape without touching its values when it already has it.
+void prepare(ScalarGrid &g, Int3 size, Vec3 offset)
+{
+    if (g.size() != size || g.offset() != offset || g.count() != std::size_t(size.volume()))
+        g.reshape(size, offset);
+}
+
+bool velocityFits(const MacGrid &vel, const Domain &d)
+{
+    const Int3 n = d.cells;
+    return vel.cells() == n && vel.u.size() == faceGridSize(n, 0)
+           && vel.v.size() == faceGridSize(n, 1)
+           && (d.is2D() || vel.w.size() == faceGridSize(n, 2));
+}
+
+// ---- Accounting advection (West 2008) -------------------------------------------------------
+
+/// The 4 (2D) or 8 cells around a point on the cell grid, corner c = x + 2y + 4z in low/high
+/// bits, with their bilinear/trilinear weights. Solid corners weigh 0; corners beyond an open
+/// face are flagged outside (what goes there leaves the domain).
+struct Footprint
+{
+    std::size_t idx[8];
+    float w[8];
+    bool inside[8];
+    float total = 0.f; ///< sum of the weights: below 1 when corners are solid
+};
+
+/// Footprint of x for moving amounts (West 2008): walls clamp, open faces let weight fall
+/// outside the domain, periodic axes wrap.
+template<bool k3D, bool kSolids>
+Footprint footprintAt(const Setup &c, Vec3 x)
+{
+    int i0[3] = {0, 0, 0};
+    int i1[3] = {0, 0, 0};
+    float f[3] = {0.f, 0.f, 0.f};
+    bool in0[3] = {true, true, true};
+    bool in1[3] = {true, true, true};
+    for (int a = 0; a < (k3D ? 3 : 2); ++a) {
+        const int n = c.domain.cells[a];
+        float s = x[a] - 0.5f;
+        if (c.periodic[a]) {
+            s = wrapCoordinate(s, float(n));
+            i0[a] = int(s);
+            i1[a] = i0[a] + 1 < n ? i0[a] + 1 : 0;
+        } else {
+            const float lo = c.domain.boundary(a, false) == Boundary::Open ? -1.f : 0.f;
+            const float hi = c.domain.boundary(a, true) == Boundary::Open ? float(n) : n - 1.f;
+            s = s > lo ? s : lo;
+            s = s < hi ? s : hi;
+            i0[a] = int(s + 1.f) - 1; // floor on [-1, n]
+            i1[a] = i0[a] + 1;
+            in0[a] = i0[a] >= 0 && i0[a] < n;
+            in1[a] = i1[a] < n;
+        }
+        f[a] = s - float(i0[a]);
+    }
+    Footprint fp;
+    const std::size_t sy = std::size_t(c.domain.cells.x);
+    const std::size_t sz = sy * std::size_t(c.domain.cells.y);
+    for (int corner = 0; corner < (k3D ? 8 : 4); ++corner) {
+        const int b[3] = {corner & 1, (corner >> 1) & 1, (corner >> 2) & 1};
+        float w = 1.f;
+        bool inside = true;
+        int at[3] = {0, 0, 0};
+        for (int a = 0; a < (k3D ? 3 : 2); ++a) {
+            w *= b[a] ? f[a] : 1.f - f[a];
+            at[a] = b[a] ? i1[a] : i0[a];
+            inside = inside && (b[a] ? in1[a] : in0[a]);
+        }
+        fp.inside[corner] = inside;
+        fp.idx[corner] = inside ? std::size_t(at[0]) + sy * std::size_t(at[1])
+                                      + sz * std::size_t(at[2])
+                                : 0;
+        if constexpr (kSolids) {
+            if (inside && c.obstacles.cell(at[0], at[1], at[2]))
+                w = 0.f;
+        }
+        fp.w[corner] = w;
+        fp.total += w;
+    }
+    return fp;
+}
+
+/// Splits `amount` between two groups of weight w0 and w1 so that the parts add up to it
+/// exactly: the larger part is a product (at least half the amount), the smaller one the
+/// remainder, exact by Sterbenz's lemma. The weights need not be normalised.
+inline void splitExactly(float amount, float w0, float w1, float &a0, float &a1)
+{
+    if (!(w1 > 0.f)) {
+        a0 = amount;
+        a1 = 0.f;
+    } else if (!(w0 > 0.f)) {
+        a0 = 0.f;
+        a1 = amount;
+    } else if (w0 >= w1) {
+        a0 = amount * (w0 / (w0 + w1));
+        a1 = amount - a0;
+    } else {
+        a1 = amount * (w1 / (w0 + w1));
+        a0 = amount - a1;
+    }
+}
+
+/// Shares `amount` among the corners in proportion to their weights, halving along z, y then
+/// x, so that the shares add up to the amount exactly: rounded weights cannot make the total
+/// drift. The weights must not all be zero.
+template<bool k3D>
+void shareExactly(float amount, const float w[8], float share[8])
+{
+    float half[2] = {amount, 0.f};
+    if constexpr (k3D)
+        splitExactly(amount, w[0] + w[1] + w[2] + w[3], w[4] + w[5] + w[6] + w[7], half[0],
+                     half[1]);
+    for (int z = 0; z < (k3D ? 2 : 1); ++z) {
+        const float *v = w + 4 * z;
+        float *out = share + 4 * z;
+        float y0, y1;
+        splitExactly(half[z], v[0] + v[1], v[2] + v[3], y0, y1);
+        splitExactly(y0, v[0], v[1], out[0], out[1]);
+        splitExactly(y1, v[2], v[3], out[2], out[3]);
+    }
+}
+
+/// Runs body(begin, end) over blocks of slabs (rows in 2D) in two phases, even blocks then odd
+/// blocks, each block serially. Blocks are at least 2 * reach slabs thick, so two blocks of a
+/// phase never write the same cell, and every float addition happens in a fixed order whatever
+/// the thread count.
+template<class F>
+void forEachBlockPhased(int slabs, int reach, bool periodic, F &&body)
+{
+    int blocks = slabs / (2 * std::max(reach, 1));
+    if (periodic && blocks % 2 == 1)
+        --blocks; // block 0 and the last block are neighbours
+    if (blocks < 2) {
+        forEachSlab(1, [&](int) { body(0, slabs); });
+        return;
+    }
+    for (int phase = 0; phase < 2; ++phase) {
+        forEachSlab((blocks - phase + 1) / 2, [&](int m) {
+            const std::int64_t b = 2 * m + phase;
+            body(int(b * slabs / blocks), int((b + 1) * slabs / blocks));
+        });
+    }
+}
+
+/// Largest |displacement| in cells along the slab axis (z in 3D, y in 2D), plus one cell for
+/// the interpolation footprint; `slabs` when it is not finite or larger than the domain.
+int scatterReach(const MacGrid &vel, const Domain &d, float scale)
+{
+    const ScalarGrid &g = vel.component(d.is2D() ? 1 : 2);
+    const double largest = maxRows(g.size(), [&](int j, int k) {
+        const float *row = g.data() + g.index(0, j, k);
+        float m = 0.f;
+        for (int i = 0; i < g.size().x; ++i)
+            m = std::max(m, std::fabs(row[i]));
+        return double(m);
+    });
+    const double cells = largest * std::fabs(double(scale));
+    const int slabs = d.cells[d.is2D() ? 1 : 2];
+    return cells < slabs ? int(std::ceil(cells)) + 1 : slabs;
+}
+
+/// West's forward-then-backward accounting advection. Each half moves by `scale` * u (cells),
+/// so the caller passes half of dt / h: the content travels dt u over the whole step.
+template<bool k3D, bool kSolids>
+void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
+                ScalarGrid &movedHi, ScalarGrid &movedLo, ScalarGrid &asked)
+{
+    const Int3 n = c.domain.cells;
+    const CentreDisplacement<k3D> disp{vel, scale};
+    constexpr int kCorners = k3D ? 8 : 4;
+    const float *src = q.data();
+    float *hi = movedHi.data();
+    float *lo = movedLo.data();
+    float *req = asked.data();
+    // Moved amounts are kept as hi + lo float pairs (Knuth's TwoSum): adding trickles to a
+    // large pile in plain float would lose them and bias the total downwards.
+    auto give = [&](std::size_t n, float amount) {
+        const float sum = hi[n] + amount;
+        const float b = sum - hi[n];
+        lo[n] += (hi[n] - (sum - b)) + (amount - b);
+        hi[n] = sum;
+    };
+    // Forward: every cell hands its content to the corners around x + d; in the same sweep,
+    // every cell asks its backward source corners (around x - d) for their fractions.
+    const int slabAxis = k3D ? 2 : 1;
+    const int reach = scatterReach(vel, c.domain, scale);
+    forEachBlockPhased(n[slabAxis], reach, c.periodic[slabAxis], [&](int begin, int end) {
+        for (int k = k3D ? begin : 0; k < (k3D ? end : 1); ++k) {
+            for (int j = k3D ? 0 : begin; j < (k3D ? n.y : end); ++j) {
+                for (int i = 0; i < n.x; ++i) {
+                    const std::size_t self = q.index(i, j, k);
+                    if constexpr (kSolids) {
+                        if (c.obstacles.cell(i, j, k))
+                            continue;
+                    }
+                    const Vec3 p{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
+                    const Vec3 d = disp(i, j, k);
+                    if (src[self] != 0.f) {
+                        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d));
+                        if (fp.total > 0.f) {
+                            float share[8];
+                            shareExactly<k3D>(src[self], fp.w, share);
+                            for (int m = 0; m < kCorners; ++m)
+                                if (fp.inside[m] && share[m] != 0.f)
+                                    give(fp.idx[m], share[m]);
+                        } else {
+                            give(self, src[self]); // every corner solid: nothing moves
+                        }
+                    }
+                    const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
+                    const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
+                    for (int m = 0; m < kCorners; ++m) {
+                        if (fp.inside[m] && fp.w[m] != 0.f)
+                            req[fp.idx[m]] += fp.w[m] * norm;
+                    }
+                }
+            }
+        }
+    });
+    // Backward: a source asked for more than it holds gives each asker a scaled share; what a
+    // source gives is taken from it (the gather form of West's subtract-where-taken).
+    forEachSample<kSolids>(c, q, -1, disp, [&](std::size_t self, Vec3 p, Vec3 d) {
+        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
+        const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
+        const float own = hi[self] + lo[self];
+        double v = own - own * std::min(req[self], 1.f);
+        for (int m = 0; m < kCorners; ++m) {
+            const float r = req[fp.idx[m]];
+            const float a = hi[fp.idx[m]] + lo[fp.idx[m]];
+            v += fp.inside[m] ? fp.w[m] * norm * (r > 1.f ? a / r : a) : 0.f;
+        }
+        return float(v);
+    });
+}
+
+} // namespace
+
+float sampleLinear(const ScalarGrid &g, Vec3 p, const Domain &domain)
+{
+    if (g.count() == 0 || g.count() != std::size_t(g.size().volume()))
+        return 0.f;
+    const GridMap m = gridMap(g, domain);
+    if (g.size().z > 1)
+        return interpolate<true>(g.data(), stencilAt<true>(m, p));
+    return interpolate<false>(g.data(), stencilAt<false>(m, p));
+}
+
+Vec3 sampleVelocity(const MacGrid &vel, Vec3 p, const Domain &domain)
+{
+    return {sampleLinear(vel.u, p, domain), sampleLinear(vel.v, p, domain),
+            vel.is3D() ? sampleLinear(vel.w, p, domain) : 0.f};
+}
+
+void Advector::setup(const Domain &domain, const FlagGrid &solids)
+{
+    mDomain = domain;
+    mSolids = &solids;
+    mAnySolid = solids.size() == domain.cells && solids.anySolid();
+}
+
+void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
+                            Workspace &work) const
+{
+    const float scale = dt / mDomain.cellSize;
+    if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
+        || !std::isfinite(scale))
+        return;
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid);
+    ScalarGrid &result = work[0];
+    ScalarGrid &temp = work[1];
+    prepare(result, q.size(), q.offset());
+    if (order != AdvectionOrder::SemiLagrangian)
+        prepare(temp, q.size(), q.offset());
+    dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
+        using Disp = CentreDisplacement<decltype(k3D)::value>;
+        const Passes<decltype(k3D)::value, decltype(solids)::value, Disp> passes{
+            c, -1, Disp{vel, scale}};
+        q.swap(*passes.run(q, order, result, temp));
+    });
+}
+
+void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,
+                              Workspace &work) const
+{
+    const float scale = dt / mDomain.cellSize;
+    if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
+        return;
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid);
+    const int axes = mDomain.dimensions();
+    ScalarGrid &temp = work[3];
+    dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
+        using Disp = FaceDisplacement<decltype(k3D)::value, decltype(solids)::value>;
+        for (int axis = 0; axis < axes; ++axis) {
+            const ScalarGrid &old = vel.component(axis);
+            prepare(work[axis], old.size(), old.offset());
+            if (order != AdvectionOrder::SemiLagrangian)
+                prepare(temp, old.size(), old.offset());
+            const Passes<decltype(k3D)::value, decltype(solids)::value, Disp> passes{
+                c, axis, Disp{vel, c, axis, scale}};
+            ScalarGrid *moved = passes.run(old, order, work[axis], temp);
+            if (moved != &work[axis])
+                work[axis].swap(*moved);
+        }
+    });
+    for (int axis = 0; axis < axes; ++axis)
+        vel.component(axis).swap(work[axis]);
+}
+
+void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt,
+                                Workspace &work) const
+{
+    const float scale = dt / mDomain.cellSize;
+    if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
+        || !std::isfinite(scale))
+        return;
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid);
+    ScalarGrid &movedHi = work[0];
+    ScalarGrid &movedLo = work[1];
+    ScalarGrid &asked = work[2];
+    movedHi.reshape(q.size(), q.offset(), 0.f);
+    movedLo.reshape(q.size(), q.offset(), 0.f);
+    asked.reshape(q.size(), q.offset(), 0.f);
+    dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
+        accounting<decltype(k3D)::value, decltype(solids)::value>(c, q, vel, 0.5f * scale,
+                                                                  movedHi, movedLo, asked);
+    });
+}
+
+} // namespace plume::sim
