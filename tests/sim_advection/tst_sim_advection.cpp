@@ -273,7 +273,7 @@ private slots:
         QFETCH(bool, is3D);
         // A smooth blob turned once around by a rigid rotation (divergence-free: u depends on y
         // only, v on x only) should come back where it started.
-        const int n = is3D ? 32 : 64;
+        const int n = is3D ? 40 : 64;
         const int steps = is3D ? 120 : 200;
         const Int3 cells{n, n, is3D ? n : 1};
         const Domain d = makeDomain(cells, Boundary::Wall);
@@ -283,7 +283,8 @@ private slots:
         fillVelocity(vel, [&](Vec3 p) { return Vec3{-omega * (p.y - c), omega * (p.x - c), 0.f}; });
         ScalarGrid start(cells, kCellCentre);
         const Vec3 centre{c + 0.25f * float(n), c, c};
-        fillAt(start, [&](Vec3 p) { return bump(p, centre, 0.15f * float(n), is3D); });
+        const float radius = (is3D ? 0.2f : 0.15f) * float(n); // 8 and 9.6 cells
+        fillAt(start, [&](Vec3 p) { return bump(p, centre, radius, is3D); });
         FlagGrid solids(cells);
         Advector a;
         a.setup(d, solids);
@@ -304,7 +305,8 @@ private slots:
             error[mode] = std::sqrt(error[mode] / total(start));
             qInfo("%s relative L2 error %.4f", toString(orderOf(mode)), error[mode]);
         }
-        // Second-order schemes diffuse far less; the margin (0.7) is well clear of noise.
+        // Second-order schemes diffuse far less (measured ratios: MacCormack 0.46 / 0.53, BFECC
+        // 0.13 / 0.17 of the semi-Lagrangian error in 2D / 3D); 0.7 leaves a wide margin.
         QVERIFY(error[MacCormack] < 0.7 * error[SemiLagrangian]);
         QVERIFY(error[Bfecc] < 0.7 * error[SemiLagrangian]);
     }
