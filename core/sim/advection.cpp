@@ -1,3 +1,6 @@
+// Longer than the usual 800 lines on purpose: the samplers, the DDA walk, the three transport
+// schemes and accounting advection share per-sample helpers that must inline into every
+// kernel; splitting the file would move them into a header for no reader's benefit.
 #include "advection.h"
 
 #include "parallel.h"
@@ -537,6 +540,12 @@ struct Passes
     int faceAxis;
     Disp disp;
 
+    template<class Body>
+    void sweep(ScalarGrid &out, Body &&body) const
+    {
+        forEachSample<kSolids>(c, out, faceAxis, disp, body);
+    }
+
     PLUME_INLINE Stencil at(const GridMap &m, Vec3 p, Vec3 d) const
     {
         return stencilAt<k3D>(m, trace<k3D, kSolids>(c, p, d));
@@ -547,7 +556,7 @@ struct Passes
     {
         const GridMap m = gridMap(src, c.domain);
         const float *s = src.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             return valueAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n]);
         });
     }
@@ -559,7 +568,7 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *f = phi1.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
             float lo, hi;
             rangeAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n], lo, hi);
@@ -573,7 +582,7 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *f = phi1.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
             return s[n] + 0.5f * (s[n] - back);
         });
@@ -585,7 +594,7 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *t = compensated.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             const Stencil st = at(m, p, d * -1.f);
             const float v = valueAt<k3D, kSolids>(c, faceAxis, t, st, t[n]);
             float lo, hi;
@@ -835,7 +844,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                     const Vec3 p{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
                     const Vec3 d = velocity(i);
                     if (src[self] != 0.f) {
-                        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d));
+                        const Vec3 to = trace<k3D, kSolids>(c, p, d);
+                        const Footprint fp = footprintAt<k3D, kSolids>(c, to);
                         if (fp.total > 0.f) {
                             float share[8];
                             shareExactly<k3D>(src[self], fp.w, share);
@@ -846,7 +856,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                             give(self, src[self]); // every corner solid: nothing moves
                         }
                     }
-                    const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
+                    const Vec3 from = trace<k3D, kSolids>(c, p, d * -1.f);
+                    const Footprint fp = footprintAt<k3D, kSolids>(c, from);
                     const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
                     for (int m = 0; m < kCorners; ++m) {
                         if (fp.inside[m] && fp.w[m] != 0.f)
@@ -858,7 +869,7 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
     });
     // Backward: a source asked for more than it holds gives each asker a scaled share; what a
     // source gives is taken from it (the gather form of West's subtract-where-taken).
-    forEachSample<kSolids>(c, q, -1, disp, [&](std::size_t self, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+    const auto gather = [&](std::size_t self, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
         const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
         const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
         const float own = hi[self] + lo[self];
@@ -869,7 +880,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
             v += fp.inside[m] ? fp.w[m] * norm * (r > 1.f ? a / r : a) : 0.f;
         }
         return float(v);
-    });
+    };
+    forEachSample<kSolids>(c, q, -1, disp, gather);
 }
 
 } // namespace

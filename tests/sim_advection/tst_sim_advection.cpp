@@ -116,10 +116,9 @@ private slots:
         for (bool is3D : {false, true}) {
             for (int grid = -1; grid < (is3D ? 3 : 2); ++grid) {
                 for (Boundary b : {Boundary::Wall, Boundary::Periodic}) {
-                    const QString name = QString("%1 %2 %3")
-                                             .arg(is3D ? "3D" : "2D")
-                                             .arg(grid < 0 ? "cells" : QString("faces %1").arg(grid))
-                                             .arg(toString(b));
+                    const QString kind = grid < 0 ? "cells" : QString("faces %1").arg(grid);
+                    const QString name =
+                        QString("%1 %2 %3").arg(is3D ? "3D" : "2D", kind, toString(b));
                     QTest::newRow(qPrintable(name)) << is3D << grid << int(b);
                 }
             }
@@ -140,7 +139,9 @@ private slots:
             MacGrid m(cells);
             g = m.component(grid);
         }
-        auto f = [&](Vec3 p) { return 1.f + 0.25f * p.x - 0.5f * p.y + (is3D ? 0.125f * p.z : 0.f); };
+        auto f = [&](Vec3 p) {
+            return 1.f + 0.25f * p.x - 0.5f * p.y + (is3D ? 0.125f * p.z : 0.f);
+        };
         fillAt(g, f);
         // Inside the samples' range the interpolation of a linear function is exact (up to
         // float rounding of values of size ~10: 1e-5).
@@ -465,7 +466,6 @@ private slots:
         for (int s = 0; s < 200; ++s) {
             a.advectAccounting(q, vel, 1.f, work);
             QVERIFY(minOf(q) >= 0.f);
-            if (s % 20 == 0) qInfo("step %d drift %.3g max %.1f", s, (total(q) - start) / start, maxOf(q));
         }
         // Every move subtracts what it adds; only float rounding remains (~6e-8 relative per
         // operation, unbiased, so the total drifts like a random walk, far below 1e-6 after 200
@@ -564,10 +564,12 @@ private slots:
             for (int k = 0; k < cells.z; ++k)
                 for (int j = 0; j < cells.y; ++j)
                     for (int i = 0; i < cells.x; ++i)
-                        solids.setSolid(i, j, k, hash01(std::uint32_t(i + 97 * j + 9973 * k)) < 0.08f);
+                        solids.setSolid(i, j, k,
+                                        hash01(std::uint32_t(i + 97 * j + 9973 * k)) < 0.08f);
         MacGrid vel0(cells);
         fillVelocity(vel0, [&](Vec3 p) {
-            return Vec3{1.4f * std::sin(0.31f * p.x + 0.7f * p.y), 1.1f * std::cos(0.23f * p.y - 0.4f * p.z),
+            return Vec3{1.4f * std::sin(0.31f * p.x + 0.7f * p.y),
+                        1.1f * std::cos(0.23f * p.y - 0.4f * p.z),
                         is3D ? 0.9f * std::sin(0.37f * p.z + 0.2f * p.x) : 0.f};
         });
         ScalarGrid q0(cells, kCellCentre);
