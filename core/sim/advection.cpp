@@ -1,3 +1,6 @@
+// Longer than the usual 800 lines on purpose: the samplers, the DDA walk, the three transport
+// schemes and accounting advection share per-sample helpers that must inline into every
+// kernel; splitting the file would move them into a header for no reader's benefit.
 #include "advection.h"
 
 #include "parallel.h"
@@ -7,6 +10,16 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+
+// The per-sample helpers below must be inlined into the row loops: GCC otherwise keeps some
+// out of line, which costs a factor of two or more in the kernels.
+#if defined(__GNUC__)
+#define PLUME_INLINE [[gnu::always_inline]] inline
+#define PLUME_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define PLUME_INLINE inline
+#define PLUME_LAMBDA_INLINE
+#endif
 
 namespace plume::sim {
 
@@ -78,7 +91,7 @@ struct Lerp
 
 /// Linear stencil along one axis: periodic axes wrap (sample n is sample 0), others clamp to the
 /// grid's samples.
-inline Lerp locate(const AxisMap &a, float p)
+PLUME_INLINE Lerp locate(const AxisMap &a, float p)
 {
     float s = p - a.offset;
     if (a.periodic) {
@@ -100,7 +113,7 @@ struct Stencil
 };
 
 template<bool k3D>
-inline Stencil stencilAt(const GridMap &m, Vec3 p)
+PLUME_INLINE Stencil stencilAt(const GridMap &m, Vec3 p)
 {
     Stencil s;
     s.x = locate(m.axis[0], p.x);
@@ -125,7 +138,7 @@ inline Stencil stencilAt(const GridMap &m, Vec3 p)
 
 /// Trilinear interpolation as nested lerps (exact when the fractions are 0).
 template<bool k3D>
-inline float interpolate(const float *d, const Stencil &s)
+PLUME_INLINE float interpolate(const float *d, const Stencil &s)
 {
     const float fx = s.x.f;
     const float a = d[s.idx[0]] + fx * (d[s.idx[1]] - d[s.idx[0]]);
@@ -141,7 +154,7 @@ inline float interpolate(const float *d, const Stencil &s)
 
 /// Smallest and largest corner value: the limiter of Selle et al. 2008.
 template<bool k3D>
-inline void cornerRange(const float *d, const Stencil &s, float &lo, float &hi)
+PLUME_INLINE void cornerRange(const float *d, const Stencil &s, float &lo, float &hi)
 {
     lo = hi = d[s.idx[0]];
     for (int c = 1; c < (k3D ? 8 : 4); ++c) {
@@ -307,7 +320,7 @@ Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid)
 
 /// End of a trace from p to p + d: clipped at obstacles only when there are any.
 template<bool k3D, bool kSolids>
-inline Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
+PLUME_INLINE Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
 {
     if constexpr (kSolids)
         return c.obstacles.clip<k3D>(p, p + d);
@@ -318,7 +331,7 @@ inline Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
 /// Value at a stencil; with obstacles, `fallback` (the start sample's value) when every corner
 /// is solid.
 template<bool k3D, bool kSolids>
-inline float valueAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
+PLUME_INLINE float valueAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
                      float fallback)
 {
     if constexpr (kSolids) {
@@ -331,7 +344,7 @@ inline float valueAt(const Setup &c, int faceAxis, const float *d, const Stencil
 
 /// Range of the usable corners of a stencil (the limiter's bounds).
 template<bool k3D, bool kSolids>
-inline void rangeAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
+PLUME_INLINE void rangeAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
                     float fallback, float &lo, float &hi)
 {
     if constexpr (kSolids) {
@@ -346,58 +359,63 @@ inline void rangeAt(const Setup &c, int faceAxis, const float *d, const Stencil 
 // ---- Velocity at the samples ----------------------------------------------------------------
 
 /// Displacement in cells over the step at the centre of cell (i,j,k): the average of the two
-/// faces per axis times dt / h.
+/// faces per axis times dt / h. row(j, k) gives a functor of i for one x-row.
 template<bool k3D>
 struct CentreDisplacement
 {
     const MacGrid &vel;
     float scale;
 
-    Vec3 operator()(int i, int j, int k) const
+    struct Row
     {
-        const float h = 0.5f * scale;
-        const std::size_t nu = vel.u.index(i, j, k);
-        const std::size_t nv = vel.v.index(i, j, k);
-        Vec3 d{h * (vel.u[nu] + vel.u[nu + 1]), h * (vel.v[nv] + vel.v[nv + vel.v.strideY()]),
-               0.f};
-        if constexpr (k3D) {
-            const std::size_t nw = vel.w.index(i, j, k);
-            d.z = h * (vel.w[nw] + vel.w[nw + vel.w.strideZ()]);
+        const float *u, *v0, *v1, *w0, *w1;
+        float half;
+        PLUME_INLINE Vec3 operator()(int i) const
+        {
+            return {half * (u[i] + u[i + 1]), half * (v0[i] + v1[i]),
+                    k3D ? half * (w0[i] + w1[i]) : 0.f};
         }
-        return d;
+    };
+
+    Row row(int j, int k) const
+    {
+        const float *w0 = k3D ? vel.w.data() + vel.w.index(0, j, k) : nullptr;
+        return {vel.u.data() + vel.u.index(0, j, k), vel.v.data() + vel.v.index(0, j, k),
+                vel.v.data() + vel.v.index(0, j + 1, k), w0, k3D ? w0 + vel.w.strideZ() : nullptr,
+                0.5f * scale};
     }
 };
 
-/// Displacement in cells at a face of `axis`: its own component, and the average of the four
-/// nearest faces of each other component (those inside obstacles left out).
-template<bool k3D, bool kSolids>
+/// Displacement in cells at a face of axis kAxis: its own component, and the average of the
+/// four nearest faces of each other component (those inside obstacles left out).
+template<bool k3D, bool kSolids, int kAxis>
 struct FaceDisplacement
 {
     const MacGrid &vel;
     const Setup &setup;
-    int axis;
     float scale;
 
+    /// The general form: any face, obstacles and the domain's ends handled.
     Vec3 operator()(int i, int j, int k) const
     {
         Vec3 d;
-        d[axis] = scale * vel.component(axis)(i, j, k);
-        const int n = setup.domain.cells[axis];
+        d[kAxis] = scale * vel.component(kAxis)(i, j, k);
+        const int n = setup.domain.cells[kAxis];
         const int idx[3] = {i, j, k};
         // The two cells on either side of the face: wrapped or clamped into the domain.
-        int lo = idx[axis] - 1;
-        int hi = idx[axis];
-        lo = lo >= 0 ? lo : (setup.periodic[axis] ? n - 1 : 0);
-        hi = hi < n ? hi : (setup.periodic[axis] ? 0 : n - 1);
+        int lo = idx[kAxis] - 1;
+        int hi = idx[kAxis];
+        lo = lo >= 0 ? lo : (setup.periodic[kAxis] ? n - 1 : 0);
+        hi = hi < n ? hi : (setup.periodic[kAxis] ? 0 : n - 1);
         for (int b = 0; b < (k3D ? 3 : 2); ++b) {
-            if (b == axis)
+            if (b == kAxis)
                 continue;
             const ScalarGrid &g = vel.component(b);
             float sum = 0.f;
             int count = 0;
             for (int corner = 0; corner < 4; ++corner) {
                 int at[3] = {i, j, k};
-                at[axis] = (corner & 1) ? hi : lo;
+                at[kAxis] = (corner & 1) ? hi : lo;
                 at[b] += corner >> 1;
                 if constexpr (kSolids) {
                     if (setup.obstacles.face(b, at[0], at[1], at[2]))
@@ -410,6 +428,71 @@ struct FaceDisplacement
                               : (count > 0 ? scale * sum / float(count) : 0.f);
         }
         return d;
+    }
+
+    /// One x-row: without obstacles the four neighbours of each other component are four row
+    /// pointers read at i (shifted by -1, 0 or +1); the ends of a u-row take the general form.
+    struct Row
+    {
+        const FaceDisplacement &f;
+        int j, k;
+        const float *own;
+        const float *p[2][4];
+        float quarter;
+
+        PLUME_INLINE Vec3 operator()(int i) const
+        {
+            if (kSolids || (kAxis == 0 && (i == 0 || i == f.setup.domain.cells.x)))
+                return f(i, j, k);
+            float s[2];
+            for (int m = 0; m < (k3D ? 2 : 1); ++m)
+                s[m] = quarter * (p[m][0][i] + p[m][1][i] + p[m][2][i] + p[m][3][i]);
+            Vec3 d;
+            d[kAxis] = 4.f * quarter * own[i];
+            d[kAxis == 0 ? 1 : 0] = s[0];
+            if constexpr (k3D)
+                d[kAxis == 2 ? 1 : 2] = s[1];
+            return d;
+        }
+    };
+
+    Row row(int j, int k) const
+    {
+        Row r{*this, j, k, vel.component(kAxis).data() + vel.component(kAxis).index(0, j, k),
+              {}, 0.25f * scale};
+        if constexpr (kSolids)
+            return r;
+        const int idx[3] = {0, j, k};
+        const int n = setup.domain.cells[kAxis];
+        int m = 0;
+        for (int b = 0; b < (k3D ? 3 : 2); ++b) {
+            if (b == kAxis)
+                continue;
+            const ScalarGrid &g = vel.component(b);
+            for (int corner = 0; corner < 4; ++corner) {
+                int at[3] = {idx[0], idx[1], idx[2]};
+                int shift = 0;
+                // Across the face (along kAxis): cells lo = along - 1 and hi = along.
+                if (kAxis == 0) {
+                    shift = (corner & 1) ? 0 : -1;
+                } else {
+                    const int along = idx[kAxis];
+                    int lo = along - 1;
+                    int hi = along;
+                    lo = lo >= 0 ? lo : (setup.periodic[kAxis] ? n - 1 : 0);
+                    hi = hi < n ? hi : (setup.periodic[kAxis] ? 0 : n - 1);
+                    at[kAxis] = (corner & 1) ? hi : lo;
+                }
+                // Along b: the two faces of that cell.
+                if (b == 0)
+                    shift += corner >> 1;
+                else
+                    at[b] += corner >> 1;
+                r.p[m][corner] = g.data() + g.index(0, at[1], at[2]) + shift;
+            }
+            ++m;
+        }
+        return r;
     }
 };
 
@@ -433,6 +516,7 @@ void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &di
         const int sk = alias && faceAxis == 2 && k == last ? 0 : k;
         const std::size_t row = out.index(0, j, k);
         const std::size_t srcRow = out.index(0, sj, sk);
+        const auto velocity = disp.row(sj, sk);
         for (int i = 0; i < size.x; ++i) {
             const int si = i == aliasI ? 0 : i;
             if constexpr (kSolids) {
@@ -442,7 +526,7 @@ void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &di
                 }
             }
             const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
-            dst[row + std::size_t(i)] = body(srcRow + std::size_t(si), p, disp(si, sj, sk));
+            dst[row + std::size_t(i)] = body(srcRow + std::size_t(si), p, velocity(si));
         }
     });
 }
@@ -456,7 +540,13 @@ struct Passes
     int faceAxis;
     Disp disp;
 
-    Stencil at(const GridMap &m, Vec3 p, Vec3 d) const
+    template<class Body>
+    void sweep(ScalarGrid &out, Body &&body) const
+    {
+        forEachSample<kSolids>(c, out, faceAxis, disp, body);
+    }
+
+    PLUME_INLINE Stencil at(const GridMap &m, Vec3 p, Vec3 d) const
     {
         return stencilAt<k3D>(m, trace<k3D, kSolids>(c, p, d));
     }
@@ -466,7 +556,7 @@ struct Passes
     {
         const GridMap m = gridMap(src, c.domain);
         const float *s = src.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             return valueAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n]);
         });
     }
@@ -478,7 +568,7 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *f = phi1.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
             float lo, hi;
             rangeAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n], lo, hi);
@@ -492,7 +582,7 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *f = phi1.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
             return s[n] + 0.5f * (s[n] - back);
         });
@@ -504,7 +594,7 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *t = compensated.data();
-        forEachSample<kSolids>(c, out, faceAxis, disp, [&](std::size_t n, Vec3 p, Vec3 d) {
+        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             const Stencil st = at(m, p, d * -1.f);
             const float v = valueAt<k3D, kSolids>(c, faceAxis, t, st, t[n]);
             float lo, hi;
@@ -744,6 +834,7 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
     forEachBlockPhased(n[slabAxis], reach, c.periodic[slabAxis], [&](int begin, int end) {
         for (int k = k3D ? begin : 0; k < (k3D ? end : 1); ++k) {
             for (int j = k3D ? 0 : begin; j < (k3D ? n.y : end); ++j) {
+                const auto velocity = disp.row(j, k);
                 for (int i = 0; i < n.x; ++i) {
                     const std::size_t self = q.index(i, j, k);
                     if constexpr (kSolids) {
@@ -751,9 +842,10 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                             continue;
                     }
                     const Vec3 p{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
-                    const Vec3 d = disp(i, j, k);
+                    const Vec3 d = velocity(i);
                     if (src[self] != 0.f) {
-                        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d));
+                        const Vec3 to = trace<k3D, kSolids>(c, p, d);
+                        const Footprint fp = footprintAt<k3D, kSolids>(c, to);
                         if (fp.total > 0.f) {
                             float share[8];
                             shareExactly<k3D>(src[self], fp.w, share);
@@ -764,7 +856,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                             give(self, src[self]); // every corner solid: nothing moves
                         }
                     }
-                    const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
+                    const Vec3 from = trace<k3D, kSolids>(c, p, d * -1.f);
+                    const Footprint fp = footprintAt<k3D, kSolids>(c, from);
                     const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
                     for (int m = 0; m < kCorners; ++m) {
                         if (fp.inside[m] && fp.w[m] != 0.f)
@@ -776,7 +869,7 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
     });
     // Backward: a source asked for more than it holds gives each asker a scaled share; what a
     // source gives is taken from it (the gather form of West's subtract-where-taken).
-    forEachSample<kSolids>(c, q, -1, disp, [&](std::size_t self, Vec3 p, Vec3 d) {
+    const auto gather = [&](std::size_t self, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
         const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
         const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
         const float own = hi[self] + lo[self];
@@ -787,7 +880,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
             v += fp.inside[m] ? fp.w[m] * norm * (r > 1.f ? a / r : a) : 0.f;
         }
         return float(v);
-    });
+    };
+    forEachSample<kSolids>(c, q, -1, disp, gather);
 }
 
 } // namespace
@@ -846,18 +940,23 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,
     const int axes = mDomain.dimensions();
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
-        using Disp = FaceDisplacement<decltype(k3D)::value, decltype(solids)::value>;
-        for (int axis = 0; axis < axes; ++axis) {
-            const ScalarGrid &old = vel.component(axis);
-            prepare(work[axis], old.size(), old.offset());
+        auto advectComponent = [&](auto axisConstant) {
+            constexpr int kAxis = decltype(axisConstant)::value;
+            using Disp = FaceDisplacement<decltype(k3D)::value, decltype(solids)::value, kAxis>;
+            const ScalarGrid &old = vel.component(kAxis);
+            prepare(work[kAxis], old.size(), old.offset());
             if (order != AdvectionOrder::SemiLagrangian)
                 prepare(temp, old.size(), old.offset());
             const Passes<decltype(k3D)::value, decltype(solids)::value, Disp> passes{
-                c, axis, Disp{vel, c, axis, scale}};
-            ScalarGrid *moved = passes.run(old, order, work[axis], temp);
-            if (moved != &work[axis])
-                work[axis].swap(*moved);
-        }
+                c, kAxis, Disp{vel, c, scale}};
+            ScalarGrid *moved = passes.run(old, order, work[kAxis], temp);
+            if (moved != &work[kAxis])
+                work[kAxis].swap(*moved);
+        };
+        advectComponent(std::integral_constant<int, 0>{});
+        advectComponent(std::integral_constant<int, 1>{});
+        if (axes == 3)
+            advectComponent(std::integral_constant<int, 2>{});
     });
     for (int axis = 0; axis < axes; ++axis)
         vel.component(axis).swap(work[axis]);

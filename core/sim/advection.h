@@ -20,26 +20,36 @@ Vec3 sampleVelocity(const MacGrid &vel, Vec3 p, const Domain &domain);
 /// Backtraces stop at the first solid cell on the way (a 3D DDA walk along the path), so an
 /// obstacle one cell thin still blocks; samples never read solid cells (their weights go to the
 /// fluid corners). Second order variants (MacCormack, BFECC) clamp the corrected value to the
-/// range of the values used by the first-order step, so they stay stable.
+/// range of the values used by the first-order step, so they stay stable (clamped, not
+/// reverted to the first-order value). Traces are single Euler steps from the sample with the
+/// velocity there (cell centre: average of the two faces per axis). Without solid cells the
+/// walk is skipped. A solid diagonal that touches only at cell corners can leak through the
+/// interpolation footprint; walls sharing faces always block.
 class Advector
 {
 public:
-    /// Records the domain and the obstacles (called again when obstacles change).
+    /// Records the domain and the obstacles (called again when obstacles change). Keeps a
+    /// pointer to `solids`, which must outlive the calls that follow; a grid whose size is not
+    /// the domain's counts as no obstacles.
     void setup(const Domain &domain, const FlagGrid &solids);
 
     /// Moves a cell-centred scalar along `vel` for dt seconds. Solid cells end up zero.
-    /// Uses up to two workspace grids.
+    /// Uses up to two workspace grids. Leaves `q` unchanged when its size is not the domain's,
+    /// it is not cell-centred, `vel` does not fit the domain, or dt / h is not finite.
     void advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                       Workspace &work) const;
 
     /// Moves the velocity along itself (self-advection), every component from the old field.
-    /// Uses the four workspace grids.
+    /// Uses the four workspace grids. Boundaries are not enforced (the caller does); faces with
+    /// solid cells on both sides get zero and are never read.
     void advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const;
 
     /// Mick West's mass-conserving "accounting" advection (Game Developer 2008): forward then
     /// backward, each moving amounts from source cells to destination cells and taking from
     /// a source no more than it holds. With closed walls the total is conserved exactly
-    /// (up to float rounding) and values stay non-negative. Uses up to three workspace grids.
+    /// (up to float rounding) and values stay non-negative. Each half moves by dt / 2, so the
+    /// content travels u dt over the step. Open faces let content leave; content found inside
+    /// solid cells is dropped (it should be zero). Uses three workspace grids.
     void advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt, Workspace &work) const;
 
 private:

@@ -116,10 +116,9 @@ private slots:
         for (bool is3D : {false, true}) {
             for (int grid = -1; grid < (is3D ? 3 : 2); ++grid) {
                 for (Boundary b : {Boundary::Wall, Boundary::Periodic}) {
-                    const QString name = QString("%1 %2 %3")
-                                             .arg(is3D ? "3D" : "2D")
-                                             .arg(grid < 0 ? "cells" : QString("faces %1").arg(grid))
-                                             .arg(toString(b));
+                    const QString kind = grid < 0 ? "cells" : QString("faces %1").arg(grid);
+                    const QString name =
+                        QString("%1 %2 %3").arg(is3D ? "3D" : "2D", kind, toString(b));
                     QTest::newRow(qPrintable(name)) << is3D << grid << int(b);
                 }
             }
@@ -140,7 +139,9 @@ private slots:
             MacGrid m(cells);
             g = m.component(grid);
         }
-        auto f = [&](Vec3 p) { return 1.f + 0.25f * p.x - 0.5f * p.y + (is3D ? 0.125f * p.z : 0.f); };
+        auto f = [&](Vec3 p) {
+            return 1.f + 0.25f * p.x - 0.5f * p.y + (is3D ? 0.125f * p.z : 0.f);
+        };
         fillAt(g, f);
         // Inside the samples' range the interpolation of a linear function is exact (up to
         // float rounding of values of size ~10: 1e-5).
@@ -273,7 +274,7 @@ private slots:
         QFETCH(bool, is3D);
         // A smooth blob turned once around by a rigid rotation (divergence-free: u depends on y
         // only, v on x only) should come back where it started.
-        const int n = is3D ? 32 : 64;
+        const int n = is3D ? 40 : 64;
         const int steps = is3D ? 120 : 200;
         const Int3 cells{n, n, is3D ? n : 1};
         const Domain d = makeDomain(cells, Boundary::Wall);
@@ -283,7 +284,8 @@ private slots:
         fillVelocity(vel, [&](Vec3 p) { return Vec3{-omega * (p.y - c), omega * (p.x - c), 0.f}; });
         ScalarGrid start(cells, kCellCentre);
         const Vec3 centre{c + 0.25f * float(n), c, c};
-        fillAt(start, [&](Vec3 p) { return bump(p, centre, 0.15f * float(n), is3D); });
+        const float radius = (is3D ? 0.2f : 0.15f) * float(n); // 8 and 9.6 cells
+        fillAt(start, [&](Vec3 p) { return bump(p, centre, radius, is3D); });
         FlagGrid solids(cells);
         Advector a;
         a.setup(d, solids);
@@ -304,7 +306,8 @@ private slots:
             error[mode] = std::sqrt(error[mode] / total(start));
             qInfo("%s relative L2 error %.4f", toString(orderOf(mode)), error[mode]);
         }
-        // Second-order schemes diffuse far less; the margin (0.7) is well clear of noise.
+        // Second-order schemes diffuse far less (measured ratios: MacCormack 0.46 / 0.53, BFECC
+        // 0.13 / 0.17 of the semi-Lagrangian error in 2D / 3D); 0.7 leaves a wide margin.
         QVERIFY(error[MacCormack] < 0.7 * error[SemiLagrangian]);
         QVERIFY(error[Bfecc] < 0.7 * error[SemiLagrangian]);
     }
@@ -463,7 +466,6 @@ private slots:
         for (int s = 0; s < 200; ++s) {
             a.advectAccounting(q, vel, 1.f, work);
             QVERIFY(minOf(q) >= 0.f);
-            if (s % 20 == 0) qInfo("step %d drift %.3g max %.1f", s, (total(q) - start) / start, maxOf(q));
         }
         // Every move subtracts what it adds; only float rounding remains (~6e-8 relative per
         // operation, unbiased, so the total drifts like a random walk, far below 1e-6 after 200
@@ -562,10 +564,12 @@ private slots:
             for (int k = 0; k < cells.z; ++k)
                 for (int j = 0; j < cells.y; ++j)
                     for (int i = 0; i < cells.x; ++i)
-                        solids.setSolid(i, j, k, hash01(std::uint32_t(i + 97 * j + 9973 * k)) < 0.08f);
+                        solids.setSolid(i, j, k,
+                                        hash01(std::uint32_t(i + 97 * j + 9973 * k)) < 0.08f);
         MacGrid vel0(cells);
         fillVelocity(vel0, [&](Vec3 p) {
-            return Vec3{1.4f * std::sin(0.31f * p.x + 0.7f * p.y), 1.1f * std::cos(0.23f * p.y - 0.4f * p.z),
+            return Vec3{1.4f * std::sin(0.31f * p.x + 0.7f * p.y),
+                        1.1f * std::cos(0.23f * p.y - 0.4f * p.z),
                         is3D ? 0.9f * std::sin(0.37f * p.z + 0.2f * p.x) : 0.f};
         });
         ScalarGrid q0(cells, kCellCentre);
