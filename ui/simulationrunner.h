@@ -50,5 +50,3 @@ private:
 };
 
 } // namespace plume
-
-Q_DECLARE_METATYPE(plume::SceneSetup)
