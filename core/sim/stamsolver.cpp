@@ -1,3 +1,7 @@
+// The stam scheme in one translation unit on purpose (past the 800-line guide): like the
+// paper's 100 lines of C it is one self-contained solver, and its kernels, templated on
+// dimension, obstacles and sweep order, stay private to it.
+
 #include "stamsolver.h"
 
 #include "parallel.h"
@@ -175,7 +179,8 @@ std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
                 if (c[a] >= 1 && c[a] <= n)
                     continue;
                 const bool periodic = domain.boundary(a, false) == Boundary::Periodic;
-                c[a] = (c[a] == 0) == periodic ? n : 1;
+                const bool low = c[a] == 0;
+                c[a] = periodic ? (low ? n : 1) : (low ? 1 : n);
             }
             const bool solid = solids.isSolid(c[0] - 1, c[1] - 1, c[2] - L.k0);
             self[L.index(i, j, k)] = solid ? kSelfSolid : 0;
@@ -748,8 +753,8 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
 void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
-    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz,
-                      a,        c,         1.f / c,       normalAxisOf(int(q))};
+    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz, a, c, 1.f / c,
+                      normalAxisOf(int(q))};
     const bool paper = mParams.stamSweep == SweepOrder::Paper;
     const bool solids = !mFlags.empty();
     for (int it = 0; it < mParams.stamIterations; ++it) {
