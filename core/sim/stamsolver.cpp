@@ -133,9 +133,10 @@ struct Relax
 
 /// The paper's sweep, serial: FOR_EACH_CELL (i outer, j inner) in 2D, Ash's k-j-i in 3D.
 template<bool D3, bool S>
-void sweepPaper(const StamLayout &L, const Relax &r)
+void sweepPaper(const StamLayout &L, const Relax &relax)
 {
     enableFlushToZero();
+    const Relax r = relax;
     if constexpr (!D3) {
         for (int i = 1; i <= L.cells.x; ++i)
             for (int j = 1; j <= L.cells.y; ++j)
@@ -153,10 +154,11 @@ void sweepPaper(const StamLayout &L, const Relax &r)
 /// Red cells ((i + j + k) even) then black ones; each colour reads only the other, so rows run
 /// in parallel with the same result as serially.
 template<bool D3, bool S>
-void sweepRedBlack(const StamLayout &L, const Relax &r)
+void sweepRedBlack(const StamLayout &L, const Relax &relax)
 {
     for (int colour = 0; colour < 2; ++colour) {
         forEachInteriorRow(L, [&](int j, int k) {
+            const Relax r = relax; // a local copy: stores to x cannot alias its factors
             const Index row = Index(L.index(0, j, k));
             for (int i = 1 + ((1 + j + k + colour) & 1); i <= L.cells.x; i += 2)
                 r.cell<D3, S, false>(row + i);
