@@ -233,21 +233,23 @@ struct Tracer
     bool periodic[3];
     int walkLimit;
 
-    bool solidAt(int c[3]) const
+    /// Padded index of cell c, wrapped on periodic axes and kept inside the ghost layer.
+    std::size_t wrappedIndex(const int c[3]) const
     {
+        int w[3] = {c[0], c[1], c[2]};
         for (int a = 0; a < (L.is3D ? 3 : 2); ++a) {
             const int n = L.cells[a];
-            if (periodic[a])
-                c[a] = ((c[a] - 1) % n + n) % n + 1;
-            else
-                c[a] = std::clamp(c[a], 0, n + 1);
+            w[a] = periodic[a] ? ((c[a] - 1) % n + n) % n + 1 : std::clamp(c[a], 0, n + 1);
         }
-        return (flags[L.index(c[0], c[1], c[2])] & kSelfSolid) != 0;
+        return L.index(w[0], w[1], w[2]);
     }
 
+    bool solidAt(const int c[3]) const { return (flags[wrappedIndex(c)] & kSelfSolid) != 0; }
+
     /// Walks the cells crossed by the segment from cell centre c to p (Amanatides and Woo 1987)
-    /// and moves p back to just before the first solid cell.
-    void walk(const int c[3], float p[3]) const
+    /// and moves p back to just before the first solid cell. Returns the padded index of the
+    /// fluid cell where p ends.
+    std::size_t walk(const int c[3], float p[3]) const
     {
         const int axes = L.is3D ? 3 : 2;
         float d[3] = {0.f, 0.f, 0.f};
@@ -260,7 +262,7 @@ struct Tracer
                 continue;
             d[a] = p[a] - float(c[a]);
             if (!std::isfinite(d[a]))
-                return;
+                return wrappedIndex(c);
             if (d[a] != 0.f) {
                 step[a] = d[a] > 0.f ? 1 : -1;
                 tDelta[a] = 1.f / std::fabs(d[a]);
@@ -273,7 +275,7 @@ struct Tracer
             a = tMax[2] < tMax[a] ? 2 : a;
             const float t = tMax[a];
             if (!(t < 1.f))
-                return;
+                return wrappedIndex(cell);
             int next[3] = {cell[0], cell[1], cell[2]};
             next[a] += step[a];
             if (solidAt(next)) {
@@ -286,6 +288,7 @@ struct Tracer
         }
         for (int a = 0; a < axes; ++a)
             p[a] = float(c[a]) + d[a] * tLast;
+        return wrappedIndex(cell);
     }
 
     /// Interpolation corners along an axis: i0 and i0 + 1, wrapped on periodic axes.
@@ -326,9 +329,10 @@ void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u
         if (!tr.periodic[a])
             p[a] = clampPaper(p[a], 0.5f, float(L.cells[a]) + 0.5f);
     }
+    std::size_t home = std::size_t(n);
     if constexpr (S) {
         const int c[3] = {i, j, k};
-        tr.walk(c, p);
+        home = tr.walk(c, p);
     }
     for (int a = 0; a < axes; ++a) {
         if (tr.periodic[a])
@@ -367,13 +371,30 @@ void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u
         }
         return;
     }
-    // Renormalise the weights onto the fluid corners.
+    // Renormalise the weights onto the fluid corners that the cell holding the end point
+    // reaches through fluid faces (walls touching only at corners do not leak).
+    const int step = D3 ? 1 : 2; // in 2D the corners are m = 0, 2, 4, 6
+    unsigned fluid = 0, reached = 0;
+    for (int m = 0; m < 8; m += step) {
+        fluid |= (tr.flags[c[m]] & kSelfSolid) ? 0u : 1u << m;
+        reached |= std::size_t(c[m]) == home ? 1u << m : 0u;
+    }
+    reached &= fluid;
+    if (reached == 0)
+        reached = fluid;
+    for (int pass = 0; pass < (D3 ? 3 : 2); ++pass) {
+        for (int m = 0; m < 8; m += step) {
+            const unsigned near = (1u << (m ^ 4)) | (1u << (m ^ 2)) | (D3 ? 1u << (m ^ 1) : 0u);
+            if ((fluid & (1u << m)) && (reached & near))
+                reached |= 1u << m;
+        }
+    }
     float weight[8];
     float total = 0.f;
     for (int m = 0; m < 8; ++m) {
         const bool hiX = m & 4, hiY = m & 2, hiZ = m & 1;
         float wm = (hiX ? s1 : s0) * (hiY ? t1 : t0) * (D3 ? (hiZ ? u1 : u0) : (hiZ ? 0.f : 1.f));
-        if (tr.flags[c[m]] & kSelfSolid)
+        if (!(reached & (1u << m)))
             wm = 0.f;
         weight[m] = wm;
         total += wm;

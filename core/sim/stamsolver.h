@@ -66,8 +66,9 @@ struct StamLayout
 /// negation), so each side of a one-cell wall sees only itself. lin_solve moves the mirror
 /// term onto the diagonal (the exact Gauss-Seidel update of the mirrored equation). Backtraces
 /// walk the crossed cells and stop before entering a solid one; interpolation renormalises its
-/// weights onto the fluid corners. Solid cells hold zero everything. Walls that touch only at
-/// cell corners (diagonal staircases) can still leak through the interpolation corners.
+/// weights onto the fluid corners that the end point's cell reaches through fluid faces, so a
+/// staircase wall whose cells touch only at corners holds too. Solid cells hold zero
+/// everything.
 ///
 /// The paper has no buoyancy, vorticity confinement, dissipation or higher-order advection:
 /// those parameters are ignored by this scheme. Emitters: Force adds weight * velocity to the

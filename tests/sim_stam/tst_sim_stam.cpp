@@ -687,6 +687,34 @@ private slots:
         QTest::newRow("periodic with obstacles") << true;
     }
 
+    // A staircase wall whose cells touch only at corners: both sides are face-disconnected,
+    // and the interpolation must not reach across the corners either.
+    void diagonalWallHolds()
+    {
+        const Int3 cells{40, 40, 1};
+        const Domain d = makeDomain(cells, 1.f / 40.f);
+        FlagGrid solids(cells);
+        for (int i = 0; i < cells.x; ++i)
+            solids.setSolid(i, i, 0, true);
+        // Smoke above the wall (diffusing onto it); below it a flow away from the wall, whose
+        // backtraces end in the wall-side corners of their cells.
+        auto s = makeSolver(d, stamParams(SweepOrder::RedBlack, 1e-3f, 1e-2f),
+                            {densityEmitter(ballMask(cells, {14.f, 24.f, 0.5f}, 4.f), 20.f),
+                             velocityEmitter(ballMask(cells, {22.f, 17.f, 0.5f}, 6.f),
+                                             EmitterVelocity::Force, {8.f, -8.f, 0.f})});
+        QVERIFY(s->setObstacles(solids));
+        for (int n = 0; n < 60; ++n)
+            s->step(0.05f, 0.0);
+        const ScalarGrid density = sampled(*s, FieldKind::Density);
+        double below = 0, above = 0;
+        for (int j = 0; j < cells.y; ++j)
+            for (int i = 0; i < cells.x; ++i)
+                (i > j ? below : above) += (i == j ? 0.0 : std::fabs(density(i, j, 0)));
+        QVERIFY(above > 1.0);
+        QVERIFY(density(19, 20, 0) > 0.1f); // the smoke touches the wall
+        QCOMPARE(below, 0.0);
+    }
+
     // A finite but huge force overflows; the solver names the field instead of crashing (the
     // backtraces clamp NaN positions and the obstacle walk gives up on non-finite ones).
     void nonFiniteIsNamed()
