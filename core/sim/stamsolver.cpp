@@ -1,3 +1,7 @@
+// The stam scheme in one translation unit on purpose (past the 800-line guide): like the
+// paper's 100 lines of C it is one self-contained solver, and its kernels, templated on
+// dimension, obstacles and sweep order, stay private to it.
+
 #include "stamsolver.h"
 
 #include "parallel.h"
@@ -129,9 +133,10 @@ struct Relax
 
 /// The paper's sweep, serial: FOR_EACH_CELL (i outer, j inner) in 2D, Ash's k-j-i in 3D.
 template<bool D3, bool S>
-void sweepPaper(const StamLayout &L, const Relax &r)
+void sweepPaper(const StamLayout &L, const Relax &relax)
 {
     enableFlushToZero();
+    const Relax r = relax;
     if constexpr (!D3) {
         for (int i = 1; i <= L.cells.x; ++i)
             for (int j = 1; j <= L.cells.y; ++j)
@@ -149,10 +154,11 @@ void sweepPaper(const StamLayout &L, const Relax &r)
 /// Red cells ((i + j + k) even) then black ones; each colour reads only the other, so rows run
 /// in parallel with the same result as serially.
 template<bool D3, bool S>
-void sweepRedBlack(const StamLayout &L, const Relax &r)
+void sweepRedBlack(const StamLayout &L, const Relax &relax)
 {
     for (int colour = 0; colour < 2; ++colour) {
         forEachInteriorRow(L, [&](int j, int k) {
+            const Relax r = relax; // a local copy: stores to x cannot alias its factors
             const Index row = Index(L.index(0, j, k));
             for (int i = 1 + ((1 + j + k + colour) & 1); i <= L.cells.x; i += 2)
                 r.cell<D3, S, false>(row + i);
@@ -175,7 +181,8 @@ std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
                 if (c[a] >= 1 && c[a] <= n)
                     continue;
                 const bool periodic = domain.boundary(a, false) == Boundary::Periodic;
-                c[a] = (c[a] == 0) == periodic ? n : 1;
+                const bool low = c[a] == 0;
+                c[a] = periodic ? (low ? n : 1) : (low ? 1 : n);
             }
             const bool solid = solids.isSolid(c[0] - 1, c[1] - 1, c[2] - L.k0);
             self[L.index(i, j, k)] = solid ? kSelfSolid : 0;
@@ -226,21 +233,23 @@ struct Tracer
     bool periodic[3];
     int walkLimit;
 
-    bool solidAt(int c[3]) const
+    /// Padded index of cell c, wrapped on periodic axes and kept inside the ghost layer.
+    std::size_t wrappedIndex(const int c[3]) const
     {
+        int w[3] = {c[0], c[1], c[2]};
         for (int a = 0; a < (L.is3D ? 3 : 2); ++a) {
             const int n = L.cells[a];
-            if (periodic[a])
-                c[a] = ((c[a] - 1) % n + n) % n + 1;
-            else
-                c[a] = std::clamp(c[a], 0, n + 1);
+            w[a] = periodic[a] ? ((c[a] - 1) % n + n) % n + 1 : std::clamp(c[a], 0, n + 1);
         }
-        return (flags[L.index(c[0], c[1], c[2])] & kSelfSolid) != 0;
+        return L.index(w[0], w[1], w[2]);
     }
 
+    bool solidAt(const int c[3]) const { return (flags[wrappedIndex(c)] & kSelfSolid) != 0; }
+
     /// Walks the cells crossed by the segment from cell centre c to p (Amanatides and Woo 1987)
-    /// and moves p back to just before the first solid cell.
-    void walk(const int c[3], float p[3]) const
+    /// and moves p back to just before the first solid cell. Returns the padded index of the
+    /// fluid cell where p ends.
+    std::size_t walk(const int c[3], float p[3]) const
     {
         const int axes = L.is3D ? 3 : 2;
         float d[3] = {0.f, 0.f, 0.f};
@@ -253,7 +262,7 @@ struct Tracer
                 continue;
             d[a] = p[a] - float(c[a]);
             if (!std::isfinite(d[a]))
-                return;
+                return wrappedIndex(c);
             if (d[a] != 0.f) {
                 step[a] = d[a] > 0.f ? 1 : -1;
                 tDelta[a] = 1.f / std::fabs(d[a]);
@@ -266,7 +275,7 @@ struct Tracer
             a = tMax[2] < tMax[a] ? 2 : a;
             const float t = tMax[a];
             if (!(t < 1.f))
-                return;
+                return wrappedIndex(cell);
             int next[3] = {cell[0], cell[1], cell[2]};
             next[a] += step[a];
             if (solidAt(next)) {
@@ -279,6 +288,7 @@ struct Tracer
         }
         for (int a = 0; a < axes; ++a)
             p[a] = float(c[a]) + d[a] * tLast;
+        return wrappedIndex(cell);
     }
 
     /// Interpolation corners along an axis: i0 and i0 + 1, wrapped on periodic axes.
@@ -319,9 +329,10 @@ void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u
         if (!tr.periodic[a])
             p[a] = clampPaper(p[a], 0.5f, float(L.cells[a]) + 0.5f);
     }
+    std::size_t home = std::size_t(n);
     if constexpr (S) {
         const int c[3] = {i, j, k};
-        tr.walk(c, p);
+        home = tr.walk(c, p);
     }
     for (int a = 0; a < axes; ++a) {
         if (tr.periodic[a])
@@ -360,13 +371,30 @@ void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u
         }
         return;
     }
-    // Renormalise the weights onto the fluid corners.
+    // Renormalise the weights onto the fluid corners that the cell holding the end point
+    // reaches through fluid faces (walls touching only at corners do not leak).
+    const int step = D3 ? 1 : 2; // in 2D the corners are m = 0, 2, 4, 6
+    unsigned fluid = 0, reached = 0;
+    for (int m = 0; m < 8; m += step) {
+        fluid |= (tr.flags[c[m]] & kSelfSolid) ? 0u : 1u << m;
+        reached |= std::size_t(c[m]) == home ? 1u << m : 0u;
+    }
+    reached &= fluid;
+    if (reached == 0)
+        reached = fluid;
+    for (int pass = 0; pass < (D3 ? 3 : 2); ++pass) {
+        for (int m = 0; m < 8; m += step) {
+            const unsigned near = (1u << (m ^ 4)) | (1u << (m ^ 2)) | (D3 ? 1u << (m ^ 1) : 0u);
+            if ((fluid & (1u << m)) && (reached & near))
+                reached |= 1u << m;
+        }
+    }
     float weight[8];
     float total = 0.f;
     for (int m = 0; m < 8; ++m) {
         const bool hiX = m & 4, hiY = m & 2, hiZ = m & 1;
         float wm = (hiX ? s1 : s0) * (hiY ? t1 : t0) * (D3 ? (hiZ ? u1 : u0) : (hiZ ? 0.f : 1.f));
-        if (tr.flags[c[m]] & kSelfSolid)
+        if (!(reached & (1u << m)))
             wm = 0.f;
         weight[m] = wm;
         total += wm;
@@ -748,8 +776,8 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
 void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
-    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz,
-                      a,        c,         1.f / c,       normalAxisOf(int(q))};
+    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz, a, c, 1.f / c,
+                      normalAxisOf(int(q))};
     const bool paper = mParams.stamSweep == SweepOrder::Paper;
     const bool solids = !mFlags.empty();
     for (int it = 0; it < mParams.stamIterations; ++it) {

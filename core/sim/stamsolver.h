@@ -58,13 +58,17 @@ struct StamLayout
 /// holds the projection's p at zero (Dirichlet). In 3D an edge ghost is the average of its two
 /// adjacent face ghosts and a corner ghost the average of its three adjacent edge ghosts
 /// (Ash's port leaves edges unset and weighs corners by 0.33); in 2D the corners are the
-/// paper's.
+/// paper's. Only advect reads edges and corners, and it wraps indices on periodic axes instead.
 ///
 /// Obstacles: better than the paper's two-cell rule. In lin_solve, project and advect a solid
 /// neighbour of a fluid cell stands for the fluid cell's mirror image (scalars, pressure and
 /// tangential velocity: the cell's own value; the velocity component normal to that face: its
-/// negation), so each side of a one-cell wall sees only itself. Backtraces stop before entering
-/// a solid cell and never interpolate from solid cells. Solid cells hold zero everything.
+/// negation), so each side of a one-cell wall sees only itself. lin_solve moves the mirror
+/// term onto the diagonal (the exact Gauss-Seidel update of the mirrored equation). Backtraces
+/// walk the crossed cells and stop before entering a solid one; interpolation renormalises its
+/// weights onto the fluid corners that the end point's cell reaches through fluid faces, so a
+/// staircase wall whose cells touch only at corners holds too. Solid cells hold zero
+/// everything.
 ///
 /// The paper has no buoyancy, vorticity confinement, dissipation or higher-order advection:
 /// those parameters are ignored by this scheme. Emitters: Force adds weight * velocity to the

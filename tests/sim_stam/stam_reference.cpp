@@ -5,7 +5,7 @@
 // dens_step and `#define END_FOR }`, text-extraction damage of `float *x` and `}}`; vel_step's
 // second advect is printed as advect(N,1,u,u0,v0,dt), the known typo for
 // advect(N,1,u,u0,u0,v0,dt). The code is wrapped in a namespace to share the test binary.
-// Only the iteration count 20 is the published constant.
+// lin_solve runs the published 20 sweeps (StamSolver's default stamIterations).
 
 #include "stam_reference.h"
 
@@ -41,11 +41,12 @@ void set_bnd ( int N, int b, float * x )
 
 void lin_solve ( int N, int b, float * x, float * x0, float a, float c )
 {
-    int i, j, k;
+    int i, j, n;
 
-    for ( k=0 ; k<20 ; k++ ) {
+    for ( n=0 ; n<20 ; n++ ) {
         FOR_EACH_CELL
-            x[IX(i,j)] = (x0[IX(i,j)] + a*(x[IX(i-1,j)]+x[IX(i+1,j)]+x[IX(i,j-1)]+x[IX(i,j+1)]))/c;
+            x[IX(i,j)] = (x0[IX(i,j)]+a*(x[IX(i-1,j)]+
+                x[IX(i+1,j)]+x[IX(i,j-1)]+x[IX(i,j+1)]))/c;
         END_FOR
         set_bnd ( N, b, x );
     }
