@@ -249,7 +249,7 @@ struct PressureSolver::Impl
         return d;
     }
 
-    void buildFlags(Level &l, const std::vector<std::uint8_t> &fluid);
+    double buildFlags(Level &l, const std::vector<std::uint8_t> &fluid);
     void buildHierarchy(const std::vector<std::uint8_t> &fineFluid);
 
     template<bool k3D, bool kResidual = false>
@@ -269,13 +269,15 @@ struct PressureSolver::Impl
 };
 
 // Diagonal = open faces: fluid neighbours (periodic faces wrap) plus open domain faces.
-void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> &fluid)
+// Returns the number of open domain faces of fluid cells (none: A is singular).
+double PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> &fluid)
 {
     const Int3 n = l.n;
     const int axes = domain.is2D() ? 2 : 3;
     l.flags.assign(std::size_t(n.volume()), 0);
-    forEachRow(n, [&](int j, int k) {
+    return sumRows(n, [&](int j, int k) {
         const std::size_t base = l.row(j, k);
+        double dirichlet = 0.0;
         for (int i = 0; i < n.x; ++i) {
             if (!fluid[base + std::size_t(i)])
                 continue;
@@ -289,6 +291,7 @@ void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> 
                         const Boundary mode = domain.boundary(a, side > 0);
                         if (mode == Boundary::Open) {
                             ++diag;
+                            dirichlet += 1.0;
                             continue;
                         }
                         if (mode == Boundary::Wall)
@@ -301,6 +304,7 @@ void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> 
             }
             l.flags[base + std::size_t(i)] = std::uint8_t(diag | kFluidBit);
         }
+        return dirichlet;
     });
 }
 
@@ -319,7 +323,7 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
             levels[0].ghostSign[std::size_t(2 * a + side)] = open ? -1.f : 1.f;
         }
     }
-    buildFlags(levels[0], fineFluid);
+    singular = buildFlags(levels[0], fineFluid) == 0.0;
     multigridUsable = colouringHolds(levels[0]);
 
     std::vector<std::uint8_t> fluid = fineFluid;
@@ -797,32 +801,14 @@ void PressureSolver::setup(const Domain &domain, const FlagGrid &solids)
     }
     d->buildHierarchy(fluid);
 
-    // Singular when no active cell has an open (Dirichlet) domain face.
     const Level &l = d->levels[0];
-    const int axes = domain.is2D() ? 2 : 3;
-    std::vector<double> open(std::size_t(n.y) * std::size_t(n.z));
     d->activeCells = sumRows(n, [&](int j, int k) {
         const std::uint8_t *f = l.flags.data() + l.row(j, k);
-        double active = 0.0, dirichlet = 0.0;
-        for (int i = 0; i < n.x; ++i) {
-            if (!(f[i] & kDiagBits))
-                continue;
-            active += 1.0;
-            const int idx[3] = {i, j, k};
-            for (int a = 0; a < axes; ++a) {
-                if (idx[a] == 0 && domain.boundary(a, false) == Boundary::Open)
-                    dirichlet += 1.0;
-                if (idx[a] == n[a] - 1 && domain.boundary(a, true) == Boundary::Open)
-                    dirichlet += 1.0;
-            }
-        }
-        open[std::size_t(j) + std::size_t(n.y) * std::size_t(k)] = dirichlet;
+        double active = 0.0;
+        for (int i = 0; i < n.x; ++i)
+            active += (f[i] & kDiagBits) ? 1.0 : 0.0;
         return active;
     });
-    double dirichlet = 0.0;
-    for (double o : open)
-        dirichlet += o;
-    d->singular = dirichlet == 0.0;
     d->zeroRow.assign(std::size_t(n.x), 0.f);
     d->fluidRow.assign(std::size_t(n.x), kFluidBit);
     d->ready = true;
