@@ -481,7 +481,7 @@ void PressureSolver::Impl::prolongIntoRed(Level &f, float *x, const float *b, co
 
 // Symmetric V-cycle from a zero guess: pre-smooth red then black, post-smooth black then red, so
 // that the preconditioner is symmetric positive definite (McAdams et al. 2010, section 3). On
-// the fine level the red start x = b / diag was written by updateResidual.
+// the fine level the red start x = b / diag was written by startRow in the residual pass.
 template<bool k3D>
 PressureSolver::Impl::Dots PressureSolver::Impl::vcycle(int level, float *x, const float *b)
 {
