@@ -249,13 +249,12 @@ struct PressureSolver::Impl
         return d;
     }
 
-    void buildFlags(Level &l, const std::vector<std::uint8_t> &fluid);
+    double buildFlags(Level &l, const std::vector<std::uint8_t> &fluid);
     void buildHierarchy(const std::vector<std::uint8_t> &fineFluid);
 
-    template<bool k3D> void smoothRedFromZero(Level &l, float *x, const float *b);
-    template<bool k3D> void sweep(Level &l, float *x, const float *b, int colour);
-    template<bool k3D> Dots sweepRedWithDots(Level &l, float *x, const float *b);
-    template<bool k3D> void residualIntoRed(Level &l, float *x);
+    template<bool k3D, bool kResidual = false>
+    void sweep(Level &l, float *x, const float *b, int colour,
+               std::vector<double> *partial = nullptr);
     template<bool k3D> void restrictResidual(const Level &f, const float *x, Level &c);
     template<bool k3D> void prolongIntoRed(Level &f, float *x, const float *b, const Level &c);
     template<bool k3D> Dots vcycle(int level, float *x, const float *b);
@@ -269,13 +268,16 @@ struct PressureSolver::Impl
     template<bool k3D> void subtractGradient(MacGrid &vel, const float *x);
 };
 
-void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> &fluid)
+// Diagonal = open faces: fluid neighbours (periodic faces wrap) plus open domain faces.
+// Returns the number of open domain faces of fluid cells (none: A is singular).
+double PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> &fluid)
 {
     const Int3 n = l.n;
     const int axes = domain.is2D() ? 2 : 3;
     l.flags.assign(std::size_t(n.volume()), 0);
-    forEachRow(n, [&](int j, int k) {
+    return sumRows(n, [&](int j, int k) {
         const std::size_t base = l.row(j, k);
+        double dirichlet = 0.0;
         for (int i = 0; i < n.x; ++i) {
             if (!fluid[base + std::size_t(i)])
                 continue;
@@ -289,6 +291,7 @@ void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> 
                         const Boundary mode = domain.boundary(a, side > 0);
                         if (mode == Boundary::Open) {
                             ++diag;
+                            dirichlet += 1.0;
                             continue;
                         }
                         if (mode == Boundary::Wall)
@@ -301,6 +304,7 @@ void PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> 
             }
             l.flags[base + std::size_t(i)] = std::uint8_t(diag | kFluidBit);
         }
+        return dirichlet;
     });
 }
 
@@ -319,7 +323,7 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
             levels[0].ghostSign[std::size_t(2 * a + side)] = open ? -1.f : 1.f;
         }
     }
-    buildFlags(levels[0], fineFluid);
+    singular = buildFlags(levels[0], fineFluid) == 0.0;
     multigridUsable = colouringHolds(levels[0]);
 
     std::vector<std::uint8_t> fluid = fineFluid;
@@ -361,27 +365,14 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
     }
 }
 
-// Red cells of a zero start: x = b / diag (their neighbours are black and still zero).
-
-// Red cells of a zero start: x = b / diag (their neighbours are black and still zero).
-template<bool k3D>
-void PressureSolver::Impl::smoothRedFromZero(Level &l, float *x, const float *b)
-{
-    forEachRow(l.n, [&](int j, int k) {
-        const std::size_t o = l.row(j, k);
-        const std::uint8_t *f = l.flags.data() + o;
-        const std::uint32_t p0 = std::uint32_t(j + k) & 1u;
-        for (int i = 0; i < l.n.x; ++i) {
-            const std::uint32_t d = f[i] & kDiagBits;
-            const std::uint32_t red = ((std::uint32_t(i) ^ p0) & 1u) ^ 1u;
-            x[o + std::size_t(i)] = keepIf(red & std::uint32_t(d != 0), overDiag(b[o + i], d));
-        }
-    });
-}
-
-// Gauss-Seidel over the cells of one colour: x = (b + sum of neighbours) / diag.
-template<bool k3D>
-void PressureSolver::Impl::sweep(Level &l, float *x, const float *b, int colour)
+// Gauss-Seidel over the cells of one colour: x = (b + sum of neighbours) / diag. With
+// kResidual, red cells get b - A x instead, for a start of red = b / diag followed by one black
+// sweep: black residuals then vanish and red ones reduce to the sum of the (black) neighbours.
+// Storing them in place of x_red (which prolongIntoRed recomputes) keeps the fine level within
+// the three workspace grids. With `partial`, also the row's r.z, sum z and sum r.
+template<bool k3D, bool kResidual>
+void PressureSolver::Impl::sweep(Level &l, float *x, const float *b, int colour,
+                                 std::vector<double> *partial)
 {
     const bool px = l.periodic[0];
     forEachRow(l.n, [&](int j, int k) {
@@ -392,46 +383,10 @@ void PressureSolver::Impl::sweep(Level &l, float *x, const float *b, int colour)
         forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px,
                          (j + k + colour) & 1, [&](int i, float s) {
                              const std::uint32_t d = f[i] & kDiagBits;
-                             xr[i] = keepIf(d != 0, overDiag(br[i] + s, d));
+                             xr[i] = keepIf(d != 0, kResidual ? s : overDiag(br[i] + s, d));
                          });
-    });
-}
-
-// The last red sweep of the fine level, also returning r.z, sum z and sum r (in row order).
-template<bool k3D>
-PressureSolver::Impl::Dots PressureSolver::Impl::sweepRedWithDots(Level &l, float *x,
-                                                                  const float *b)
-{
-    const bool px = l.periodic[0];
-    std::vector<double> partial(3 * std::size_t(l.n.y) * l.n.z);
-    forEachRow(l.n, [&](int j, int k) {
-        const std::size_t o = l.row(j, k);
-        float *xr = x + o;
-        const float *br = b + o;
-        const std::uint8_t *f = l.flags.data() + o;
-        forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px, (j + k) & 1,
-                         [&](int i, float s) {
-                             const std::uint32_t dg = f[i] & kDiagBits;
-                             xr[i] = keepIf(dg != 0, overDiag(br[i] + s, dg));
-                         });
-        rowDots(br, xr, l.n.x, &partial[3 * l.rowIndex(j, k)]);
-    });
-    return sumDots(partial);
-}
-
-// After red-from-zero and a black sweep, black residuals vanish and each red residual equals
-// the sum of its (black) neighbours; it is stored in place of x_red = b / diag, which
-// prolongIntoRed recomputes. This keeps the fine level within the three workspace grids.
-template<bool k3D>
-void PressureSolver::Impl::residualIntoRed(Level &l, float *x)
-{
-    const bool px = l.periodic[0];
-    forEachRow(l.n, [&](int j, int k) {
-        const std::size_t o = l.row(j, k);
-        float *xr = x + o;
-        const std::uint8_t *f = l.flags.data() + o;
-        forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px, (j + k) & 1,
-                         [&](int i, float s) { xr[i] = keepIf((f[i] & kDiagBits) != 0, s); });
+        if (partial)
+            rowDots(br, xr, l.n.x, &(*partial)[3 * l.rowIndex(j, k)]);
     });
 }
 
@@ -526,33 +481,35 @@ void PressureSolver::Impl::prolongIntoRed(Level &f, float *x, const float *b, co
 
 // Symmetric V-cycle from a zero guess: pre-smooth red then black, post-smooth black then red, so
 // that the preconditioner is symmetric positive definite (McAdams et al. 2010, section 3). On
-// the fine level the red start x = b / diag was written by updateResidual.
+// the fine level the red start x = b / diag was written by startRow in the residual pass.
 template<bool k3D>
 PressureSolver::Impl::Dots PressureSolver::Impl::vcycle(int level, float *x, const float *b)
 {
     Level &l = levels[std::size_t(level)];
-    if (level > 0)
-        smoothRedFromZero<k3D>(l, x, b);
+    std::vector<double> partial(level == 0 ? 3 * std::size_t(l.n.y) * l.n.z : 0);
+    std::vector<double> *dots = level == 0 ? &partial : nullptr;
+    if (level > 0) {
+        forEachRow(l.n, [&](int j, int k) {
+            const std::size_t o = l.row(j, k);
+            startRow(b + o, x + o, l.flags.data() + o, l.n.x, std::uint32_t(j + k) & 1u, 0u);
+        });
+    }
     if (level + 1 == int(levels.size())) {
         for (int s = 0; s < kCoarsestSweeps; ++s) {
             sweep<k3D>(l, x, b, kBlack);
-            if (level == 0 && s + 1 == kCoarsestSweeps)
-                return sweepRedWithDots<k3D>(l, x, b);
-            sweep<k3D>(l, x, b, kRed);
+            sweep<k3D>(l, x, b, kRed, s + 1 == kCoarsestSweeps ? dots : nullptr);
         }
-        return {};
+        return sumDots(partial);
     }
     sweep<k3D>(l, x, b, kBlack);
-    residualIntoRed<k3D>(l, x);
+    sweep<k3D, true>(l, x, b, kRed);
     Level &c = levels[std::size_t(level) + 1];
     restrictResidual<k3D>(l, x, c);
     vcycle<k3D>(level + 1, c.x.data(), c.b.data());
     prolongIntoRed<k3D>(l, x, b, c);
     sweep<k3D>(l, x, b, kBlack);
-    if (level == 0)
-        return sweepRedWithDots<k3D>(l, x, b);
-    sweep<k3D>(l, x, b, kRed);
-    return {};
+    sweep<k3D>(l, x, b, kRed, dots);
+    return sumDots(partial);
 }
 
 // q = A s on the fine level; returns s.q (double, row order).
@@ -844,32 +801,14 @@ void PressureSolver::setup(const Domain &domain, const FlagGrid &solids)
     }
     d->buildHierarchy(fluid);
 
-    // Singular when no active cell has an open (Dirichlet) domain face.
     const Level &l = d->levels[0];
-    const int axes = domain.is2D() ? 2 : 3;
-    std::vector<double> open(std::size_t(n.y) * std::size_t(n.z));
     d->activeCells = sumRows(n, [&](int j, int k) {
         const std::uint8_t *f = l.flags.data() + l.row(j, k);
-        double active = 0.0, dirichlet = 0.0;
-        for (int i = 0; i < n.x; ++i) {
-            if (!(f[i] & kDiagBits))
-                continue;
-            active += 1.0;
-            const int idx[3] = {i, j, k};
-            for (int a = 0; a < axes; ++a) {
-                if (idx[a] == 0 && domain.boundary(a, false) == Boundary::Open)
-                    dirichlet += 1.0;
-                if (idx[a] == n[a] - 1 && domain.boundary(a, true) == Boundary::Open)
-                    dirichlet += 1.0;
-            }
-        }
-        open[std::size_t(j) + std::size_t(n.y) * std::size_t(k)] = dirichlet;
+        double active = 0.0;
+        for (int i = 0; i < n.x; ++i)
+            active += (f[i] & kDiagBits) ? 1.0 : 0.0;
         return active;
     });
-    double dirichlet = 0.0;
-    for (double o : open)
-        dirichlet += o;
-    d->singular = dirichlet == 0.0;
     d->zeroRow.assign(std::size_t(n.x), 0.f);
     d->fluidRow.assign(std::size_t(n.x), kFluidBit);
     d->ready = true;
