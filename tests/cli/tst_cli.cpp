@@ -1,0 +1,188 @@
+// plume-cli as a render farm runs it: exit codes, messages, files, progress, interruption.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+namespace {
+
+const QString kCli = PLUME_BINARY_DIR "/bin/plume-cli";
+const QString kScenes = PLUME_SOURCE_DIR "/resources/scenes/";
+const QString kBad = PLUME_SOURCE_DIR "/tests/scene_io/bad/";
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QStringList &args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(kCli, args);
+    if (!p.waitForFinished(timeoutMs))
+        qFatal("plume-cli did not finish: %s", qPrintable(args.join(' ')));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// A copy of an example scene with a small resolution and frame range, for fast bakes.
+QString smallScene(const QTemporaryDir &dir, const QString &example, int resolution, int frames)
+{
+    QFile in(kScenes + example + ".plume");
+    in.open(QIODevice::ReadOnly);
+    QString text = QString::fromUtf8(in.readAll());
+    text.replace(QRegularExpression("\"resolution\": \\d+"),
+                 QString("\"resolution\": %1").arg(resolution));
+    text.replace(QRegularExpression("\"frameEnd\": \\d+"), QString("\"frameEnd\": %1").arg(frames));
+    const QString path = dir.filePath(example + ".plume");
+    QFile out(path);
+    out.open(QIODevice::WriteOnly);
+    out.write(text.toUtf8());
+    return path;
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void usage()
+    {
+        QCOMPARE(run({}).exitCode, 2);
+        const Run help = run({"--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("bake"));
+        for (const char *command : {"validate", "info", "bake", "simulate"}) {
+            const Run r = run({command, "--help"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.out.contains("Usage"), command);
+        }
+        const Run unknown = run({"frobnicate"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.contains("unknown command 'frobnicate'"));
+        QCOMPARE(run({"bake", kScenes + "plume-2d.plume"}).exitCode, 2); // no -o
+        QCOMPARE(run({"validate"}).exitCode, 2);
+    }
+
+    void validate_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        for (const char *s : {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d"})
+            QTest::newRow(s) << kScenes + s + ".plume" << 0 << "valid";
+        QTest::newRow("truncated") << kBad + "truncated.plume" << 2 << "truncated.plume";
+        QTest::newRow("negative radius") << kBad + "negative-radius.plume" << 2 << "radius";
+        QTest::newRow("unknown scheme") << kBad + "unknown-scheme.plume" << 2 << "scheme";
+        QTest::newRow("missing file") << kScenes + "nope.plume" << 2 << "nope.plume";
+    }
+
+    void validate()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = run({"validate", file});
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2((exitCode == 0 ? r.out : r.err).contains(message), qPrintable(r.out + r.err));
+    }
+
+    void info()
+    {
+        const Run r = run({"info", kScenes + "plume-3d.plume"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char *s : {"dimension:  3d", "cells:", "memory:", "items:", "obstacle"})
+            QVERIFY2(r.out.contains(s), qPrintable(r.out));
+    }
+
+    // Frames A:B inclusive, one complete file per frame, quiet when stderr is a pipe.
+    void bake()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-2d", 32, 10);
+        const QString out = dir.filePath("out");
+        const Run r = run({"bake", scene, "-o", out, "--frames", "3:5"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        QCOMPARE(QDir(out).entryList(QDir::Files),
+                 QStringList({"plume-2d.0003.vdb", "plume-2d.0004.vdb", "plume-2d.0005.vdb"}));
+        const Run progress = run({"bake", scene, "-o", out, "--frames", "1:2", "--progress"});
+        QCOMPARE(progress.exitCode, 0);
+        QVERIFY(progress.err.contains("ETA"));
+        QVERIFY(progress.err.contains("100%"));
+        const Run quiet = run({"bake", scene, "-o", out, "--frames", "1:2", "--quiet"});
+        QCOMPARE(quiet.exitCode, 0);
+        QVERIFY(quiet.out.isEmpty() && quiet.err.isEmpty());
+    }
+
+    void bakeRefusesBadInput()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-2d", 32, 10);
+        const Run range = run({"bake", scene, "-o", dir.path(), "--frames", "5:2"});
+        QCOMPARE(range.exitCode, 2);
+        QVERIFY(range.err.contains("5:2"));
+        const Run outside = run({"bake", scene, "-o", dir.path(), "--frames", "1:500"});
+        QCOMPARE(outside.exitCode, 2);
+        const Run threads = run({"bake", scene, "-o", dir.path(), "--threads", "zero"});
+        QCOMPARE(threads.exitCode, 2);
+        const Run bad = run({"bake", kBad + "huge-resolution.plume", "-o", dir.path()});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("huge-resolution.plume"));
+        // The output folder cannot be made: a failure while running, exit code 1.
+        QFile blocker(dir.filePath("file"));
+        blocker.open(QIODevice::WriteOnly);
+        blocker.close();
+        const Run io = run({"bake", scene, "-o", dir.filePath("file/sub"), "--frames", "1:1"});
+        QCOMPARE(io.exitCode, 1);
+        QVERIFY2(io.err.contains("file/sub"), qPrintable(io.err));
+    }
+
+    // --threads 1 and --threads 2 write identical files.
+    void threadsGiveSameBytes()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "vortex-3d", 20, 3);
+        QCOMPARE(run({"bake", scene, "-o", dir.filePath("a"), "--frames", "3:3", "--threads", "1"}).exitCode, 0);
+        QCOMPARE(run({"bake", scene, "-o", dir.filePath("b"), "--frames", "3:3", "--threads", "2"}).exitCode, 0);
+        QFile a(dir.filePath("a/vortex-3d.0003.vdb")), b(dir.filePath("b/vortex-3d.0003.vdb"));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray x = a.readAll();
+        QVERIFY(x.size() > 1000);
+        QVERIFY(x == b.readAll());
+    }
+
+    // SIGINT stops the bake between frames with exit code 1; every file present is complete
+    // (no temporary files are left, and none is shorter than a finished frame's header).
+    void interruptLeavesCompleteFiles()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-3d", 32, 200);
+        const QString out = dir.filePath("out");
+        QProcess p;
+        p.start(kCli, {"bake", scene, "-o", out});
+        QTRY_VERIFY_WITH_TIMEOUT(QDir(out).entryList({"*.vdb"}, QDir::Files).size() >= 2, 60000);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("interrupted"));
+        const QStringList files = QDir(out).entryList(QDir::Files);
+        QVERIFY(files.size() < 200);
+        for (const QString &f : files) {
+            QVERIFY2(f.endsWith(".vdb"), qPrintable(f)); // no leftover temporary files
+            QFile file(QDir(out).filePath(f));
+            QVERIFY(file.size() > 100);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
