@@ -213,6 +213,30 @@ private slots:
         }
     }
 
+    // Every example scene bakes without error (at a reduced resolution, a few frames).
+    void examplesBake_data()
+    {
+        QTest::addColumn<QString>("scene");
+        for (const char *s : {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d"})
+            QTest::newRow(s) << s;
+    }
+
+    void examplesBake()
+    {
+        QFETCH(QString, scene);
+        const bool threeD = scene.endsWith("3d");
+        const Scene s = loadExample(qPrintable(scene), threeD ? 24 : 64, 3);
+        QTemporaryDir dir;
+        BakeSettings settings;
+        settings.outputDirectory = dir.path().toStdString();
+        settings.baseName = scene.toStdString();
+        settings.firstFrame = s.simulation.frameStart;
+        settings.lastFrame = s.simulation.frameEnd;
+        const BakeResult result = bakeScene(s, settings);
+        QVERIFY2(result.status.ok(), result.status.error.c_str());
+        QCOMPARE(int(result.files.size()), 3);
+    }
+
     void badRangeRefused()
     {
         const Scene s = loadExample("plume-2d", 32, 6);
