@@ -31,26 +31,56 @@ bool faceIsClosed(const FlagGrid &solids, const Domain &domain, int axis, int i,
 
 void enforceVelocityBoundaries(MacGrid &vel, const FlagGrid &solids, const Domain &domain)
 {
+    const Int3 n = domain.cells;
     const int axes = domain.is2D() ? 2 : 3;
     const bool anySolid = solids.anySolid();
+    const std::uint8_t *flag = solids.data();
     for (int axis = 0; axis < axes; ++axis) {
         ScalarGrid &c = vel.component(axis);
         const Int3 s = c.size();
-        const int last = s[axis] - 1;
-        const bool periodic = domain.boundary(axis, false) == Boundary::Periodic;
+        const Boundary lo = domain.boundary(axis, false);
+        const Boundary hi = domain.boundary(axis, true);
+        // Interior faces: closed when a neighbouring cell is solid. The cells on the two sides
+        // of face (i,j,k) are (i,j,k) - e_axis and (i,j,k).
+        const std::size_t step = axis == 0 ? 1 : (axis == 1 ? std::size_t(n.x)
+                                                             : std::size_t(n.x) * n.y);
         forEachRow(s, [&](int j, int k) {
-            for (int i = 0; i < s.x; ++i) {
-                const int along = axis == 0 ? i : (axis == 1 ? j : k);
-                const bool end = along == 0 || along == last;
-                if (!end && !anySolid)
-                    continue;
-                if (faceIsClosed(solids, domain, axis, i, j, k)) {
-                    c(i, j, k) = 0.f;
-                } else if (periodic && along == last) {
-                    int lo[3] = {i, j, k};
-                    lo[axis] = 0;
-                    c(i, j, k) = c(lo[0], lo[1], lo[2]);
+            float *row = &c(0, j, k);
+            const int along = axis == 0 ? -1 : (axis == 1 ? j : k);
+            if (anySolid) {
+                if (axis == 0) {
+                    const std::uint8_t *cells = flag + solids.index(0, j, k);
+                    for (int i = 1; i < n.x; ++i)
+                        row[i] = (cells[i - 1] | cells[i]) ? 0.f : row[i];
+                } else if (along > 0 && along < n[axis]) {
+                    const std::uint8_t *above = flag + solids.index(0, j, k);
+                    const std::uint8_t *below = above - step;
+                    for (int i = 0; i < n.x; ++i)
+                        row[i] = (below[i] | above[i]) ? 0.f : row[i];
                 }
+            }
+            // Faces on the domain's ends along this axis.
+            auto end = [&](bool high, int i, int jj, int kk) {
+                const Boundary b = high ? hi : lo;
+                float &face = c(i, jj, kk);
+                if (b == Boundary::Wall) {
+                    face = 0.f;
+                    return;
+                }
+                if (faceIsClosed(solids, domain, axis, i, jj, kk))
+                    face = 0.f;
+                else if (b == Boundary::Periodic && high) {
+                    int first[3] = {i, jj, kk};
+                    first[axis] = 0;
+                    face = c(first[0], first[1], first[2]);
+                }
+            };
+            if (axis == 0) {
+                end(false, 0, j, k);
+                end(true, n.x, j, k);
+            } else if (along == 0 || along == n[axis]) {
+                for (int i = 0; i < n.x; ++i)
+                    end(along != 0, i, j, k);
             }
         });
     }
