@@ -56,7 +56,8 @@ sim::Status selectFlipbookFrames(const FlipbookSettings &settings, int first, in
     if (span < 1 || tiles < 1)
         return sim::Status::failure("flipbook: no frames in " + std::to_string(first) + ":"
                                     + std::to_string(last));
-    step = settings.step > 0 ? settings.step : std::max(1, (span + tiles + loop - 1) / (tiles + loop));
+    const int fit = tiles + loop; // frames to select before the loop consumes `loop`
+    step = settings.step > 0 ? settings.step : std::max(1, (span + fit - 1) / fit);
     for (int f = first; f <= last; f += step)
         frames.push_back(f);
     const int count = int(frames.size());
@@ -92,7 +93,8 @@ std::vector<RenderedFrame> blendLoop(std::vector<RenderedFrame> frames, int loop
                 }
             }
             for (int c = 0; c < 4; ++c)
-                head.color[4 * p + c] = w * head.color[4 * p + c] + (1.f - w) * tail.color[4 * p + c];
+                head.color[4 * p + c] =
+                    w * head.color[4 * p + c] + (1.f - w) * tail.color[4 * p + c];
             for (int c = 0; c < 3; ++c)
                 head.emission[3 * p + c] =
                     w * head.emission[3 * p + c] + (1.f - w) * tail.emission[3 * p + c];
@@ -198,8 +200,8 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
             QRgba64::fromRgba64(0, 0, 0, 65535)));
     }
     paths.push_back(dir.filePath(base + ".json"));
-    contents.push_back(
-        QJsonDocument(sidecar(s, info, layout, count, range, base)).toJson(QJsonDocument::Indented));
+    const QJsonDocument json(sidecar(s, info, layout, count, range, base));
+    contents.push_back(json.toJson(QJsonDocument::Indented));
     if (sim::Status st = writeFilesAtomically(paths, contents); !st)
         return st;
     for (const QString &p : paths)

@@ -100,8 +100,8 @@ QByteArray pngBytes(const QImage &image)
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
+    // Qt's default zlib level; setCompression() would store the data uncompressed.
     QImageWriter writer(&buffer, "png");
-    writer.setCompression(6);
     writer.write(image);
     return bytes;
 }

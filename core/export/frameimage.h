@@ -29,7 +29,7 @@ QImage emissionImage(const RenderedFrame &frame, int bitDepth);
 /// Motion vectors in R (x, right) and G (y, up) with the encoding above; B 0, A opaque.
 QImage motionImage(const RenderedFrame &frame, float range, int bitDepth);
 
-/// PNG bytes of an image (deterministic: fixed compression, no text chunks).
+/// PNG bytes of an image (deterministic: Qt's default compression, no text chunks).
 QByteArray pngBytes(const QImage &image);
 
 /// Writes several files so that either all appear complete or none changes: each goes to a

@@ -609,7 +609,8 @@ void readRender(ObjectReader &r, RenderSettings &s)
     r.number("fieldMin", s.fieldMin);
     r.number("fieldMax", s.fieldMax);
     if (r.ok() && !(s.fieldMax > s.fieldMin))
-        return r.context().fail(r.path("fieldMax"), Range{s.fieldMin, kInf, true}.describe("number"),
+        return r.context().fail(r.path("fieldMax"),
+                                Range{s.fieldMin, kInf, true}.describe("number"),
                                 double(s.fieldMax));
     r.enumeration("projection", s.projection, projectionFromString,
                   "orthographic, perspective");

@@ -227,7 +227,11 @@ private slots:
         const QImage tile = atlas.copy(QRect(layout.frameOrigin(2), QSize(48, 40)));
         QVERIFY(alone.format() == tile.format());
         QCOMPARE(tile, alone);
-        QVERIFY(alone.pixelColor(24, 20).alpha() > 0 || scene == "plume-3d");
+        int visible = 0; // the comparison means something only when there is smoke
+        for (int y = 0; y < 40; ++y)
+            for (int x = 0; x < 48; ++x)
+                visible += alone.pixelColor(x, y).alpha() > 0 ? 1 : 0;
+        QVERIFY(visible > 20);
     }
 
     void motionRoundTrip_data()
@@ -346,8 +350,8 @@ private slots:
             if (threads == 0) {
                 first = all;
                 names = files;
-                const QJsonObject j =
-                    QJsonDocument::fromJson(readAll(dir.filePath("plume-3d_flipbook.json"))).object();
+                const QByteArray json = readAll(dir.filePath("plume-3d_flipbook.json"));
+                const QJsonObject j = QJsonDocument::fromJson(json).object();
                 QCOMPARE(j["atlas"]["rows"].toInt(), 2);
                 QCOMPARE(j["atlas"]["columns"].toInt(), 3);
                 QCOMPARE(j["atlas"]["width"].toInt(), 3 * (48 + 6));
@@ -450,8 +454,8 @@ private slots:
         const QByteArray bad = readAll(a).replace("\"bitDepth\": 16", "\"bitDepth\": 12");
         const SceneReadResult e = readSceneJson(bad, "bad.plume", dir.path().toStdString());
         QVERIFY(!e.ok);
-        QVERIFY2(QString::fromStdString(e.error).contains("export.images.bitDepth: expected 8 or 16"),
-                 e.error.c_str());
+        const QString error = QString::fromStdString(e.error);
+        QVERIFY2(error.contains("export.images.bitDepth: expected 8 or 16"), e.error.c_str());
     }
 };
 

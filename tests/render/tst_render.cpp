@@ -116,7 +116,8 @@ private slots:
         right /= nr;
         // densityScale 20 over a 0.6-wide ball: the far side sees exp(-12) of the light, so
         // twice as bright is a loose bound that still fails if shadows are missing.
-        QVERIFY2(right > 2.0 * left, qPrintable(QString("lit %1, shadowed %2").arg(right).arg(left)));
+        QVERIFY2(right > 2.0 * left,
+                 qPrintable(QString("lit %1, shadowed %2").arg(right).arg(left)));
         sim::ScalarGrid tau;
         detail::opticalDepthToLight(f.density, f.domain.cellSize, {1.f, 0.f, 0.f}, 20.f, tau);
         QVERIFY(tau(6, 16, 16) > tau(16, 16, 16));
