@@ -1,6 +1,7 @@
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
 // 2 bad usage or invalid input.
 #include <bake/baker.h>
+#include <export/exportsettings.h>
 #include <io/scenereader.h>
 #include <scene/builtinscene.h>
 #include <scene/rasterize.h>
@@ -13,6 +14,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -280,6 +282,143 @@ bool parseFrames(const QString &text, int &first, int &last)
     return ok1 && ok2;
 }
 
+/// Parses "AxB" (e.g. 8x8 or 256x256) into two positive integers.
+bool parsePair(const QString &text, int &a, int &b)
+{
+    const QStringList parts = text.toLower().split('x');
+    return parts.size() == 2 && parsePositiveInt(parts[0], a) && parsePositiveInt(parts[1], b);
+}
+
+/// The export options of bake; each one overrides the scene's preset.
+struct ExportOptions
+{
+    QCommandLineOption flipbook{"flipbook",
+                                "Write a flipbook atlas of ROWSxCOLUMNS frames, its motion-vector "
+                                "atlas and a JSON sidecar (docs/flipbook.md).",
+                                "RxC"};
+    QCommandLineOption images{"images", "Write an image sequence: one PNG per frame."};
+    QCommandLineOption size{"size", "Frame size in pixels.", "WxH"};
+    QCommandLineOption step{"step",
+                            "Frames between flipbook tiles and images (flipbook 0: fit).", "N"};
+    QCommandLineOption padding{"padding", "Flipbook gutter pixels per frame side.", "N"};
+    QCommandLineOption alpha{"alpha", "straight or premultiplied.", "mode"};
+    QCommandLineOption depth{"depth", "Bits per PNG channel: 8 or 16.", "bits"};
+    QCommandLineOption emission{"emission", "none, combined or separate.", "mode"};
+    QCommandLineOption noMotion{"no-motion", "No motion-vector atlas."};
+    QCommandLineOption motionRange{"motion-range",
+                                   "Pixels per frame at motion RG 0 or 1 (default: largest).",
+                                   "px"};
+    QCommandLineOption loop{"loop", "Crossfade N frames into the start for a seamless loop.",
+                            "N"};
+    QCommandLineOption camera{"camera", "3D camera yaw and pitch in degrees (0,0 = front).",
+                              "yaw,pitch"};
+    QCommandLineOption perspective{"perspective", "3D perspective camera with this vertical "
+                                                  "field of view (default orthographic).",
+                                   "degrees"};
+    QCommandLineOption look{"look", "2D look: dye or field.", "name"};
+    QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).",
+                             "name"};
+
+    QList<QCommandLineOption> all() const
+    {
+        return {flipbook, images, size, step, padding, alpha, depth, emission, noMotion,
+                motionRange, loop, camera, perspective, look, field};
+    }
+};
+
+/// Applies the export options to the scene's presets; returns an error message or empty.
+QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
+                           plume::ExportPresets &e)
+{
+    plume::FlipbookSettings &f = e.flipbook;
+    plume::ImageSequenceSettings &im = e.images;
+    plume::RenderSettings &r = e.render;
+    auto bad = [](const QCommandLineOption &opt, const QString &expected, const QString &got) {
+        return "--" + opt.names()[0] + " must be " + expected + ", got '" + got + "'";
+    };
+    int a = 0, b = 0;
+    if (p.isSet(o.flipbook)) {
+        if (!parsePair(p.value(o.flipbook), a, b))
+            return bad(o.flipbook, "ROWSxCOLUMNS", p.value(o.flipbook));
+        f.enabled = true;
+        f.rows = a;
+        f.columns = b;
+    }
+    if (p.isSet(o.images))
+        im.enabled = true;
+    if (p.isSet(o.size)) {
+        if (!parsePair(p.value(o.size), r.width, r.height))
+            return bad(o.size, "WIDTHxHEIGHT", p.value(o.size));
+    }
+    bool ok = true;
+    if (p.isSet(o.step)) {
+        a = p.value(o.step).toInt(&ok);
+        if (!ok || a < 0)
+            return bad(o.step, "an integer >= 0", p.value(o.step));
+        f.step = a;
+        im.step = std::max(a, 1);
+    }
+    if (p.isSet(o.padding)) {
+        f.padding = p.value(o.padding).toInt(&ok);
+        if (!ok || f.padding < 0)
+            return bad(o.padding, "an integer >= 0", p.value(o.padding));
+    }
+    if (p.isSet(o.alpha)) {
+        if (!plume::alphaModeFromString(p.value(o.alpha).toStdString(), f.alpha))
+            return bad(o.alpha, "straight or premultiplied", p.value(o.alpha));
+        im.alpha = f.alpha;
+    }
+    if (p.isSet(o.depth)) {
+        a = p.value(o.depth).toInt(&ok);
+        if (a != 8 && a != 16)
+            return bad(o.depth, "8 or 16", p.value(o.depth));
+        f.bitDepth = im.bitDepth = a;
+    }
+    if (p.isSet(o.emission)) {
+        if (!plume::emissionOutputFromString(p.value(o.emission).toStdString(), f.emission))
+            return bad(o.emission, "none, combined or separate", p.value(o.emission));
+        im.emission = f.emission;
+    }
+    if (p.isSet(o.noMotion))
+        f.motionVectors = false;
+    if (p.isSet(o.motionRange)) {
+        f.motionRange = p.value(o.motionRange).toFloat(&ok);
+        if (!ok || !(f.motionRange > 0.f))
+            return bad(o.motionRange, "a number > 0", p.value(o.motionRange));
+    }
+    if (p.isSet(o.loop)) {
+        f.loopFrames = p.value(o.loop).toInt(&ok);
+        if (!ok || f.loopFrames < 0)
+            return bad(o.loop, "an integer >= 0", p.value(o.loop));
+    }
+    if (p.isSet(o.camera)) {
+        const QStringList parts = p.value(o.camera).split(',');
+        bool ok2 = false;
+        if (parts.size() == 2) {
+            r.yaw = parts[0].toFloat(&ok);
+            r.pitch = parts[1].toFloat(&ok2);
+        }
+        if (!ok || !ok2 || std::abs(r.pitch) > 89.f)
+            return bad(o.camera, "YAW,PITCH with |pitch| <= 89", p.value(o.camera));
+    }
+    if (p.isSet(o.perspective)) {
+        r.projection = plume::Projection::Perspective;
+        r.fov = p.value(o.perspective).toFloat(&ok);
+        if (!ok || !(r.fov > 0.f && r.fov < 180.f))
+            return bad(o.perspective, "an angle in (0, 180)", p.value(o.perspective));
+    }
+    if (p.isSet(o.look) && !plume::look2DFromString(p.value(o.look).toStdString(), r.look2D))
+        return bad(o.look, "dye or field", p.value(o.look));
+    if (p.isSet(o.field)) {
+        if (!plume::sim::fieldKindFromString(p.value(o.field).toStdString(), r.field))
+            return bad(o.field, "a field name such as density or speed", p.value(o.field));
+        r.look2D = plume::Look2D::Field;
+    }
+    if (plume::sim::Status st = plume::checkRenderSettings(r); !st)
+        return QString::fromStdString(st.error);
+    return {};
+}
+
 // plume-cli bake SCENE -o DIR: simulates and writes one OpenVDB file per frame.
 int bake(const QStringList &arguments)
 {
@@ -290,17 +429,23 @@ int bake(const QStringList &arguments)
                                        "Frames to write, inclusive (default: the scene's range).",
                                        "A:B");
     const QCommandLineOption threadsOpt("threads", "Worker threads (default: all cores).", "N");
-    const QCommandLineOption vdbOpt("vdb", "Write OpenVDB files (the default output).");
+    const QCommandLineOption vdbOpt("vdb", "Write OpenVDB files (the default output when no "
+                                           "flipbook or images are asked for or preset).");
+    const ExportOptions exportOpts;
     const QCommandLineOption quietOpt("quiet", "Print nothing but errors.");
     const QCommandLineOption progressOpt("progress",
                                          "Show the progress line even when stderr is not a "
                                          "terminal.");
     parser.addOptions({outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt});
+    parser.addOptions(exportOpts.all());
     if (auto done = parseCommand(parser, arguments, "bake",
                                  "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each "
-                                 "frame, with grids density, temperature, vel and (with dye) Cd. "
-                                 "Each file appears complete or not at all. Exit codes: 0 done; "
-                                 "1 failed or interrupted while running; 2 bad usage or scene."))
+                                 "frame, with grids density, temperature, vel and (with dye) Cd; "
+                                 "with --flipbook or --images (or the scene's export presets) a "
+                                 "flipbook atlas <scene>_flipbook.png with motion vectors and a "
+                                 "JSON sidecar, or <scene>.<frame>.png images. Each file appears "
+                                 "complete or not at all. Exit codes: 0 done; 1 failed or "
+                                 "interrupted while running; 2 bad usage or scene."))
         return *done;
     if (!parser.isSet(outOpt))
         return usageError("bake needs an output folder: -o DIR");
@@ -328,6 +473,17 @@ int bake(const QStringList &arguments)
     if (parser.isSet(framesOpt)
         && !parseFrames(parser.value(framesOpt), settings.firstFrame, settings.lastFrame))
         return usageError("--frames must be A:B or A, got '" + parser.value(framesOpt) + "'");
+    plume::ExportPresets presets = scene->exports;
+    if (parser.isSet(framesOpt)) {
+        presets.flipbook.first = presets.flipbook.last = plume::kBakeRange;
+        presets.images.first = presets.images.last = plume::kBakeRange;
+    }
+    if (const QString error = applyExportOptions(parser, exportOpts, presets); !error.isEmpty())
+        return usageError(error);
+    settings.render = presets.render;
+    settings.flipbook = presets.flipbook;
+    settings.images = presets.images;
+    settings.vdb = parser.isSet(vdbOpt) || (!presets.flipbook.enabled && !presets.images.enabled);
     if (plume::sim::Status st =
             plume::checkFrameRange(*scene, settings.firstFrame, settings.lastFrame);
         !st)
@@ -344,7 +500,7 @@ int bake(const QStringList &arguments)
         return kExitFailure;
     }
     if (!quiet)
-        std::printf("wrote %zu frame%s to %s in %.1f s\n", result.files.size(),
+        std::printf("wrote %zu file%s to %s in %.1f s\n", result.files.size(),
                     result.files.size() == 1 ? "" : "s", settings.outputDirectory.c_str(),
                     progress.totalMs() / 1000.0);
     return kExitOk;
@@ -357,7 +513,7 @@ void printHelp()
               "Commands:\n"
               "  validate   check a scene file\n"
               "  info       describe a scene: domain, cells, items, memory\n"
-              "  bake       simulate a scene and write OpenVDB files per frame\n"
+              "  bake       simulate a scene and write OpenVDB files, flipbooks or images\n"
               "  simulate   run a built-in scene headless and print per-frame timings\n"
               "\n"
               "'plume-cli <command> --help' describes a command's options.\n"

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <export/exportsettings.h>
+#include <render/rendersettings.h>
 #include <scene/scene.h>
 #include <sim/types.h>
 
@@ -16,12 +18,14 @@ class BakeObserver
 public:
     virtual ~BakeObserver() = default;
     /// Called after each written frame: `done` of `total` frames, this frame's wall time.
-    virtual void frameWritten(int frame, int done, int total, double milliseconds) {}
-    /// Polled between frames and steps; true stops the bake (files written so far stay).
+    virtual void frameWritten(int /*frame*/, int /*done*/, int /*total*/, double /*ms*/) {}
+    /// Polled between frames and steps; true stops the bake. Per-frame files written so far
+    /// stay; a flipbook atlas is written only after its last frame, so none appears.
     virtual bool cancelRequested() { return false; }
 };
 
-/// What to bake and where.
+/// What to bake and where. One simulation feeds every output; each frame is rendered once
+/// for the flipbook and the image sequence together.
 struct BakeSettings
 {
     std::filesystem::path outputDirectory; ///< created when missing
@@ -29,6 +33,10 @@ struct BakeSettings
     int firstFrame = 1;                    ///< inclusive; the simulation runs from the scene's
     int lastFrame = 1;                     ///< frameStart regardless, writing [first, last]
     std::string plumeVersion;
+    bool vdb = true;                       ///< write OpenVDB files for [firstFrame, lastFrame]
+    RenderSettings render;                 ///< the look of flipbooks and images
+    FlipbookSettings flipbook;             ///< written when enabled; kBakeRange = [first, last]
+    ImageSequenceSettings images;          ///< written when enabled; kBakeRange likewise
 };
 
 /// The outcome: success, or the reason (blow-up, I/O error, cancelled) naming the frame.
@@ -39,9 +47,10 @@ struct BakeResult
     std::vector<std::filesystem::path> files; ///< written, in frame order
 };
 
-/// Simulates `scene` from its first frame through `settings.lastFrame` and writes an OpenVDB
-/// file per frame in [firstFrame, lastFrame] (grids density, temperature, vel and, when an
-/// emitter has dye, Cd; see export/vdbwriter.h). Frame f is the state after simulating frames
+/// Simulates `scene` from its first frame through the last frame any output needs and writes,
+/// per frame, an OpenVDB file (grids density, temperature, vel and, when an emitter has dye,
+/// Cd; see export/vdbwriter.h) and a PNG of the image sequence, and at the end the flipbook
+/// atlases and sidecar (export/flipbook.h). Frame f is the state after simulating frames
 /// frameStart..f, with the scene's inputs evaluated at f. Every file appears complete or not
 /// at all. The result is the same whatever the thread count.
 BakeResult bakeScene(const Scene &scene, const BakeSettings &settings,

@@ -597,6 +597,109 @@ void readItems(ObjectReader &root, Scene &scene)
     }
 }
 
+void readRender(ObjectReader &r, RenderSettings &s)
+{
+    r.integer("width", s.width, 1, 8192);
+    r.integer("height", s.height, 1, 8192);
+    r.enumeration("look2d", s.look2D, look2DFromString, "dye, field");
+    r.enumeration("field", s.field, sim::fieldKindFromString,
+                  "density, temperature, dye-red, dye-green, dye-blue, velocity-x, velocity-y, "
+                  "velocity-z, speed, pressure, divergence, vorticity, solid");
+    r.enumeration("colorMap", s.colorMap, colorMapFromString, "smoke, inferno, diverging");
+    r.number("fieldMin", s.fieldMin);
+    r.number("fieldMax", s.fieldMax);
+    if (r.ok() && !(s.fieldMax > s.fieldMin))
+        return r.context().fail(r.path("fieldMax"),
+                                Range{s.fieldMin, kInf, true}.describe("number"),
+                                double(s.fieldMax));
+    r.enumeration("projection", s.projection, projectionFromString,
+                  "orthographic, perspective");
+    r.number("yaw", s.yaw);
+    r.number("pitch", s.pitch, Range{-89.0, 89.0});
+    r.number("fov", s.fov, Range{0.0, 180.0, true, true});
+    r.number("zoom", s.zoom, kPositive);
+    r.vec3("lightDirection", s.lightDirection);
+    if (r.ok() && s.lightDirection == Vec3{})
+        return r.context().failMessage(r.path("lightDirection"), "expected a non-zero direction");
+    r.vec3("lightColor", s.lightColor, kNonNegative);
+    r.number("lightIntensity", s.lightIntensity, kNonNegative);
+    r.number("ambient", s.ambient, kNonNegative);
+    r.vec3("smokeColor", s.smokeColor, kNonNegative);
+    r.number("densityScale", s.densityScale, kNonNegative);
+    r.number("stepCells", s.stepCells, Range{0.0, 4.0, true, false});
+    r.number("emissionIntensity", s.emissionIntensity, kNonNegative);
+    r.number("emissionMin", s.emissionMin);
+    r.number("emissionMax", s.emissionMax);
+    if (r.ok() && !(s.emissionMax > s.emissionMin))
+        return r.context().fail(r.path("emissionMax"),
+                                Range{s.emissionMin, kInf, true}.describe("number"),
+                                double(s.emissionMax));
+}
+
+/// "first" and "last" frames of an output (absent: the bake's range) and a bit depth.
+void readFrames(ObjectReader &r, int &first, int &last, int &bitDepth)
+{
+    r.integer("first", first, 0, 10000000);
+    r.integer("last", last, 0, 10000000);
+    if (r.ok() && first != kBakeRange && last != kBakeRange && last < first)
+        return r.context().fail(r.path("last"), Range{double(first)}.describe("integer")
+                                + " (not before first)", last);
+    if (r.ok() && r.has("bitDepth")) {
+        const QJsonValue v = r.take("bitDepth");
+        if (!(v.isDouble() && (v.toDouble() == 8.0 || v.toDouble() == 16.0)))
+            return r.context().fail(r.path("bitDepth"), "8 or 16", v);
+        bitDepth = v.toInt();
+    }
+}
+
+void readFlipbook(ObjectReader &r, FlipbookSettings &s)
+{
+    r.boolean("enabled", s.enabled);
+    r.integer("rows", s.rows, 1, 256);
+    r.integer("columns", s.columns, 1, 256);
+    readFrames(r, s.first, s.last, s.bitDepth);
+    r.integer("step", s.step, 0, 100000);
+    r.integer("padding", s.padding, 0, 256);
+    r.enumeration("alpha", s.alpha, alphaModeFromString, "straight, premultiplied");
+    r.enumeration("emission", s.emission, emissionOutputFromString,
+                  "none, combined, separate");
+    r.boolean("motionVectors", s.motionVectors);
+    r.number("motionRange", s.motionRange, kNonNegative);
+    r.integer("loopFrames", s.loopFrames, 0, 100000);
+    r.string("fileName", s.fileName, false);
+}
+
+void readImages(ObjectReader &r, ImageSequenceSettings &s)
+{
+    r.boolean("enabled", s.enabled);
+    readFrames(r, s.first, s.last, s.bitDepth);
+    r.integer("step", s.step, 1, 100000);
+    r.enumeration("alpha", s.alpha, alphaModeFromString, "straight, premultiplied");
+    r.enumeration("emission", s.emission, emissionOutputFromString,
+                  "none, combined, separate");
+    r.string("fileName", s.fileName, false);
+}
+
+/// The "export" object: render look, flipbook and image-sequence presets.
+void readExport(ObjectReader &r, ExportPresets &e)
+{
+    if (r.ok() && r.has("render")) {
+        ObjectReader o(r.context(), r.take("render"), r.path("render"));
+        readRender(o, e.render);
+        e.render.extra = o.finish();
+    }
+    if (r.ok() && r.has("flipbook")) {
+        ObjectReader o(r.context(), r.take("flipbook"), r.path("flipbook"));
+        readFlipbook(o, e.flipbook);
+        e.flipbook.extra = o.finish();
+    }
+    if (r.ok() && r.has("images")) {
+        ObjectReader o(r.context(), r.take("images"), r.path("images"));
+        readImages(o, e.images);
+        e.images.extra = o.finish();
+    }
+}
+
 void readRoot(ObjectReader &root, Scene &scene)
 {
     root.require("format");
@@ -627,6 +730,11 @@ void readRoot(ObjectReader &root, Scene &scene)
     }
     if (root.ok())
         readItems(root, scene);
+    if (root.ok() && root.has("export")) {
+        ObjectReader e(root.context(), root.take("export"), "export");
+        readExport(e, scene.exports);
+        scene.exports.extra = e.finish();
+    }
     scene.extra = root.finish();
 }
 

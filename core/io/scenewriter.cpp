@@ -313,6 +313,87 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
     return o;
 }
 
+Node renderNode(const RenderSettings &s)
+{
+    Node o = Node::object();
+    o.add("width", number(std::int64_t(s.width)));
+    o.add("height", number(std::int64_t(s.height)));
+    o.add("look2d", string(toString(s.look2D)));
+    o.add("field", string(sim::toString(s.field)));
+    o.add("colorMap", string(toString(s.colorMap)));
+    o.add("fieldMin", number(s.fieldMin));
+    o.add("fieldMax", number(s.fieldMax));
+    o.add("projection", string(toString(s.projection)));
+    o.add("yaw", number(s.yaw));
+    o.add("pitch", number(s.pitch));
+    o.add("fov", number(s.fov));
+    o.add("zoom", number(s.zoom));
+    o.add("lightDirection", vec(s.lightDirection));
+    o.add("lightColor", vec(s.lightColor));
+    o.add("lightIntensity", number(s.lightIntensity));
+    o.add("ambient", number(s.ambient));
+    o.add("smokeColor", vec(s.smokeColor));
+    o.add("densityScale", number(s.densityScale));
+    o.add("stepCells", number(s.stepCells));
+    o.add("emissionIntensity", number(s.emissionIntensity));
+    o.add("emissionMin", number(s.emissionMin));
+    o.add("emissionMax", number(s.emissionMax));
+    addExtra(o, s.extra);
+    return o;
+}
+
+/// first/last only when set (like active.end), then the bit depth.
+void addFrames(Node &o, int first, int last, int bitDepth)
+{
+    if (first != kBakeRange)
+        o.add("first", number(std::int64_t(first)));
+    if (last != kBakeRange)
+        o.add("last", number(std::int64_t(last)));
+    o.add("bitDepth", number(std::int64_t(bitDepth)));
+}
+
+Node flipbookNode(const FlipbookSettings &s)
+{
+    Node o = Node::object();
+    o.add("enabled", boolean(s.enabled));
+    o.add("rows", number(std::int64_t(s.rows)));
+    o.add("columns", number(std::int64_t(s.columns)));
+    addFrames(o, s.first, s.last, s.bitDepth);
+    o.add("step", number(std::int64_t(s.step)));
+    o.add("padding", number(std::int64_t(s.padding)));
+    o.add("alpha", string(toString(s.alpha)));
+    o.add("emission", string(toString(s.emission)));
+    o.add("motionVectors", boolean(s.motionVectors));
+    o.add("motionRange", number(s.motionRange));
+    o.add("loopFrames", number(std::int64_t(s.loopFrames)));
+    o.add("fileName", string(s.fileName));
+    addExtra(o, s.extra);
+    return o;
+}
+
+Node imagesNode(const ImageSequenceSettings &s)
+{
+    Node o = Node::object();
+    o.add("enabled", boolean(s.enabled));
+    addFrames(o, s.first, s.last, s.bitDepth);
+    o.add("step", number(std::int64_t(s.step)));
+    o.add("alpha", string(toString(s.alpha)));
+    o.add("emission", string(toString(s.emission)));
+    o.add("fileName", string(s.fileName));
+    addExtra(o, s.extra);
+    return o;
+}
+
+Node exportNode(const ExportPresets &e)
+{
+    Node o = Node::object();
+    o.add("render", renderNode(e.render));
+    o.add("flipbook", flipbookNode(e.flipbook));
+    o.add("images", imagesNode(e.images));
+    addExtra(o, e.extra);
+    return o;
+}
+
 bool allScalars(const Node &array)
 {
     for (const Node &e : array.elements) {
@@ -416,6 +497,10 @@ QByteArray sceneToJson(const Scene &scene, const std::string &directory)
     for (const Item &item : scene.items)
         items.elements.push_back(itemNode(item, scene.domain.dimension, scene.directory,
                                           directory));
+    // Scenes without export presets stay as they were: "export" appears once anything in it
+    // differs from the defaults, and then with every key.
+    if (!(scene.exports == ExportPresets{}))
+        root.add("export", exportNode(scene.exports));
     addExtra(root, scene.extra);
     std::string out;
     writeNode(root, 0, out);

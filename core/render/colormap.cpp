@@ -46,6 +46,27 @@ const QRgb kSolidColor = qRgb(110, 118, 130);
 
 } // namespace
 
+const char *toString(ColorMap map)
+{
+    switch (map) {
+    case ColorMap::Smoke: return "smoke";
+    case ColorMap::Inferno: return "inferno";
+    case ColorMap::Diverging: return "diverging";
+    }
+    return "unknown";
+}
+
+bool colorMapFromString(const std::string &s, ColorMap &out)
+{
+    for (ColorMap m : {ColorMap::Smoke, ColorMap::Inferno, ColorMap::Diverging}) {
+        if (s == toString(m)) {
+            out = m;
+            return true;
+        }
+    }
+    return false;
+}
+
 QRgb mapColor(ColorMap map, float t)
 {
     switch (map) {

@@ -5,6 +5,8 @@
 #include <QImage>
 #include <QRgb>
 
+#include <string>
+
 namespace plume {
 
 /// Colour maps for showing scalar fields.
@@ -13,6 +15,10 @@ enum class ColorMap {
     Inferno,   ///< perceptually ordered black-purple-orange-yellow: temperature, speed
     Diverging, ///< blue-white-red around zero: pressure, divergence, velocity components
 };
+
+/// Stable names ("smoke", "inferno", "diverging") for files; false for an unknown name.
+const char *toString(ColorMap map);
+bool colorMapFromString(const std::string &s, ColorMap &out);
 
 /// Colour of t in [0, 1] (clamped) on a map.
 QRgb mapColor(ColorMap map, float t);

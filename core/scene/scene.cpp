@@ -179,7 +179,7 @@ bool operator==(const SimulationSettings &a, const SimulationSettings &b)
 bool operator==(const Scene &a, const Scene &b)
 {
     return a.name == b.name && a.domain == b.domain && a.simulation == b.simulation
-           && a.items == b.items && a.extra == b.extra;
+           && a.items == b.items && a.exports == b.exports && a.extra == b.extra;
 }
 
 const Item *Scene::findItem(const std::string &itemName) const

@@ -2,6 +2,8 @@
 
 #include "animated.h"
 
+#include <export/exportsettings.h>
+
 #include <sim/domain.h>
 #include <sim/params.h>
 #include <sim/simulation.h>
@@ -187,12 +189,13 @@ struct Item
 /// A scene document.
 struct Scene
 {
-    enum class Property { Name, Domain, Simulation, Items };
+    enum class Property { Name, Domain, Simulation, Items, Exports };
 
     std::string name = "untitled";
     DomainSettings domain;
     SimulationSettings simulation;
     std::vector<Item> items;
+    ExportPresets exports; ///< render look, flipbook and image-sequence presets ("export")
     QJsonObject extra;
     /// Directory that relative image paths resolve against (the scene file's folder). Set by
     /// the reader, not written; empty means the current directory.

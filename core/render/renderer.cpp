@@ -1,0 +1,191 @@
+#include "renderer.h"
+
+#include "volumemarch.h"
+
+#include <sim/parallel.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume {
+
+namespace detail {
+
+float srgbToLinear(float c)
+{
+    c = std::clamp(c, 0.f, 1.f);
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+float linearToSrgb(float c)
+{
+    c = std::clamp(c, 0.f, 1.f);
+    return c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.f / 2.4f) - 0.055f;
+}
+
+sim::Vec3 blackbody(float t)
+{
+    // Stops approximate the Planckian locus from ~1000 K (dark red) to ~6500 K (white).
+    struct Stop
+    {
+        float t;
+        sim::Vec3 c;
+    };
+    static constexpr Stop kStops[] = {{0.f, {0.5f, 0.02f, 0.f}},
+                                      {0.35f, {1.f, 0.22f, 0.02f}},
+                                      {0.7f, {1.f, 0.62f, 0.2f}},
+                                      {1.f, {1.f, 0.95f, 0.88f}}};
+    t = std::clamp(std::isfinite(t) ? t : 0.f, 0.f, 1.f);
+    int n = 1;
+    while (n < 3 && t > kStops[n].t)
+        ++n;
+    const Stop &a = kStops[n - 1];
+    const Stop &b = kStops[n];
+    const float f = (t - a.t) / (b.t - a.t);
+    return (a.c + (b.c - a.c) * f) * (t * t);
+}
+
+} // namespace detail
+
+namespace {
+
+/// Bilinear weights at a cell-coordinate position of a cell-centred 2D grid (clamped).
+struct Bilinear
+{
+    std::size_t i00, i10, i01, i11;
+    float fx, fy;
+
+    Bilinear(const sim::Int3 &n, float x, float y)
+    {
+        const float qx = std::clamp(x - 0.5f, 0.f, float(n.x - 1));
+        const float qy = std::clamp(y - 0.5f, 0.f, float(n.y - 1));
+        const int i0 = std::min(int(qx), n.x - 1), j0 = std::min(int(qy), n.y - 1);
+        const int i1 = std::min(i0 + 1, n.x - 1), j1 = std::min(j0 + 1, n.y - 1);
+        fx = qx - float(i0);
+        fy = qy - float(j0);
+        i00 = std::size_t(i0) + std::size_t(n.x) * j0;
+        i10 = std::size_t(i1) + std::size_t(n.x) * j0;
+        i01 = std::size_t(i0) + std::size_t(n.x) * j1;
+        i11 = std::size_t(i1) + std::size_t(n.x) * j1;
+    }
+    float operator()(const sim::ScalarGrid &g) const
+    {
+        const float a = g[i00] + fx * (g[i10] - g[i00]);
+        const float b = g[i01] + fx * (g[i11] - g[i01]);
+        return a + fy * (b - a);
+    }
+};
+
+sim::Vec3 glow(const RenderSettings &s, float temperature)
+{
+    if (s.emissionIntensity <= 0.f || !(temperature > s.emissionMin))
+        return {};
+    const float t = (temperature - s.emissionMin) / (s.emissionMax - s.emissionMin);
+    return detail::blackbody(t) * s.emissionIntensity;
+}
+
+/// 2D: the domain fitted into the frame (letterboxed), one bilinear sample per pixel.
+void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float frameRate,
+              RenderedFrame &out)
+{
+    const sim::Int3 n = f.domain.cells;
+    const float scale = std::min(float(out.width) / n.x, float(out.height) / n.y) * s.zoom;
+    const float ox = 0.5f * (float(out.width) - n.x * scale);
+    const float oy = 0.5f * (float(out.height) - n.y * scale);
+    // Velocity (world units / s) to pixels per frame.
+    const float toPixels = scale / f.domain.cellSize / frameRate;
+    const bool field = s.look2D == Look2D::Field && f.field.count() != 0;
+    const bool dye = f.hasDye();
+    const bool temperature = f.temperature.count() != 0;
+    const float range = s.fieldMax > s.fieldMin ? 1.f / (s.fieldMax - s.fieldMin) : 0.f;
+    sim::forEachRow(sim::Int3{out.width, out.height, 1}, [&](int py, int) {
+        for (int px = 0; px < out.width; ++px) {
+            const std::size_t p = std::size_t(py) * out.width + px;
+            const float x = (float(px) + 0.5f - ox) / scale;
+            const float y = float(n.y) - (float(py) + 0.5f - oy) / scale;
+            if (x < 0.f || y < 0.f || x > float(n.x) || y > float(n.y))
+                continue;
+            const Bilinear b(n, x, y);
+            float rgb[3] = {1.f, 1.f, 1.f};
+            float alpha = 1.f;
+            if (field) {
+                const QRgb c = mapColor(s.colorMap, (b(f.field) - s.fieldMin) * range);
+                rgb[0] = detail::srgbToLinear(qRed(c) / 255.f);
+                rgb[1] = detail::srgbToLinear(qGreen(c) / 255.f);
+                rgb[2] = detail::srgbToLinear(qBlue(c) / 255.f);
+            } else {
+                // Same mapping as the window's dyeImage: opacity 1 - exp(-2 density).
+                const float d = std::max(b(f.density), 0.f);
+                alpha = 1.f - std::exp(-2.f * d);
+                if (dye && d > 1e-6f) {
+                    rgb[0] = detail::srgbToLinear(b(f.dyeRed) / d);
+                    rgb[1] = detail::srgbToLinear(b(f.dyeGreen) / d);
+                    rgb[2] = detail::srgbToLinear(b(f.dyeBlue) / d);
+                }
+            }
+            for (int c = 0; c < 3; ++c)
+                out.color[4 * p + c] = rgb[c] * alpha;
+            out.color[4 * p + 3] = alpha;
+            if (temperature) {
+                const sim::Vec3 e = glow(s, b(f.temperature));
+                for (int c = 0; c < 3; ++c)
+                    out.emission[3 * p + c] = e[c];
+            }
+            if (motion && alpha > 1e-3f) {
+                out.motion[2 * p] = b(f.velocityX) * toPixels;
+                out.motion[2 * p + 1] = b(f.velocityY) * toPixels;
+            }
+        }
+    });
+}
+
+} // namespace
+
+void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings, bool motion,
+                       float ambientTemperature, FrameFields &out)
+{
+    out.domain = solver.domain();
+    solver.sample(sim::FieldKind::Density, out.density);
+    solver.sample(sim::FieldKind::Temperature, out.temperature);
+    float *t = out.temperature.data();
+    sim::forEachIndex(std::int64_t(out.temperature.count()),
+                      [&](std::int64_t n) { t[n] -= ambientTemperature; });
+    if (motion) {
+        solver.sample(sim::FieldKind::VelocityX, out.velocityX);
+        solver.sample(sim::FieldKind::VelocityY, out.velocityY);
+        if (!out.domain.is2D())
+            solver.sample(sim::FieldKind::VelocityZ, out.velocityZ);
+    }
+    if (solver.hasDye()) {
+        solver.sample(sim::FieldKind::DyeRed, out.dyeRed);
+        solver.sample(sim::FieldKind::DyeGreen, out.dyeGreen);
+        solver.sample(sim::FieldKind::DyeBlue, out.dyeBlue);
+    }
+    if (out.domain.is2D() && settings.look2D == Look2D::Field)
+        solver.sample(settings.field, out.field);
+}
+
+RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
+                          bool motion, float frameRate)
+{
+    RenderedFrame out;
+    out.width = std::max(settings.width, 1);
+    out.height = std::max(settings.height, 1);
+    out.color.assign(4 * out.pixels(), 0.f);
+    out.emission.assign(3 * out.pixels(), 0.f);
+    motion = motion && fields.velocityX.count() == fields.density.count()
+             && fields.velocityY.count() == fields.density.count();
+    out.hasMotion = motion;
+    if (motion)
+        out.motion.assign(2 * out.pixels(), 0.f);
+    if (fields.density.count() == 0 || !(frameRate > 0.f))
+        return out;
+    if (fields.domain.is2D())
+        render2D(fields, settings, motion, frameRate, out);
+    else
+        detail::renderVolume(fields, settings, motion && fields.velocityZ.count() != 0,
+                             frameRate, out);
+    return out;
+}
+
+} // namespace plume

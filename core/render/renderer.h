@@ -1,0 +1,67 @@
+#pragma once
+
+#include "rendersettings.h"
+
+#include <sim/domain.h>
+#include <sim/grid.h>
+#include <sim/solver.h>
+
+#include <vector>
+
+namespace plume {
+
+/// The cell-centred fields of one frame that rendering reads. Grids that a look does not need
+/// may stay empty (count() == 0); dye is used when all three channels are present.
+struct FrameFields
+{
+    sim::Domain domain;
+    sim::ScalarGrid density;
+    sim::ScalarGrid temperature; ///< above ambient
+    sim::ScalarGrid velocityX, velocityY, velocityZ; ///< world units / s
+    sim::ScalarGrid dyeRed, dyeGreen, dyeBlue;       ///< colour times density
+    sim::ScalarGrid field;                           ///< Look2D::Field: the chosen field
+
+    bool hasDye() const { return dyeRed.count() != 0 && dyeRed.count() == density.count(); }
+};
+
+/// Samples from a solver the fields that `settings` needs (velocity only when `motion`).
+void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings, bool motion,
+                       float ambientTemperature, FrameFields &out);
+
+/// One rendered frame, row 0 at the top. All planes have width * height pixels.
+struct RenderedFrame
+{
+    int width = 0;
+    int height = 0;
+    std::vector<float> color;    ///< RGBA, linear, premultiplied by alpha (emission excluded)
+    std::vector<float> emission; ///< RGB, linear, additive (no alpha)
+    std::vector<float> motion;   ///< XY in frame pixels per frame; +x right, +y up; 0 outside
+    bool hasMotion = false;
+
+    std::size_t pixels() const { return std::size_t(width) * std::size_t(height); }
+};
+
+/// Renders a frame on the CPU: in 2D the dye or a colour-mapped field, in 3D a ray-marched
+/// volume lit by a directional light with shadows (from a transmittance volume), an ambient
+/// term and blackbody-style emission. `motion` also computes screen-space motion vectors,
+/// `frameRate` (frames per second) turns velocities into pixels per frame. The result does
+/// not depend on the thread count (rows are independent). An empty domain gives a transparent
+/// frame.
+RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
+                          bool motion, float frameRate);
+
+namespace detail {
+/// Optical depth towards the light, per cell: tau = integral of densityScale * density along
+/// the ray from the cell centre to the light (world units), swept slice by slice away from the
+/// light so each slice reuses the previous one (bilinear, one pass over the volume).
+void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, sim::Vec3 toLight,
+                         float densityScale, sim::ScalarGrid &tau);
+/// Blackbody-style glow colour (linear RGB) of t in [0, 1]: dark red, orange, yellow, white,
+/// brightness rising as t^2.
+sim::Vec3 blackbody(float t);
+/// Linear <-> sRGB transfer (IEC 61966-2-1) for one channel in [0, 1].
+float srgbToLinear(float c);
+float linearToSrgb(float c);
+} // namespace detail
+
+} // namespace plume

@@ -1,0 +1,307 @@
+#include "volumemarch.h"
+
+#include <sim/parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace plume::detail {
+
+using sim::Int3;
+using sim::Vec3;
+
+namespace {
+
+constexpr float kDegrees = std::numbers::pi_v<float> / 180.f;
+
+Vec3 normalized(Vec3 v)
+{
+    const float l = length(v);
+    return l > 0.f ? v * (1.f / l) : Vec3{0.f, 1.f, 0.f};
+}
+
+/// Trilinear weights at a cell-coordinate position of a cell-centred grid (clamped to the
+/// outermost centres), reused for every field sampled there.
+struct Trilinear
+{
+    std::size_t base, dx, dy, dz;
+    float fx, fy, fz;
+
+    Trilinear(const Int3 &n, const Vec3 &p)
+    {
+        const float q[3] = {std::clamp(p.x - 0.5f, 0.f, float(n.x - 1)),
+                            std::clamp(p.y - 0.5f, 0.f, float(n.y - 1)),
+                            std::clamp(p.z - 0.5f, 0.f, float(n.z - 1))};
+        int i[3], d[3];
+        float f[3];
+        for (int a = 0; a < 3; ++a) {
+            i[a] = std::min(int(q[a]), n[a] - 1);
+            d[a] = i[a] + 1 < n[a] ? 1 : 0;
+            f[a] = q[a] - float(i[a]);
+        }
+        const std::size_t sy = std::size_t(n.x), sz = std::size_t(n.x) * n.y;
+        base = std::size_t(i[0]) + sy * i[1] + sz * i[2];
+        dx = std::size_t(d[0]);
+        dy = sy * d[1];
+        dz = sz * d[2];
+        fx = f[0];
+        fy = f[1];
+        fz = f[2];
+    }
+    float operator()(const float *g) const
+    {
+        const float *a = g + base;
+        const float c00 = a[0] + fx * (a[dx] - a[0]);
+        const float c10 = a[dy] + fx * (a[dy + dx] - a[dy]);
+        const float c01 = a[dz] + fx * (a[dz + dx] - a[dz]);
+        const float c11 = a[dz + dy] + fx * (a[dz + dy + dx] - a[dz + dy]);
+        const float c0 = c00 + fy * (c10 - c00);
+        const float c1 = c01 + fy * (c11 - c01);
+        return c0 + fz * (c1 - c0);
+    }
+};
+
+/// Orbit camera around the domain's centre, fitted to the domain (see RenderSettings).
+struct Camera
+{
+    Vec3 position, forward, right, up;
+    bool perspective = false;
+    float scale = 1.f; ///< orthographic: pixels per world unit
+    float focal = 1.f; ///< perspective: focal length in pixels
+    float halfW = 0.f, halfH = 0.f;
+
+    Camera(const sim::Domain &domain, const RenderSettings &s, int width, int height)
+    {
+        const float yaw = s.yaw * kDegrees, pitch = std::clamp(s.pitch, -89.f, 89.f) * kDegrees;
+        const Vec3 toCamera{std::sin(yaw) * std::cos(pitch), std::sin(pitch),
+                            std::cos(yaw) * std::cos(pitch)};
+        forward = toCamera * -1.f;
+        right = normalized(cross(forward, Vec3{0.f, 1.f, 0.f}));
+        up = cross(right, forward);
+        halfW = 0.5f * float(width);
+        halfH = 0.5f * float(height);
+        const Vec3 extent = domain.extent();
+        const Vec3 centre = domain.origin + extent * 0.5f;
+        const float radius = 0.5f * length(extent);
+        perspective = s.projection == Projection::Perspective;
+        if (perspective) {
+            const float half = 0.5f * std::clamp(s.fov, 1.f, 170.f) * kDegrees;
+            position = centre + toCamera * (radius / std::sin(half));
+            focal = halfH / std::tan(half) * s.zoom;
+            return;
+        }
+        // The box's projected half extents along right and up.
+        float ex = 0.f, ey = 0.f;
+        for (int c = 0; c < 8; ++c) {
+            const Vec3 corner{(c & 1 ? 0.5f : -0.5f) * extent.x, (c & 2 ? 0.5f : -0.5f) * extent.y,
+                              (c & 4 ? 0.5f : -0.5f) * extent.z};
+            ex = std::max(ex, std::abs(dot(corner, right)));
+            ey = std::max(ey, std::abs(dot(corner, up)));
+        }
+        scale = std::min(halfW / std::max(ex, 1e-6f), halfH / std::max(ey, 1e-6f)) * s.zoom;
+        position = centre - forward * (2.f * radius);
+    }
+
+    /// Origin and unit direction of the ray through the centre of pixel (px, py).
+    void ray(int px, int py, Vec3 &origin, Vec3 &direction) const
+    {
+        const float sx = float(px) + 0.5f - halfW;
+        const float sy = halfH - (float(py) + 0.5f);
+        if (perspective) {
+            origin = position;
+            direction = normalized(forward * focal + right * sx + up * sy);
+        } else {
+            origin = position + right * (sx / scale) + up * (sy / scale);
+            direction = forward;
+        }
+    }
+
+    /// Pixels per world unit of motion at world point x (perspective: focal / depth).
+    float pixelsPerUnit(const Vec3 &x) const
+    {
+        return perspective ? focal / std::max(dot(x - position, forward), 1e-4f) : scale;
+    }
+};
+
+/// Entry and exit distances of a ray through the box [0, n] in cell coordinates.
+bool clipToBox(const Vec3 &o, const Vec3 &d, const Int3 &n, float &t0, float &t1)
+{
+    t0 = 0.f;
+    t1 = 1e30f;
+    for (int a = 0; a < 3; ++a) {
+        if (std::abs(d[a]) < 1e-12f) {
+            if (o[a] < 0.f || o[a] > float(n[a]))
+                return false;
+            continue;
+        }
+        float ta = (0.f - o[a]) / d[a], tb = (float(n[a]) - o[a]) / d[a];
+        if (ta > tb)
+            std::swap(ta, tb);
+        t0 = std::max(t0, ta);
+        t1 = std::min(t1, tb);
+    }
+    return t1 > t0;
+}
+
+/// Front-to-back compositing of one pixel's ray.
+struct Marcher
+{
+    const FrameFields &f;
+    const RenderSettings &s;
+    const Camera &camera;
+    const sim::ScalarGrid &tau;
+    bool motion, lit, dye, hot;
+    float frameRate;
+    Vec3 light;
+
+    void pixel(int px, int py, RenderedFrame &out) const
+    {
+        const float h = f.domain.cellSize;
+        const Int3 n = f.domain.cells;
+        Vec3 o, d;
+        camera.ray(px, py, o, d);
+        const Vec3 oc = f.domain.toCell(o);
+        const Vec3 dc = d * (1.f / h);
+        float t0, t1;
+        if (!clipToBox(oc, dc, n, t0, t1))
+            return;
+        const float dt = s.stepCells * h; // t is in world units along the ray
+        const int steps = int(std::ceil((t1 - t0) / dt));
+        const float emissionRate = 0.5f * s.densityScale; // hot gas glows like thin smoke
+        float trans = 1.f, rgb[3] = {0.f, 0.f, 0.f}, glow[3] = {0.f, 0.f, 0.f};
+        float weight = 0.f, mx = 0.f, my = 0.f;
+        for (int k = 0; k < steps && trans > 1e-3f; ++k) {
+            const float ta = t0 + float(k) * dt;
+            const float ds = std::min(dt, t1 - ta);
+            const Vec3 p = oc + dc * (ta + 0.5f * ds);
+            const Trilinear w(n, p);
+            if (hot) {
+                const float temp = w(f.temperature.data());
+                if (temp > s.emissionMin) {
+                    const float tt = (temp - s.emissionMin) / (s.emissionMax - s.emissionMin);
+                    const Vec3 e = blackbody(tt) * s.emissionIntensity;
+                    const float a = trans * (1.f - std::exp(-emissionRate * ds));
+                    glow[0] += a * e.x;
+                    glow[1] += a * e.y;
+                    glow[2] += a * e.z;
+                }
+            }
+            const float density = w(f.density.data());
+            if (!(density > 1e-6f))
+                continue;
+            const float a = 1.f - std::exp(-s.densityScale * density * ds);
+            Vec3 albedo = s.smokeColor;
+            if (dye) {
+                const float inv = 1.f / density;
+                albedo = {std::min(w(f.dyeRed.data()) * inv, 1.f),
+                          std::min(w(f.dyeGreen.data()) * inv, 1.f),
+                          std::min(w(f.dyeBlue.data()) * inv, 1.f)};
+            }
+            const float shadow = lit ? std::exp(-w(tau.data())) : 0.f;
+            const float c = trans * a;
+            rgb[0] += c * albedo.x * (light.x * shadow + s.ambient);
+            rgb[1] += c * albedo.y * (light.y * shadow + s.ambient);
+            rgb[2] += c * albedo.z * (light.z * shadow + s.ambient);
+            if (motion) {
+                const Vec3 v{w(f.velocityX.data()), w(f.velocityY.data()),
+                             w(f.velocityZ.data())};
+                const float ppu = camera.pixelsPerUnit(f.domain.toWorld(p)) / frameRate;
+                mx += c * dot(v, camera.right) * ppu;
+                my += c * dot(v, camera.up) * ppu;
+                weight += c;
+            }
+            trans *= 1.f - a;
+        }
+        const std::size_t q = std::size_t(py) * out.width + px;
+        for (int ch = 0; ch < 3; ++ch) {
+            out.color[4 * q + ch] = rgb[ch];
+            out.emission[3 * q + ch] = glow[ch];
+        }
+        out.color[4 * q + 3] = 1.f - trans;
+        if (motion && weight > 1e-4f) {
+            out.motion[2 * q] = mx / weight;
+            out.motion[2 * q + 1] = my / weight;
+        }
+    }
+};
+
+} // namespace
+
+void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, Vec3 toLight,
+                         float densityScale, sim::ScalarGrid &tau)
+{
+    const Int3 n = density.size();
+    tau.reshape(n, sim::kCellCentre, 0.f);
+    toLight = normalized(toLight);
+    // Sweep axis a: the light's dominant axis. b and c span the slices.
+    int a = 0;
+    for (int axis = 1; axis < 3; ++axis)
+        if (std::abs(toLight[axis]) > std::abs(toLight[a]))
+            a = axis;
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    const float la = std::abs(toLight[a]);
+    const float du = toLight[b] / la, dv = toLight[c] / la; // lateral shift per slice, cells
+    const float stepLength = cellSize / la;                 // world length between slices
+    const int dir = toLight[a] > 0.f ? 1 : -1;
+    const std::size_t stride[3] = {1, std::size_t(n.x), std::size_t(n.x) * n.y};
+    auto index = [&](int w, int u, int v) {
+        return stride[a] * w + stride[b] * u + stride[c] * v;
+    };
+    const float sigma = densityScale;
+    // tau(x) = tau(x + one slice towards the light) + trapezoid of sigma * density over it.
+    for (int step = 0; step < n[a]; ++step) {
+        const int w = dir > 0 ? n[a] - 1 - step : step;
+        const int prev = w + dir;
+        sim::forEachRow(Int3{n[b], n[c], 1}, [&](int v, int) {
+            for (int u = 0; u < n[b]; ++u) {
+                const std::size_t at = index(w, u, v);
+                const float here = sigma * density[at];
+                if (step == 0) {
+                    tau[at] = 0.5f * here * stepLength; // half a slice to the boundary
+                    continue;
+                }
+                const float x = float(u) + du, y = float(v) + dv;
+                float prevTau = 0.f, prevDensity = 0.f;
+                if (x >= -0.5f && y >= -0.5f && x <= n[b] - 0.5f && y <= n[c] - 0.5f) {
+                    const float qx = std::clamp(x, 0.f, float(n[b] - 1));
+                    const float qy = std::clamp(y, 0.f, float(n[c] - 1));
+                    const int i0 = std::min(int(qx), n[b] - 1), j0 = std::min(int(qy), n[c] - 1);
+                    const int i1 = std::min(i0 + 1, n[b] - 1), j1 = std::min(j0 + 1, n[c] - 1);
+                    const float fx = qx - float(i0), fy = qy - float(j0);
+                    auto lerp2 = [&](const sim::ScalarGrid &g) {
+                        const float g0 = g[index(prev, i0, j0)]
+                                         + fx * (g[index(prev, i1, j0)] - g[index(prev, i0, j0)]);
+                        const float g1 = g[index(prev, i0, j1)]
+                                         + fx * (g[index(prev, i1, j1)] - g[index(prev, i0, j1)]);
+                        return g0 + fy * (g1 - g0);
+                    };
+                    prevTau = lerp2(tau);
+                    prevDensity = sigma * lerp2(density);
+                }
+                tau[at] = prevTau + 0.5f * (here + prevDensity) * stepLength;
+            }
+        });
+    }
+}
+
+void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motion,
+                  float frameRate, RenderedFrame &out)
+{
+    const Camera camera(fields.domain, s, out.width, out.height);
+    sim::ScalarGrid tau;
+    const bool lit = s.lightIntensity > 0.f;
+    if (lit)
+        opticalDepthToLight(fields.density, fields.domain.cellSize, s.lightDirection,
+                            s.densityScale, tau);
+    const bool hot = s.emissionIntensity > 0.f
+                     && fields.temperature.count() == fields.density.count();
+    const Marcher marcher{fields,  s,  camera, tau, motion, lit, fields.hasDye(), hot,
+                          frameRate, s.lightColor * s.lightIntensity};
+    sim::forEachRow(Int3{out.width, out.height, 1}, [&](int py, int) {
+        for (int px = 0; px < out.width; ++px)
+            marcher.pixel(px, py, out);
+    });
+}
+
+} // namespace plume::detail

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "renderer.h"
+
+namespace plume::detail {
+
+/// The 3D path of renderFrame: camera rays through the domain box, front-to-back compositing
+/// of single scattering (light attenuated by the transmittance volume, plus ambient) and
+/// emission; motion vectors are the contribution-weighted mean screen-space velocity.
+void renderVolume(const FrameFields &fields, const RenderSettings &settings, bool motion,
+                  float frameRate, RenderedFrame &out);
+
+} // namespace plume::detail
