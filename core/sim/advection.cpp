@@ -266,18 +266,30 @@ Vec3 Obstacles::clip(Vec3 from, Vec3 to) const
 }
 
 /// Interpolation that skips samples inside obstacles: their weights go to the other corners.
-/// Also gives the range of the corners used. False when no corner is usable.
+/// Also gives the range of the corners used. False when no corner is usable. Without solid
+/// corners it is interpolate() and cornerRange() themselves, bit for bit, so a sample far
+/// from obstacles gives the same value on the exact path as on the plain one.
 template<bool k3D>
 inline bool interpolateFluid(const float *d, const Stencil &s, const Obstacles &o, int faceAxis,
                              float &value, float &lo, float &hi)
 {
+    unsigned solid = 0; // bit c: corner c is inside an obstacle
+    for (int c = 0; c < (k3D ? 8 : 4); ++c) {
+        const int k = k3D ? ((c & 4) ? s.z.i1 : s.z.i0) : 0;
+        if (o.sample(faceAxis, (c & 1) ? s.x.i1 : s.x.i0, (c & 2) ? s.y.i1 : s.y.i0, k))
+            solid |= 1u << c;
+    }
+    if (solid == 0) {
+        value = interpolate<k3D>(d, s);
+        cornerRange<k3D>(d, s, lo, hi);
+        return true;
+    }
     float sum = 0.f;
     float weight = 0.f;
     lo = kInf;
     hi = -kInf;
     for (int c = 0; c < (k3D ? 8 : 4); ++c) {
-        const int k = k3D ? ((c & 4) ? s.z.i1 : s.z.i0) : 0;
-        if (o.sample(faceAxis, (c & 1) ? s.x.i1 : s.x.i0, (c & 2) ? s.y.i1 : s.y.i0, k))
+        if (solid & (1u << c))
             continue;
         float w = ((c & 1) ? s.x.f : 1.f - s.x.f) * ((c & 2) ? s.y.f : 1.f - s.y.f);
         if constexpr (k3D)
@@ -300,9 +312,13 @@ struct Setup
     Domain domain;
     Obstacles obstacles;
     bool periodic[3] = {false, false, false};
+    /// Chebyshev distance in cells from each cell to the nearest solid (see clearanceMap);
+    /// null when every sample takes the exact path.
+    const std::uint8_t *clearance = nullptr;
 };
 
-Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid)
+Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
+                const std::uint8_t *clearance)
 {
     Setup c;
     c.domain = domain;
@@ -314,27 +330,28 @@ Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid)
         o.flags = solids->data();
         o.fy = std::size_t(o.n.x);
         o.fz = std::size_t(o.n.x) * std::size_t(o.n.y);
+        c.clearance = clearance;
     }
     return c;
 }
 
-/// End of a trace from p to p + d: clipped at obstacles only when there are any.
-template<bool k3D, bool kSolids>
+/// End of a trace from p to p + d: on the exact path, clipped at obstacles and closed faces.
+template<bool k3D, bool kExact>
 PLUME_INLINE Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
 {
-    if constexpr (kSolids)
+    if constexpr (kExact)
         return c.obstacles.clip<k3D>(p, p + d);
     else
         return p + d;
 }
 
-/// Value at a stencil; with obstacles, `fallback` (the start sample's value) when every corner
-/// is solid.
-template<bool k3D, bool kSolids>
+/// Value at a stencil; on the exact path, `fallback` (the start sample's value) when every
+/// corner is solid.
+template<bool k3D, bool kExact>
 PLUME_INLINE float valueAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
-                     float fallback)
+                           float fallback)
 {
-    if constexpr (kSolids) {
+    if constexpr (kExact) {
         float v, lo, hi;
         return interpolateFluid<k3D>(d, s, c.obstacles, faceAxis, v, lo, hi) ? v : fallback;
     } else {
@@ -343,11 +360,11 @@ PLUME_INLINE float valueAt(const Setup &c, int faceAxis, const float *d, const S
 }
 
 /// Range of the usable corners of a stencil (the limiter's bounds).
-template<bool k3D, bool kSolids>
+template<bool k3D, bool kExact>
 PLUME_INLINE void rangeAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
-                    float fallback, float &lo, float &hi)
+                          float fallback, float &lo, float &hi)
 {
-    if constexpr (kSolids) {
+    if constexpr (kExact) {
         float v;
         if (!interpolateFluid<k3D>(d, s, c.obstacles, faceAxis, v, lo, hi))
             lo = hi = fallback;
@@ -356,10 +373,143 @@ PLUME_INLINE void rangeAt(const Setup &c, int faceAxis, const float *d, const St
     }
 }
 
+// ---- Where the plain path is exact ----------------------------------------------------------
+
+/// Largest clearance stored: enough for traces of kClearanceCap - 2 cells.
+constexpr int kClearanceCap = 32;
+
+/// Chebyshev (L-infinity) distance in cells from every cell to the nearest solid cell, capped
+/// at kClearanceCap; periodic axes wrap. Separable (min-max filters): a two-sweep distance
+/// along each x-row, then windows of half-width cap - 1 along y and z (Rosenfeld & Pfaltz
+/// 1966 for the chessboard metric).
+std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
+{
+    const Int3 n = d.cells;
+    constexpr int kCap = kClearanceCap;
+    std::vector<std::uint8_t> out(std::size_t(n.volume()));
+    const std::uint8_t *flags = solids.data();
+    const bool wrapX = isPeriodic(d, 0);
+    forEachRow(n, [&](int j, int k) {
+        const std::size_t row = solids.index(0, j, k);
+        // Forward then backward: distance to the nearest solid on the left, then the right;
+        // a periodic row runs two laps so that the wrapped neighbours count.
+        int run = kCap;
+        for (int t = wrapX ? -n.x : 0; t < n.x; ++t) {
+            const int i = t < 0 ? t + n.x : t;
+            run = flags[row + std::size_t(i)] ? 0 : std::min(run + 1, kCap);
+            if (t >= 0)
+                out[row + std::size_t(i)] = std::uint8_t(run);
+        }
+        run = kCap;
+        for (int t = wrapX ? 2 * n.x - 1 : n.x - 1; t >= 0; --t) {
+            const int i = t >= n.x ? t - n.x : t;
+            run = flags[row + std::size_t(i)] ? 0 : std::min(run + 1, kCap);
+            if (t < n.x)
+                out[row + std::size_t(i)] = std::uint8_t(std::min<int>(out[row + i], run));
+        }
+    });
+    std::vector<std::uint8_t> in(out.size());
+    for (int axis = 1; axis < d.dimensions(); ++axis) {
+        in.swap(out);
+        const bool wrap = isPeriodic(d, axis);
+        const std::size_t stride = axis == 1 ? solids.index(0, 1, 0) : solids.index(0, 0, 1);
+        forEachRow(n, [&](int j, int k) {
+            const int at = axis == 1 ? j : k;
+            const std::uint8_t *own = in.data() + solids.index(0, j, k);
+            std::uint8_t *dst = out.data() + solids.index(0, j, k);
+            std::copy_n(own, n.x, dst);
+            for (int delta = 1; delta < kCap; ++delta) {
+                for (int side : {-1, 1}) {
+                    int from = at + side * delta;
+                    if (from < 0 || from >= n[axis]) {
+                        if (!wrap)
+                            continue;
+                        from = ((from % n[axis]) + n[axis]) % n[axis];
+                    }
+                    const std::uint8_t *src =
+                        own + (std::ptrdiff_t(from) - at) * std::ptrdiff_t(stride);
+                    const std::uint8_t far = std::uint8_t(delta);
+                    for (int i = 0; i < n.x; ++i)
+                        dst[i] = std::min(dst[i], std::max(far, src[i]));
+                }
+            }
+        });
+    }
+    return out;
+}
+
+/// Decides, sample by sample along one row, whether the plain path gives the same bits as the
+/// exact one. With |d| <= D cells on every axis, the walk and the interpolation corners of
+/// both traces (x + d and x - d) stay within floor(D) + 1 cells of the sample's cell, and the
+/// faces its velocity averages within one: when all those cells are fluid (clearance
+/// > floor(D) + 1), the walk runs to the end, no corner is solid and the velocity is the plain
+/// average. The walk must not reach a closed face either (it would stop there): per axis,
+/// |d| must stay under the distance to it. Both limits keep 0.25 cells for the rounding of
+/// the walk's crossing times.
+struct RowClearance
+{
+    const std::uint8_t *cells = nullptr; ///< clearance of the row's cells; null: none clear
+    int lastX = 0;
+    float endX = 0.f;     ///< room along x is min(i + biasX, endX - i), at least 0
+    float biasX = 0.f;
+    bool periodicX = false;
+    float roomX = 0.f;    ///< limit on |d.x| for a periodic x axis
+    float roomY = 0.f;    ///< limits on |d.y| and |d.z| for the whole row
+    float roomZ = 0.f;
+
+    PLUME_INLINE bool clear(int i, Vec3 d) const
+    {
+        const float ax = std::fabs(d.x);
+        const float ay = std::fabs(d.y);
+        const float az = std::fabs(d.z);
+        const float fi = float(i);
+        const float wallX =
+            periodicX ? roomX : std::max(std::min(fi + biasX, endX - fi), 0.f);
+        const float reach = float(cells[std::min(i, lastX)]) - 1.25f;
+        // Comparisons with NaN fail, so a non-finite displacement takes the exact path.
+        return std::max(ax, std::max(ay, az)) <= reach && ax <= wallX && ay <= roomY
+               && az <= roomZ;
+    }
+};
+
+/// How far a trace may go along `axis` from samples at index `at` (cells, or faces of that
+/// axis when `face`) before the walk meets a closed face: a cell's centre is half a cell
+/// further from the face than its index says, a face sits on a cell boundary. A periodic axis
+/// allows its length (longer traces could outrun the walk's step budget).
+float roomAlong(const Setup &c, int axis, int at, bool face)
+{
+    const int n = c.domain.cells[axis];
+    if (c.periodic[axis])
+        return float(n);
+    if (face)
+        return std::max(float(std::min(at, n - at)) - 0.25f, 0.f);
+    return float(std::min(at, n - 1 - at)) + 0.25f;
+}
+
+RowClearance rowClearance(const Setup &c, int faceAxis, int j, int k)
+{
+    RowClearance r;
+    if (!c.clearance)
+        return r;
+    const Int3 n = c.domain.cells;
+    const int cj = std::min(j, n.y - 1);
+    const int ck = std::min(k, n.z - 1);
+    r.cells = c.clearance + std::size_t(n.x) * (std::size_t(cj) + std::size_t(n.y) * ck);
+    r.lastX = n.x - 1;
+    r.endX = faceAxis == 0 ? float(n.x) - 0.25f : float(n.x - 1) + 0.25f;
+    r.biasX = faceAxis == 0 ? -0.25f : 0.25f;
+    r.periodicX = c.periodic[0];
+    r.roomX = float(n.x);
+    r.roomY = roomAlong(c, 1, j, faceAxis == 1);
+    r.roomZ = c.domain.is2D() ? 0.f : roomAlong(c, 2, k, faceAxis == 2);
+    return r;
+}
+
 // ---- Velocity at the samples ----------------------------------------------------------------
 
 /// Displacement in cells over the step at the centre of cell (i,j,k): the average of the two
-/// faces per axis times dt / h. row(j, k) gives a functor of i for one x-row.
+/// faces per axis times dt / h. row(j, k) gives a functor of i for one x-row; obstacles do not
+/// change it, so exact() is the same value.
 template<bool k3D>
 struct CentreDisplacement
 {
@@ -384,19 +534,24 @@ struct CentreDisplacement
                 vel.v.data() + vel.v.index(0, j + 1, k), w0, k3D ? w0 + vel.w.strideZ() : nullptr,
                 0.5f * scale};
     }
+
+    Vec3 exact(int i, int j, int k) const { return row(j, k)(i); }
 };
 
 /// Displacement in cells at a face of axis kAxis: its own component, and the average of the
-/// four nearest faces of each other component (those inside obstacles left out).
-template<bool k3D, bool kSolids, int kAxis>
+/// four nearest faces of each other component. row(j, k) gives the plain form for one x-row;
+/// exact() leaves out the faces inside obstacles. The two agree wherever no cell next to the
+/// face's own cells is solid.
+template<bool k3D, int kAxis>
 struct FaceDisplacement
 {
     const MacGrid &vel;
     const Setup &setup;
     float scale;
 
-    /// The general form: any face, obstacles and the domain's ends handled.
-    Vec3 operator()(int i, int j, int k) const
+    /// The general form: any face, the domain's ends handled, obstacles when kSolids.
+    template<bool kSolids>
+    Vec3 general(int i, int j, int k) const
     {
         Vec3 d;
         d[kAxis] = scale * vel.component(kAxis)(i, j, k);
@@ -430,8 +585,10 @@ struct FaceDisplacement
         return d;
     }
 
-    /// One x-row: without obstacles the four neighbours of each other component are four row
-    /// pointers read at i (shifted by -1, 0 or +1); the ends of a u-row take the general form.
+    Vec3 exact(int i, int j, int k) const { return general<true>(i, j, k); }
+
+    /// One x-row: the four neighbours of each other component are four row pointers read at i
+    /// (shifted by -1, 0 or +1); the ends of a u-row take the general form.
     struct Row
     {
         const FaceDisplacement &f;
@@ -442,8 +599,8 @@ struct FaceDisplacement
 
         PLUME_INLINE Vec3 operator()(int i) const
         {
-            if (kSolids || (kAxis == 0 && (i == 0 || i == f.setup.domain.cells.x)))
-                return f(i, j, k);
+            if (kAxis == 0 && (i == 0 || i == f.setup.domain.cells.x))
+                return f.template general<false>(i, j, k);
             float s[2];
             for (int m = 0; m < (k3D ? 2 : 1); ++m)
                 s[m] = quarter * (p[m][0][i] + p[m][1][i] + p[m][2][i] + p[m][3][i]);
@@ -460,8 +617,6 @@ struct FaceDisplacement
     {
         Row r{*this, j, k, vel.component(kAxis).data() + vel.component(kAxis).index(0, j, k),
               {}, 0.25f * scale};
-        if constexpr (kSolids)
-            return r;
         const int idx[3] = {0, j, k};
         const int n = setup.domain.cells[kAxis];
         int m = 0;
@@ -498,8 +653,13 @@ struct FaceDisplacement
 
 // ---- Passes ---------------------------------------------------------------------------------
 
-/// Calls body(src, position, displacement) for every sample of `out` (cell-centred when
-/// faceAxis < 0, else the faces of that axis) and stores what it returns; samples inside
+/// Tags for the two paths a sample can take: plain (no obstacle within reach) or exact.
+using PlainPath = std::false_type;
+using ExactPath = std::true_type;
+
+/// Calls body(path, src, position, displacement) for every sample of `out` (cell-centred when
+/// faceAxis < 0, else the faces of that axis) and stores what it returns. With obstacles, a
+/// sample takes the exact path unless it is clear of them (RowClearance), and samples inside
 /// obstacles get zero. The last face of a periodic axis is computed as the first one, so the
 /// two stay byte-equal.
 template<bool kSolids, class Disp, class Body>
@@ -517,22 +677,30 @@ void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &di
         const std::size_t row = out.index(0, j, k);
         const std::size_t srcRow = out.index(0, sj, sk);
         const auto velocity = disp.row(sj, sk);
+        [[maybe_unused]] const RowClearance room = kSolids ? rowClearance(c, faceAxis, sj, sk)
+                                                           : RowClearance{};
         for (int i = 0; i < size.x; ++i) {
             const int si = i == aliasI ? 0 : i;
+            const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
+            const Vec3 d = velocity(si);
+            float &result = dst[row + std::size_t(i)];
             if constexpr (kSolids) {
-                if (c.obstacles.sample(faceAxis, si, sj, sk)) {
-                    dst[row + std::size_t(i)] = 0.f;
+                if (!room.cells || !room.clear(si, d)) {
+                    result = c.obstacles.sample(faceAxis, si, sj, sk)
+                                 ? 0.f
+                                 : body(ExactPath{}, srcRow + std::size_t(si), p,
+                                        disp.exact(si, sj, sk));
                     continue;
                 }
             }
-            const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
-            dst[row + std::size_t(i)] = body(srcRow + std::size_t(si), p, velocity(si));
+            result = body(PlainPath{}, srcRow + std::size_t(si), p, d);
         }
     });
 }
 
 /// The semi-Lagrangian, MacCormack and BFECC passes for one kind of sample (cells or the faces
-/// of one axis). Every grid they read has the layout of the grid they write.
+/// of one axis). Every grid they read has the layout of the grid they write. The bodies take
+/// the path as a tag: PlainPath or ExactPath.
 template<bool k3D, bool kSolids, class Disp>
 struct Passes
 {
@@ -546,9 +714,10 @@ struct Passes
         forEachSample<kSolids>(c, out, faceAxis, disp, body);
     }
 
+    template<bool kExact>
     PLUME_INLINE Stencil at(const GridMap &m, Vec3 p, Vec3 d) const
     {
-        return stencilAt<k3D>(m, trace<k3D, kSolids>(c, p, d));
+        return stencilAt<k3D>(m, trace<k3D, kExact>(c, p, d));
     }
 
     /// Semi-Lagrangian step (Stam 1999): out(x) = src(x - dt u(x) / h).
@@ -556,8 +725,9 @@ struct Passes
     {
         const GridMap m = gridMap(src, c.domain);
         const float *s = src.data();
-        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            return valueAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n]);
+        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+            constexpr bool kExact = decltype(path)::value;
+            return valueAt<k3D, kExact>(c, faceAxis, s, at<kExact>(m, p, d * -1.f), s[n]);
         });
     }
 
@@ -568,10 +738,11 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *f = phi1.data();
-        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
+        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+            constexpr bool kExact = decltype(path)::value;
+            const float back = valueAt<k3D, kExact>(c, faceAxis, f, at<kExact>(m, p, d), f[n]);
             float lo, hi;
-            rangeAt<k3D, kSolids>(c, faceAxis, s, at(m, p, d * -1.f), s[n], lo, hi);
+            rangeAt<k3D, kExact>(c, faceAxis, s, at<kExact>(m, p, d * -1.f), s[n], lo, hi);
             return std::min(std::max(f[n] + 0.5f * (s[n] - back), lo), hi);
         });
     }
@@ -582,8 +753,9 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *f = phi1.data();
-        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            const float back = valueAt<k3D, kSolids>(c, faceAxis, f, at(m, p, d), f[n]);
+        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+            constexpr bool kExact = decltype(path)::value;
+            const float back = valueAt<k3D, kExact>(c, faceAxis, f, at<kExact>(m, p, d), f[n]);
             return s[n] + 0.5f * (s[n] - back);
         });
     }
@@ -594,11 +766,12 @@ struct Passes
         const GridMap m = gridMap(q, c.domain);
         const float *s = q.data();
         const float *t = compensated.data();
-        sweep(out, [&](std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            const Stencil st = at(m, p, d * -1.f);
-            const float v = valueAt<k3D, kSolids>(c, faceAxis, t, st, t[n]);
+        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+            constexpr bool kExact = decltype(path)::value;
+            const Stencil st = at<kExact>(m, p, d * -1.f);
+            const float v = valueAt<k3D, kExact>(c, faceAxis, t, st, t[n]);
             float lo, hi;
-            rangeAt<k3D, kSolids>(c, faceAxis, s, st, s[n], lo, hi);
+            rangeAt<k3D, kExact>(c, faceAxis, s, st, s[n], lo, hi);
             return std::min(std::max(v, lo), hi);
         });
     }
@@ -806,6 +979,17 @@ int scatterReach(const MacGrid &vel, const Domain &d, float scale)
     return cells < slabs ? int(std::ceil(cells)) + 1 : slabs;
 }
 
+/// trace() with the path chosen at run time: exact only where there are obstacles.
+template<bool k3D, bool kSolids>
+PLUME_INLINE Vec3 traceIf(const Setup &c, bool exact, Vec3 p, Vec3 d)
+{
+    if constexpr (kSolids) {
+        if (exact)
+            return trace<k3D, true>(c, p, d);
+    }
+    return p + d;
+}
+
 /// West's forward-then-backward accounting advection. Each half moves by `scale` * u (cells),
 /// so the caller passes half of dt / h: the content travels dt u over the whole step.
 template<bool k3D, bool kSolids>
@@ -835,6 +1019,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
         for (int k = k3D ? begin : 0; k < (k3D ? end : 1); ++k) {
             for (int j = k3D ? 0 : begin; j < (k3D ? n.y : end); ++j) {
                 const auto velocity = disp.row(j, k);
+                [[maybe_unused]] const RowClearance room =
+                    kSolids ? rowClearance(c, -1, j, k) : RowClearance{};
                 for (int i = 0; i < n.x; ++i) {
                     const std::size_t self = q.index(i, j, k);
                     if constexpr (kSolids) {
@@ -843,8 +1029,9 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                     }
                     const Vec3 p{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
                     const Vec3 d = velocity(i);
+                    const bool exact = kSolids && (!room.cells || !room.clear(i, d));
                     if (src[self] != 0.f) {
-                        const Vec3 to = trace<k3D, kSolids>(c, p, d);
+                        const Vec3 to = traceIf<k3D, kSolids>(c, exact, p, d);
                         const Footprint fp = footprintAt<k3D, kSolids>(c, to);
                         if (fp.total > 0.f) {
                             float share[8];
@@ -856,7 +1043,7 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                             give(self, src[self]); // every corner solid: nothing moves
                         }
                     }
-                    const Vec3 from = trace<k3D, kSolids>(c, p, d * -1.f);
+                    const Vec3 from = traceIf<k3D, kSolids>(c, exact, p, d * -1.f);
                     const Footprint fp = footprintAt<k3D, kSolids>(c, from);
                     const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
                     for (int m = 0; m < kCorners; ++m) {
@@ -869,8 +1056,9 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
     });
     // Backward: a source asked for more than it holds gives each asker a scaled share; what a
     // source gives is taken from it (the gather form of West's subtract-where-taken).
-    const auto gather = [&](std::size_t self, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kSolids>(c, p, d * -1.f));
+    const auto gather = [&](auto path, std::size_t self, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+        constexpr bool kExact = decltype(path)::value;
+        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kExact>(c, p, d * -1.f));
         const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
         const float own = hi[self] + lo[self];
         double v = own - own * std::min(req[self], 1.f);
@@ -907,6 +1095,14 @@ void Advector::setup(const Domain &domain, const FlagGrid &solids)
     mDomain = domain;
     mSolids = &solids;
     mAnySolid = solids.size() == domain.cells && solids.anySolid();
+    mClearance.clear();
+    if (mAnySolid)
+        mClearance = clearanceMap(domain, solids);
+}
+
+const std::uint8_t *Advector::clearance() const
+{
+    return mExactEverywhere || mClearance.empty() ? nullptr : mClearance.data();
 }
 
 void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
@@ -916,7 +1112,7 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid);
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
     prepare(result, q.size(), q.offset());
@@ -936,13 +1132,13 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,
     const float scale = dt / mDomain.cellSize;
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid);
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
     const int axes = mDomain.dimensions();
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
         auto advectComponent = [&](auto axisConstant) {
             constexpr int kAxis = decltype(axisConstant)::value;
-            using Disp = FaceDisplacement<decltype(k3D)::value, decltype(solids)::value, kAxis>;
+            using Disp = FaceDisplacement<decltype(k3D)::value, kAxis>;
             const ScalarGrid &old = vel.component(kAxis);
             prepare(work[kAxis], old.size(), old.offset());
             if (order != AdvectionOrder::SemiLagrangian)
@@ -969,7 +1165,7 @@ void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt,
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid);
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
     ScalarGrid &movedHi = work[0];
     ScalarGrid &movedLo = work[1];
     ScalarGrid &asked = work[2];

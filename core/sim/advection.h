@@ -5,6 +5,9 @@
 #include "params.h"
 #include "workspace.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace plume::sim {
 
 /// Interpolates `g` linearly at `p`, a position in cell coordinates of the domain (cell (i,j,k)
@@ -23,8 +26,12 @@ Vec3 sampleVelocity(const MacGrid &vel, Vec3 p, const Domain &domain);
 /// range of the values used by the first-order step, so they stay stable (clamped, not
 /// reverted to the first-order value). Traces are single Euler steps from the sample with the
 /// velocity there (cell centre: average of the two faces per axis). Without solid cells the
-/// walk is skipped. A solid diagonal that touches only at cell corners can leak through the
-/// interpolation footprint; walls sharing faces always block.
+/// walk is skipped; with them it is skipped too wherever the trace, its interpolation corners
+/// and the sample's velocity cannot touch a solid cell or a closed face (a per-cell distance
+/// to the nearest solid decides, sample by sample): that plain path gives the same bits as the
+/// exact one there, so obstacles cost time only near them. A solid diagonal that touches only
+/// at cell corners can leak through the interpolation footprint; walls sharing faces always
+/// block.
 class Advector
 {
 public:
@@ -32,6 +39,11 @@ public:
     /// pointer to `solids`, which must outlive the calls that follow; a grid whose size is not
     /// the domain's counts as no obstacles.
     void setup(const Domain &domain, const FlagGrid &solids);
+
+    /// Test hook: every sample takes the exact obstacle path (walk and fluid-only
+    /// interpolation), as all of them did before samples clear of obstacles took the plain
+    /// one. The results must not change; tests compare the two, byte for byte.
+    void setExactEverywhere(bool on) { mExactEverywhere = on; }
 
     /// Moves a cell-centred scalar along `vel` for dt seconds. Solid cells end up zero.
     /// Uses up to two workspace grids. Leaves `q` unchanged when its size is not the domain's,
@@ -56,6 +68,12 @@ private:
     Domain mDomain;
     const FlagGrid *mSolids = nullptr;
     bool mAnySolid = false;
+    bool mExactEverywhere = false;
+    /// Chebyshev distance in cells from each cell to the nearest solid, capped (1 byte per
+    /// cell, only when there are solids): decides which samples may take the plain path.
+    std::vector<std::uint8_t> mClearance;
+
+    const std::uint8_t *clearance() const;
 };
 
 } // namespace plume::sim
