@@ -1,5 +1,6 @@
 // plume-bench: milliseconds per step, pressure iterations and residual of the built-in plume
-// (a hot plume rising past a round obstacle) for both schemes, 2D and 3D, 1 and 2 threads.
+// (a hot plume of density and temperature rising past a round obstacle, no dye) for both
+// schemes, 2D and 3D, 1 and 2 threads.
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam]
 //
@@ -42,6 +43,7 @@ Result runCase(const Case &c, int threads, int warmup, int steps)
     options.resolution = c.resolution;
     options.threeD = c.threeD;
     options.scheme = c.scheme;
+    options.dye = false; // density and temperature, as in the targets
     plume::SceneSetup scene;
     std::string error;
     plume::makeBuiltinScene("plume", options, scene, &error);

@@ -80,7 +80,8 @@ bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Sc
     e.mask = SparseMask::fromDense(emit);
     e.density = 3.f;
     e.temperature = 6.f;
-    e.dye = {2.4f, 1.2f, 0.4f};
+    if (options.dye)
+        e.dye = {2.4f, 1.2f, 0.4f};
     e.velocityMode = EmitterVelocity::Force;
     e.velocity = {0.f, 2.f, 0.f};
     s.emitters.push_back(std::move(e));

@@ -14,6 +14,7 @@ struct BuiltinOptions
     int resolution = 128;        ///< cells along each axis
     bool threeD = false;
     sim::Scheme scheme = sim::Scheme::Smoke;
+    bool dye = true;             ///< colour the smoke (three more advected fields)
 };
 
 /// Names accepted by makeBuiltinScene.
