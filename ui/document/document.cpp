@@ -61,24 +61,26 @@ std::string Document::uniqueItemName(const std::string &base) const
 void Document::insertItem(int index, Item item)
 {
     mScene.items.insert(mScene.items.begin() + index, std::move(item));
-    Q_EMIT changed({ChangeEvent::Type::ItemAdded, index});
-    if (mSelected >= index) {
+    const bool shifted = mSelected >= index;
+    if (shifted)
         ++mSelected;
+    Q_EMIT changed({ChangeEvent::Type::ItemAdded, index});
+    if (shifted)
         Q_EMIT selectionChanged(mSelected);
-    }
 }
 
 void Document::removeItem(int index)
 {
     mScene.items.erase(mScene.items.begin() + index);
-    Q_EMIT changed({ChangeEvent::Type::ItemRemoved, index});
-    if (mSelected == index) {
+    // The selection is valid again before anyone hears of the change.
+    const int before = mSelected;
+    if (mSelected == index)
         mSelected = -1;
-        Q_EMIT selectionChanged(-1);
-    } else if (mSelected > index) {
+    else if (mSelected > index)
         --mSelected;
+    Q_EMIT changed({ChangeEvent::Type::ItemRemoved, index});
+    if (mSelected != before)
         Q_EMIT selectionChanged(mSelected);
-    }
 }
 
 void Document::setItem(int index, Item item)

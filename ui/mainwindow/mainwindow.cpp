@@ -185,7 +185,12 @@ void MainWindow::createActions()
     undo->setShortcut(QKeySequence::Undo);
     QAction *redo = mDocument->undoStack()->createRedoAction(this, "&Redo");
     redo->setObjectName("actionRedo");
-    redo->setShortcut(QKeySequence::Redo);
+    // Platform themes differ (Ctrl+Y or Ctrl+Shift+Z): accept both everywhere.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    for (const QKeySequence &k : {QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")})
+        if (!redoKeys.contains(k))
+            redoKeys << k;
+    redo->setShortcuts(redoKeys);
     QAction *del = make("&Delete", "actionDelete", QKeySequence::Delete);
     connect(del, &QAction::triggered, this, &MainWindow::deleteSelected);
     edit->addAction(undo);

@@ -71,6 +71,8 @@ void PropertiesPanel::rebuild()
 {
     mRefreshers.clear();
     mIndex = mDocument->selectedItem();
+    if (mIndex >= int(mDocument->scene().items.size()))
+        mIndex = -1;
     mStructure = structureKey();
     auto *content = new QWidget;
     auto *layout = new QVBoxLayout(content);
