@@ -1,38 +1,29 @@
-// plume: the authoring window. For now it opens on the built-in 2D smoke plume, running.
-#include <mainwindow.h>
-#include <scene/builtinscene.h>
+// plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
+// plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it.
+#include <mainwindow/mainwindow.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
-
-#include <cstdio>
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Plume");
     QApplication::setOrganizationName("Plume");
+    QApplication::setApplicationVersion(PLUME_VERSION);
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Plume: grid-based fluid effects authoring.");
     parser.addHelpOption();
-    const QCommandLineOption resOpt("resolution", "Cells along each axis of the built-in scene.",
-                                    "N", "192");
-    parser.addOption(resOpt);
+    parser.addVersionOption();
+    parser.addPositionalArgument("scene", "A .plume scene file to open.", "[scene.plume]");
     parser.process(app);
 
-    plume::BuiltinOptions options;
-    bool ok = false;
-    options.resolution = parser.value(resOpt).toInt(&ok);
-    plume::SceneSetup scene;
-    std::string error;
-    if (!ok || !plume::makeBuiltinScene("plume", options, scene, &error)) {
-        std::fprintf(stderr, "plume: %s\n",
-                     ok ? error.c_str() : "--resolution must be an integer");
-        return 2;
-    }
     plume::MainWindow window;
     window.show();
-    window.start(scene);
+    const QStringList files = parser.positionalArguments();
+    // A file that cannot be read shows the reader's message, then the default scene opens.
+    if (files.isEmpty() || !window.openFile(files.front()))
+        window.openDefaultScene();
     return app.exec();
 }

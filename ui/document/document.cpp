@@ -1,0 +1,110 @@
+#include "document.h"
+
+#include <io/scenewriter.h>
+
+#include <QFileInfo>
+
+namespace plume {
+
+Document::Document(QObject *parent)
+    : QObject(parent)
+{
+    connect(&mUndoStack, &QUndoStack::cleanChanged, this,
+            [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
+}
+
+void Document::reset(Scene scene, const QString &filePath)
+{
+    mUndoStack.clear();
+    mScene = std::move(scene);
+    mFilePath = filePath;
+    mSelected = -1;
+    mUndoStack.setClean();
+    Q_EMIT changed({ChangeEvent::Type::Reset, -1});
+    Q_EMIT selectionChanged(-1);
+    Q_EMIT filePathChanged(mFilePath);
+    Q_EMIT modifiedChanged(false);
+}
+
+sim::Status Document::save(const QString &path)
+{
+    if (sim::Status st = writeSceneFile(mScene, path); !st)
+        return st;
+    mScene.directory = QFileInfo(path).absolutePath().toStdString();
+    mFilePath = path;
+    mUndoStack.setClean();
+    Q_EMIT filePathChanged(mFilePath);
+    return sim::Status::success();
+}
+
+void Document::setSelectedItem(int index)
+{
+    if (index < -1 || index >= int(mScene.items.size()))
+        index = -1;
+    if (index == mSelected)
+        return;
+    mSelected = index;
+    Q_EMIT selectionChanged(mSelected);
+}
+
+std::string Document::uniqueItemName(const std::string &base) const
+{
+    if (!mScene.findItem(base))
+        return base;
+    for (int n = 2;; ++n) {
+        std::string name = base + " " + std::to_string(n);
+        if (!mScene.findItem(name))
+            return name;
+    }
+}
+
+void Document::insertItem(int index, Item item)
+{
+    mScene.items.insert(mScene.items.begin() + index, std::move(item));
+    const bool shifted = mSelected >= index;
+    if (shifted)
+        ++mSelected;
+    Q_EMIT changed({ChangeEvent::Type::ItemAdded, index});
+    if (shifted)
+        Q_EMIT selectionChanged(mSelected);
+}
+
+void Document::removeItem(int index)
+{
+    mScene.items.erase(mScene.items.begin() + index);
+    // The selection is valid again before anyone hears of the change.
+    const int before = mSelected;
+    if (mSelected == index)
+        mSelected = -1;
+    else if (mSelected > index)
+        --mSelected;
+    Q_EMIT changed({ChangeEvent::Type::ItemRemoved, index});
+    if (mSelected != before)
+        Q_EMIT selectionChanged(mSelected);
+}
+
+void Document::setItem(int index, Item item)
+{
+    mScene.items[std::size_t(index)] = std::move(item);
+    Q_EMIT changed({ChangeEvent::Type::ItemChanged, index});
+}
+
+void Document::setDomain(const DomainSettings &domain)
+{
+    mScene.domain = domain;
+    Q_EMIT changed({ChangeEvent::Type::Domain, -1});
+}
+
+void Document::setSimulation(const SimulationSettings &simulation)
+{
+    mScene.simulation = simulation;
+    Q_EMIT changed({ChangeEvent::Type::Simulation, -1});
+}
+
+void Document::setSceneName(const std::string &name)
+{
+    mScene.name = name;
+    Q_EMIT changed({ChangeEvent::Type::SceneName, -1});
+}
+
+} // namespace plume

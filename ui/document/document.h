@@ -1,0 +1,68 @@
+#pragma once
+
+#include "changeevent.h"
+
+#include <scene/scene.h>
+#include <sim/types.h>
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+namespace plume {
+
+/// The open scene: owns the Scene, its undo stack, its file path and the selection.
+///
+/// Panels and tools never change the scene directly: they push undo commands
+/// (undocommands.h) on undoStack(), whose redo()/undo() call the mutators below; every change
+/// is announced by changed(event). The modified flag is the undo stack's clean state.
+class Document : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit Document(QObject *parent = nullptr);
+
+    const Scene &scene() const { return mScene; }
+    QUndoStack *undoStack() { return &mUndoStack; }
+    /// The file the scene was read from or last saved to; empty for a new scene.
+    const QString &filePath() const { return mFilePath; }
+    /// True when the scene differs from the file (or a new scene has been edited).
+    bool isModified() const { return !mUndoStack.isClean(); }
+
+    /// Replaces the scene (new, open, revert): clears the undo stack and the selection.
+    void reset(Scene scene, const QString &filePath);
+    /// Writes the scene atomically (QSaveFile) to `path`; on success the document takes the
+    /// path and becomes unmodified. On failure the old file is untouched and the message says
+    /// why.
+    sim::Status save(const QString &path);
+
+    /// The selected item's index, or -1. Selection is view state, not undoable.
+    int selectedItem() const { return mSelected; }
+    void setSelectedItem(int index);
+
+    /// An item name not used in the scene, built from `base` ("stroke", "stroke 2", ...).
+    std::string uniqueItemName(const std::string &base) const;
+
+    // Mutators for undo commands only (undocommands.h); each emits changed().
+    void insertItem(int index, Item item);
+    void removeItem(int index);
+    void setItem(int index, Item item);
+    void setDomain(const DomainSettings &domain);
+    void setSimulation(const SimulationSettings &simulation);
+    void setSceneName(const std::string &name);
+
+signals:
+    void changed(const plume::ChangeEvent &event);
+    void selectionChanged(int index);
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString &path);
+
+private:
+    Scene mScene;
+    QUndoStack mUndoStack;
+    QString mFilePath;
+    int mSelected = -1;
+};
+
+} // namespace plume

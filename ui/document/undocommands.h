@@ -1,0 +1,159 @@
+#pragma once
+
+#include "document.h"
+
+#include <QUndoCommand>
+
+namespace plume {
+
+/// Merge ids: consecutive commands with the same id, target and key merge into one undo step
+/// (one drag of an item gives one step; the tool passes a new key for every drag).
+enum class MergeId {
+    None = -1,
+    MoveItem = 1,
+    ScaleItem,
+    EditItem,
+    EditDomain,
+    EditSimulation,
+};
+
+/// Adds an item at `index`.
+class AddItem : public QUndoCommand
+{
+public:
+    AddItem(Document *document, int index, Item item, QUndoCommand *parent = nullptr);
+    void redo() override;
+    void undo() override;
+
+private:
+    Document *mDocument;
+    int mIndex;
+    Item mItem;
+};
+
+/// Removes the item at `index` (undo puts the same item back at the same place).
+class RemoveItem : public QUndoCommand
+{
+public:
+    RemoveItem(Document *document, int index, QUndoCommand *parent = nullptr);
+    void redo() override;
+    void undo() override;
+
+private:
+    Document *mDocument;
+    int mIndex;
+    Item mItem;
+};
+
+/// One value of the scene, read and written through a trait (Tiled's ChangeValue):
+///   using Value = ...; static const char *text();
+///   static Value get(const Scene &, int index); static void set(Document &, int, Value).
+/// `index` names the item for item traits and is ignored by scene-wide ones.
+template<class Trait>
+class ChangeValue : public QUndoCommand
+{
+public:
+    using Value = typename Trait::Value;
+
+    ChangeValue(Document *document, int index, Value value, MergeId merge = MergeId::None,
+                quint64 mergeKey = 0, QUndoCommand *parent = nullptr)
+        : QUndoCommand(QString::fromUtf8(Trait::text()), parent)
+        , mDocument(document)
+        , mIndex(index)
+        , mOld(Trait::get(document->scene(), index))
+        , mNew(std::move(value))
+        , mMerge(merge)
+        , mMergeKey(mergeKey)
+    {
+    }
+
+    void redo() override { Trait::set(*mDocument, mIndex, mNew); }
+    void undo() override { Trait::set(*mDocument, mIndex, mOld); }
+    int id() const override { return int(mMerge); }
+
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        const auto *o = dynamic_cast<const ChangeValue *>(other);
+        if (!o || o->mDocument != mDocument || o->mIndex != mIndex
+            || o->mMergeKey != mMergeKey)
+            return false;
+        mNew = o->mNew;
+        setObsolete(mNew == mOld);
+        return true;
+    }
+
+private:
+    Document *mDocument;
+    int mIndex;
+    Value mOld;
+    Value mNew;
+    MergeId mMerge;
+    quint64 mMergeKey;
+};
+
+/// Traits, one per editable value.
+namespace values {
+
+/// A whole item (move, scale, eraser trims: anything touching several fields at once).
+struct ItemValue
+{
+    using Value = Item;
+    static const char *text() { return "Edit Item"; }
+    static Value get(const Scene &s, int i) { return s.items[std::size_t(i)]; }
+    static void set(Document &d, int i, const Value &v) { d.setItem(i, v); }
+};
+
+/// Defines a trait for one member of Item.
+#define PLUME_ITEM_MEMBER_TRAIT(Name, Member, Label)                                     \
+    struct Name                                                                          \
+    {                                                                                    \
+        using Value = decltype(Item::Member);                                            \
+        static const char *text() { return Label; }                                      \
+        static Value get(const Scene &s, int i) { return s.items[std::size_t(i)].Member; } \
+        static void set(Document &d, int i, const Value &v)                              \
+        {                                                                                \
+            Item item = d.scene().items[std::size_t(i)];                                 \
+            item.Member = v;                                                             \
+            d.setItem(i, std::move(item));                                               \
+        }                                                                                \
+    };
+
+PLUME_ITEM_MEMBER_TRAIT(ItemName, name, "Rename Item")
+PLUME_ITEM_MEMBER_TRAIT(ItemEnabled, enabled, "Enable/Disable Item")
+PLUME_ITEM_MEMBER_TRAIT(ItemActiveStart, activeStart, "Change Active Start")
+PLUME_ITEM_MEMBER_TRAIT(ItemActiveEnd, activeEnd, "Change Active End")
+PLUME_ITEM_MEMBER_TRAIT(ItemKindValue, kind, "Change Item Kind")
+PLUME_ITEM_MEMBER_TRAIT(ItemShape, shape, "Change Shape")
+PLUME_ITEM_MEMBER_TRAIT(ItemOffset, offset, "Change Offset")
+PLUME_ITEM_MEMBER_TRAIT(ItemEmitter, emitter, "Change Emitter")
+PLUME_ITEM_MEMBER_TRAIT(ItemForce, force, "Change Force")
+
+#undef PLUME_ITEM_MEMBER_TRAIT
+
+struct SceneDomain
+{
+    using Value = DomainSettings;
+    static const char *text() { return "Change Domain"; }
+    static Value get(const Scene &s, int) { return s.domain; }
+    static void set(Document &d, int, const Value &v) { d.setDomain(v); }
+};
+
+struct SceneSimulation
+{
+    using Value = SimulationSettings;
+    static const char *text() { return "Change Simulation Settings"; }
+    static Value get(const Scene &s, int) { return s.simulation; }
+    static void set(Document &d, int, const Value &v) { d.setSimulation(v); }
+};
+
+struct SceneName
+{
+    using Value = std::string;
+    static const char *text() { return "Rename Scene"; }
+    static Value get(const Scene &s, int) { return s.name; }
+    static void set(Document &d, int, const Value &v) { d.setSceneName(v); }
+};
+
+} // namespace values
+
+} // namespace plume

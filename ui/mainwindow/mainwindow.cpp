@@ -1,0 +1,551 @@
+#include "mainwindow.h"
+
+#include <bake/baker.h>
+#include <document/document.h>
+#include <document/undocommands.h>
+#include <io/scenereader.h>
+#include <panels/outliner.h>
+#include <panels/propertiespanel.h>
+#include <panels/timeline.h>
+#include <panels/tooloptionspanel.h>
+#include <preferences.h>
+#include <simulation/simulationcontroller.h>
+#include <tools/brushtool.h>
+#include <tools/erasertool.h>
+#include <tools/selecttool.h>
+#include <tools/shapetool.h>
+#include <tools/tooloptions.h>
+#include <viewport/viewport.h>
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QStatusBar>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+
+#include <atomic>
+
+// The embedded scenes live in a static library: register them explicitly (outside any
+// namespace, as Q_INIT_RESOURCE requires).
+static void initPlumeResources() { Q_INIT_RESOURCE(plume); }
+
+namespace plume {
+
+namespace {
+
+const Preference<QStringList> kRecentFiles("file/recent", {});
+const Preference<QByteArray> kGeometry("window/geometry", {});
+const Preference<QByteArray> kState("window/state", {});
+const Preference<QString> kLastDirectory("file/lastDirectory", QDir::homePath());
+constexpr int kMaxRecent = 8;
+const char *const kDefaultScene = ":/scenes/plume-2d.plume";
+
+/// Bake progress for the dialog: the worker writes, the GUI thread polls.
+class BakeProgress : public BakeObserver
+{
+public:
+    void frameWritten(int, int done, int, double) override { mDone = done; }
+    bool cancelRequested() override { return mCancel; }
+    std::atomic<int> mDone{0};
+    std::atomic<bool> mCancel{false};
+};
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , mDocument(new Document(this))
+    , mToolOptions(new ToolOptions(this))
+    , mSimulation(new SimulationController(mDocument, this))
+    , mViewport(new Viewport(mDocument, mToolOptions, this))
+{
+    initPlumeResources();
+    setObjectName("plumeMainWindow");
+    setCentralWidget(mViewport);
+    createTools();
+    createActions();
+    createDocks();
+    createStatusBar();
+
+    connect(mSimulation, &SimulationController::frameShown, mViewport, &Viewport::showFrame);
+    connect(mSimulation, &SimulationController::frameShown, this, &MainWindow::showFrameStats);
+    connect(mSimulation, &SimulationController::headChanged, this, [this] {
+        mTimeline->setFrames(mSimulation->currentFrameNumber(), mSimulation->headFrame());
+    });
+    connect(mSimulation, &SimulationController::failed, this, [this](const QString &message) {
+        statusBar()->showMessage("Simulation stopped: " + message);
+    });
+    connect(mDocument, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(mDocument, &Document::filePathChanged, this, &MainWindow::updateTitle);
+    connect(mDocument, &Document::changed, this, [this](const ChangeEvent &e) {
+        if (e.type == ChangeEvent::Type::Reset || e.type == ChangeEvent::Type::Domain)
+            mViewport->fitToView();
+    });
+
+    resize(1200, 820);
+    restoreGeometry(kGeometry.get());
+    restoreState(kState.get());
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::exampleScenes()
+{
+    QStringList out;
+    for (const QString &name : QDir(":/scenes").entryList({"*.plume"}, QDir::Files, QDir::Name))
+        out << ":/scenes/" + name;
+    return out;
+}
+
+void MainWindow::createTools()
+{
+    mTools.push_back(std::make_unique<SelectTool>(mViewport));
+    mTools.push_back(std::make_unique<BrushTool>(mViewport, ItemKind::Emitter));
+    mTools.push_back(std::make_unique<BrushTool>(mViewport, ItemKind::Obstacle));
+    mTools.push_back(std::make_unique<BrushTool>(mViewport, ItemKind::ForceField));
+    mTools.push_back(std::make_unique<EraserTool>(mViewport));
+    mTools.push_back(std::make_unique<ShapeTool>(mViewport, ShapeType::Sphere));
+    mTools.push_back(std::make_unique<ShapeTool>(mViewport, ShapeType::Box));
+    mTools.push_back(std::make_unique<ShapeTool>(mViewport, ShapeType::Capsule));
+    mViewport->setTool(mTools.front().get());
+}
+
+QAction *MainWindow::toolAction(const QString &name) const
+{
+    for (QAction *a : mToolGroup->actions())
+        if (a->text() == name)
+            return a;
+    return nullptr;
+}
+
+QAction *MainWindow::action(const QString &objectName) const
+{
+    return findChild<QAction *>(objectName);
+}
+
+void MainWindow::createActions()
+{
+    auto make = [this](const QString &text, const char *name, const QKeySequence &key = {}) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        return a;
+    };
+    // File
+    QMenu *file = menuBar()->addMenu("&File");
+    QAction *newAction = make("&New", "actionNew", QKeySequence::New);
+    QAction *open = make("&Open...", "actionOpen", QKeySequence::Open);
+    QAction *saveAction = make("&Save", "actionSave", QKeySequence::Save);
+    QAction *saveAsAction = make("Save &As...", "actionSaveAs", QKeySequence::SaveAs);
+    QAction *revertAction = make("&Revert", "actionRevert");
+    QAction *exportAction = make("&Export VDB...", "actionExport", QKeySequence("Ctrl+E"));
+    QAction *quit = make("&Quit", "actionQuit", QKeySequence::Quit);
+    connect(newAction, &QAction::triggered, this, &MainWindow::newScene);
+    connect(open, &QAction::triggered, this, &MainWindow::openWithPrompt);
+    connect(saveAction, &QAction::triggered, this, &MainWindow::save);
+    connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
+    connect(revertAction, &QAction::triggered, this, &MainWindow::revert);
+    connect(exportAction, &QAction::triggered, this, &MainWindow::exportVdb);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    file->addAction(newAction);
+    file->addAction(open);
+    mRecentMenu = file->addMenu("Open &Recent");
+    QMenu *examples = file->addMenu("E&xamples");
+    for (const QString &path : exampleScenes())
+        examples->addAction(QFileInfo(path).completeBaseName(), this, [this, path] {
+            if (maybeSave())
+                openFile(path);
+        });
+    file->addSeparator();
+    file->addAction(saveAction);
+    file->addAction(saveAsAction);
+    file->addAction(revertAction);
+    file->addSeparator();
+    file->addAction(exportAction);
+    file->addSeparator();
+    file->addAction(quit);
+    updateRecentMenu();
+
+    // Edit
+    QMenu *edit = menuBar()->addMenu("&Edit");
+    QAction *undo = mDocument->undoStack()->createUndoAction(this, "&Undo");
+    undo->setObjectName("actionUndo");
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = mDocument->undoStack()->createRedoAction(this, "&Redo");
+    redo->setObjectName("actionRedo");
+    // Platform themes differ (Ctrl+Y or Ctrl+Shift+Z): accept both everywhere.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    for (const QKeySequence &k : {QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")})
+        if (!redoKeys.contains(k))
+            redoKeys << k;
+    redo->setShortcuts(redoKeys);
+    QAction *del = make("&Delete", "actionDelete", QKeySequence::Delete);
+    connect(del, &QAction::triggered, this, &MainWindow::deleteSelected);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(del);
+
+    // Simulation
+    QMenu *simMenu = menuBar()->addMenu("&Simulation");
+    mPlayAction = make("&Play", "actionPlay", Qt::Key_Space);
+    QAction *stepAction = make("S&tep", "actionStep", QKeySequence("."));
+    QAction *resetAction = make("&Reset", "actionReset", QKeySequence("Ctrl+R"));
+    connect(mPlayAction, &QAction::triggered, mSimulation, &SimulationController::togglePlay);
+    connect(stepAction, &QAction::triggered, mSimulation, &SimulationController::step);
+    connect(resetAction, &QAction::triggered, mSimulation, &SimulationController::reset);
+    connect(mSimulation, &SimulationController::playingChanged, this,
+            [this](bool playing) { mPlayAction->setText(playing ? "&Pause" : "&Play"); });
+    simMenu->addAction(mPlayAction);
+    simMenu->addAction(stepAction);
+    simMenu->addAction(resetAction);
+
+    // View
+    QMenu *view = menuBar()->addMenu("&View");
+    auto *fieldCombo = new QComboBox(this);
+    fieldCombo->setObjectName("fieldCombo");
+    auto *fieldGroup = new QActionGroup(this);
+    QMenu *fields = view->addMenu("&Field");
+    for (ViewField f : kViewFields) {
+        QAction *a = fields->addAction(toDisplayName(f));
+        a->setCheckable(true);
+        a->setChecked(f == ViewField::Dye);
+        fieldGroup->addAction(a);
+        fieldCombo->addItem(toDisplayName(f));
+        connect(a, &QAction::triggered, this, [this, f, fieldCombo] {
+            mViewport->setField(f);
+            fieldCombo->setCurrentIndex(int(f));
+        });
+    }
+    connect(fieldCombo, &QComboBox::currentIndexChanged, this, [fieldGroup](int n) {
+        if (n >= 0 && !fieldGroup->actions()[n]->isChecked())
+            fieldGroup->actions()[n]->trigger();
+    });
+    const std::pair<const char *, Viewport::Overlay> overlays[] = {
+        {"Velocity &Arrows", Viewport::Arrows},
+        {"&Grid", Viewport::Grid},
+        {"&Obstacles", Viewport::Obstacles},
+        {"Item &Outlines", Viewport::Outlines}};
+    for (const auto &[text, o] : overlays) {
+        QAction *a = view->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(mViewport->overlay(o));
+        const Viewport::Overlay overlay = o;
+        connect(a, &QAction::toggled, this,
+                [this, overlay](bool on) { mViewport->setOverlay(overlay, on); });
+    }
+    view->addSeparator();
+    QAction *fit = view->addAction("&Fit to View", mViewport, &Viewport::fitToView);
+    fit->setShortcut(QKeySequence("Home"));
+
+    // Tools
+    QMenu *toolsMenu = menuBar()->addMenu("&Tools");
+    mToolGroup = new QActionGroup(this);
+    const char *keys[] = {"S", "E", "O", "W", "X", "C", "B", "K"};
+    for (std::size_t n = 0; n < mTools.size(); ++n) {
+        Tool *tool = mTools[n].get();
+        QAction *a = toolsMenu->addAction(tool->name());
+        a->setCheckable(true);
+        a->setShortcut(QKeySequence(keys[n]));
+        a->setChecked(n == 0);
+        mToolGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, tool] { mViewport->setTool(tool); });
+    }
+
+    // Toolbars
+    QToolBar *fileBar = addToolBar("File");
+    fileBar->setObjectName("fileToolBar");
+    fileBar->addAction(newAction);
+    fileBar->addAction(open);
+    fileBar->addAction(saveAction);
+    fileBar->addAction(undo);
+    fileBar->addAction(redo);
+    QToolBar *simBar = addToolBar("Simulation");
+    simBar->setObjectName("simulationToolBar");
+    simBar->addAction(mPlayAction);
+    simBar->addAction(stepAction);
+    simBar->addAction(resetAction);
+    simBar->addSeparator();
+    simBar->addWidget(fieldCombo);
+    QToolBar *toolBar = addToolBar("Tools");
+    toolBar->setObjectName("toolsToolBar");
+    toolBar->addActions(mToolGroup->actions());
+}
+
+void MainWindow::createDocks()
+{
+    auto dock = [this](const QString &title, const char *name, QWidget *w, Qt::DockWidgetArea area) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock("Outliner", "outlinerDock", new Outliner(mDocument), Qt::LeftDockWidgetArea);
+    dock("Tool Options", "toolOptionsDock", new ToolOptionsPanel(mToolOptions),
+         Qt::LeftDockWidgetArea);
+    QDockWidget *props = dock("Properties", "propertiesDock", new PropertiesPanel(mDocument),
+                              Qt::RightDockWidgetArea);
+    props->setMinimumWidth(300);
+    mTimeline = new Timeline;
+    dock("Timeline", "timelineDock", mTimeline, Qt::BottomDockWidgetArea);
+    connect(mTimeline, &Timeline::scrubbed, mSimulation, &SimulationController::scrub);
+}
+
+void MainWindow::createStatusBar()
+{
+    mFrameLabel = new QLabel;
+    mTimeLabel = new QLabel;
+    mStepLabel = new QLabel;
+    mPressureLabel = new QLabel;
+    mPointerLabel = new QLabel;
+    mFrameLabel->setObjectName("frameLabel");
+    statusBar()->addPermanentWidget(mPointerLabel);
+    statusBar()->addPermanentWidget(mFrameLabel);
+    statusBar()->addPermanentWidget(mTimeLabel);
+    statusBar()->addPermanentWidget(mStepLabel);
+    statusBar()->addPermanentWidget(mPressureLabel);
+    connect(mViewport, &Viewport::pointerMoved, mPointerLabel, &QLabel::setText);
+}
+
+void MainWindow::showFrameStats()
+{
+    const FramePtr f = mSimulation->currentFrame();
+    if (!f)
+        return;
+    mFrameLabel->setText(QString("frame %1").arg(f->frame));
+    mTimeLabel->setText(QString("t = %1 s").arg(f->time, 0, 'f', 3));
+    mStepLabel->setText(QString("%1 ms/step").arg(f->msPerStep, 0, 'f', 2));
+    mPressureLabel->setText(QString("pressure: %1 it, residual %2")
+                                .arg(f->pressureIterations)
+                                .arg(f->pressureResidual, 0, 'g', 3));
+    mTimeline->setFrames(f->frame, mSimulation->headFrame());
+}
+
+void MainWindow::updateTitle()
+{
+    const QString path = mDocument->filePath();
+    const QString name = path.isEmpty() ? QString::fromStdString(mDocument->scene().name)
+                                        : QFileInfo(path).fileName();
+    setWindowTitle(QString("%1[*] - Plume").arg(name));
+    setWindowModified(mDocument->isModified());
+}
+
+void MainWindow::showError(const QString &title, const QString &message)
+{
+    QMessageBox box(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box.setObjectName("errorDialog");
+    box.exec();
+}
+
+void MainWindow::newScene()
+{
+    if (!maybeSave())
+        return;
+    Scene scene;
+    scene.domain.boundaries[std::size_t(sim::Face::YMax)] = sim::Boundary::Open;
+    mDocument->reset(std::move(scene), {});
+}
+
+void MainWindow::openDefaultScene()
+{
+    SceneReadResult r = readSceneFile(kDefaultScene);
+    if (!r.ok) {
+        showError("Default scene", QString::fromStdString(r.error));
+        return;
+    }
+    r.scene.directory.clear();
+    mDocument->reset(std::move(r.scene), {});
+    mSimulation->play();
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    SceneReadResult r = readSceneFile(path);
+    if (!r.ok) {
+        showError("Cannot open scene", QString::fromStdString(r.error));
+        return false;
+    }
+    const bool resource = path.startsWith(":/");
+    if (resource)
+        r.scene.directory.clear();
+    mDocument->reset(std::move(r.scene), resource ? QString() : QFileInfo(path).absoluteFilePath());
+    if (!resource) {
+        addRecent(QFileInfo(path).absoluteFilePath());
+        kLastDirectory.set(QFileInfo(path).absolutePath());
+    }
+    if (!r.warnings.empty())
+        statusBar()->showMessage(QString::fromStdString(r.warnings.front()), 8000);
+    mSimulation->play();
+    return true;
+}
+
+void MainWindow::openWithPrompt()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, "Open Scene", kLastDirectory.get(),
+                                                      "Plume scenes (*.plume)");
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::openRecent(const QString &path)
+{
+    if (maybeSave())
+        openFile(path);
+}
+
+bool MainWindow::saveTo(const QString &path)
+{
+    if (sim::Status st = mDocument->save(path); !st) {
+        showError("Cannot save scene",
+                  QString::fromStdString(st.error) + "\n\nThe previous file was left as it was.");
+        return false;
+    }
+    addRecent(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage("Saved " + path, 4000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (mDocument->filePath().isEmpty())
+        return saveAs();
+    return saveTo(mDocument->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, "Save Scene As", kLastDirectory.get(),
+                                                "Plume scenes (*.plume)");
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += ".plume";
+    return saveTo(path);
+}
+
+void MainWindow::revert()
+{
+    if (mDocument->filePath().isEmpty() || !mDocument->isModified())
+        return;
+    const auto answer = QMessageBox::question(this, "Revert",
+                                              "Discard all changes and reload the file?");
+    if (answer == QMessageBox::Yes)
+        openFile(mDocument->filePath());
+}
+
+void MainWindow::deleteSelected()
+{
+    const int index = mDocument->selectedItem();
+    if (index >= 0)
+        mDocument->undoStack()->push(new RemoveItem(mDocument, index));
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!mDocument->isModified())
+        return true;
+    QMessageBox box(QMessageBox::Warning, "Unsaved changes",
+                    "The scene has unsaved changes. Save them first?",
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName("unsavedDialog");
+    switch (box.exec()) {
+    case QMessageBox::Save: return save();
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QStringList recent = kRecentFiles.get();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    kRecentFiles.set(recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    mRecentMenu->clear();
+    const QStringList recent = kRecentFiles.get();
+    for (const QString &path : recent)
+        mRecentMenu->addAction(QFileInfo(path).fileName(), this,
+                               [this, path] { openRecent(path); })
+            ->setToolTip(path);
+    mRecentMenu->setEnabled(!recent.isEmpty());
+}
+
+// Bakes frameStart..frameEnd with the core bake loop on its own thread; the dialog shows the
+// frames written and cancels between frames.
+void MainWindow::exportVdb()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, "Export VDB frames to",
+                                                          kLastDirectory.get());
+    if (dir.isEmpty())
+        return;
+    const Scene scene = mDocument->scene();
+    BakeSettings settings;
+    settings.outputDirectory = dir.toStdString();
+    settings.baseName = scene.name;
+    settings.firstFrame = scene.simulation.frameStart;
+    settings.lastFrame = scene.simulation.frameEnd;
+    settings.plumeVersion = QApplication::applicationVersion().toStdString();
+    const int total = settings.lastFrame - settings.firstFrame + 1;
+
+    BakeProgress progress;
+    BakeResult result;
+    QProgressDialog dialog("Baking frames...", "Cancel", 0, total, this);
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(0);
+    QThread *thread = QThread::create([&] { result = bakeScene(scene, settings, &progress); });
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, &dialog, [&] {
+        dialog.setValue(progress.mDone.load());
+        dialog.setLabelText(QString("Baking frame %1 of %2...").arg(progress.mDone + 1).arg(total));
+    });
+    connect(&dialog, &QProgressDialog::canceled, &dialog, [&] { progress.mCancel = true; });
+    connect(thread, &QThread::finished, &dialog, [&] { dialog.done(0); });
+    thread->start();
+    poll.start(100);
+    dialog.exec();
+    progress.mCancel = progress.mCancel || dialog.wasCanceled();
+    thread->wait();
+    delete thread;
+    if (result.cancelled)
+        statusBar()->showMessage(QString("Export cancelled after %1 frames").arg(result.files.size()));
+    else if (!result.status)
+        showError("Export failed", QString::fromStdString(result.status.error));
+    else
+        statusBar()->showMessage(QString("Exported %1 frames to %2").arg(result.files.size()).arg(dir));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    kGeometry.set(saveGeometry());
+    kState.set(saveState());
+    mSimulation->pause();
+    event->accept();
+}
+
+} // namespace plume

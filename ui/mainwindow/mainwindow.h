@@ -1,0 +1,94 @@
+#pragma once
+
+#include <scene/scene.h>
+
+#include <QMainWindow>
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+
+namespace plume {
+
+class Document;
+class Outliner;
+class PropertiesPanel;
+class SimulationController;
+class Timeline;
+class Tool;
+class ToolOptions;
+class Viewport;
+
+/// The authoring window: the viewport in the middle; docks for the outliner, properties, tool
+/// options and the timeline; the file, edit, simulation, view and tool menus and toolbars; a
+/// status bar with frame, simulation time, ms per step, pressure iterations and residual.
+/// Layout and recent files persist (QSettings); unsaved changes are asked about before they
+/// would be lost.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a scene file. On failure a dialog shows the reader's message and the current
+    /// scene stays. Does not ask about unsaved changes (see openWithPrompt).
+    bool openFile(const QString &path);
+    /// Starts on the built-in default scene (resources/scenes/plume-2d.plume), unsaved.
+    void openDefaultScene();
+    /// Saves to `path`; on failure a dialog says why and the previous file stays intact.
+    bool saveTo(const QString &path);
+
+    Document *document() const { return mDocument; }
+    Viewport *viewport() const { return mViewport; }
+    SimulationController *simulation() const { return mSimulation; }
+    ToolOptions *toolOptions() const { return mToolOptions; }
+    /// The action that selects a tool by its name ("Select", "Emitter Brush", ...).
+    QAction *toolAction(const QString &name) const;
+    QAction *action(const QString &objectName) const;
+
+    /// The scene files shipped with Plume (embedded resources).
+    static QStringList exampleScenes();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createTools();
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    void newScene();
+    void openWithPrompt();
+    void openRecent(const QString &path);
+    bool save();
+    bool saveAs();
+    void revert();
+    void exportVdb();
+    void deleteSelected();
+    bool maybeSave();
+    void addRecent(const QString &path);
+    void updateRecentMenu();
+    void updateTitle();
+    void showFrameStats();
+    void showError(const QString &title, const QString &message);
+
+    Document *mDocument;
+    ToolOptions *mToolOptions;
+    SimulationController *mSimulation;
+    Viewport *mViewport;
+    Timeline *mTimeline = nullptr;
+    std::vector<std::unique_ptr<Tool>> mTools;
+    QActionGroup *mToolGroup = nullptr;
+    QMenu *mRecentMenu = nullptr;
+    QAction *mPlayAction = nullptr;
+    QLabel *mFrameLabel = nullptr;
+    QLabel *mTimeLabel = nullptr;
+    QLabel *mStepLabel = nullptr;
+    QLabel *mPressureLabel = nullptr;
+    QLabel *mPointerLabel = nullptr;
+};
+
+} // namespace plume

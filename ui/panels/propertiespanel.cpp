@@ -1,0 +1,480 @@
+#include "propertiespanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace plume {
+
+namespace {
+
+const QStringList kKinds{"emitter", "obstacle", "force"};
+const QStringList kShapes{"circle", "box", "capsule", "stroke", "image", "everywhere"};
+const QStringList kVelocityModes{"none", "force", "inflow"};
+const QStringList kForceTypes{"directional", "vortex", "radial", "turbulence", "drag"};
+const QStringList kBoundaries{"wall", "open", "periodic"};
+const QStringList kSchemes{"stam", "smoke"};
+const QStringList kAdvection{"linear", "maccormack", "bfecc"};
+const QStringList kSweeps{"paper", "red-black"};
+const char *const kFaces[6] = {"x min", "x max", "y min", "y max", "z min", "z max"};
+
+QFormLayout *section(QVBoxLayout *layout, const QString &title)
+{
+    auto *box = new QGroupBox(title);
+    auto *form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout->addWidget(box);
+    return form;
+}
+
+} // namespace
+
+PropertiesPanel::PropertiesPanel(Document *document, QWidget *parent)
+    : QScrollArea(parent)
+    , mDocument(document)
+{
+    setWidgetResizable(true);
+    connect(document, &Document::selectionChanged, this, [this] { rebuild(); });
+    connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
+        if (event.type == ChangeEvent::Type::Reset || structureKey() != mStructure)
+            rebuild();
+        else
+            refresh();
+    });
+    rebuild();
+}
+
+std::string PropertiesPanel::structureKey() const
+{
+    const int index = mDocument->selectedItem();
+    std::string key = std::to_string(index) + "/" + std::to_string(mDocument->scene().items.size());
+    if (index >= 0) {
+        const Item &it = mDocument->scene().items[std::size_t(index)];
+        key += "/" + std::to_string(int(it.kind)) + std::to_string(int(it.shape.type))
+               + std::to_string(it.offset.isAnimated()) + std::to_string(it.emitter.rate.isAnimated())
+               + std::to_string(it.force.strength.isAnimated());
+    }
+    return key;
+}
+
+void PropertiesPanel::rebuild()
+{
+    mRefreshers.clear();
+    mIndex = mDocument->selectedItem();
+    if (mIndex >= int(mDocument->scene().items.size()))
+        mIndex = -1;
+    mStructure = structureKey();
+    auto *content = new QWidget;
+    auto *layout = new QVBoxLayout(content);
+    if (mIndex >= 0)
+        buildItem(layout);
+    buildDomain(layout);
+    buildSimulation(layout);
+    layout->addStretch(1);
+    setWidget(content); // deletes the previous form
+    refresh();
+}
+
+void PropertiesPanel::refresh()
+{
+    if (mIndex >= int(mDocument->scene().items.size())) {
+        rebuild();
+        return;
+    }
+    mRefreshing = true;
+    for (const auto &f : mRefreshers)
+        f();
+    mRefreshing = false;
+}
+
+void PropertiesPanel::buildItem(QVBoxLayout *layout)
+{
+    const int i = mIndex;
+    QFormLayout *form = section(layout, "Item");
+    addText(form, "Name", [this] { return QString::fromStdString(item().name); },
+            [this, i](QString name) {
+                const std::string n = name.trimmed().toStdString();
+                if (!n.empty() && !mDocument->scene().findItem(n))
+                    push<values::ItemName>(i, n);
+            });
+    addBool(form, "Enabled", [this] { return item().enabled; },
+            [this, i](bool on) { push<values::ItemEnabled>(i, on); });
+    addChoice(form, "Kind", kKinds, [this] { return int(item().kind); },
+              [this, i](int k) { push<values::ItemKindValue>(i, ItemKind(k)); });
+    addDouble(form, "Active from (frame)", [this] { return item().activeStart; },
+              [this, i](double v) { push<values::ItemActiveStart>(i, v); }, 0, 1e6, 1);
+    addDouble(form, "Active to (frame, -1 = forever)",
+              [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
+              [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
+              -1, 1e6, 1);
+    if (item().offset.isAnimated())
+        addNote(form, "Offset", [this] {
+            return QString("keyframed (%1 keys)").arg(item().offset.keys.size());
+        });
+    else
+        addVec(form, "Offset", [this] { return item().offset.value; },
+               [this, i](sim::Vec3 v) {
+                   Animated<sim::Vec3> o = item().offset;
+                   o.value = v;
+                   push<values::ItemOffset>(i, o);
+               }, 3, -100, 100);
+
+    QFormLayout *shape = section(layout, "Shape");
+    auto setShape = [this, i](auto edit) {
+        return [this, i, edit](auto v) {
+            plume::Shape s = item().shape;
+            edit(s, v);
+            push<values::ItemShape>(i, s);
+        };
+    };
+    switch (item().shape.type) {
+    case ShapeType::Sphere:
+        addVec(shape, "Centre", [this] { return item().shape.centre; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3, -100, 100);
+        addDouble(shape, "Radius", [this] { return item().shape.radius; },
+                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }), 0.0001, 100, 4);
+        break;
+    case ShapeType::Box:
+        addVec(shape, "Centre", [this] { return item().shape.centre; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3, -100, 100);
+        addVec(shape, "Half size", [this] { return item().shape.halfSize; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.halfSize = v; }), 3, 0.0001, 100);
+        addDouble(shape, "Rotation (deg)", [this] { return item().shape.rotation; },
+                  setShape([](plume::Shape &s, double v) { s.rotation = float(v); }), -360, 360, 1);
+        break;
+    case ShapeType::Capsule:
+        addVec(shape, "Start", [this] { return item().shape.start; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.start = v; }), 3, -100, 100);
+        addVec(shape, "End", [this] { return item().shape.end; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.end = v; }), 3, -100, 100);
+        addDouble(shape, "Radius", [this] { return item().shape.radius; },
+                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }), 0.0001, 100, 4);
+        break;
+    case ShapeType::Stroke:
+        addNote(shape, "Points", [this] { return QString::number(item().shape.points.size()); });
+        addDouble(shape, "Radius (all points)",
+                  [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].radius; },
+                  setShape([](plume::Shape &s, double v) {
+                      for (StrokePoint &p : s.points)
+                          p.radius = float(v);
+                  }), 0.0001, 100, 4);
+        addDouble(shape, "Pressure (all points)",
+                  [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].pressure; },
+                  setShape([](plume::Shape &s, double v) {
+                      for (StrokePoint &p : s.points)
+                          p.pressure = float(v);
+                  }), 0, 1, 3);
+        break;
+    case ShapeType::Image:
+        addText(shape, "File", [this] { return QString::fromStdString(item().shape.file); },
+                setShape([](plume::Shape &s, QString v) { s.file = v.toStdString(); }));
+        addVec(shape, "Min", [this] { return item().shape.imageMin; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMin = v; }), 2, -100, 100);
+        addVec(shape, "Max", [this] { return item().shape.imageMax; },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMax = v; }), 2, -100, 100);
+        addChoice(shape, "Channel", {"luminance", "alpha"}, [this] { return int(item().shape.channel); },
+                  setShape([](plume::Shape &s, int v) { s.channel = ImageChannel(v); }));
+        addBool(shape, "Invert", [this] { return item().shape.invert; },
+                setShape([](plume::Shape &s, bool v) { s.invert = v; }));
+        break;
+    case ShapeType::Everywhere:
+        addNote(shape, "Region", [] { return QString("the whole domain"); });
+        break;
+    }
+
+    if (item().kind == ItemKind::Emitter) {
+        QFormLayout *f = section(layout, "Emitter");
+        auto setE = [this, i](auto edit) {
+            return [this, i, edit](auto v) {
+                EmitterSettings e = item().emitter;
+                edit(e, v);
+                push<values::ItemEmitter>(i, e);
+            };
+        };
+        addDouble(f, "Density /s", [this] { return item().emitter.density; },
+                  setE([](EmitterSettings &e, double v) { e.density = float(v); }), 0, 1e4);
+        addDouble(f, "Temperature /s", [this] { return item().emitter.temperature; },
+                  setE([](EmitterSettings &e, double v) { e.temperature = float(v); }), -1e4, 1e4);
+        addVec(f, "Dye /s", [this] { return item().emitter.dye; },
+               setE([](EmitterSettings &e, sim::Vec3 v) { e.dye = v; }), 3, 0, 1e4);
+        addChoice(f, "Velocity mode", kVelocityModes,
+                  [this] { return int(item().emitter.velocityMode); },
+                  setE([](EmitterSettings &e, int v) { e.velocityMode = sim::EmitterVelocity(v); }));
+        addVec(f, "Velocity", [this] { return item().emitter.velocity; },
+               setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3, -1e4, 1e4);
+        if (item().emitter.rate.isAnimated())
+            addNote(f, "Rate", [this] {
+                return QString("keyframed (%1 keys)").arg(item().emitter.rate.keys.size());
+            });
+        else
+            addDouble(f, "Rate", [this] { return item().emitter.rate.value; },
+                      setE([](EmitterSettings &e, double v) { e.rate.value = float(v); }), 0, 1e4);
+    } else if (item().kind == ItemKind::ForceField) {
+        QFormLayout *f = section(layout, "Force");
+        auto setF = [this, i](auto edit) {
+            return [this, i, edit](auto v) {
+                ForceSettings e = item().force;
+                edit(e, v);
+                push<values::ItemForce>(i, e);
+            };
+        };
+        addChoice(f, "Type", kForceTypes, [this] { return int(item().force.type); },
+                  setF([](ForceSettings &e, int v) { e.type = sim::ForceType(v); }));
+        if (item().force.strength.isAnimated())
+            addNote(f, "Strength", [this] {
+                return QString("keyframed (%1 keys)").arg(item().force.strength.keys.size());
+            });
+        else
+            addDouble(f, "Strength", [this] { return item().force.strength.value; },
+                      setF([](ForceSettings &e, double v) { e.strength.value = float(v); }),
+                      -1e4, 1e4);
+        addVec(f, "Direction", [this] { return item().force.direction; },
+               setF([](ForceSettings &e, sim::Vec3 v) { e.direction = v; }), 3, -1, 1);
+        addVec(f, "Centre", [this] { return item().force.centre; },
+               setF([](ForceSettings &e, sim::Vec3 v) { e.centre = v; }), 3, -100, 100);
+        addDouble(f, "Scale", [this] { return item().force.scale; },
+                  setF([](ForceSettings &e, double v) { e.scale = float(v); }), 0.0001, 100, 4);
+        addDouble(f, "Time scale", [this] { return item().force.timeScale; },
+                  setF([](ForceSettings &e, double v) { e.timeScale = float(v); }), 0, 100);
+        addDouble(f, "Falloff", [this] { return item().force.falloff; },
+                  setF([](ForceSettings &e, double v) { e.falloff = float(v); }), 0, 100, 4);
+    }
+}
+
+void PropertiesPanel::buildDomain(QVBoxLayout *layout)
+{
+    QFormLayout *f = section(layout, "Domain");
+    auto domain = [this] { return mDocument->scene().domain; };
+    auto setD = [this](auto edit) {
+        return [this, edit](auto v) {
+            DomainSettings d = mDocument->scene().domain;
+            edit(d, v);
+            push<values::SceneDomain>(-1, d);
+        };
+    };
+    addText(f, "Scene name", [this] { return QString::fromStdString(mDocument->scene().name); },
+            [this](QString v) {
+                if (!v.trimmed().isEmpty())
+                    push<values::SceneName>(-1, v.trimmed().toStdString());
+            });
+    addChoice(f, "Dimension", {"2d", "3d"}, [domain] { return int(domain().dimension); },
+              setD([](DomainSettings &d, int v) { d.dimension = Dimension(v); }));
+    addVec(f, "Size", [domain] { return domain().size; },
+           setD([](DomainSettings &d, sim::Vec3 v) { d.size = v; }), 3, 0.001, 1e4);
+    addVec(f, "Origin", [domain] { return domain().origin; },
+           setD([](DomainSettings &d, sim::Vec3 v) { d.origin = v; }), 3, -1e4, 1e4);
+    addInt(f, "Resolution", [domain] { return domain().resolution; },
+           setD([](DomainSettings &d, int v) { d.resolution = v; }), kMinResolution, 4096);
+    for (int face = 0; face < 6; ++face)
+        addChoice(f, QString("Boundary %1").arg(kFaces[face]), kBoundaries,
+                  [domain, face] { return int(domain().boundaries[std::size_t(face)]); },
+                  setD([face](DomainSettings &d, int v) {
+                      d.boundaries[std::size_t(face)] = sim::Boundary(v);
+                  }));
+}
+
+void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
+{
+    QFormLayout *f = section(layout, "Simulation");
+    auto s = [this] { return mDocument->scene().simulation; };
+    auto setS = [this](auto edit) {
+        return [this, edit](auto v) {
+            SimulationSettings x = mDocument->scene().simulation;
+            edit(x, v);
+            push<values::SceneSimulation>(-1, x);
+        };
+    };
+    using S = SimulationSettings;
+    addChoice(f, "Scheme", kSchemes, [s] { return int(s().params.scheme); },
+              setS([](S &x, int v) { x.params.scheme = sim::Scheme(v); }));
+    addDouble(f, "Frame rate", [s] { return s().time.frameRate; },
+              setS([](S &x, double v) { x.time.frameRate = float(v); }), 1, 1000, 2);
+    addInt(f, "Substeps", [s] { return s().time.substeps; },
+           setS([](S &x, int v) { x.time.substeps = v; }), 1, 256);
+    addDouble(f, "CFL (0 = fixed substeps)", [s] { return s().time.cfl; },
+              setS([](S &x, double v) { x.time.cfl = float(v); }), 0, 100, 2);
+    addInt(f, "Max substeps", [s] { return s().time.maxSubsteps; },
+           setS([](S &x, int v) { x.time.maxSubsteps = v; }), 1, 1024);
+    addInt(f, "Frame start", [s] { return s().frameStart; },
+           setS([](S &x, int v) { x.frameStart = v; }), 1, 1000000);
+    addInt(f, "Frame end", [s] { return s().frameEnd; },
+           setS([](S &x, int v) { x.frameEnd = v; }), 1, 1000000);
+    addInt(f, "Seed", [s] { return int(s().seed); },
+           setS([](S &x, int v) { x.seed = std::uint32_t(v); }), 0, 2147483647);
+    addDouble(f, "Viscosity", [s] { return s().params.viscosity; },
+              setS([](S &x, double v) { x.params.viscosity = float(v); }), 0, 100, 5);
+    addDouble(f, "Diffusion", [s] { return s().params.diffusion; },
+              setS([](S &x, double v) { x.params.diffusion = float(v); }), 0, 100, 5);
+    addDouble(f, "Density dissipation", [s] { return s().params.densityDissipation; },
+              setS([](S &x, double v) { x.params.densityDissipation = float(v); }), 0, 100);
+    addDouble(f, "Temperature dissipation", [s] { return s().params.temperatureDissipation; },
+              setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }), 0, 100);
+    addDouble(f, "Velocity dissipation", [s] { return s().params.velocityDissipation; },
+              setS([](S &x, double v) { x.params.velocityDissipation = float(v); }), 0, 100);
+    addVec(f, "Up", [s] { return s().params.up; },
+           setS([](S &x, sim::Vec3 v) { x.params.up = v; }), 3, -1, 1);
+    addDouble(f, "Ambient temperature", [s] { return s().params.ambientTemperature; },
+              setS([](S &x, double v) { x.params.ambientTemperature = float(v); }), -1e4, 1e4);
+    addDouble(f, "Buoyancy (density)", [s] { return s().params.buoyancyDensity; },
+              setS([](S &x, double v) { x.params.buoyancyDensity = float(v); }), -1e4, 1e4);
+    addDouble(f, "Buoyancy (temperature)", [s] { return s().params.buoyancyTemperature; },
+              setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }), -1e4, 1e4);
+    addDouble(f, "Vorticity", [s] { return s().params.vorticity; },
+              setS([](S &x, double v) { x.params.vorticity = float(v); }), 0, 100);
+    addChoice(f, "Advection", kAdvection, [s] { return int(s().params.advection); },
+              setS([](S &x, int v) { x.params.advection = sim::AdvectionOrder(v); }));
+    addBool(f, "Accounting density", [s] { return s().params.accountingDensity; },
+            setS([](S &x, bool v) { x.params.accountingDensity = v; }));
+    addDouble(f, "Pressure tolerance", [s] { return s().params.pressure.tolerance; },
+              setS([](S &x, double v) { x.params.pressure.tolerance = v; }), 1e-12, 1, 8);
+    addInt(f, "Pressure max iterations", [s] { return s().params.pressure.maxIterations; },
+           setS([](S &x, int v) { x.params.pressure.maxIterations = v; }), 1, 100000);
+    addBool(f, "Multigrid", [s] { return s().params.pressure.multigrid; },
+            setS([](S &x, bool v) { x.params.pressure.multigrid = v; }));
+    addInt(f, "Stam iterations", [s] { return s().params.stamIterations; },
+           setS([](S &x, int v) { x.params.stamIterations = v; }), 1, 10000);
+    addChoice(f, "Stam sweep", kSweeps, [s] { return int(s().params.stamSweep); },
+              setS([](S &x, int v) { x.params.stamSweep = sim::SweepOrder(v); }));
+}
+
+void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
+                                std::function<double()> get, std::function<void(double)> set,
+                                double lo, double hi, int decimals)
+{
+    auto *box = new QDoubleSpinBox;
+    box->setRange(lo, hi);
+    box->setDecimals(decimals);
+    box->setSingleStep(std::pow(10.0, -std::max(0, decimals - 1)));
+    box->setKeyboardTracking(false);
+    form->addRow(label, box);
+    mRefreshers.push_back([box, get] {
+        const QSignalBlocker block(box);
+        box->setValue(get());
+    });
+    connect(box, &QDoubleSpinBox::valueChanged, this, [this, set](double v) {
+        if (!mRefreshing)
+            set(v);
+    });
+}
+
+void PropertiesPanel::addInt(QFormLayout *form, const QString &label, std::function<int()> get,
+                             std::function<void(int)> set, int lo, int hi)
+{
+    auto *box = new QSpinBox;
+    box->setRange(lo, hi);
+    box->setKeyboardTracking(false);
+    form->addRow(label, box);
+    mRefreshers.push_back([box, get] {
+        const QSignalBlocker block(box);
+        box->setValue(get());
+    });
+    connect(box, &QSpinBox::valueChanged, this, [this, set](int v) {
+        if (!mRefreshing)
+            set(v);
+    });
+}
+
+void PropertiesPanel::addBool(QFormLayout *form, const QString &label, std::function<bool()> get,
+                              std::function<void(bool)> set)
+{
+    auto *box = new QCheckBox;
+    form->addRow(label, box);
+    mRefreshers.push_back([box, get] {
+        const QSignalBlocker block(box);
+        box->setChecked(get());
+    });
+    connect(box, &QCheckBox::toggled, this, [this, set](bool v) {
+        if (!mRefreshing)
+            set(v);
+    });
+}
+
+void PropertiesPanel::addChoice(QFormLayout *form, const QString &label,
+                                const QStringList &choices, std::function<int()> get,
+                                std::function<void(int)> set)
+{
+    auto *box = new QComboBox;
+    box->addItems(choices);
+    form->addRow(label, box);
+    mRefreshers.push_back([box, get] {
+        const QSignalBlocker block(box);
+        box->setCurrentIndex(get());
+    });
+    connect(box, &QComboBox::currentIndexChanged, this, [this, set](int v) {
+        if (!mRefreshing && v >= 0)
+            set(v);
+    });
+}
+
+void PropertiesPanel::addText(QFormLayout *form, const QString &label,
+                              std::function<QString()> get, std::function<void(QString)> set)
+{
+    auto *edit = new QLineEdit;
+    form->addRow(label, edit);
+    mRefreshers.push_back([edit, get] {
+        const QSignalBlocker block(edit);
+        edit->setText(get());
+    });
+    connect(edit, &QLineEdit::editingFinished, this, [this, edit, set, get] {
+        if (mRefreshing)
+            return;
+        set(edit->text());
+        const QSignalBlocker block(edit);
+        edit->setText(get()); // a refused name goes back
+    });
+}
+
+void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
+                             std::function<sim::Vec3()> get, std::function<void(sim::Vec3)> set,
+                             int components, double lo, double hi)
+{
+    auto *row = new QWidget;
+    auto *h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    std::vector<QDoubleSpinBox *> boxes;
+    for (int c = 0; c < components; ++c) {
+        auto *box = new QDoubleSpinBox;
+        box->setRange(lo, hi);
+        box->setDecimals(3);
+        box->setSingleStep(0.01);
+        box->setKeyboardTracking(false);
+        h->addWidget(box);
+        boxes.push_back(box);
+    }
+    form->addRow(label, row);
+    mRefreshers.push_back([boxes, get] {
+        const sim::Vec3 v = get();
+        for (std::size_t c = 0; c < boxes.size(); ++c) {
+            const QSignalBlocker block(boxes[c]);
+            boxes[c]->setValue(v[int(c)]);
+        }
+    });
+    for (std::size_t c = 0; c < boxes.size(); ++c)
+        connect(boxes[c], &QDoubleSpinBox::valueChanged, this, [this, get, set, c](double x) {
+            if (mRefreshing)
+                return;
+            sim::Vec3 v = get();
+            v[int(c)] = float(x);
+            set(v);
+        });
+}
+
+void PropertiesPanel::addNote(QFormLayout *form, const QString &label,
+                              std::function<QString()> get)
+{
+    auto *note = new QLabel;
+    form->addRow(label, note);
+    mRefreshers.push_back([note, get] { note->setText(get()); });
+}
+
+} // namespace plume

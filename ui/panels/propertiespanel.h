@@ -1,0 +1,67 @@
+#pragma once
+
+#include <document/undocommands.h>
+
+#include <QScrollArea>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+class QFormLayout;
+class QVBoxLayout;
+
+namespace plume {
+
+/// Edits every parameter of the selected item, the domain and the simulation. Each editor is a
+/// getter and a setter; the setter pushes a ChangeValue command and never touches the scene.
+/// The editors refresh from Document::changed; the form is rebuilt only when the selection or
+/// the item's structure (kind, shape type) changes, so focus survives ordinary edits.
+class PropertiesPanel : public QScrollArea
+{
+    Q_OBJECT
+
+public:
+    explicit PropertiesPanel(Document *document, QWidget *parent = nullptr);
+
+private:
+    void rebuild();
+    void refresh();
+    std::string structureKey() const;
+    const Item &item() const { return mDocument->scene().items[std::size_t(mIndex)]; }
+
+    template<class Trait>
+    void push(int index, typename Trait::Value value)
+    {
+        if (Trait::get(mDocument->scene(), index) == value)
+            return;
+        mDocument->undoStack()->push(new ChangeValue<Trait>(mDocument, index, std::move(value)));
+    }
+
+    void buildItem(QVBoxLayout *layout);
+    void buildDomain(QVBoxLayout *layout);
+    void buildSimulation(QVBoxLayout *layout);
+
+    // Editors: a label, a getter and a setter.
+    void addDouble(QFormLayout *form, const QString &label, std::function<double()> get,
+                   std::function<void(double)> set, double lo, double hi, int decimals = 3);
+    void addInt(QFormLayout *form, const QString &label, std::function<int()> get,
+                std::function<void(int)> set, int lo, int hi);
+    void addBool(QFormLayout *form, const QString &label, std::function<bool()> get,
+                 std::function<void(bool)> set);
+    void addChoice(QFormLayout *form, const QString &label, const QStringList &choices,
+                   std::function<int()> get, std::function<void(int)> set);
+    void addText(QFormLayout *form, const QString &label, std::function<QString()> get,
+                 std::function<void(QString)> set);
+    void addVec(QFormLayout *form, const QString &label, std::function<sim::Vec3()> get,
+                std::function<void(sim::Vec3)> set, int components, double lo, double hi);
+    void addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
+
+    Document *mDocument;
+    int mIndex = -1;
+    std::string mStructure;
+    std::vector<std::function<void()>> mRefreshers;
+    bool mRefreshing = false;
+};
+
+} // namespace plume

@@ -1,0 +1,183 @@
+#include "simulationcontroller.h"
+
+#include "simulationrunner.h"
+
+#include <document/document.h>
+
+#include <climits>
+
+namespace plume {
+
+SimulationController::SimulationController(Document *document, QObject *parent)
+    : QObject(parent)
+    , mDocument(document)
+    , mCache(std::make_shared<FrameCache>())
+{
+    qRegisterMetaType<plume::Scene>("plume::Scene");
+    qRegisterMetaType<plume::FramePtr>("plume::FramePtr");
+    mRunner = new SimulationRunner(mCache);
+    mRunner->moveToThread(&mThread);
+    connect(&mThread, &QThread::finished, mRunner, &QObject::deleteLater);
+    connect(this, &SimulationController::loadScene, mRunner, &SimulationRunner::load);
+    connect(this, &SimulationController::updateScene, mRunner, &SimulationRunner::setScene);
+    connect(this, &SimulationController::runnerPlay, mRunner, &SimulationRunner::play);
+    connect(this, &SimulationController::runnerPause, mRunner, &SimulationRunner::pause);
+    connect(this, &SimulationController::runnerStep, mRunner, &SimulationRunner::step);
+    connect(this, &SimulationController::runnerReset, mRunner, &SimulationRunner::reset);
+    connect(mRunner, &SimulationRunner::frameReady, this, &SimulationController::onFrameReady);
+    connect(mRunner, &SimulationRunner::headChanged, this, &SimulationController::onHeadChanged);
+    connect(mRunner, &SimulationRunner::playingChanged, this, [this](bool playing) {
+        // The worker stops by itself on failure or after a step.
+        if (!playing && mFollowHead)
+            setPlaying(false);
+    });
+    connect(mRunner, &SimulationRunner::failed, this, &SimulationController::failed);
+    mThread.setObjectName("plume-simulation");
+    mThread.start();
+
+    connect(&mPlayback, &QTimer::timeout, this, &SimulationController::playCached);
+    connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
+        onDocumentChanged(event.type == ChangeEvent::Type::Reset);
+    });
+}
+
+SimulationController::~SimulationController()
+{
+    QMetaObject::invokeMethod(mRunner, &SimulationRunner::pause, Qt::BlockingQueuedConnection);
+    mThread.quit();
+    mThread.wait();
+}
+
+int SimulationController::framesSimulated() const { return mRunner->framesSimulated(); }
+
+void SimulationController::play()
+{
+    setPlaying(true);
+    if (mCursor < mHead && mCache->contains(mCursor + 1)) {
+        mFollowHead = false;
+        const float rate = std::max(1.f, mDocument->scene().simulation.time.frameRate);
+        mPlayback.start(int(1000.f / rate));
+        return;
+    }
+    mFollowHead = true;
+    Q_EMIT runnerPlay();
+}
+
+void SimulationController::pause()
+{
+    mPlayback.stop();
+    Q_EMIT runnerPause();
+    setPlaying(false);
+}
+
+void SimulationController::togglePlay()
+{
+    if (mPlaying)
+        pause();
+    else
+        play();
+}
+
+void SimulationController::step()
+{
+    pause();
+    if (mCursor < mHead && mCache->contains(mCursor + 1)) {
+        mFollowHead = false;
+        show(mCursor + 1);
+        return;
+    }
+    mFollowHead = true;
+    Q_EMIT runnerStep();
+}
+
+void SimulationController::reset()
+{
+    mPlayback.stop();
+    mFollowHead = true;
+    mCursor = 0;
+    Q_EMIT runnerReset();
+    if (mPlaying)
+        Q_EMIT runnerPlay();
+}
+
+void SimulationController::scrub(int frame)
+{
+    if (frame == mCursor)
+        return;
+    pause();
+    mFollowHead = frame >= mHead;
+    show(std::clamp(frame, 0, mHead));
+}
+
+void SimulationController::onFrameReady(int frame)
+{
+    if (mFollowHead)
+        show(frame);
+}
+
+void SimulationController::onHeadChanged(int frame)
+{
+    mHead = frame;
+    Q_EMIT headChanged(frame);
+    if (mCursor > frame)
+        show(frame);
+}
+
+void SimulationController::onDocumentChanged(bool reset)
+{
+    if (reset) {
+        mScenePending = false;
+        mPlayback.stop();
+        mFollowHead = true;
+        mCursor = 0;
+        mHead = 0;
+        Q_EMIT loadScene(mDocument->scene());
+        if (mPlaying)
+            Q_EMIT runnerPlay();
+        return;
+    }
+    // Many edits in one turn (a drag) reach the worker as one scene.
+    if (!mScenePending) {
+        mScenePending = true;
+        QMetaObject::invokeMethod(this, &SimulationController::sendScene, Qt::QueuedConnection);
+    }
+}
+
+void SimulationController::sendScene()
+{
+    if (!mScenePending)
+        return;
+    mScenePending = false;
+    Q_EMIT updateScene(mDocument->scene(), mFollowHead ? INT_MAX : mCursor);
+}
+
+void SimulationController::show(int frame)
+{
+    FramePtr data = mCache->at(frame);
+    mCursor = frame;
+    if (data) {
+        mCurrent = std::move(data);
+        Q_EMIT frameShown(mCurrent);
+    }
+}
+
+void SimulationController::playCached()
+{
+    if (mCursor < mHead && mCache->contains(mCursor + 1)) {
+        show(mCursor + 1);
+        return;
+    }
+    mPlayback.stop();
+    mFollowHead = true;
+    Q_EMIT runnerPlay();
+}
+
+void SimulationController::setPlaying(bool playing)
+{
+    if (playing == mPlaying)
+        return;
+    mPlaying = playing;
+    Q_EMIT playingChanged(playing);
+}
+
+} // namespace plume

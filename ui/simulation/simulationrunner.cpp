@@ -1,0 +1,300 @@
+#include "simulationrunner.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace plume {
+
+namespace {
+
+constexpr std::size_t kNoVersion = std::numeric_limits<std::size_t>::max();
+
+/// Hands the inputs that changed to the solver.
+sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver)
+{
+    if (changes.solids) {
+        if (sim::Status st = solver.setObstacles(setup.solids); !st)
+            return st;
+    }
+    if (changes.emitters) {
+        if (sim::Status st = solver.setEmitters(setup.emitters); !st)
+            return st;
+    }
+    if (changes.forces)
+        return solver.setForceFields(setup.forces);
+    return sim::Status::success();
+}
+
+/// The z-slice `k` of a field (the field itself, moved, when it has one slice).
+void takeSlice(sim::ScalarGrid &full, int k, sim::ScalarGrid &out)
+{
+    const sim::Int3 n = full.size();
+    if (n.z == 1) {
+        out.swap(full);
+        return;
+    }
+    out.reshape({n.x, n.y, 1}, full.offset());
+    std::copy_n(full.data() + full.strideZ() * std::size_t(k), full.strideZ(), out.data());
+}
+
+} // namespace
+
+SimulationRunner::SimulationRunner(std::shared_ptr<FrameCache> cache, QObject *parent)
+    : QObject(parent)
+    , mCache(std::move(cache))
+{
+}
+
+SimulationRunner::~SimulationRunner() = default;
+
+void SimulationRunner::load(const Scene &scene)
+{
+    mVersions = {{0, scene}};
+    restart();
+}
+
+void SimulationRunner::reset()
+{
+    if (mVersions.empty())
+        return;
+    mVersions = {{0, mVersions.back().scene}};
+    restart();
+}
+
+void SimulationRunner::setScene(const Scene &scene, int frame)
+{
+    if (mVersions.empty() || !mSimulation || needsNewGrids(mVersions.back().scene, scene)) {
+        load(scene);
+        return;
+    }
+    if (sim::Status st = checkScene(scene); !st) {
+        Q_EMIT failed(QString::fromStdString(st.error));
+        return;
+    }
+    frame = std::clamp(frame, 0, mTarget);
+    while (mVersions.size() > 1 && mVersions.back().frame >= frame)
+        mVersions.pop_back();
+    if (mVersions.back().frame >= frame)
+        mVersions.back().scene = scene;
+    else
+        mVersions.push_back({frame, scene});
+    mApplied = kNoVersion;
+    if (frame < mTarget) {
+        mCache->invalidateAfter(frame);
+        mTarget = frame;
+        Q_EMIT headChanged(frame);
+    }
+    if (frame < mSimulation->frame()) {
+        // Rebuild the state at `frame` by re-simulating the recorded versions from frame 0.
+        const SceneSetup &setup = mRasterizer.setup();
+        std::string error;
+        mSimulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
+        if (!mSimulation) {
+            fail(error);
+            return;
+        }
+    }
+    schedule();
+}
+
+void SimulationRunner::play()
+{
+    if (mFailed || mPlaying)
+        return;
+    mPlaying = true;
+    Q_EMIT playingChanged(true);
+    schedule();
+}
+
+void SimulationRunner::pause()
+{
+    mStepping = false;
+    if (!mPlaying)
+        return;
+    mPlaying = false;
+    Q_EMIT playingChanged(false);
+}
+
+void SimulationRunner::step()
+{
+    pause();
+    if (mFailed)
+        return;
+    mStepping = true;
+    schedule();
+}
+
+void SimulationRunner::restart()
+{
+    mCache->clear();
+    mSimulation.reset();
+    mFailed = false;
+    mTarget = 0;
+    mApplied = kNoVersion;
+    if (sim::Status st = mRasterizer.setScene(mVersions.front().scene); !st) {
+        fail(st.error);
+        return;
+    }
+    const SceneSetup &setup = mRasterizer.setup();
+    std::string error;
+    mSimulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
+    if (!mSimulation) {
+        fail(error);
+        return;
+    }
+    // Frame 0 shows the obstacles already: apply the inputs of frame 1.
+    if (!applyVersion(0, 1))
+        return;
+    mCache->insert(capture(sim::FrameStats{}));
+    Q_EMIT headChanged(0);
+    Q_EMIT frameReady(0);
+    schedule();
+}
+
+void SimulationRunner::schedule()
+{
+    if (mQueued || !mSimulation || mFailed)
+        return;
+    if (mSimulation->frame() >= mTarget && !mPlaying && !mStepping)
+        return;
+    mQueued = true;
+    QMetaObject::invokeMethod(this, &SimulationRunner::runFrame, Qt::QueuedConnection);
+}
+
+// One frame per event-loop turn, so that queued edits, pause and reset get through.
+void SimulationRunner::runFrame()
+{
+    mQueued = false;
+    if (!mSimulation || mFailed)
+        return;
+    const bool replaying = mSimulation->frame() < mTarget;
+    if (!replaying && !mPlaying && !mStepping)
+        return;
+    if (!advance())
+        return;
+    const int frame = mSimulation->frame();
+    if (frame > mTarget) {
+        mTarget = frame;
+        mStepping = false;
+        Q_EMIT headChanged(frame);
+        Q_EMIT frameReady(frame);
+    }
+    schedule();
+}
+
+bool SimulationRunner::advance()
+{
+    const int next = mSimulation->frame() + 1;
+    std::size_t version = 0;
+    for (std::size_t v = 0; v < mVersions.size(); ++v)
+        if (mVersions[v].frame < next)
+            version = v;
+    if (!applyVersion(version, next))
+        return false;
+    const sim::FrameStats stats = mSimulation->advanceFrame();
+    ++mFramesSimulated;
+    if (!stats.status) {
+        fail("frame " + std::to_string(next) + ": " + stats.status.error);
+        return false;
+    }
+    if (!mCache->contains(next))
+        mCache->insert(capture(stats));
+    return true;
+}
+
+// A new version replaces every input and parameter; the same version only updates what its
+// animation changed.
+bool SimulationRunner::applyVersion(std::size_t version, int nextFrame)
+{
+    InputChanges changes{true, true, true};
+    if (version != mApplied) {
+        if (sim::Status st = mRasterizer.setScene(mVersions[version].scene); !st) {
+            fail(st.error);
+            return false;
+        }
+        const SceneSetup &setup = mRasterizer.setup();
+        if (sim::Status st = mSimulation->solver().setParams(setup.params); !st) {
+            fail(st.error);
+            return false;
+        }
+        if (sim::Status st = mSimulation->setTimeSettings(setup.time); !st) {
+            fail(st.error);
+            return false;
+        }
+        mRasterizer.update(nextFrame);
+        mApplied = version;
+    } else {
+        changes = mRasterizer.update(nextFrame);
+    }
+    if (sim::Status st = applyInputs(mRasterizer.setup(), changes, mSimulation->solver()); !st) {
+        fail(st.error);
+        return false;
+    }
+    return true;
+}
+
+FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
+{
+    auto frame = std::make_shared<FrameData>();
+    const sim::Solver &solver = mSimulation->solver();
+    frame->frame = mSimulation->frame();
+    frame->time = mSimulation->time();
+    frame->domain = solver.domain();
+    frame->msPerStep = stats.milliseconds / std::max(1, stats.substeps);
+    frame->substeps = stats.substeps;
+    frame->pressureIterations = stats.pressureIterations;
+    frame->pressureResidual = stats.pressureResidual;
+    const sim::Int3 n = frame->domain.cells;
+    const int slice = n.z / 2;
+    sim::ScalarGrid full;
+    auto take = [&](sim::FieldKind kind, DisplayField field) {
+        solver.sample(kind, full);
+        sim::ScalarGrid &out = frame->fields[int(field)];
+        takeSlice(full, slice, out);
+        float lo = 0.f, hi = 0.f;
+        for (std::size_t c = 0; c < out.count(); ++c) {
+            lo = std::min(lo, out[c]);
+            hi = std::max(hi, out[c]);
+        }
+        frame->minimum[int(field)] = lo;
+        frame->maximum[int(field)] = hi;
+    };
+    take(sim::FieldKind::Density, DisplayField::Density);
+    take(sim::FieldKind::Temperature, DisplayField::Temperature);
+    if (solver.hasDye()) {
+        take(sim::FieldKind::DyeRed, DisplayField::DyeRed);
+        take(sim::FieldKind::DyeGreen, DisplayField::DyeGreen);
+        take(sim::FieldKind::DyeBlue, DisplayField::DyeBlue);
+    }
+    take(sim::FieldKind::VelocityX, DisplayField::VelocityX);
+    take(sim::FieldKind::VelocityY, DisplayField::VelocityY);
+    take(sim::FieldKind::Speed, DisplayField::Speed);
+    take(sim::FieldKind::Vorticity, DisplayField::Vorticity);
+    take(sim::FieldKind::Pressure, DisplayField::Pressure);
+    take(sim::FieldKind::Divergence, DisplayField::Divergence);
+    const sim::FlagGrid &solids = mRasterizer.setup().solids;
+    frame->solids.reshape({n.x, n.y, 1});
+    for (int j = 0; j < n.y; ++j)
+        for (int i = 0; i < n.x; ++i)
+            frame->solids.setSolid(i, j, 0, solids.isSolid(i, j, slice));
+    return frame;
+}
+
+void SimulationRunner::fail(const std::string &message)
+{
+    mFailed = true;
+    mStepping = false;
+    if (mPlaying) {
+        mPlaying = false;
+        Q_EMIT playingChanged(false);
+    }
+    Q_EMIT failed(QString::fromStdString(message));
+}
+
+bool SimulationRunner::needsNewGrids(const Scene &a, const Scene &b)
+{
+    return !(a.domain == b.domain)
+           || a.simulation.params.scheme != b.simulation.params.scheme;
+}
+
+} // namespace plume

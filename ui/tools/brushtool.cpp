@@ -1,0 +1,94 @@
+#include "brushtool.h"
+
+#include "tooloptions.h"
+
+#include <document/undocommands.h>
+#include <viewport/viewport.h>
+
+#include <QPainter>
+
+#include <cmath>
+
+namespace plume {
+
+BrushTool::BrushTool(Viewport *viewport, ItemKind kind)
+    : Tool(viewport)
+    , mKind(kind)
+{
+}
+
+QString BrushTool::name() const
+{
+    switch (mKind) {
+    case ItemKind::Emitter: return "Emitter Brush";
+    case ItemKind::Obstacle: return "Obstacle Brush";
+    case ItemKind::ForceField: return "Force Brush";
+    }
+    return "Brush";
+}
+
+void BrushTool::press(const ToolEvent &event)
+{
+    mPoints.clear();
+    addPoint(event);
+}
+
+void BrushTool::drag(const ToolEvent &event)
+{
+    if (mPoints.empty())
+        return;
+    const sim::Vec3 last = mPoints.back().position;
+    const float spacing = 0.25f * mViewport->toolOptions()->radius();
+    if (std::hypot(event.world.x - last.x, event.world.y - last.y) >= spacing)
+        addPoint(event);
+    mViewport->update();
+}
+
+void BrushTool::release(const ToolEvent &event)
+{
+    if (mPoints.empty())
+        return;
+    drag(event);
+    Document *document = mViewport->document();
+    Shape shape;
+    shape.type = ShapeType::Stroke;
+    shape.points = std::move(mPoints);
+    mPoints.clear();
+    const sim::Vec3 motion = shape.points.back().position - shape.points.front().position;
+    Item item = mViewport->toolOptions()->makeItem(mKind, std::move(shape), motion);
+    const char *base = mKind == ItemKind::Emitter    ? "emitter stroke"
+                       : mKind == ItemKind::Obstacle ? "obstacle stroke"
+                                                     : "force stroke";
+    item.name = document->uniqueItemName(base);
+    const int index = int(document->scene().items.size());
+    document->undoStack()->push(new AddItem(document, index, std::move(item)));
+    document->setSelectedItem(index);
+    mViewport->update();
+}
+
+void BrushTool::addPoint(const ToolEvent &event)
+{
+    const ToolOptions &options = *mViewport->toolOptions();
+    StrokePoint p;
+    p.position = event.world;
+    p.radius = options.radius();
+    p.pressure = std::clamp(options.hardness() * event.pressure, 0.f, 1.f);
+    mPoints.push_back(p);
+}
+
+void BrushTool::paint(QPainter &painter) const
+{
+    if (mPoints.empty())
+        return;
+    QColor colour = Viewport::kindColor(mKind);
+    colour.setAlpha(110);
+    for (std::size_t n = 0; n < mPoints.size(); ++n) {
+        const StrokePoint &a = mPoints[n];
+        const StrokePoint &b = mPoints[std::min(n + 1, mPoints.size() - 1)];
+        painter.setPen(QPen(colour, 2.0 * a.radius * mViewport->pixelsPerUnit(), Qt::SolidLine,
+                            Qt::RoundCap));
+        painter.drawLine(mViewport->toWidget(a.position), mViewport->toWidget(b.position));
+    }
+}
+
+} // namespace plume

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "tool.h"
+
+#include <scene/scene.h>
+
+#include <vector>
+
+namespace plume {
+
+/// Paints a stroke item of one kind (emitter, obstacle, force). Points are kept every quarter
+/// radius along the pointer's path, each with the brush radius and a pressure (the hardness
+/// times the tablet pressure). A force stroke pushes along the stroke's motion (first point to
+/// last). The finished stroke is one AddItem command.
+class BrushTool : public Tool
+{
+public:
+    BrushTool(Viewport *viewport, ItemKind kind);
+
+    QString name() const override;
+    void press(const ToolEvent &event) override;
+    void drag(const ToolEvent &event) override;
+    void release(const ToolEvent &event) override;
+    void cancel() override { mPoints.clear(); }
+    void paint(QPainter &painter) const override;
+
+private:
+    void addPoint(const ToolEvent &event);
+
+    ItemKind mKind;
+    std::vector<StrokePoint> mPoints;
+};
+
+} // namespace plume

@@ -1,0 +1,115 @@
+#include "erasertool.h"
+
+#include "tooloptions.h"
+
+#include <document/shapeedit.h>
+#include <document/undocommands.h>
+#include <viewport/viewport.h>
+
+#include <QPainter>
+
+#include <cmath>
+
+namespace plume {
+
+void EraserTool::press(const ToolEvent &event)
+{
+    mPath = {event.world};
+    mCursor = event.pos;
+}
+
+void EraserTool::drag(const ToolEvent &event)
+{
+    mCursor = event.pos;
+    if (mPath.empty())
+        return;
+    // Samples a quarter radius apart, so the disc sweeps the whole path.
+    const float step = 0.25f * mViewport->toolOptions()->radius();
+    const sim::Vec3 last = mPath.back();
+    const float d = std::hypot(event.world.x - last.x, event.world.y - last.y);
+    const int n = int(std::ceil(d / step));
+    for (int s = 1; s <= n; ++s)
+        mPath.push_back(last + (event.world - last) * (float(s) / float(n)));
+    mViewport->update();
+}
+
+void EraserTool::hover(const ToolEvent &event)
+{
+    mCursor = event.pos;
+    mViewport->update();
+}
+
+void EraserTool::release(const ToolEvent &event)
+{
+    drag(event);
+    if (mPath.empty())
+        return;
+    Document *document = mViewport->document();
+    const Scene &scene = document->scene();
+    const float radius = mViewport->toolOptions()->radius();
+    const double frame = mViewport->frameNumber();
+    auto *macro = new QUndoCommand("Erase");
+    // From the last item down, so the indices of the items still to visit stay valid.
+    for (int index = int(scene.items.size()) - 1; index >= 0; --index) {
+        const Item &item = scene.items[std::size_t(index)];
+        const sim::Vec3 offset = item.offset.at(frame);
+        if (item.shape.type != ShapeType::Stroke) {
+            for (sim::Vec3 p : mPath)
+                if (shapeContains(item.shape, offset, p, radius)) {
+                    new RemoveItem(document, index, macro);
+                    break;
+                }
+            continue;
+        }
+        std::vector<std::vector<StrokePoint>> runs{item.shape.points};
+        for (sim::Vec3 p : mPath) {
+            std::vector<std::vector<StrokePoint>> next;
+            for (const auto &run : runs)
+                for (auto &piece : eraseStrokePoints(run, p - offset, radius))
+                    next.push_back(std::move(piece));
+            runs = std::move(next);
+        }
+        if (runs.size() == 1 && runs.front().size() == item.shape.points.size())
+            continue;
+        if (runs.empty()) {
+            new RemoveItem(document, index, macro);
+            continue;
+        }
+        Shape first = item.shape;
+        first.points = runs.front();
+        new ChangeValue<values::ItemShape>(document, index, first, MergeId::None, 0, macro);
+        // The other pieces become items of their own right after it.
+        std::vector<std::string> taken;
+        for (std::size_t r = 1; r < runs.size(); ++r) {
+            Item piece = item;
+            piece.shape.points = runs[r];
+            std::string name;
+            for (int n = 2;; ++n) {
+                name = item.name + " " + std::to_string(n);
+                if (!scene.findItem(name)
+                    && std::find(taken.begin(), taken.end(), name) == taken.end())
+                    break;
+            }
+            taken.push_back(name);
+            piece.name = name;
+            new AddItem(document, index + int(r), std::move(piece), macro);
+        }
+    }
+    mPath.clear();
+    if (macro->childCount() == 0) {
+        delete macro;
+        return;
+    }
+    document->setSelectedItem(-1);
+    document->undoStack()->push(macro);
+}
+
+void EraserTool::paint(QPainter &painter) const
+{
+    const double r = mViewport->toolOptions()->radius() * mViewport->pixelsPerUnit();
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(QColor(255, 255, 255, 180), 1.0, Qt::DashLine));
+    painter.drawEllipse(mCursor, r, r);
+}
+
+} // namespace plume

@@ -1,0 +1,103 @@
+#include "shapetool.h"
+
+#include "tooloptions.h"
+
+#include <document/undocommands.h>
+#include <viewport/viewport.h>
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume {
+
+ShapeTool::ShapeTool(Viewport *viewport, ShapeType type)
+    : Tool(viewport)
+    , mType(type)
+{
+}
+
+QString ShapeTool::name() const
+{
+    switch (mType) {
+    case ShapeType::Box: return "Box";
+    case ShapeType::Capsule: return "Capsule";
+    default: return "Circle";
+    }
+}
+
+void ShapeTool::press(const ToolEvent &event)
+{
+    mStart = event.world;
+    mShape = shapeBetween(mStart, mStart);
+}
+
+void ShapeTool::drag(const ToolEvent &event)
+{
+    if (!mShape)
+        return;
+    mShape = shapeBetween(mStart, event.world);
+    mViewport->update();
+}
+
+void ShapeTool::release(const ToolEvent &event)
+{
+    if (!mShape)
+        return;
+    Shape shape = shapeBetween(mStart, event.world);
+    mShape.reset();
+    Document *document = mViewport->document();
+    const ToolOptions &options = *mViewport->toolOptions();
+    const ItemKind kind = options.shapeKind();
+    Item item = options.makeItem(kind, std::move(shape), {0.f, 1.f, 0.f});
+    const QString base = QString("%1 %2").arg(kind == ItemKind::Emitter    ? "emitter"
+                                              : kind == ItemKind::Obstacle ? "obstacle"
+                                                                           : "force",
+                                              name().toLower());
+    item.name = document->uniqueItemName(base.toStdString());
+    const int index = int(document->scene().items.size());
+    document->undoStack()->push(new AddItem(document, index, std::move(item)));
+    document->setSelectedItem(index);
+    mViewport->update();
+}
+
+// A click without a drag gives a shape of the brush radius.
+Shape ShapeTool::shapeBetween(sim::Vec3 a, sim::Vec3 b) const
+{
+    const float minimum = mViewport->toolOptions()->radius();
+    Shape s;
+    s.type = mType;
+    const float z = a.z;
+    switch (mType) {
+    case ShapeType::Box:
+        s.centre = {0.5f * (a.x + b.x), 0.5f * (a.y + b.y), z};
+        s.halfSize = {std::max(0.5f * std::abs(b.x - a.x), minimum),
+                      std::max(0.5f * std::abs(b.y - a.y), minimum), minimum};
+        break;
+    case ShapeType::Capsule:
+        s.start = a;
+        s.end = b;
+        s.radius = minimum;
+        break;
+    default:
+        s.type = ShapeType::Sphere;
+        s.centre = a;
+        s.radius = std::max(std::hypot(b.x - a.x, b.y - a.y), minimum);
+        break;
+    }
+    return s;
+}
+
+void ShapeTool::paint(QPainter &painter) const
+{
+    if (!mShape)
+        return;
+    QColor colour = Viewport::kindColor(mViewport->toolOptions()->shapeKind());
+    painter.setPen(QPen(colour, 1.5, Qt::DashLine));
+    colour.setAlpha(70);
+    painter.setBrush(colour);
+    painter.drawPath(mViewport->shapePath(*mShape, {}));
+}
+
+} // namespace plume

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "tool.h"
+
+#include <scene/scene.h>
+
+#include <optional>
+
+namespace plume {
+
+/// Places a circle, box or capsule by dragging: a circle from its centre out to its radius, a
+/// box from corner to corner, a capsule from end to end (with the brush radius). The item's
+/// kind is the tool options' shape kind. The new item is one AddItem command.
+class ShapeTool : public Tool
+{
+public:
+    ShapeTool(Viewport *viewport, ShapeType type);
+
+    QString name() const override;
+    void press(const ToolEvent &event) override;
+    void drag(const ToolEvent &event) override;
+    void release(const ToolEvent &event) override;
+    void cancel() override { mShape.reset(); }
+    void paint(QPainter &painter) const override;
+
+private:
+    Shape shapeBetween(sim::Vec3 a, sim::Vec3 b) const;
+
+    ShapeType mType;
+    sim::Vec3 mStart;
+    std::optional<Shape> mShape;
+};
+
+} // namespace plume

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <sim/types.h>
+
+#include <QPointF>
+#include <QString>
+
+class QPainter;
+
+namespace plume {
+
+class Viewport;
+
+/// A pointer event in the viewport, with its world position (x-y plane) and pen pressure.
+struct ToolEvent
+{
+    QPointF pos;          ///< widget pixels
+    sim::Vec3 world;      ///< world units (z = the domain's middle)
+    float pressure = 1.f; ///< tablet pressure in [0, 1]; 1 for a mouse
+    bool tablet = false;
+    Qt::KeyboardModifiers modifiers;
+};
+
+/// A viewport tool: gets the left-button drags (and hovering) in the viewport, draws its
+/// feedback over it, and turns what the user did into undo commands on release.
+class Tool
+{
+public:
+    explicit Tool(Viewport *viewport)
+        : mViewport(viewport)
+    {
+    }
+    virtual ~Tool() = default;
+
+    virtual QString name() const = 0;
+    virtual void press(const ToolEvent &) {}
+    virtual void drag(const ToolEvent &) {}
+    virtual void release(const ToolEvent &) {}
+    virtual void hover(const ToolEvent &) {}
+    /// Abandons a drag in progress (Escape, tool switch).
+    virtual void cancel() {}
+    /// Feedback over the scene, in widget coordinates.
+    virtual void paint(QPainter &) const {}
+
+protected:
+    Viewport *mViewport;
+};
+
+} // namespace plume

@@ -1,0 +1,472 @@
+#include "viewport.h"
+
+#include <document/document.h>
+#include <document/shapeedit.h>
+#include <tools/tool.h>
+#include <tools/tooloptions.h>
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QTabletEvent>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace plume {
+
+namespace {
+
+const QColor kBackground(24, 26, 30);
+constexpr double kHandleRadius = 5.0;
+
+sim::Domain sceneDomain(const Scene &scene) { return makeDomain(scene.domain); }
+
+} // namespace
+
+Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
+    : QWidget(parent)
+    , mDocument(document)
+    , mOptions(options)
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(200, 200);
+    connect(document, &Document::changed, this, [this] { update(); });
+    connect(document, &Document::selectionChanged, this, [this] { update(); });
+}
+
+QColor Viewport::kindColor(ItemKind kind)
+{
+    switch (kind) {
+    case ItemKind::Emitter: return QColor(255, 170, 60);
+    case ItemKind::Obstacle: return QColor(150, 190, 255);
+    case ItemKind::ForceField: return QColor(110, 230, 140);
+    }
+    return Qt::white;
+}
+
+void Viewport::setTool(Tool *tool)
+{
+    if (mTool)
+        mTool->cancel();
+    mTool = tool;
+    mToolDrag = false;
+    setCursor(tool && tool->name() != "Select" ? Qt::CrossCursor : Qt::ArrowCursor);
+    update();
+}
+
+void Viewport::setField(ViewField field)
+{
+    mField = field;
+    rebuildPicture();
+    update();
+}
+
+void Viewport::setOverlay(Overlay o, bool on)
+{
+    mOverlays = on ? (mOverlays | o) : (mOverlays & ~o);
+    update();
+}
+
+void Viewport::showFrame(const FramePtr &frame)
+{
+    mFrame = frame;
+    rebuildPicture();
+    update();
+}
+
+void Viewport::rebuildPicture()
+{
+    mPicture = mFrame ? renderField(*mFrame, mField) : FieldPicture{};
+}
+
+void Viewport::fitToView()
+{
+    const sim::Domain d = sceneDomain(mDocument->scene());
+    const sim::Vec3 e = d.extent();
+    mCentre = d.origin + e * 0.5f;
+    mZoom = 0.92 * std::min(width() / std::max(double(e.x), 1e-6),
+                            height() / std::max(double(e.y), 1e-6));
+    mAutoFit = true;
+    update();
+}
+
+QPointF Viewport::toWidget(sim::Vec3 w) const
+{
+    return {width() * 0.5 + (w.x - mCentre.x) * mZoom, height() * 0.5 - (w.y - mCentre.y) * mZoom};
+}
+
+sim::Vec3 Viewport::toWorld(QPointF p) const
+{
+    return {float(mCentre.x + (p.x() - width() * 0.5) / mZoom),
+            float(mCentre.y - (p.y() - height() * 0.5) / mZoom), mCentre.z};
+}
+
+QRectF Viewport::domainRect() const
+{
+    const sim::Domain d = sceneDomain(mDocument->scene());
+    return QRectF(toWidget(d.origin + sim::Vec3{0.f, d.extent().y, 0.f}),
+                  toWidget(d.origin + sim::Vec3{d.extent().x, 0.f, 0.f}));
+}
+
+sim::Vec3 Viewport::itemOffset(const Item &item) const { return item.offset.at(frameNumber()); }
+
+QPainterPath Viewport::shapePath(const Shape &shape, sim::Vec3 o) const
+{
+    QPainterPath path;
+    const double z = mZoom;
+    switch (shape.type) {
+    case ShapeType::Sphere:
+        path.addEllipse(toWidget(shape.centre + o), shape.radius * z, shape.radius * z);
+        break;
+    case ShapeType::Box: {
+        const float a = shape.rotation * std::numbers::pi_v<float> / 180.f;
+        const float c = std::cos(a), s = std::sin(a);
+        const float hx = shape.halfSize.x, hy = shape.halfSize.y;
+        const float corners[4][2] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
+        QPolygonF poly;
+        for (const auto &k : corners)
+            poly << toWidget(shape.centre + o
+                             + sim::Vec3{c * k[0] - s * k[1], s * k[0] + c * k[1], 0.f});
+        poly << poly.front();
+        path.addPolygon(poly);
+        break;
+    }
+    case ShapeType::Capsule: {
+        QPainterPathStroker stroker;
+        stroker.setWidth(2.0 * shape.radius * z);
+        stroker.setCapStyle(Qt::RoundCap);
+        QPainterPath line(toWidget(shape.start + o));
+        line.lineTo(toWidget(shape.end + o));
+        if (shape.start == shape.end)
+            line.lineTo(toWidget(shape.end + o) + QPointF(0.01, 0));
+        path = stroker.createStroke(line);
+        break;
+    }
+    case ShapeType::Stroke: {
+        // A disc at every point plus the band between neighbours.
+        path.setFillRule(Qt::WindingFill);
+        for (std::size_t n = 0; n < shape.points.size(); ++n) {
+            const StrokePoint &a = shape.points[n];
+            path.addEllipse(toWidget(a.position + o), a.radius * z, a.radius * z);
+            if (n + 1 < shape.points.size()) {
+                QPainterPathStroker stroker;
+                stroker.setWidth(2.0 * a.radius * z);
+                QPainterPath seg(toWidget(a.position + o));
+                seg.lineTo(toWidget(shape.points[n + 1].position + o));
+                path.addPath(stroker.createStroke(seg));
+            }
+        }
+        path = path.simplified();
+        break;
+    }
+    case ShapeType::Image:
+        path.addRect(QRectF(toWidget(shape.imageMin + o), toWidget(shape.imageMax + o)));
+        break;
+    case ShapeType::Everywhere:
+        path.addRect(domainRect());
+        break;
+    }
+    return path;
+}
+
+int Viewport::itemAt(QPointF pos) const
+{
+    const Scene &scene = mDocument->scene();
+    const sim::Vec3 w = toWorld(pos);
+    const float slack = float(3.0 / mZoom);
+    for (int n = int(scene.items.size()) - 1; n >= 0; --n) {
+        const Item &item = scene.items[std::size_t(n)];
+        if (shapeContains(item.shape, itemOffset(item), w, slack))
+            return n;
+    }
+    return -1;
+}
+
+QPointF Viewport::scaleHandle(int index) const
+{
+    const Item &item = mDocument->scene().items[std::size_t(index)];
+    const QRectF b = shapeBounds(item.shape, itemOffset(item));
+    // World y up: the rectangle's bottom() is the highest y.
+    return toWidget({float(b.right()), float(b.bottom()), 0.f});
+}
+
+bool Viewport::scaleHandleHit(int index, QPointF pos) const
+{
+    if (index < 0 || index >= int(mDocument->scene().items.size()))
+        return false;
+    const Item &item = mDocument->scene().items[std::size_t(index)];
+    if (item.shape.type == ShapeType::Everywhere)
+        return false;
+    const QPointF d = pos - scaleHandle(index);
+    return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
+}
+
+void Viewport::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), kBackground);
+    const QRectF domain = domainRect();
+    if (!mPicture.image.isNull()) {
+        p.setRenderHint(QPainter::SmoothPixmapTransform, mZoom < 4.0 * mPicture.image.width());
+        p.drawImage(domain, mPicture.image);
+    }
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(QColor(90, 95, 105), 1.0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(domain);
+    if (overlay(Grid))
+        paintGrid(p);
+    if (overlay(Arrows))
+        paintArrows(p);
+    paintItems(p);
+    if (mTool)
+        mTool->paint(p);
+    if (mPicture.legend && !mPicture.image.isNull())
+        paintLegend(p);
+}
+
+void Viewport::paintGrid(QPainter &p) const
+{
+    const sim::Domain d = sceneDomain(mDocument->scene());
+    const double cellPx = d.cellSize * mZoom;
+    const int every = std::max(1, int(std::ceil(6.0 / cellPx)));
+    p.setPen(QPen(QColor(255, 255, 255, 28), 0.0));
+    for (int i = 0; i <= d.cells.x; i += every) {
+        const sim::Vec3 a = d.toWorld({float(i), 0.f, 0.f});
+        p.drawLine(toWidget(a), toWidget(a + sim::Vec3{0.f, d.extent().y, 0.f}));
+    }
+    for (int j = 0; j <= d.cells.y; j += every) {
+        const sim::Vec3 a = d.toWorld({0.f, float(j), 0.f});
+        p.drawLine(toWidget(a), toWidget(a + sim::Vec3{d.extent().x, 0.f, 0.f}));
+    }
+}
+
+// Arrows about 24 px apart, the fastest one as long as the spacing.
+void Viewport::paintArrows(QPainter &p) const
+{
+    if (!mFrame)
+        return;
+    const sim::ScalarGrid &u = mFrame->field(DisplayField::VelocityX);
+    const sim::ScalarGrid &v = mFrame->field(DisplayField::VelocityY);
+    const sim::Domain &d = mFrame->domain;
+    if (u.count() == 0 || u.size().x != d.cells.x)
+        return;
+    const double cellPx = d.cellSize * mZoom;
+    const int every = std::max(1, int(std::round(24.0 / cellPx)));
+    const float maxSpeed = std::max(mFrame->maximum[int(DisplayField::Speed)], 1e-6f);
+    const double scale = every * cellPx / maxSpeed;
+    p.setPen(QPen(QColor(120, 220, 255, 200), 1.0));
+    for (int j = every / 2; j < d.cells.y; j += every)
+        for (int i = every / 2; i < d.cells.x; i += every) {
+            const QPointF a = toWidget(d.cellCentre(i, j, 0));
+            const QPointF dir(u(i, j, 0) * scale, -v(i, j, 0) * scale);
+            const double len = std::hypot(dir.x(), dir.y());
+            if (len < 1.0)
+                continue;
+            const QPointF b = a + dir;
+            p.drawLine(a, b);
+            const QPointF unit = dir / len;
+            const QPointF side(-unit.y(), unit.x());
+            const double head = std::min(4.0, 0.35 * len);
+            p.drawLine(b, b - unit * head + side * head * 0.6);
+            p.drawLine(b, b - unit * head - side * head * 0.6);
+        }
+}
+
+void Viewport::paintItems(QPainter &p) const
+{
+    const Scene &scene = mDocument->scene();
+    const int selected = mDocument->selectedItem();
+    for (int n = 0; n < int(scene.items.size()); ++n) {
+        const Item &item = scene.items[std::size_t(n)];
+        const bool isSelected = n == selected;
+        const bool obstacle = item.kind == ItemKind::Obstacle;
+        if (!isSelected && !overlay(Outlines) && !(obstacle && overlay(Obstacles)))
+            continue;
+        if (item.shape.type == ShapeType::Everywhere && !isSelected)
+            continue;
+        const QPainterPath path = shapePath(item.shape, itemOffset(item));
+        QColor colour = kindColor(item.kind);
+        if (!item.enabled)
+            colour = QColor(140, 140, 140);
+        QColor fill = colour;
+        fill.setAlpha(obstacle && overlay(Obstacles) ? 60 : 0);
+        QPen pen(colour, isSelected ? 2.0 : 1.0, item.enabled ? Qt::SolidLine : Qt::DashLine);
+        p.setPen(pen);
+        p.setBrush(fill.alpha() ? QBrush(fill) : QBrush(Qt::NoBrush));
+        p.drawPath(path);
+        if (isSelected && item.shape.type != ShapeType::Everywhere) {
+            const QRectF b = shapeBounds(item.shape, itemOffset(item));
+            p.setPen(QPen(QColor(255, 255, 255, 150), 1.0, Qt::DotLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(toWidget({float(b.left()), float(b.bottom()), 0.f}),
+                              toWidget({float(b.right()), float(b.top()), 0.f})));
+            p.setPen(QPen(Qt::black, 1.0));
+            p.setBrush(Qt::white);
+            p.drawEllipse(scaleHandle(n), kHandleRadius, kHandleRadius);
+        }
+    }
+}
+
+void Viewport::paintLegend(QPainter &p) const
+{
+    const QRectF bar(width() - 34, 40, 14, std::max(60, height() - 120));
+    for (int y = 0; y < int(bar.height()); ++y) {
+        const float t = 1.f - float(y) / float(bar.height() - 1);
+        p.setPen(QColor(mapColor(mPicture.map, t)));
+        p.drawLine(QPointF(bar.left(), bar.top() + y), QPointF(bar.right(), bar.top() + y));
+    }
+    p.setPen(QColor(200, 200, 200));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(bar);
+    const QFontMetrics fm = p.fontMetrics();
+    auto label = [&](float value, double y) {
+        const QString text = QString::number(value, 'g', 3);
+        p.drawText(QPointF(bar.left() - 6 - fm.horizontalAdvance(text), y + fm.ascent() / 2.0),
+                   text);
+    };
+    label(mPicture.hi, bar.top());
+    label(mPicture.lo, bar.bottom());
+    const QString name = toDisplayName(mField);
+    p.drawText(QPointF(bar.right() - fm.horizontalAdvance(name), bar.top() - 8), name);
+}
+
+void Viewport::resizeEvent(QResizeEvent *)
+{
+    if (mAutoFit)
+        fitToView();
+}
+
+namespace {
+
+ToolEvent makeToolEvent(const Viewport &v, QPointF pos, float pressure, bool tablet,
+                        Qt::KeyboardModifiers modifiers)
+{
+    ToolEvent e;
+    e.pos = pos;
+    e.world = v.toWorld(pos);
+    const Scene &scene = v.document()->scene();
+    e.world.z = scene.domain.origin.z + 0.5f * makeDomain(scene.domain).extent().z;
+    e.pressure = std::clamp(pressure, 0.f, 1.f);
+    e.tablet = tablet;
+    e.modifiers = modifiers;
+    return e;
+}
+
+} // namespace
+
+void Viewport::mousePressEvent(QMouseEvent *event)
+{
+    setFocus();
+    if (event->button() == Qt::MiddleButton) {
+        mPanning = true;
+        mLastPan = event->position();
+        return;
+    }
+    if (event->button() == Qt::LeftButton && mTool) {
+        mToolDrag = true;
+        mTool->press(makeToolEvent(*this, event->position(), 1.f, false, event->modifiers()));
+        update();
+    }
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent *event)
+{
+    const sim::Vec3 w = toWorld(event->position());
+    Q_EMIT pointerMoved(QString("x %1  y %2").arg(w.x, 0, 'f', 3).arg(w.y, 0, 'f', 3));
+    if (mPanning) {
+        const QPointF d = event->position() - mLastPan;
+        mLastPan = event->position();
+        mCentre.x -= float(d.x() / mZoom);
+        mCentre.y += float(d.y() / mZoom);
+        mAutoFit = false;
+        update();
+        return;
+    }
+    if (!mTool)
+        return;
+    const ToolEvent e = makeToolEvent(*this, event->position(), 1.f, false, event->modifiers());
+    if (mToolDrag)
+        mTool->drag(e);
+    else
+        mTool->hover(e);
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::MiddleButton) {
+        mPanning = false;
+        return;
+    }
+    if (event->button() == Qt::LeftButton && mTool && mToolDrag) {
+        mToolDrag = false;
+        mTool->release(makeToolEvent(*this, event->position(), 1.f, false, event->modifiers()));
+        update();
+    }
+}
+
+void Viewport::tabletEvent(QTabletEvent *event)
+{
+    if (!mTool) {
+        event->ignore();
+        return;
+    }
+    const ToolEvent e = makeToolEvent(*this, event->position(), float(event->pressure()), true,
+                                      event->modifiers());
+    switch (event->type()) {
+    case QEvent::TabletPress:
+        mToolDrag = true;
+        mTool->press(e);
+        break;
+    case QEvent::TabletMove:
+        if (mToolDrag)
+            mTool->drag(e);
+        else
+            mTool->hover(e);
+        break;
+    case QEvent::TabletRelease:
+        if (mToolDrag)
+            mTool->release(e);
+        mToolDrag = false;
+        break;
+    default:
+        event->ignore();
+        return;
+    }
+    event->accept(); // no synthesized mouse events: the pen's pressure is kept
+    update();
+}
+
+void Viewport::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0.0)
+        return;
+    const sim::Vec3 before = toWorld(event->position());
+    mZoom = std::clamp(mZoom * std::pow(1.2, steps), 10.0, 1e6);
+    const sim::Vec3 after = toWorld(event->position());
+    mCentre = mCentre + (before - after);
+    mAutoFit = false;
+    update();
+}
+
+void Viewport::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_F) {
+        fitToView();
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && mTool) {
+        mTool->cancel();
+        mToolDrag = false;
+        update();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+} // namespace plume

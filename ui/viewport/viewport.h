@@ -1,0 +1,113 @@
+#pragma once
+
+#include "fieldrender.h"
+
+#include <scene/scene.h>
+#include <simulation/framecache.h>
+
+#include <QImage>
+#include <QPainterPath>
+#include <QWidget>
+
+namespace plume {
+
+class Document;
+class Tool;
+class ToolOptions;
+
+/// The 2D viewport: the chosen field of the shown frame with its colour map and legend, and
+/// overlays (velocity arrows, grid, obstacles, item outlines with the selection's handles).
+/// Wheel zooms about the pointer, middle drag pans, F fits the domain; the left button goes to
+/// the current tool. In 3D scenes it shows the middle z-slice.
+///
+/// World y points up; widget y points down. The view is a centre point and a zoom.
+class Viewport : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum Overlay {
+        Arrows = 1,
+        Grid = 2,
+        Obstacles = 4,
+        Outlines = 8,
+    };
+
+    Viewport(Document *document, ToolOptions *options, QWidget *parent = nullptr);
+
+    Document *document() const { return mDocument; }
+    ToolOptions *toolOptions() const { return mOptions; }
+
+    void setTool(Tool *tool);
+    Tool *tool() const { return mTool; }
+    void setField(ViewField field);
+    ViewField field() const { return mField; }
+    void setOverlay(Overlay overlay, bool on);
+    bool overlay(Overlay overlay) const { return mOverlays & overlay; }
+
+    /// Shows a frame (from the simulation controller).
+    void showFrame(const FramePtr &frame);
+    const FramePtr &frame() const { return mFrame; }
+    /// The shown frame's number (0 before any).
+    int frameNumber() const { return mFrame ? mFrame->frame : 0; }
+
+    /// Fits the domain into the widget and keeps fitting on resize until the user pans/zooms.
+    void fitToView();
+
+    // Coordinates.
+    QPointF toWidget(sim::Vec3 world) const;
+    sim::Vec3 toWorld(QPointF widget) const;
+    double pixelsPerUnit() const { return mZoom; }
+    /// The domain rectangle in widget coordinates.
+    QRectF domainRect() const;
+    /// A shape's outline in widget coordinates (moved by offset).
+    QPainterPath shapePath(const Shape &shape, sim::Vec3 offset) const;
+
+    /// The topmost item whose shape contains the widget point (3 px slack), or -1.
+    int itemAt(QPointF pos) const;
+    /// Whether pos is on the scale handle of item `index`.
+    bool scaleHandleHit(int index, QPointF pos) const;
+    /// Widget position of an item's scale handle (top-right of its outline).
+    QPointF scaleHandle(int index) const;
+
+    static QColor kindColor(ItemKind kind);
+
+    QSize sizeHint() const override { return {720, 720}; }
+
+signals:
+    void pointerMoved(const QString &description);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void tabletEvent(QTabletEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    void paintArrows(QPainter &p) const;
+    void paintGrid(QPainter &p) const;
+    void paintItems(QPainter &p) const;
+    void paintLegend(QPainter &p) const;
+    void rebuildPicture();
+    sim::Vec3 itemOffset(const Item &item) const;
+
+    Document *mDocument;
+    ToolOptions *mOptions;
+    Tool *mTool = nullptr;
+    ViewField mField = ViewField::Dye;
+    int mOverlays = Obstacles | Outlines;
+    FramePtr mFrame;
+    FieldPicture mPicture;
+    sim::Vec3 mCentre{0.5f, 0.5f, 0.5f};
+    double mZoom = 600.0;
+    bool mAutoFit = true;
+    bool mPanning = false;
+    bool mToolDrag = false;
+    QPointF mLastPan;
+};
+
+} // namespace plume
