@@ -14,6 +14,7 @@ struct ChangeEvent
         Domain,       ///< domain settings (size, resolution, boundaries, dimension)
         Simulation,   ///< solver parameters, time stepping, frame range, seed
         SceneName,
+        Exports,      ///< export presets (render look, flipbook, images)
     };
 
     Type type = Type::Reset;

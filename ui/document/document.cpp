@@ -107,4 +107,10 @@ void Document::setSceneName(const std::string &name)
     Q_EMIT changed({ChangeEvent::Type::SceneName, -1});
 }
 
+void Document::setExports(const ExportPresets &exports)
+{
+    mScene.exports = exports;
+    Q_EMIT changed({ChangeEvent::Type::Exports, -1});
+}
+
 } // namespace plume

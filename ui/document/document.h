@@ -51,6 +51,7 @@ public:
     void setDomain(const DomainSettings &domain);
     void setSimulation(const SimulationSettings &simulation);
     void setSceneName(const std::string &name);
+    void setExports(const ExportPresets &exports);
 
 signals:
     void changed(const plume::ChangeEvent &event);

@@ -154,6 +154,15 @@ struct SceneName
     static void set(Document &d, int, const Value &v) { d.setSceneName(v); }
 };
 
+/// The export presets (the export dialog remembers its last settings here).
+struct SceneExports
+{
+    using Value = ExportPresets;
+    static const char *text() { return "Change Export Settings"; }
+    static Value get(const Scene &s, int) { return s.exports; }
+    static void set(Document &d, int, const Value &v) { d.setExports(v); }
+};
+
 } // namespace values
 
 } // namespace plume
