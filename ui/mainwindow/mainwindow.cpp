@@ -1,8 +1,8 @@
 #include "mainwindow.h"
 
-#include <bake/baker.h>
 #include <document/document.h>
 #include <document/undocommands.h>
+#include <export/exportdialog.h>
 #include <io/scenereader.h>
 #include <panels/outliner.h>
 #include <panels/propertiespanel.h>
@@ -28,13 +28,8 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QStatusBar>
-#include <QThread>
-#include <QTimer>
 #include <QToolBar>
-
-#include <atomic>
 
 // The embedded scenes live in a static library: register them explicitly (outside any
 // namespace, as Q_INIT_RESOURCE requires).
@@ -50,16 +45,6 @@ const Preference<QByteArray> kState("window/state", {});
 const Preference<QString> kLastDirectory("file/lastDirectory", QDir::homePath());
 constexpr int kMaxRecent = 8;
 const char *const kDefaultScene = ":/scenes/plume-2d.plume";
-
-/// Bake progress for the dialog: the worker writes, the GUI thread polls.
-class BakeProgress : public BakeObserver
-{
-public:
-    void frameWritten(int, int done, int, double) override { mDone = done; }
-    bool cancelRequested() override { return mCancel; }
-    std::atomic<int> mDone{0};
-    std::atomic<bool> mCancel{false};
-};
 
 } // namespace
 
@@ -150,14 +135,14 @@ void MainWindow::createActions()
     QAction *saveAction = make("&Save", "actionSave", QKeySequence::Save);
     QAction *saveAsAction = make("Save &As...", "actionSaveAs", QKeySequence::SaveAs);
     QAction *revertAction = make("&Revert", "actionRevert");
-    QAction *exportAction = make("&Export VDB...", "actionExport", QKeySequence("Ctrl+E"));
+    QAction *exportAction = make("&Export...", "actionExport", QKeySequence("Ctrl+E"));
     QAction *quit = make("&Quit", "actionQuit", QKeySequence::Quit);
     connect(newAction, &QAction::triggered, this, &MainWindow::newScene);
     connect(open, &QAction::triggered, this, &MainWindow::openWithPrompt);
     connect(saveAction, &QAction::triggered, this, &MainWindow::save);
     connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
     connect(revertAction, &QAction::triggered, this, &MainWindow::revert);
-    connect(exportAction, &QAction::triggered, this, &MainWindow::exportVdb);
+    connect(exportAction, &QAction::triggered, this, &MainWindow::exportScene);
     connect(quit, &QAction::triggered, this, &QWidget::close);
     file->addAction(newAction);
     file->addAction(open);
@@ -492,48 +477,13 @@ void MainWindow::updateRecentMenu()
     mRecentMenu->setEnabled(!recent.isEmpty());
 }
 
-// Bakes frameStart..frameEnd with the core bake loop on its own thread; the dialog shows the
-// frames written and cancels between frames.
-void MainWindow::exportVdb()
+// The export dialog (flipbook, images, OpenVDB); it previews the frame shown. The interactive
+// simulation pauses so the bake has the cores.
+void MainWindow::exportScene()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, "Export VDB frames to",
-                                                          kLastDirectory.get());
-    if (dir.isEmpty())
-        return;
-    const Scene scene = mDocument->scene();
-    BakeSettings settings;
-    settings.outputDirectory = dir.toStdString();
-    settings.baseName = scene.name;
-    settings.firstFrame = scene.simulation.frameStart;
-    settings.lastFrame = scene.simulation.frameEnd;
-    settings.plumeVersion = QApplication::applicationVersion().toStdString();
-    const int total = settings.lastFrame - settings.firstFrame + 1;
-
-    BakeProgress progress;
-    BakeResult result;
-    QProgressDialog dialog("Baking frames...", "Cancel", 0, total, this);
-    dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(0);
-    QThread *thread = QThread::create([&] { result = bakeScene(scene, settings, &progress); });
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, &dialog, [&] {
-        dialog.setValue(progress.mDone.load());
-        dialog.setLabelText(QString("Baking frame %1 of %2...").arg(progress.mDone + 1).arg(total));
-    });
-    connect(&dialog, &QProgressDialog::canceled, &dialog, [&] { progress.mCancel = true; });
-    connect(thread, &QThread::finished, &dialog, [&] { dialog.done(0); });
-    thread->start();
-    poll.start(100);
+    mSimulation->pause();
+    ExportDialog dialog(mDocument, mSimulation->currentFrameNumber(), this);
     dialog.exec();
-    progress.mCancel = progress.mCancel || dialog.wasCanceled();
-    thread->wait();
-    delete thread;
-    if (result.cancelled)
-        statusBar()->showMessage(QString("Export cancelled after %1 frames").arg(result.files.size()));
-    else if (!result.status)
-        showError("Export failed", QString::fromStdString(result.status.error));
-    else
-        statusBar()->showMessage(QString("Exported %1 frames to %2").arg(result.files.size()).arg(dir));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

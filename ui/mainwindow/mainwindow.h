@@ -66,7 +66,7 @@ private:
     bool save();
     bool saveAs();
     void revert();
-    void exportVdb();
+    void exportScene();
     void deleteSelected();
     bool maybeSave();
     void addRecent(const QString &path);

@@ -1,0 +1,322 @@
+// The export dialog with real widgets (offscreen): it opens with the scene's presets, its
+// atlas preview is the layout core writes, Export bakes flipbook, images and OpenVDB on a
+// worker thread, Cancel leaves no atlas, and the settings are remembered as one undoable
+// scene edit.
+#include <document/document.h>
+#include <export/atlaspreview.h>
+#include <export/exportdialog.h>
+#include <export/flipbook.h>
+#include <export/framepreview.h>
+#include <io/scenereader.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace plume;
+
+Q_DECLARE_METATYPE(plume::ExportPresets)
+
+namespace {
+
+constexpr int kWaitMs = 30000; ///< generous: the machine may be busy with other builds
+
+Scene example(int resolution, int frames)
+{
+    SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+    if (!r.ok)
+        qFatal("%s", r.error.c_str());
+    r.scene.domain.resolution = resolution;
+    r.scene.simulation.frameEnd = r.scene.simulation.frameStart + frames - 1;
+    return r.scene;
+}
+
+template<class W>
+W *child(const QWidget &parent, const char *name)
+{
+    W *w = parent.findChild<W *>(name);
+    if (!w)
+        qFatal("no widget %s", name);
+    return w;
+}
+
+bool exists(const QString &path) { return QFileInfo::exists(path); }
+
+} // namespace
+
+class TestUiExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("plume-tests");
+        QCoreApplication::setApplicationName("tst_ui_export");
+    }
+
+    void opensWithScenePresets_data()
+    {
+        QTest::addColumn<ExportPresets>("presets");
+        QTest::newRow("defaults") << ExportPresets{};
+        ExportPresets p;
+        p.flipbook.enabled = true;
+        p.flipbook.rows = 3;
+        p.flipbook.columns = 5;
+        p.flipbook.padding = 4;
+        p.flipbook.step = 2;
+        p.flipbook.alpha = AlphaMode::Straight;
+        p.flipbook.bitDepth = 16;
+        p.flipbook.emission = EmissionOutput::Separate;
+        p.flipbook.motionVectors = false;
+        p.flipbook.motionRange = 2.5f;
+        p.flipbook.loopFrames = 2;
+        p.flipbook.first = 3;
+        p.flipbook.last = 20;
+        p.flipbook.fileName = "smoke_flipbook";
+        p.images.enabled = true;
+        p.images.first = 3;
+        p.images.last = 20;
+        p.images.step = 3;
+        p.images.bitDepth = 16;
+        p.images.alpha = AlphaMode::Premultiplied;
+        p.images.fileName = "smoke";
+        p.render.width = 48;
+        p.render.height = 32;
+        p.render.look2D = Look2D::Field;
+        p.render.field = sim::FieldKind::Temperature;
+        p.render.colorMap = ColorMap::Diverging;
+        p.render.fieldMin = -0.5f;
+        p.render.fieldMax = 2.f;
+        p.render.lightIntensity = 0.25f; // not in the dialog: kept as it is
+        p.extra.insert("vdb", true);     // OpenVDB as well as flipbook and images
+        QTest::newRow("everything set") << p;
+    }
+
+    // Every option shows the scene's value, and reading them back gives the presets unchanged.
+    void opensWithScenePresets()
+    {
+        QFETCH(ExportPresets, presets);
+        Scene scene = example(24, 30);
+        scene.exports = presets;
+        Document document;
+        document.reset(scene, {});
+        ExportDialog dialog(&document, 1);
+        QCOMPARE(child<QSpinBox>(dialog, "rows")->value(), presets.flipbook.rows);
+        QCOMPARE(child<QSpinBox>(dialog, "columns")->value(), presets.flipbook.columns);
+        QCOMPARE(child<QSpinBox>(dialog, "padding")->value(), presets.flipbook.padding);
+        QCOMPARE(child<QSpinBox>(dialog, "frameWidth")->value(), presets.render.width);
+        QCOMPARE(child<QCheckBox>(dialog, "flipbookEnabled")->isChecked(),
+                 presets.flipbook.enabled);
+        QCOMPARE(child<QCheckBox>(dialog, "imagesEnabled")->isChecked(), presets.images.enabled);
+        QCOMPARE(child<QCheckBox>(dialog, "vdbEnabled")->isChecked(),
+                 presets.extra.value("vdb").toBool(!presets.flipbook.enabled));
+        QCOMPARE(child<QSpinBox>(dialog, "firstFrame")->value(),
+                 presets.flipbook.first == kBakeRange ? 1 : presets.flipbook.first);
+        QCOMPARE(child<QLineEdit>(dialog, "baseName")->text(),
+                 presets.images.fileName.empty() ? QString::fromStdString(scene.name)
+                                                 : QString("smoke"));
+        QVERIFY(dialog.presets() == presets);
+    }
+
+    void layoutFollowsOptions_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<int>("padding");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::newRow("4x4 pad 2") << 4 << 4 << 2 << 64 << 64;
+        QTest::newRow("2x8 no pad") << 2 << 8 << 0 << 32 << 48;
+        QTest::newRow("5x3 pad 7") << 5 << 3 << 7 << 100 << 30;
+        QTest::newRow("1x1 pad 1") << 1 << 1 << 1 << 16 << 16;
+    }
+
+    // The preview's atlas is core's AtlasLayout for the options, its tiles the frames core
+    // selects (the loop's frames folded away).
+    void layoutFollowsOptions()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, columns);
+        QFETCH(int, padding);
+        QFETCH(int, width);
+        QFETCH(int, height);
+        Document document;
+        document.reset(example(24, 40), {});
+        ExportDialog dialog(&document, 1);
+        dialog.show();
+        child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(true);
+        child<QSpinBox>(dialog, "rows")->setValue(rows);
+        child<QSpinBox>(dialog, "columns")->setValue(columns);
+        child<QSpinBox>(dialog, "padding")->setValue(padding);
+        child<QSpinBox>(dialog, "frameWidth")->setValue(width);
+        child<QSpinBox>(dialog, "frameHeight")->setValue(height);
+        child<QSpinBox>(dialog, "loopFrames")->setValue(1);
+
+        const AtlasLayout expected{rows, columns, width, height, padding};
+        const AtlasLayout &shown = dialog.atlasPreview()->atlasLayout();
+        QCOMPARE(shown.width(), expected.width());
+        QCOMPARE(shown.height(), expected.height());
+        QCOMPARE(shown.frameOrigin(rows * columns - 1),
+                 expected.frameOrigin(rows * columns - 1));
+        std::vector<int> frames;
+        int step = 0;
+        QVERIFY(selectFlipbookFrames(dialog.presets().flipbook, 1, 40, frames, step));
+        frames.pop_back(); // the loop blends the last selected frame into the first
+        QCOMPARE(dialog.atlasPreview()->frames(), frames);
+        // Drawn to scale: the on-screen rectangle keeps the atlas's aspect ratio (to a pixel).
+        const QRectF r = dialog.atlasPreview()->atlasRect();
+        QVERIFY(std::abs(r.width() / r.height() - double(expected.width()) / expected.height())
+                < 1.0 / std::min(r.width(), r.height()));
+    }
+
+    // Flipbook (atlas, motion, sidecar), images and OpenVDB from one export; the atlas has the
+    // previewed size and the previewed frame equals the exported image of that frame.
+    void exportWritesFiles()
+    {
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(24, 6), {});
+        ExportDialog dialog(&document, 4);
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        child<QLineEdit>(dialog, "baseName")->setText("test");
+        child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(true);
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(true);
+        child<QCheckBox>(dialog, "vdbEnabled")->setChecked(true);
+        child<QSpinBox>(dialog, "rows")->setValue(2);
+        child<QSpinBox>(dialog, "columns")->setValue(3);
+        child<QSpinBox>(dialog, "padding")->setValue(1);
+        child<QSpinBox>(dialog, "frameWidth")->setValue(16);
+        child<QSpinBox>(dialog, "frameHeight")->setValue(20);
+        QSignalSpy rendered(dialog.framePreview(), &FramePreview::frameReady);
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(dialog.isExporting());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
+        QCOMPARE(finished.first().first().toBool(), true);
+
+        const QString base = dir.filePath("test");
+        QImage atlas(base + "_flipbook.png");
+        QVERIFY(!atlas.isNull());
+        const AtlasLayout &layout = dialog.atlasPreview()->atlasLayout();
+        QCOMPARE(atlas.size(), QSize(layout.width(), layout.height()));
+        QCOMPARE(atlas.size(), QSize(3 * 18, 2 * 22));
+        QVERIFY(exists(base + "_flipbook_motion.png"));
+        QFile sidecar(base + "_flipbook.json");
+        QVERIFY(sidecar.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(sidecar.readAll()).object();
+        QCOMPARE(json["atlas"].toObject()["rows"].toInt(), 2);
+        QCOMPARE(json["atlas"].toObject()["columns"].toInt(), 3);
+        QCOMPARE(json["frames"].toObject()["count"].toInt(), 6);
+        for (int f = 1; f <= 6; ++f) {
+            QVERIFY(exists(QString("%1.%2.png").arg(base).arg(f, 4, 10, QChar('0'))));
+            QVERIFY(exists(QString("%1.%2.vdb").arg(base).arg(f, 4, 10, QChar('0'))));
+        }
+        QCOMPARE(dialog.lastResult().files.size(), std::size_t(6 + 6 + 3));
+
+        // Images are straight alpha, 8 bit, no emission: what the preview shows.
+        QTRY_VERIFY_WITH_TIMEOUT(!rendered.isEmpty() && !dialog.framePreview()->isBusy(),
+                                 kWaitMs);
+        QCOMPARE(dialog.framePreview()->imageFrame(), 4);
+        const QImage exported(base + ".0004.png");
+        int visible = 0; // the comparison means something only where there is smoke
+        for (int y = 0; y < exported.height(); ++y)
+            for (int x = 0; x < exported.width(); ++x)
+                visible += qAlpha(exported.pixel(x, y)) > 16;
+        QVERIFY2(visible > 10, qPrintable(QString::number(visible)));
+        QCOMPARE(dialog.framePreview()->image().convertToFormat(QImage::Format_RGBA8888),
+                 exported.convertToFormat(QImage::Format_RGBA8888));
+    }
+
+    // Cancel stops the bake between frames; the images written are complete and no atlas or
+    // sidecar exists.
+    void cancelLeavesNoAtlas()
+    {
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(64, 300), {});
+        ExportDialog dialog(&document, 1);
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        child<QLineEdit>(dialog, "baseName")->setText("cancel");
+        child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(true);
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(true);
+        child<QCheckBox>(dialog, "vdbEnabled")->setChecked(false);
+        child<QSpinBox>(dialog, "frameWidth")->setValue(32);
+        child<QSpinBox>(dialog, "frameHeight")->setValue(32);
+        QSignalSpy progressed(&dialog, &ExportDialog::progressed);
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(progressed.wait(kWaitMs));
+        dialog.cancelExport();
+        QVERIFY(finished.wait(kWaitMs));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY(dialog.lastResult().cancelled);
+        QVERIFY(dialog.lastResult().files.size() < 300);
+        QVERIFY(!exists(dir.filePath("cancel_flipbook.png")));
+        QVERIFY(!exists(dir.filePath("cancel_flipbook.json")));
+        QVERIFY(!exists(dir.filePath("cancel_flipbook_motion.png")));
+        const QStringList left = QDir(dir.path()).entryList(QDir::Files);
+        QCOMPARE(left.size(), int(dialog.lastResult().files.size()));
+        for (const QString &name : left) {
+            QVERIFY2(name.startsWith("cancel.") && name.endsWith(".png"), qPrintable(name));
+            QCOMPARE(QImage(dir.filePath(name)).size(), QSize(32, 32));
+        }
+    }
+
+    // Export stores the options in the scene as one undo step; undo restores the old presets,
+    // redo the new ones, and the dialog opens with what is stored.
+    void presetsStoredWithUndo()
+    {
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(16, 2), {});
+        const ExportPresets before = document.scene().exports;
+        QVERIFY(!document.isModified());
+        ExportPresets after;
+        {
+            ExportDialog dialog(&document, 1);
+            child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+            child<QCheckBox>(dialog, "imagesEnabled")->setChecked(true);
+            child<QCheckBox>(dialog, "vdbEnabled")->setChecked(false);
+            child<QSpinBox>(dialog, "frameWidth")->setValue(8);
+            child<QSpinBox>(dialog, "frameHeight")->setValue(8);
+            child<QSpinBox>(dialog, "rows")->setValue(3);
+            child<QComboBox>(dialog, "imageBitDepth")->setCurrentIndex(1);
+            after = dialog.presets();
+            QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+            QVERIFY(dialog.startExport());
+            QVERIFY(finished.wait(kWaitMs));
+            QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
+        }
+        QVERIFY(!(after == before));
+        QVERIFY(document.scene().exports == after);
+        QCOMPARE(document.scene().exports.images.bitDepth, 16);
+        QVERIFY(document.isModified());
+        QCOMPARE(document.undoStack()->count(), 1);
+        {
+            ExportDialog reopened(&document, 1);
+            QCOMPARE(child<QSpinBox>(reopened, "rows")->value(), 3);
+            QCOMPARE(child<QCheckBox>(reopened, "imagesEnabled")->isChecked(), true);
+            QCOMPARE(child<QCheckBox>(reopened, "vdbEnabled")->isChecked(), false);
+            QVERIFY(reopened.presets() == after);
+        }
+        document.undoStack()->undo();
+        QVERIFY(document.scene().exports == before);
+        QVERIFY(!document.isModified());
+        document.undoStack()->redo();
+        QVERIFY(document.scene().exports == after);
+    }
+};
+
+QTEST_MAIN(TestUiExport)
+#include "tst_ui_export.moc"

@@ -1,0 +1,723 @@
+#include "exportdialog.h"
+
+#include "atlaspreview.h"
+#include "framepreview.h"
+
+#include <document/document.h>
+#include <document/undocommands.h>
+#include <export/flipbook.h>
+#include <preferences.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QThread>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace plume {
+
+namespace {
+
+const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
+const char *const kVdbKey = "vdb";
+constexpr int kFrameDelayMs = 150; ///< preview renders once the options stop changing
+
+/// What plume-cli bakes from presets alone: OpenVDB unless an image output is enabled.
+bool cliWritesVdb(const ExportPresets &p) { return !p.flipbook.enabled && !p.images.enabled; }
+
+QComboBox *comboBox(const char *name, std::initializer_list<std::pair<const char *, int>> items)
+{
+    auto *box = new QComboBox;
+    box->setObjectName(name);
+    for (const auto &[text, value] : items)
+        box->addItem(text, value);
+    return box;
+}
+
+void select(QComboBox *box, int value) { box->setCurrentIndex(std::max(0, box->findData(value))); }
+int selected(const QComboBox *box) { return box->currentData().toInt(); }
+
+QSpinBox *spinBox(const char *name, int lo, int hi, const QString &special = {})
+{
+    auto *box = new QSpinBox;
+    box->setObjectName(name);
+    box->setRange(lo, hi);
+    box->setSpecialValueText(special);
+    return box;
+}
+
+QDoubleSpinBox *doubleBox(const char *name, double lo, double hi, double step, int decimals,
+                          const QString &suffix = {})
+{
+    auto *box = new QDoubleSpinBox;
+    box->setObjectName(name);
+    box->setRange(lo, hi);
+    box->setSingleStep(step);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    return box;
+}
+
+QCheckBox *checkBox(const char *name, const QString &text)
+{
+    auto *box = new QCheckBox(text);
+    box->setObjectName(name);
+    return box;
+}
+
+QComboBox *alphaBox(const char *name)
+{
+    return comboBox(name, {{"Premultiplied", int(AlphaMode::Premultiplied)},
+                           {"Straight", int(AlphaMode::Straight)}});
+}
+
+QComboBox *depthBox(const char *name) { return comboBox(name, {{"8 bit", 8}, {"16 bit", 16}}); }
+
+QComboBox *emissionBox(const char *name)
+{
+    return comboBox(name, {{"None", int(EmissionOutput::None)},
+                           {"Added to colour", int(EmissionOutput::Combined)},
+                           {"Separate atlas/images", int(EmissionOutput::Separate)}});
+}
+
+} // namespace
+
+/// Bake progress: the worker reports through queued calls; the GUI thread sets the flag.
+class ExportDialog::Observer : public BakeObserver
+{
+public:
+    explicit Observer(ExportDialog *dialog)
+        : mDialog(dialog)
+    {
+    }
+    void frameWritten(int, int done, int total, double) override
+    {
+        QMetaObject::invokeMethod(
+            mDialog, [d = mDialog, done, total] { Q_EMIT d->progressed(done, total); },
+            Qt::QueuedConnection);
+    }
+    bool cancelRequested() override { return mCancel.load(); }
+
+    std::atomic<bool> mCancel{false};
+
+private:
+    ExportDialog *mDialog;
+};
+
+ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent)
+    : QDialog(parent)
+    , mDocument(document)
+    , mScenePresets(document->scene().exports)
+{
+    setObjectName("exportDialog");
+    setWindowTitle("Export");
+    auto *options = new QWidget;
+    auto *optionsLayout = new QVBoxLayout(options);
+    optionsLayout->addWidget(createOutputGroup());
+    optionsLayout->addWidget(createFramesGroup());
+    optionsLayout->addWidget(createFlipbookGroup());
+    optionsLayout->addWidget(createImagesGroup());
+    optionsLayout->addWidget(createRenderGroup());
+    optionsLayout->addStretch();
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(options);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(options->sizeHint().width() + 24);
+
+    mMessage = new QLabel;
+    mMessage->setObjectName("message");
+    mMessage->setWordWrap(true);
+    mProgress = new QProgressBar;
+    mProgress->setObjectName("progress");
+    mProgress->setFormat("%v / %m frames");
+    mReport = new QPlainTextEdit;
+    mReport->setObjectName("report");
+    mReport->setReadOnly(true);
+    mReport->setMaximumHeight(90);
+    mReport->setPlaceholderText("Files written appear here.");
+    auto *buttons = new QDialogButtonBox;
+    mExportButton = buttons->addButton("Export", QDialogButtonBox::AcceptRole);
+    mExportButton->setObjectName("exportButton");
+    mCancelButton = buttons->addButton("Cancel Export", QDialogButtonBox::ActionRole);
+    mCancelButton->setObjectName("cancelButton");
+    mCloseButton = buttons->addButton(QDialogButtonBox::Close);
+    mCancelButton->setEnabled(false);
+    connect(mExportButton, &QPushButton::clicked, this, &ExportDialog::startExport);
+    connect(mCancelButton, &QPushButton::clicked, this, &ExportDialog::cancelExport);
+    connect(mCloseButton, &QPushButton::clicked, this, &ExportDialog::reject);
+    connect(this, &ExportDialog::progressed, this, [this](int done, int total) {
+        mProgress->setRange(0, total);
+        mProgress->setValue(done);
+    });
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(scroll);
+    top->addWidget(createPreview(), 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top, 1);
+    layout->addWidget(mMessage);
+    layout->addWidget(mProgress);
+    layout->addWidget(mReport);
+    layout->addWidget(buttons);
+
+    const Scene &scene = document->scene();
+    const int lo = scene.simulation.frameStart, hi = scene.simulation.frameEnd;
+    for (QSpinBox *box : {mFirst, mLast, mPreviewFrame})
+        box->setRange(lo, hi);
+    mPreviewFrame->setValue(std::clamp(previewFrame, lo, hi));
+    mPreviewFrame->setToolTip("The frame shown, simulated and rendered as the export will");
+    const bool is3D = scene.domain.dimension == Dimension::ThreeD;
+    for (QWidget *w : std::initializer_list<QWidget *>{mProjection, mYaw, mPitch, mFov, mZoom})
+        w->setEnabled(is3D);
+    mLook->setEnabled(!is3D);
+    mDirectory->setText(kExportDirectory.get());
+    load(mScenePresets);
+    connectChanges();
+    optionsChanged();
+    resize(1180, 800);
+}
+
+ExportDialog::~ExportDialog()
+{
+    if (mThread) {
+        mObserver->mCancel = true;
+        mThread->wait();
+        delete mThread;
+    }
+}
+
+QWidget *ExportDialog::createOutputGroup()
+{
+    auto *group = new QGroupBox("Output");
+    auto *form = new QFormLayout(group);
+    mDirectory = new QLineEdit;
+    mDirectory->setObjectName("outputDirectory");
+    auto *browseButton = new QToolButton;
+    browseButton->setText("...");
+    connect(browseButton, &QToolButton::clicked, this, &ExportDialog::browse);
+    auto *row = new QHBoxLayout;
+    row->addWidget(mDirectory);
+    row->addWidget(browseButton);
+    form->addRow("Folder", row);
+    mBaseName = new QLineEdit;
+    mBaseName->setObjectName("baseName");
+    form->addRow("Base name", mBaseName);
+    mFlipbookOn = checkBox("flipbookEnabled", "Flipbook atlas (<base>_flipbook.png + .json)");
+    mImagesOn = checkBox("imagesEnabled", "Image sequence (<base>.####.png)");
+    mVdbOn = checkBox("vdbEnabled", "OpenVDB sequence (<base>.####.vdb)");
+    form->addRow(mFlipbookOn);
+    form->addRow(mImagesOn);
+    form->addRow(mVdbOn);
+    return group;
+}
+
+QWidget *ExportDialog::createFramesGroup()
+{
+    auto *group = new QGroupBox("Frames");
+    auto *form = new QFormLayout(group);
+    mFirst = spinBox("firstFrame", 0, 0);
+    mLast = spinBox("lastFrame", 0, 0);
+    auto *row = new QHBoxLayout;
+    row->addWidget(mFirst);
+    row->addWidget(new QLabel("to"));
+    row->addWidget(mLast);
+    form->addRow("Range", row);
+    return group;
+}
+
+QWidget *ExportDialog::createRenderGroup()
+{
+    auto *group = new QGroupBox("Render");
+    auto *form = new QFormLayout(group);
+    mWidth = spinBox("frameWidth", 1, 8192);
+    mHeight = spinBox("frameHeight", 1, 8192);
+    auto *size = new QHBoxLayout;
+    size->addWidget(mWidth);
+    size->addWidget(new QLabel("x"));
+    size->addWidget(mHeight);
+    form->addRow("Frame size", size);
+    mLook = comboBox("look", {{"Dye (density as alpha)", int(Look2D::Dye)},
+                              {"Field with colour map", int(Look2D::Field)}});
+    form->addRow("Look (2D)", mLook);
+    mField = new QComboBox;
+    mField->setObjectName("field");
+    for (sim::FieldKind f :
+         {sim::FieldKind::Density, sim::FieldKind::Temperature, sim::FieldKind::Speed,
+          sim::FieldKind::Vorticity, sim::FieldKind::Pressure, sim::FieldKind::Divergence,
+          sim::FieldKind::VelocityX, sim::FieldKind::VelocityY})
+        mField->addItem(toString(f), int(f));
+    form->addRow("Field", mField);
+    mColorMap = comboBox("colorMap", {{"inferno", int(ColorMap::Inferno)},
+                                      {"smoke", int(ColorMap::Smoke)},
+                                      {"diverging", int(ColorMap::Diverging)}});
+    form->addRow("Colour map", mColorMap);
+    mFieldMin = doubleBox("fieldMin", -1e6, 1e6, 0.1, 3);
+    mFieldMax = doubleBox("fieldMax", -1e6, 1e6, 0.1, 3);
+    auto *range = new QHBoxLayout;
+    range->addWidget(mFieldMin);
+    range->addWidget(new QLabel("to"));
+    range->addWidget(mFieldMax);
+    form->addRow("Field range", range);
+    mProjection = comboBox("projection", {{"Orthographic", int(Projection::Orthographic)},
+                                          {"Perspective", int(Projection::Perspective)}});
+    form->addRow("Camera (3D)", mProjection);
+    mYaw = doubleBox("yaw", -360, 360, 5, 1, QString::fromUtf8("\u00b0"));
+    mPitch = doubleBox("pitch", -89, 89, 5, 1, QString::fromUtf8("\u00b0"));
+    auto *orbit = new QHBoxLayout;
+    orbit->addWidget(mYaw);
+    orbit->addWidget(mPitch);
+    form->addRow("Yaw, pitch", orbit);
+    mFov = doubleBox("fov", 1, 179, 1, 1, QString::fromUtf8("\u00b0"));
+    mZoom = doubleBox("zoom", 0.05, 100, 0.1, 2);
+    auto *lens = new QHBoxLayout;
+    lens->addWidget(mFov);
+    lens->addWidget(mZoom);
+    form->addRow("Field of view, zoom", lens);
+    mEmissionIntensity = doubleBox("emissionIntensity", 0, 1000, 0.1, 2);
+    form->addRow("Emission intensity", mEmissionIntensity);
+    return group;
+}
+
+QWidget *ExportDialog::createFlipbookGroup()
+{
+    mFlipbookGroup = new QGroupBox("Flipbook atlas");
+    auto *form = new QFormLayout(mFlipbookGroup);
+    mRows = spinBox("rows", 1, 256);
+    mColumns = spinBox("columns", 1, 256);
+    auto *grid = new QHBoxLayout;
+    grid->addWidget(mRows);
+    grid->addWidget(new QLabel("x"));
+    grid->addWidget(mColumns);
+    form->addRow("Rows x columns", grid);
+    mFlipStep = spinBox("flipbookStep", 0, 100000, "Auto (fit the tiles)");
+    form->addRow("Step", mFlipStep);
+    mPadding = spinBox("padding", 0, 256);
+    mPadding->setSuffix(" px");
+    form->addRow("Padding", mPadding);
+    mFlipAlpha = alphaBox("flipbookAlpha");
+    form->addRow("Alpha", mFlipAlpha);
+    mFlipDepth = depthBox("flipbookBitDepth");
+    form->addRow("Bit depth", mFlipDepth);
+    mFlipEmission = emissionBox("flipbookEmission");
+    form->addRow("Emission", mFlipEmission);
+    mMotion = checkBox("motionVectors", "Motion-vector atlas");
+    mMotionRange = doubleBox("motionRange", 0, 10000, 0.25, 2, " px/frame");
+    mMotionRange->setSpecialValueText("Auto (largest motion)");
+    auto *motion = new QHBoxLayout;
+    motion->addWidget(mMotion);
+    motion->addWidget(mMotionRange);
+    form->addRow("Motion", motion);
+    mLoop = spinBox("loopFrames", 0, 4096, "Off");
+    mLoop->setSuffix(" frames");
+    form->addRow("Loop blend", mLoop);
+    return mFlipbookGroup;
+}
+
+QWidget *ExportDialog::createImagesGroup()
+{
+    mImagesGroup = new QGroupBox("Image sequence");
+    auto *form = new QFormLayout(mImagesGroup);
+    mImageStep = spinBox("imageStep", 1, 100000);
+    form->addRow("Step", mImageStep);
+    mImageAlpha = alphaBox("imageAlpha");
+    form->addRow("Alpha", mImageAlpha);
+    mImageDepth = depthBox("imageBitDepth");
+    form->addRow("Bit depth", mImageDepth);
+    mImageEmission = emissionBox("imageEmission");
+    form->addRow("Emission", mImageEmission);
+    return mImagesGroup;
+}
+
+QWidget *ExportDialog::createPreview()
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *atlasGroup = new QGroupBox("Atlas layout");
+    auto *atlasLayout = new QVBoxLayout(atlasGroup);
+    mAtlas = new AtlasPreview;
+    mAtlas->setObjectName("atlasPreview");
+    atlasLayout->addWidget(mAtlas);
+    auto *frameGroup = new QGroupBox("Frame");
+    auto *frameLayout = new QVBoxLayout(frameGroup);
+    auto *controls = new QHBoxLayout;
+    mPreviewFrame = spinBox("previewFrame", 0, 0);
+    mChannel = comboBox("previewChannel", {{"Colour", int(PreviewChannel::Color)},
+                                           {"Emission", int(PreviewChannel::Emission)},
+                                           {"Motion vectors", int(PreviewChannel::Motion)}});
+    controls->addWidget(new QLabel("Frame"));
+    controls->addWidget(mPreviewFrame);
+    controls->addWidget(mChannel);
+    controls->addStretch();
+    frameLayout->addLayout(controls);
+    mFrame = new FramePreview;
+    mFrame->setObjectName("framePreview");
+    frameLayout->addWidget(mFrame, 1);
+    layout->addWidget(atlasGroup, 1);
+    layout->addWidget(frameGroup, 1);
+    mFrameTimer = new QTimer(this);
+    mFrameTimer->setSingleShot(true);
+    mFrameTimer->setInterval(kFrameDelayMs);
+    connect(mFrameTimer, &QTimer::timeout, this, &ExportDialog::requestFrame);
+    return panel;
+}
+
+// Widgets from presets; the base name from the file names they hold.
+void ExportDialog::load(const ExportPresets &p)
+{
+    mLoading = true;
+    const Scene &scene = mDocument->scene();
+    QString base = QFileInfo(mDocument->filePath()).completeBaseName();
+    if (base.isEmpty())
+        base = QString::fromStdString(scene.name);
+    const QString flipName = QString::fromStdString(p.flipbook.fileName);
+    if (!p.images.fileName.empty())
+        base = QString::fromStdString(p.images.fileName);
+    else if (flipName.endsWith("_flipbook"))
+        base = flipName.chopped(int(qstrlen("_flipbook")));
+    mLoadedBase = base;
+    mBaseName->setText(base);
+    mFlipbookOn->setChecked(p.flipbook.enabled);
+    mImagesOn->setChecked(p.images.enabled);
+    mVdbOn->setChecked(p.extra.contains(kVdbKey) ? p.extra.value(kVdbKey).toBool()
+                                                 : cliWritesVdb(p));
+    const int first = p.flipbook.first != kBakeRange ? p.flipbook.first : p.images.first;
+    const int last = p.flipbook.last != kBakeRange ? p.flipbook.last : p.images.last;
+    mFirst->setValue(first == kBakeRange ? scene.simulation.frameStart : first);
+    mLast->setValue(last == kBakeRange ? scene.simulation.frameEnd : last);
+
+    const RenderSettings &r = p.render;
+    mWidth->setValue(r.width);
+    mHeight->setValue(r.height);
+    select(mLook, int(r.look2D));
+    select(mField, int(r.field));
+    select(mColorMap, int(r.colorMap));
+    mFieldMin->setValue(r.fieldMin);
+    mFieldMax->setValue(r.fieldMax);
+    select(mProjection, int(r.projection));
+    mYaw->setValue(r.yaw);
+    mPitch->setValue(r.pitch);
+    mFov->setValue(r.fov);
+    mZoom->setValue(r.zoom);
+    mEmissionIntensity->setValue(r.emissionIntensity);
+
+    const FlipbookSettings &f = p.flipbook;
+    mRows->setValue(f.rows);
+    mColumns->setValue(f.columns);
+    mFlipStep->setValue(f.step);
+    mPadding->setValue(f.padding);
+    select(mFlipAlpha, int(f.alpha));
+    select(mFlipDepth, f.bitDepth);
+    select(mFlipEmission, int(f.emission));
+    mMotion->setChecked(f.motionVectors);
+    mMotionRange->setValue(f.motionRange);
+    mLoop->setValue(f.loopFrames);
+
+    const ImageSequenceSettings &i = p.images;
+    mImageStep->setValue(i.step);
+    select(mImageAlpha, int(i.alpha));
+    select(mImageDepth, i.bitDepth);
+    select(mImageEmission, int(i.emission));
+    mLoading = false;
+}
+
+void ExportDialog::connectChanges()
+{
+    const auto changed = [this] {
+        if (!mLoading)
+            optionsChanged();
+    };
+    for (QSpinBox *b : findChildren<QSpinBox *>())
+        connect(b, &QSpinBox::valueChanged, this, changed);
+    for (QDoubleSpinBox *b : findChildren<QDoubleSpinBox *>())
+        connect(b, &QDoubleSpinBox::valueChanged, this, changed);
+    for (QComboBox *b : findChildren<QComboBox *>())
+        connect(b, &QComboBox::currentIndexChanged, this, changed);
+    for (QCheckBox *b : findChildren<QCheckBox *>())
+        connect(b, &QCheckBox::toggled, this, changed);
+    for (QLineEdit *e : {mDirectory, mBaseName})
+        connect(e, &QLineEdit::textChanged, this, changed);
+}
+
+ExportPresets ExportDialog::presets() const
+{
+    ExportPresets p = mScenePresets;
+    const Scene &scene = mDocument->scene();
+    RenderSettings &r = p.render;
+    r.width = mWidth->value();
+    r.height = mHeight->value();
+    r.look2D = Look2D(selected(mLook));
+    r.field = sim::FieldKind(selected(mField));
+    r.colorMap = ColorMap(selected(mColorMap));
+    r.fieldMin = float(mFieldMin->value());
+    r.fieldMax = float(mFieldMax->value());
+    r.projection = Projection(selected(mProjection));
+    r.yaw = float(mYaw->value());
+    r.pitch = float(mPitch->value());
+    r.fov = float(mFov->value());
+    r.zoom = float(mZoom->value());
+    r.emissionIntensity = float(mEmissionIntensity->value());
+
+    // The scene's whole range stays "the bake's range", so it follows the scene's frames.
+    const bool whole = mFirst->value() == scene.simulation.frameStart
+                       && mLast->value() == scene.simulation.frameEnd;
+    const int first = whole ? kBakeRange : mFirst->value();
+    const int last = whole ? kBakeRange : mLast->value();
+    const QString base = mBaseName->text().trimmed();
+    const bool renamed = base != mLoadedBase;
+
+    FlipbookSettings &f = p.flipbook;
+    f.enabled = mFlipbookOn->isChecked();
+    f.rows = mRows->value();
+    f.columns = mColumns->value();
+    f.first = first;
+    f.last = last;
+    f.step = mFlipStep->value();
+    f.padding = mPadding->value();
+    f.alpha = AlphaMode(selected(mFlipAlpha));
+    f.bitDepth = selected(mFlipDepth);
+    f.emission = EmissionOutput(selected(mFlipEmission));
+    f.motionVectors = mMotion->isChecked();
+    f.motionRange = float(mMotionRange->value());
+    f.loopFrames = mLoop->value();
+    if (renamed)
+        f.fileName = (base + "_flipbook").toStdString();
+
+    ImageSequenceSettings &i = p.images;
+    i.enabled = mImagesOn->isChecked();
+    i.first = first;
+    i.last = last;
+    i.step = mImageStep->value();
+    i.alpha = AlphaMode(selected(mImageAlpha));
+    i.bitDepth = selected(mImageDepth);
+    i.emission = EmissionOutput(selected(mImageEmission));
+    if (renamed)
+        i.fileName = base.toStdString();
+
+    p.extra.remove(kVdbKey);
+    if (mVdbOn->isChecked() != cliWritesVdb(p))
+        p.extra.insert(kVdbKey, mVdbOn->isChecked());
+    return p;
+}
+
+BakeSettings ExportDialog::bakeSettings() const
+{
+    const ExportPresets p = presets();
+    BakeSettings s;
+    s.outputDirectory = mDirectory->text().trimmed().toStdString();
+    s.baseName = mBaseName->text().trimmed().toStdString();
+    s.firstFrame = mFirst->value();
+    s.lastFrame = mLast->value();
+    s.plumeVersion = QCoreApplication::applicationVersion().toStdString();
+    s.vdb = mVdbOn->isChecked();
+    s.render = p.render;
+    s.flipbook = p.flipbook;
+    s.images = p.images;
+    // The dialog's range and base name decide; the presets hold them only to remember them.
+    s.flipbook.first = s.flipbook.last = s.images.first = s.images.last = kBakeRange;
+    s.flipbook.fileName.clear();
+    s.images.fileName.clear();
+    return s;
+}
+
+void ExportDialog::optionsChanged()
+{
+    // The previewed frame stays inside the exported range (setRange clamps the value).
+    {
+        const QSignalBlocker block(mPreviewFrame);
+        mPreviewFrame->setRange(mFirst->value(), std::max(mFirst->value(), mLast->value()));
+    }
+    updateEnabled();
+    updateAtlas();
+    const QString problem = validate();
+    mMessage->setText(problem);
+    mExportButton->setEnabled(!isExporting() && problem.isEmpty());
+    mFrameTimer->start();
+}
+
+void ExportDialog::updateEnabled()
+{
+    mFlipbookGroup->setEnabled(mFlipbookOn->isChecked());
+    mImagesGroup->setEnabled(mImagesOn->isChecked());
+    const bool field = Look2D(selected(mLook)) == Look2D::Field && mLook->isEnabled();
+    for (QWidget *w : std::initializer_list<QWidget *>{mField, mColorMap, mFieldMin, mFieldMax})
+        w->setEnabled(field);
+    mMotionRange->setEnabled(mMotion->isChecked());
+    mFov->setEnabled(mProjection->isEnabled()
+                     && Projection(selected(mProjection)) == Projection::Perspective);
+}
+
+// The layout core writes (AtlasLayout) and the frames selectFlipbookFrames picks, less those
+// the loop folds into the start.
+void ExportDialog::updateAtlas()
+{
+    const BakeSettings s = bakeSettings();
+    AtlasLayout layout;
+    layout.rows = s.flipbook.rows;
+    layout.columns = s.flipbook.columns;
+    layout.frameWidth = s.render.width;
+    layout.frameHeight = s.render.height;
+    layout.padding = s.flipbook.padding;
+    std::vector<int> frames;
+    int step = 1;
+    QString error;
+    if (sim::Status st = selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames, step);
+        !st) {
+        error = QString::fromStdString(st.error);
+        frames.clear();
+    } else {
+        frames.resize(frames.size() - std::size_t(std::max(0, s.flipbook.loopFrames)));
+    }
+    mAtlas->setAtlas(layout, std::move(frames), error);
+}
+
+void ExportDialog::requestFrame()
+{
+    const BakeSettings s = bakeSettings();
+    FramePreview::Request r;
+    r.scene = mDocument->scene();
+    r.frame = mPreviewFrame->value();
+    r.render = s.render;
+    r.channel = PreviewChannel(selected(mChannel));
+    r.emission = s.flipbook.enabled ? s.flipbook.emission : s.images.emission;
+    r.motionRange = s.flipbook.motionRange;
+    std::vector<int> frames;
+    int step = 1;
+    if (selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames, step))
+        r.motionStep = step;
+    mFrame->request(std::move(r));
+}
+
+// Why the options cannot bake, or empty.
+QString ExportDialog::validate() const
+{
+    const BakeSettings s = bakeSettings();
+    if (!s.vdb && !s.flipbook.enabled && !s.images.enabled)
+        return "Choose at least one output.";
+    if (s.outputDirectory.empty())
+        return "Choose an output folder.";
+    if (s.baseName.empty())
+        return "Enter a base name.";
+    if (sim::Status st = checkFrameRange(mDocument->scene(), s.firstFrame, s.lastFrame); !st)
+        return QString::fromStdString(st.error);
+    if (s.flipbook.enabled) {
+        std::vector<int> frames;
+        int step = 1;
+        if (sim::Status st =
+                selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames, step);
+            !st)
+            return "Flipbook: " + QString::fromStdString(st.error);
+    }
+    if (sim::Status st = checkRenderSettings(s.render); !st)
+        return QString::fromStdString(st.error);
+    return {};
+}
+
+void ExportDialog::browse()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, "Export to", mDirectory->text());
+    if (!dir.isEmpty())
+        mDirectory->setText(dir);
+}
+
+bool ExportDialog::startExport()
+{
+    if (isExporting())
+        return false;
+    if (const QString problem = validate(); !problem.isEmpty()) {
+        mMessage->setText(problem);
+        return false;
+    }
+    const ExportPresets p = presets();
+    if (!(p == mDocument->scene().exports))
+        mDocument->undoStack()->push(new ChangeValue<values::SceneExports>(mDocument, -1, p));
+    kExportDirectory.set(mDirectory->text().trimmed());
+
+    const Scene scene = mDocument->scene();
+    const BakeSettings settings = bakeSettings();
+    mObserver = std::make_unique<Observer>(this);
+    mResult = {};
+    mProgress->setRange(0, settings.lastFrame - settings.firstFrame + 1);
+    mProgress->setValue(0);
+    mReport->clear();
+    mMessage->setText("Exporting...");
+    Observer *observer = mObserver.get();
+    mThread = QThread::create([this, scene, settings, observer] {
+        mResult = bakeScene(scene, settings, observer);
+    });
+    connect(mThread, &QThread::finished, this, &ExportDialog::finishExport);
+    setExportingUi(true);
+    mThread->start();
+    return true;
+}
+
+void ExportDialog::cancelExport()
+{
+    if (!mObserver || !isExporting())
+        return;
+    mObserver->mCancel = true;
+    mMessage->setText("Cancelling after the frame in progress...");
+}
+
+void ExportDialog::reject()
+{
+    if (isExporting()) {
+        cancelExport();
+        return;
+    }
+    QDialog::reject();
+}
+
+void ExportDialog::finishExport()
+{
+    mThread->wait();
+    delete mThread;
+    mThread = nullptr;
+    setExportingUi(false);
+    const QString dir = QString::fromStdString(bakeSettings().outputDirectory.string());
+    QStringList names;
+    for (const std::filesystem::path &f : mResult.files)
+        names << QString::fromStdString(f.filename().string());
+    const bool ok = bool(mResult.status);
+    if (ok)
+        mMessage->setText(QString("Wrote %1 files to %2.").arg(names.size()).arg(dir));
+    else if (mResult.cancelled)
+        mMessage->setText(QString("Cancelled. %1 complete files were written before it stopped; "
+                                  "no flipbook atlas.")
+                              .arg(names.size()));
+    else
+        mMessage->setText("Export failed: " + QString::fromStdString(mResult.status.error));
+    mReport->setPlainText(names.join('\n'));
+    mExportButton->setEnabled(validate().isEmpty());
+    Q_EMIT exportFinished(ok);
+}
+
+void ExportDialog::setExportingUi(bool exporting)
+{
+    mExportButton->setEnabled(!exporting);
+    mCancelButton->setEnabled(exporting);
+    mCloseButton->setEnabled(!exporting);
+}
+
+} // namespace plume

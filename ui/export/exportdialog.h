@@ -1,0 +1,157 @@
+#pragma once
+
+#include <bake/baker.h>
+#include <export/exportsettings.h>
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QThread;
+class QTimer;
+
+namespace plume {
+
+class AtlasPreview;
+class Document;
+class FramePreview;
+
+/// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
+/// image sequence and an OpenVDB sequence with the core bake loop (bake/baker.h) on a worker
+/// thread, with progress and Cancel. Opens with the scene's export presets; Export stores the
+/// settings back into them as one undoable edit (values::SceneExports). Shows, live, the atlas
+/// layout to scale and one frame rendered exactly as the bake will render it.
+///
+/// Not stored in the scene: the output folder (a user preference). The OpenVDB choice is
+/// stored as `export.vdb` only when it differs from what plume-cli would do with the presets
+/// (OpenVDB exactly when neither flipbook nor images are enabled).
+class ExportDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    /// `previewFrame`: the frame the preview shows first (clamped to the scene's frames).
+    ExportDialog(Document *document, int previewFrame, QWidget *parent = nullptr);
+    ~ExportDialog() override;
+
+    /// The presets the widgets describe (the scene's, with the dialog's options applied).
+    ExportPresets presets() const;
+    /// What Export would bake.
+    BakeSettings bakeSettings() const;
+
+    AtlasPreview *atlasPreview() const { return mAtlas; }
+    FramePreview *framePreview() const { return mFrame; }
+
+    bool isExporting() const { return mThread != nullptr; }
+    /// The outcome of the last export.
+    const BakeResult &lastResult() const { return mResult; }
+
+public slots:
+    /// Stores the presets in the scene and starts the bake; false (with the reason shown) when
+    /// the options cannot bake.
+    bool startExport();
+    /// Asks the running bake to stop after the frame in progress.
+    void cancelExport();
+    void reject() override;
+
+signals:
+    void progressed(int done, int total);
+    void exportFinished(bool ok);
+
+private:
+    QWidget *createOutputGroup();
+    QWidget *createFramesGroup();
+    QWidget *createRenderGroup();
+    QWidget *createFlipbookGroup();
+    QWidget *createImagesGroup();
+    QWidget *createPreview();
+    void load(const ExportPresets &presets);
+    void connectChanges();
+    void optionsChanged();
+    void updateEnabled();
+    void updateAtlas();
+    void requestFrame();
+    QString validate() const;
+    void browse();
+    void finishExport();
+    void setExportingUi(bool exporting);
+
+    class Observer;
+
+    Document *mDocument;
+    ExportPresets mScenePresets;
+    QString mLoadedBase; ///< the base name the presets gave
+
+    // Output
+    QLineEdit *mDirectory;
+    QLineEdit *mBaseName;
+    QCheckBox *mFlipbookOn;
+    QCheckBox *mImagesOn;
+    QCheckBox *mVdbOn;
+    // Frames
+    QSpinBox *mFirst;
+    QSpinBox *mLast;
+    // Render
+    QSpinBox *mWidth;
+    QSpinBox *mHeight;
+    QComboBox *mLook;
+    QComboBox *mField;
+    QComboBox *mColorMap;
+    QDoubleSpinBox *mFieldMin;
+    QDoubleSpinBox *mFieldMax;
+    QComboBox *mProjection;
+    QDoubleSpinBox *mYaw;
+    QDoubleSpinBox *mPitch;
+    QDoubleSpinBox *mFov;
+    QDoubleSpinBox *mZoom;
+    QDoubleSpinBox *mEmissionIntensity;
+    // Flipbook
+    QGroupBox *mFlipbookGroup;
+    QSpinBox *mRows;
+    QSpinBox *mColumns;
+    QSpinBox *mFlipStep;
+    QSpinBox *mPadding;
+    QComboBox *mFlipAlpha;
+    QComboBox *mFlipDepth;
+    QComboBox *mFlipEmission;
+    QCheckBox *mMotion;
+    QDoubleSpinBox *mMotionRange;
+    QSpinBox *mLoop;
+    // Images
+    QGroupBox *mImagesGroup;
+    QSpinBox *mImageStep;
+    QComboBox *mImageAlpha;
+    QComboBox *mImageDepth;
+    QComboBox *mImageEmission;
+    // Preview
+    AtlasPreview *mAtlas;
+    FramePreview *mFrame;
+    QSpinBox *mPreviewFrame;
+    QComboBox *mChannel;
+    QTimer *mFrameTimer;
+    // Export
+    QLabel *mMessage;
+    QProgressBar *mProgress;
+    QPlainTextEdit *mReport;
+    QPushButton *mExportButton;
+    QPushButton *mCancelButton;
+    QPushButton *mCloseButton;
+
+    QThread *mThread = nullptr;
+    std::unique_ptr<Observer> mObserver;
+    BakeResult mResult;
+    bool mLoading = false;
+};
+
+} // namespace plume

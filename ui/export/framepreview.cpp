@@ -1,0 +1,218 @@
+#include "framepreview.h"
+
+#include <export/flipbook.h>
+#include <export/frameimage.h>
+#include <render/renderer.h>
+#include <scene/rasterize.h>
+#include <sim/simulation.h>
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace plume {
+
+/// The worker: owns the preview's simulation and renders on its thread.
+class PreviewRenderer : public QObject
+{
+public:
+    PreviewRenderer(FramePreview *view, std::shared_ptr<std::atomic<quint64>> latest)
+        : mView(view)
+        , mLatest(std::move(latest))
+    {
+    }
+
+    void render(quint64 id, const FramePreview::Request &r);
+
+private:
+    bool superseded(quint64 id) const { return mLatest->load() != id; }
+    bool sameInputs(const Scene &scene) const;
+    QString restart(const Scene &scene);
+    void progress(quint64 id, const QString &text);
+    void done(quint64 id, const QImage &image, int frame, const QString &error);
+
+    FramePreview *mView;
+    std::shared_ptr<std::atomic<quint64>> mLatest;
+    Scene mScene;
+    SceneRasterizer mRasterizer;
+    std::unique_ptr<sim::Simulation> mSimulation;
+    int mSimulated = 0; ///< the scene frame the simulation holds (frameStart - 1: none yet)
+};
+
+// Everything but the export presets decides the simulation.
+bool PreviewRenderer::sameInputs(const Scene &scene) const
+{
+    if (!mSimulation)
+        return false;
+    Scene a = mScene, b = scene;
+    a.exports = b.exports = {};
+    return a == b && mScene.directory == scene.directory;
+}
+
+QString PreviewRenderer::restart(const Scene &scene)
+{
+    mSimulation.reset();
+    mScene = scene;
+    if (sim::Status st = mRasterizer.setScene(scene); !st)
+        return QString::fromStdString(st.error);
+    const SceneSetup &setup = mRasterizer.setup();
+    std::string error;
+    mSimulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
+    mSimulated = scene.simulation.frameStart - 1;
+    return QString::fromStdString(error);
+}
+
+// Simulates frameStart..frame as bakeScene does (inputs at f, then one frame), then renders.
+void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
+{
+    if (superseded(id))
+        return;
+    if (!sameInputs(r.scene) || r.frame < mSimulated) {
+        if (QString error = restart(r.scene); !mSimulation)
+            return done(id, {}, r.frame, error);
+    }
+    const SceneSetup &setup = mRasterizer.setup();
+    while (mSimulated < r.frame) {
+        if (superseded(id))
+            return;
+        progress(id, QString("Simulating frame %1 of %2...").arg(mSimulated + 1).arg(r.frame));
+        const int frame = mSimulated + 1;
+        const InputChanges changes = mRasterizer.update(frame);
+        sim::Solver &solver = mSimulation->solver();
+        sim::Status st = sim::Status::success();
+        if (changes.solids)
+            st = solver.setObstacles(setup.solids);
+        if (st && changes.emitters)
+            st = solver.setEmitters(setup.emitters);
+        if (st && changes.forces)
+            st = solver.setForceFields(setup.forces);
+        if (st)
+            st = mSimulation->advanceFrame().status;
+        if (!st) {
+            mSimulation.reset();
+            return done(id, {}, r.frame,
+                        QString("frame %1: %2").arg(frame).arg(QString::fromStdString(st.error)));
+        }
+        mSimulated = frame;
+    }
+    if (sim::Status st = checkRenderSettings(r.render); !st)
+        return done(id, {}, r.frame, QString::fromStdString(st.error));
+    progress(id, QString("Rendering frame %1...").arg(r.frame));
+    const bool motion = r.channel == PreviewChannel::Motion;
+    FrameFields fields;
+    sampleFrameFields(mSimulation->solver(), r.render, motion, setup.params.ambientTemperature,
+                      fields);
+    const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
+    const RenderedFrame frame = renderFrame(fields, r.render, motion, tileRate);
+    QImage image;
+    switch (r.channel) {
+    case PreviewChannel::Color:
+        image = colorImage(frame, AlphaMode::Straight, r.emission, 8);
+        break;
+    case PreviewChannel::Emission:
+        image = emissionImage(frame, 8);
+        break;
+    case PreviewChannel::Motion:
+        image = motionImage(frame, r.motionRange > 0.f ? r.motionRange : autoMotionRange({frame}),
+                            8);
+        break;
+    }
+    done(id, image, r.frame, {});
+}
+
+void PreviewRenderer::progress(quint64 id, const QString &text)
+{
+    QMetaObject::invokeMethod(mView, [view = mView, id, text] { view->onProgressFor(id, text); },
+                              Qt::QueuedConnection);
+}
+
+void PreviewRenderer::done(quint64 id, const QImage &image, int frame, const QString &error)
+{
+    QMetaObject::invokeMethod(
+        mView,
+        [view = mView, id, image, frame, error] { view->onRenderedFor(id, image, frame, error); },
+        Qt::QueuedConnection);
+}
+
+FramePreview::FramePreview(QWidget *parent)
+    : QWidget(parent)
+    , mLatest(std::make_shared<std::atomic<quint64>>(0))
+{
+    setMinimumSize(200, 200);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    mRenderer = new PreviewRenderer(this, mLatest);
+    mRenderer->moveToThread(&mThread);
+    connect(&mThread, &QThread::finished, mRenderer, &QObject::deleteLater);
+    mThread.start();
+}
+
+FramePreview::~FramePreview()
+{
+    mLatest->store(0); // supersedes whatever runs
+    mThread.quit();
+    mThread.wait();
+}
+
+void FramePreview::request(Request request)
+{
+    const quint64 id = mNextId++;
+    mLatest->store(id);
+    mBusy = true;
+    QMetaObject::invokeMethod(mRenderer,
+                              [renderer = mRenderer, id, r = std::move(request)] {
+                                  renderer->render(id, r);
+                              },
+                              Qt::QueuedConnection);
+}
+
+void FramePreview::onProgressFor(quint64 id, const QString &text)
+{
+    if (id != mLatest->load())
+        return;
+    mStatus = text;
+    update();
+}
+
+void FramePreview::onRenderedFor(quint64 id, const QImage &image, int frame, const QString &error)
+{
+    if (id != mLatest->load())
+        return;
+    mBusy = false;
+    mImage = image;
+    mImageFrame = error.isEmpty() ? frame : -1;
+    mStatus = error.isEmpty() ? QString("Frame %1, %2 x %3 px")
+                                    .arg(frame)
+                                    .arg(image.width())
+                                    .arg(image.height())
+                              : "Cannot preview: " + error;
+    update();
+    Q_EMIT frameReady(mImageFrame);
+}
+
+void FramePreview::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().window());
+    const QRect area = rect().adjusted(8, 8, -8, -28);
+    if (!mImage.isNull() && area.width() > 0 && area.height() > 0) {
+        QSize size = mImage.size().scaled(area.size(), Qt::KeepAspectRatio);
+        const QRect target(area.center() - QPoint(size.width() / 2, size.height() / 2), size);
+        // Checkerboard so transparency reads as such.
+        const int cell = 8;
+        p.save();
+        p.setClipRect(target);
+        for (int y = target.top(); y < target.bottom(); y += cell)
+            for (int x = target.left(); x < target.right(); x += cell)
+                p.fillRect(x, y, cell, cell,
+                           ((x - target.left()) / cell + (y - target.top()) / cell) % 2
+                               ? QColor(150, 150, 150)
+                               : QColor(110, 110, 110));
+        p.restore();
+        p.setRenderHint(QPainter::SmoothPixmapTransform);
+        p.drawImage(target, mImage);
+    }
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(QRect(0, height() - 24, width(), 20), Qt::AlignCenter, mStatus);
+}
+
+} // namespace plume
