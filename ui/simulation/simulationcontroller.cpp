@@ -37,7 +37,9 @@ SimulationController::SimulationController(Document *document, QObject *parent)
 
     connect(&mPlayback, &QTimer::timeout, this, &SimulationController::playCached);
     connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
-        onDocumentChanged(event.type == ChangeEvent::Type::Reset);
+        // Export presets do not change what is simulated.
+        if (event.type != ChangeEvent::Type::Exports)
+            onDocumentChanged(event.type == ChangeEvent::Type::Reset);
     });
 }
 
