@@ -16,9 +16,11 @@
 #if defined(__GNUC__)
 #define PLUME_INLINE [[gnu::always_inline]] inline
 #define PLUME_LAMBDA_INLINE __attribute__((always_inline))
+#define PLUME_LAMBDA_COLD __attribute__((noinline, cold))
 #else
 #define PLUME_INLINE inline
 #define PLUME_LAMBDA_INLINE
+#define PLUME_LAMBDA_COLD
 #endif
 
 namespace plume::sim {
@@ -199,6 +201,9 @@ struct Obstacles
 
     template<bool k3D>
     Vec3 clip(Vec3 from, Vec3 to) const;
+
+    template<bool k3D>
+    Vec3 clipAtFaces(Vec3 from, Vec3 to) const;
 };
 
 /// Amanatides & Woo (1987) voxel walk from `from` to `to`: returns `to` when the path is clear,
@@ -265,6 +270,34 @@ Vec3 Obstacles::clip(Vec3 from, Vec3 to) const
     return from + Vec3{d[0], d[1], d[2]} * std::min(t, 1.f);
 }
 
+/// clip() for a finite path that meets no solid cell, without the walk: the walk then stops
+/// only at its first crossing out through a closed face. Each axis's crossing times are summed
+/// as the walk sums them, so the result has the same bits.
+template<bool k3D>
+Vec3 Obstacles::clipAtFaces(Vec3 from, Vec3 to) const
+{
+    const float d[3] = {to.x - from.x, to.y - from.y, k3D ? to.z - from.z : 0.f};
+    float first = kInf;
+    for (int a = 0; a < (k3D ? 3 : 2); ++a) {
+        if (periodic[a] || !(std::fabs(d[a]) > 0.f))
+            continue;
+        const float s = from[a];
+        int ci = int(s);
+        ci -= float(ci) > s ? 1 : 0; // floor
+        ci = std::clamp(ci, 0, n[a] - 1);
+        const float base = float(ci);
+        float t = (d[a] > 0.f ? base + 1.f - s : base - s) / d[a];
+        const float delta = 1.f / std::fabs(d[a]);
+        const int inside = d[a] > 0.f ? n[a] - 1 - ci : ci; // crossings before leaving
+        for (int m = 0; m < inside && t < 1.f; ++m)
+            t += delta;
+        first = std::min(first, t);
+    }
+    if (!(first < 1.f))
+        return to;
+    return from + Vec3{d[0], d[1], d[2]} * first;
+}
+
 /// Interpolation that skips samples inside obstacles: their weights go to the other corners.
 /// Also gives the range of the corners used. False when no corner is usable. Without solid
 /// corners it is interpolate() and cornerRange() themselves, bit for bit, so a sample far
@@ -315,6 +348,10 @@ struct Setup
     /// Chebyshev distance in cells from each cell to the nearest solid (see clearanceMap);
     /// null when every sample takes the exact path.
     const std::uint8_t *clearance = nullptr;
+    /// A trace that ends inside [boxLo, boxHi] cannot have crossed a closed face: 0.25 cells
+    /// inside them (far more than the walk's rounding), unbounded along periodic axes.
+    Vec3 boxLo{-kInf, -kInf, -kInf};
+    Vec3 boxHi{kInf, kInf, kInf};
 };
 
 Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
@@ -332,26 +369,49 @@ Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
         o.fz = std::size_t(o.n.x) * std::size_t(o.n.y);
         c.clearance = clearance;
     }
+    for (int a = 0; a < domain.dimensions(); ++a) {
+        if (!c.periodic[a]) {
+            c.boxLo[a] = 0.25f;
+            c.boxHi[a] = float(domain.cells[a]) - 0.25f;
+        }
+    }
     return c;
 }
 
-/// End of a trace from p to p + d: on the exact path, clipped at obstacles and closed faces.
-template<bool k3D, bool kExact>
+/// The three ways a sample is computed. Plain: straight traces, plain interpolation and
+/// velocity (no obstacles in the domain, or none and no closed face within reach). Clear: no
+/// obstacle within reach: the same, but a trace that could have crossed a closed face stops
+/// there as the walk would (clipAtFaces). Exact: the walk also stops at solid cells,
+/// interpolation and face velocities leave out solid samples.
+enum class Path { Plain, Clear, Exact };
+
+template<Path kPath>
+using PathTag = std::integral_constant<Path, kPath>;
+
+/// End of a trace from p to p + d along `kPath`.
+template<bool k3D, Path kPath>
 PLUME_INLINE Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
 {
-    if constexpr (kExact)
-        return c.obstacles.clip<k3D>(p, p + d);
-    else
-        return p + d;
+    const Vec3 to = p + d;
+    if constexpr (kPath == Path::Plain) {
+        return to;
+    } else if constexpr (kPath == Path::Clear) {
+        const bool inside = to.x >= c.boxLo.x && to.x <= c.boxHi.x && to.y >= c.boxLo.y
+                            && to.y <= c.boxHi.y && (!k3D || (to.z >= c.boxLo.z
+                                                               && to.z <= c.boxHi.z));
+        return inside ? to : c.obstacles.clipAtFaces<k3D>(p, to);
+    } else {
+        return c.obstacles.clip<k3D>(p, to);
+    }
 }
 
 /// Value at a stencil; on the exact path, `fallback` (the start sample's value) when every
 /// corner is solid.
-template<bool k3D, bool kExact>
+template<bool k3D, Path kPath>
 PLUME_INLINE float valueAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
                            float fallback)
 {
-    if constexpr (kExact) {
+    if constexpr (kPath == Path::Exact) {
         float v, lo, hi;
         return interpolateFluid<k3D>(d, s, c.obstacles, faceAxis, v, lo, hi) ? v : fallback;
     } else {
@@ -360,11 +420,11 @@ PLUME_INLINE float valueAt(const Setup &c, int faceAxis, const float *d, const S
 }
 
 /// Range of the usable corners of a stencil (the limiter's bounds).
-template<bool k3D, bool kExact>
+template<bool k3D, Path kPath>
 PLUME_INLINE void rangeAt(const Setup &c, int faceAxis, const float *d, const Stencil &s,
                           float fallback, float &lo, float &hi)
 {
-    if constexpr (kExact) {
+    if constexpr (kPath == Path::Exact) {
         float v;
         if (!interpolateFluid<k3D>(d, s, c.obstacles, faceAxis, v, lo, hi))
             lo = hi = fallback;
@@ -375,17 +435,28 @@ PLUME_INLINE void rangeAt(const Setup &c, int faceAxis, const float *d, const St
 
 // ---- Where the plain path is exact ----------------------------------------------------------
 
-/// Largest clearance stored: enough for traces of kClearanceCap - 2 cells.
+/// Largest clearance stored: enough for traces of up to 30 cells.
 constexpr int kClearanceCap = 32;
 
+/// One offset of the min-max filter along a row: dst = min(dst, max(delta, src)). The rows
+/// never overlap; saying so lets the loop vectorise.
+void minOfFarther(std::uint8_t *__restrict dst, const std::uint8_t *__restrict src,
+                  std::uint8_t delta, int count)
+{
+    for (int i = 0; i < count; ++i)
+        dst[i] = std::min(dst[i], std::max(delta, src[i]));
+}
+
 /// Chebyshev (L-infinity) distance in cells from every cell to the nearest solid cell, capped
-/// at kClearanceCap; periodic axes wrap. Separable (min-max filters): a two-sweep distance
-/// along each x-row, then windows of half-width cap - 1 along y and z (Rosenfeld & Pfaltz
-/// 1966 for the chessboard metric).
+/// at kClearanceCap and at the length of the shortest periodic axis (a trace longer than that
+/// would outrun the walk's step budget); periodic axes wrap. Separable (min-max filters): a
+/// two-sweep distance along each x-row, then windows of half-width cap - 1 along y and z.
 std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
 {
     const Int3 n = d.cells;
-    constexpr int kCap = kClearanceCap;
+    int cap = kClearanceCap;
+    for (int a = 0; a < d.dimensions(); ++a)
+        cap = isPeriodic(d, a) ? std::min(cap, n[a]) : cap;
     std::vector<std::uint8_t> out(std::size_t(n.volume()));
     const std::uint8_t *flags = solids.data();
     const bool wrapX = isPeriodic(d, 0);
@@ -393,19 +464,20 @@ std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
         const std::size_t row = solids.index(0, j, k);
         // Forward then backward: distance to the nearest solid on the left, then the right;
         // a periodic row runs two laps so that the wrapped neighbours count.
-        int run = kCap;
+        int run = cap;
         for (int t = wrapX ? -n.x : 0; t < n.x; ++t) {
             const int i = t < 0 ? t + n.x : t;
-            run = flags[row + std::size_t(i)] ? 0 : std::min(run + 1, kCap);
+            run = flags[row + std::size_t(i)] ? 0 : std::min(run + 1, cap);
             if (t >= 0)
                 out[row + std::size_t(i)] = std::uint8_t(run);
         }
-        run = kCap;
+        run = cap;
         for (int t = wrapX ? 2 * n.x - 1 : n.x - 1; t >= 0; --t) {
             const int i = t >= n.x ? t - n.x : t;
-            run = flags[row + std::size_t(i)] ? 0 : std::min(run + 1, kCap);
+            run = flags[row + std::size_t(i)] ? 0 : std::min(run + 1, cap);
+            std::uint8_t &o = out[row + std::size_t(i)];
             if (t < n.x)
-                out[row + std::size_t(i)] = std::uint8_t(std::min<int>(out[row + i], run));
+                o = std::uint8_t(std::min<int>(o, run));
         }
     });
     std::vector<std::uint8_t> in(out.size());
@@ -418,7 +490,7 @@ std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
             const std::uint8_t *own = in.data() + solids.index(0, j, k);
             std::uint8_t *dst = out.data() + solids.index(0, j, k);
             std::copy_n(own, n.x, dst);
-            for (int delta = 1; delta < kCap; ++delta) {
+            for (int delta = 1; delta < cap; ++delta) {
                 for (int side : {-1, 1}) {
                     int from = at + side * delta;
                     if (from < 0 || from >= n[axis]) {
@@ -428,9 +500,7 @@ std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
                     }
                     const std::uint8_t *src =
                         own + (std::ptrdiff_t(from) - at) * std::ptrdiff_t(stride);
-                    const std::uint8_t far = std::uint8_t(delta);
-                    for (int i = 0; i < n.x; ++i)
-                        dst[i] = std::min(dst[i], std::max(far, src[i]));
+                    minOfFarther(dst, src, std::uint8_t(delta), n.x);
                 }
             }
         });
@@ -438,54 +508,80 @@ std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
     return out;
 }
 
-/// Decides, sample by sample along one row, whether the plain path gives the same bits as the
+/// Picks, sample by sample along one row, the cheapest path that gives the same bits as the
 /// exact one. With |d| <= D cells on every axis, the walk and the interpolation corners of
 /// both traces (x + d and x - d) stay within floor(D) + 1 cells of the sample's cell, and the
 /// faces its velocity averages within one: when all those cells are fluid (clearance
-/// > floor(D) + 1), the walk runs to the end, no corner is solid and the velocity is the plain
-/// average. The walk must not reach a closed face either (it would stop there): per axis,
-/// |d| must stay under the distance to it. Both limits keep 0.25 cells for the rounding of
-/// the walk's crossing times.
+/// > floor(D) + 1), the walk meets no solid, no corner is solid and the velocity is the plain
+/// average (the clear path). If moreover |d| along each axis stays under the distance to the
+/// closed faces, the walk cannot stop at one either and the traces are straight (the plain
+/// path). Both limits keep 0.25 cells for the rounding of the walk's crossing times.
 struct RowClearance
 {
-    const std::uint8_t *cells = nullptr; ///< clearance of the row's cells; null: none clear
+    const std::uint8_t *cells = nullptr; ///< clearance of the row's cells; null: all exact
     int lastX = 0;
-    float endX = 0.f;     ///< room along x is min(i + biasX, endX - i), at least 0
-    float biasX = 0.f;
-    bool periodicX = false;
-    float roomX = 0.f;    ///< limit on |d.x| for a periodic x axis
-    float roomY = 0.f;    ///< limits on |d.y| and |d.z| for the whole row
+    float endX = kInf;  ///< room along x is max(min(i + biasX, endX - i), 0): infinite when
+    float biasX = kInf; ///< x is periodic
+    float roomY = 0.f;  ///< room along y and z for the whole row
     float roomZ = 0.f;
 
-    PLUME_INLINE bool clear(int i, Vec3 d) const
+    /// Clear of solids: the limit on |d| per axis (NaN fails every comparison).
+    PLUME_INLINE float reach(int i) const { return float(cells[std::min(i, lastX)]) - 1.25f; }
+
+    PLUME_INLINE bool plain(float reach, int i, float ax, float ay, float az) const
     {
+        const float fi = float(i);
+        const float wallX = std::max(std::min(fi + biasX, endX - fi), 0.f);
+        return (ax <= reach) & (ay <= reach) & (az <= reach) & (ax <= wallX) & (ay <= roomY)
+               & (az <= roomZ);
+    }
+
+    PLUME_INLINE Path path(int i, Vec3 d) const
+    {
+        if (!cells)
+            return Path::Exact;
         const float ax = std::fabs(d.x);
         const float ay = std::fabs(d.y);
         const float az = std::fabs(d.z);
-        const float fi = float(i);
-        const float wallX =
-            periodicX ? roomX : std::max(std::min(fi + biasX, endX - fi), 0.f);
-        const float reach = float(cells[std::min(i, lastX)]) - 1.25f;
-        // Comparisons with NaN fail, so a non-finite displacement takes the exact path.
-        return std::max(ax, std::max(ay, az)) <= reach && ax <= wallX && ay <= roomY
-               && az <= roomZ;
+        const float r = reach(i);
+        if (plain(r, i, ax, ay, az))
+            return Path::Plain;
+        return ax <= r && ay <= r && az <= r ? Path::Clear : Path::Exact;
+    }
+
+    /// Whether samples [begin, end) with displacements dx, dy, dz (indexed from begin) take
+    /// the plain path, in a loop without branches; the faces past the last cell are left to
+    /// path().
+    void classify(int begin, int end, const float *dx, const float *dy, const float *dz,
+                  bool *isPlain) const
+    {
+        const int stop = cells ? std::min(end, lastX + 1) : begin;
+        for (int i = begin; i < stop; ++i) {
+            const int m = i - begin;
+            isPlain[m] = plain(float(cells[i]) - 1.25f, i, std::fabs(dx[m]), std::fabs(dy[m]),
+                               std::fabs(dz[m]));
+        }
+        for (int i = std::max(stop, begin); i < end; ++i)
+            isPlain[i - begin] = false;
     }
 };
 
 /// How far a trace may go along `axis` from samples at index `at` (cells, or faces of that
-/// axis when `face`) before the walk meets a closed face: a cell's centre is half a cell
+/// axis when `face`) before the walk could meet a closed face: a cell's centre is half a cell
 /// further from the face than its index says, a face sits on a cell boundary. A periodic axis
-/// allows its length (longer traces could outrun the walk's step budget).
+/// has no such face.
 float roomAlong(const Setup &c, int axis, int at, bool face)
 {
     const int n = c.domain.cells[axis];
     if (c.periodic[axis])
-        return float(n);
+        return kInf;
     if (face)
         return std::max(float(std::min(at, n - at)) - 0.25f, 0.f);
     return float(std::min(at, n - 1 - at)) + 0.25f;
 }
 
+/// The clearance of the cells of row (j, k) (faces past the last cell use the last cell) and
+/// the room before closed faces, for samples of faceAxis (cells when negative).
 RowClearance rowClearance(const Setup &c, int faceAxis, int j, int k)
 {
     RowClearance r;
@@ -496,10 +592,10 @@ RowClearance rowClearance(const Setup &c, int faceAxis, int j, int k)
     const int ck = std::min(k, n.z - 1);
     r.cells = c.clearance + std::size_t(n.x) * (std::size_t(cj) + std::size_t(n.y) * ck);
     r.lastX = n.x - 1;
-    r.endX = faceAxis == 0 ? float(n.x) - 0.25f : float(n.x - 1) + 0.25f;
-    r.biasX = faceAxis == 0 ? -0.25f : 0.25f;
-    r.periodicX = c.periodic[0];
-    r.roomX = float(n.x);
+    if (!c.periodic[0]) {
+        r.endX = faceAxis == 0 ? float(n.x) - 0.25f : float(n.x - 1) + 0.25f;
+        r.biasX = faceAxis == 0 ? -0.25f : 0.25f;
+    }
     r.roomY = roomAlong(c, 1, j, faceAxis == 1);
     r.roomZ = c.domain.is2D() ? 0.f : roomAlong(c, 2, k, faceAxis == 2);
     return r;
@@ -524,6 +620,16 @@ struct CentreDisplacement
         {
             return {half * (u[i] + u[i + 1]), half * (v0[i] + v1[i]),
                     k3D ? half * (w0[i] + w1[i]) : 0.f};
+        }
+
+        /// operator() for i in [begin, end), into arrays indexed from begin.
+        void fill(int begin, int end, float *dx, float *dy, float *dz) const
+        {
+            for (int i = begin; i < end; ++i) {
+                dx[i - begin] = half * (u[i] + u[i + 1]);
+                dy[i - begin] = half * (v0[i] + v1[i]);
+                dz[i - begin] = k3D ? half * (w0[i] + w1[i]) : 0.f;
+            }
         }
     };
 
@@ -611,6 +717,34 @@ struct FaceDisplacement
                 d[kAxis == 2 ? 1 : 2] = s[1];
             return d;
         }
+
+        /// operator() for i in [begin, end), into arrays indexed from begin: one loop without
+        /// branches over the inner faces, the ends of a u-row apart.
+        void fill(int begin, int end, float *dx, float *dy, float *dz) const
+        {
+            float *out[3] = {dx, dy, dz};
+            float *mine = out[kAxis];
+            float *first = out[kAxis == 0 ? 1 : 0];
+            float *second = out[kAxis == 2 ? 1 : 2];
+            const int nx = f.setup.domain.cells.x;
+            const int lo = kAxis == 0 ? std::max(begin, 1) : begin;
+            const int hi = kAxis == 0 ? std::min(end, nx) : end;
+            for (int i = lo; i < hi; ++i) {
+                const int m = i - begin;
+                mine[m] = 4.f * quarter * own[i];
+                first[m] = quarter * (p[0][0][i] + p[0][1][i] + p[0][2][i] + p[0][3][i]);
+                second[m] = k3D ? quarter * (p[1][0][i] + p[1][1][i] + p[1][2][i] + p[1][3][i])
+                                : 0.f;
+            }
+            for (int i : {begin, end - 1}) {
+                if (kAxis == 0 && (i == 0 || i == nx)) {
+                    const Vec3 d = f.template general<false>(i, j, k);
+                    dx[i - begin] = d.x;
+                    dy[i - begin] = d.y;
+                    dz[i - begin] = d.z;
+                }
+            }
+        }
     };
 
     Row row(int j, int k) const
@@ -653,54 +787,72 @@ struct FaceDisplacement
 
 // ---- Passes ---------------------------------------------------------------------------------
 
-/// Tags for the two paths a sample can take: plain (no obstacle within reach) or exact.
-using PlainPath = std::false_type;
-using ExactPath = std::true_type;
-
 /// Calls body(path, src, position, displacement) for every sample of `out` (cell-centred when
-/// faceAxis < 0, else the faces of that axis) and stores what it returns. With obstacles, a
-/// sample takes the exact path unless it is clear of them (RowClearance), and samples inside
-/// obstacles get zero. The last face of a periodic axis is computed as the first one, so the
-/// two stay byte-equal.
+/// faceAxis < 0, else the faces of that axis) and stores what it returns; `path` is a PathTag.
+/// Without obstacles every sample is plain (traces are not stopped at closed faces then);
+/// with them RowClearance picks the path, and samples inside obstacles get zero. Rows go in
+/// chunks: displacements and plain/other first, in loops without branches, then the samples.
+/// The last face of a periodic axis is computed as the first one, so the two stay byte-equal.
 template<bool kSolids, class Disp, class Body>
 void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &disp, Body &&body)
 {
+    constexpr int kChunk = 64;
     const Int3 size = out.size();
     const Vec3 off = out.offset();
     float *dst = out.data();
     const bool alias = faceAxis >= 0 && c.periodic[faceAxis];
     const int last = faceAxis >= 0 ? c.domain.cells[faceAxis] : -1;
     const int aliasI = alias && faceAxis == 0 ? last : -1;
+    // Samples off the plain path, kept out of the row loop so that it stays compact.
+    const auto other = [&](const RowClearance &room, std::size_t n, Vec3 p, Vec3 d, int i, int j,
+                           int k) PLUME_LAMBDA_COLD {
+        if (room.path(i, d) == Path::Exact) {
+            return c.obstacles.sample(faceAxis, i, j, k)
+                       ? 0.f
+                       : body(PathTag<Path::Exact>{}, n, p, disp.exact(i, j, k));
+        }
+        return body(PathTag<Path::Clear>{}, n, p, d);
+    };
     forEachRow(size, [&](int j, int k) {
         const int sj = alias && faceAxis == 1 && j == last ? 0 : j;
         const int sk = alias && faceAxis == 2 && k == last ? 0 : k;
-        const std::size_t row = out.index(0, j, k);
+        float *row = dst + out.index(0, j, k);
         const std::size_t srcRow = out.index(0, sj, sk);
         const auto velocity = disp.row(sj, sk);
         [[maybe_unused]] const RowClearance room = kSolids ? rowClearance(c, faceAxis, sj, sk)
                                                            : RowClearance{};
-        for (int i = 0; i < size.x; ++i) {
-            const int si = i == aliasI ? 0 : i;
-            const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
-            const Vec3 d = velocity(si);
-            float &result = dst[row + std::size_t(i)];
-            if constexpr (kSolids) {
-                if (!room.cells || !room.clear(si, d)) {
-                    result = c.obstacles.sample(faceAxis, si, sj, sk)
-                                 ? 0.f
-                                 : body(ExactPath{}, srcRow + std::size_t(si), p,
-                                        disp.exact(si, sj, sk));
-                    continue;
+        float dx[kChunk], dy[kChunk], dz[kChunk];
+        [[maybe_unused]] bool isPlain[kChunk];
+        for (int begin = 0; begin < size.x; begin += kChunk) {
+            const int end = std::min(begin + kChunk, size.x);
+            velocity.fill(begin, end, dx, dy, dz);
+            if constexpr (kSolids)
+                room.classify(begin, end, dx, dy, dz, isPlain);
+            for (int i = begin; i < end; ++i) {
+                const int m = i - begin;
+                Vec3 d{dx[m], dy[m], dz[m]};
+                int si = i;
+                if (i == aliasI) {
+                    si = 0;
+                    d = velocity(0);
                 }
+                const std::size_t n = srcRow + std::size_t(si);
+                const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
+                if constexpr (kSolids) {
+                    if (!isPlain[m] || i == aliasI) {
+                        row[i] = other(room, n, p, d, si, sj, sk);
+                        continue;
+                    }
+                }
+                row[i] = body(PathTag<Path::Plain>{}, n, p, d);
             }
-            result = body(PlainPath{}, srcRow + std::size_t(si), p, d);
         }
     });
 }
 
 /// The semi-Lagrangian, MacCormack and BFECC passes for one kind of sample (cells or the faces
 /// of one axis). Every grid they read has the layout of the grid they write. The bodies take
-/// the path as a tag: PlainPath or ExactPath.
+/// the sample's path as a PathTag.
 template<bool k3D, bool kSolids, class Disp>
 struct Passes
 {
@@ -714,10 +866,10 @@ struct Passes
         forEachSample<kSolids>(c, out, faceAxis, disp, body);
     }
 
-    template<bool kExact>
+    template<Path kPath>
     PLUME_INLINE Stencil at(const GridMap &m, Vec3 p, Vec3 d) const
     {
-        return stencilAt<k3D>(m, trace<k3D, kExact>(c, p, d));
+        return stencilAt<k3D>(m, trace<k3D, kPath>(c, p, d));
     }
 
     /// Semi-Lagrangian step (Stam 1999): out(x) = src(x - dt u(x) / h).
@@ -726,8 +878,8 @@ struct Passes
         const GridMap m = gridMap(src, c.domain);
         const float *s = src.data();
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            constexpr bool kExact = decltype(path)::value;
-            return valueAt<k3D, kExact>(c, faceAxis, s, at<kExact>(m, p, d * -1.f), s[n]);
+            constexpr Path kPath = decltype(path)::value;
+            return valueAt<k3D, kPath>(c, faceAxis, s, at<kPath>(m, p, d * -1.f), s[n]);
         });
     }
 
@@ -739,10 +891,10 @@ struct Passes
         const float *s = q.data();
         const float *f = phi1.data();
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            constexpr bool kExact = decltype(path)::value;
-            const float back = valueAt<k3D, kExact>(c, faceAxis, f, at<kExact>(m, p, d), f[n]);
+            constexpr Path kPath = decltype(path)::value;
+            const float back = valueAt<k3D, kPath>(c, faceAxis, f, at<kPath>(m, p, d), f[n]);
             float lo, hi;
-            rangeAt<k3D, kExact>(c, faceAxis, s, at<kExact>(m, p, d * -1.f), s[n], lo, hi);
+            rangeAt<k3D, kPath>(c, faceAxis, s, at<kPath>(m, p, d * -1.f), s[n], lo, hi);
             return std::min(std::max(f[n] + 0.5f * (s[n] - back), lo), hi);
         });
     }
@@ -754,8 +906,8 @@ struct Passes
         const float *s = q.data();
         const float *f = phi1.data();
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            constexpr bool kExact = decltype(path)::value;
-            const float back = valueAt<k3D, kExact>(c, faceAxis, f, at<kExact>(m, p, d), f[n]);
+            constexpr Path kPath = decltype(path)::value;
+            const float back = valueAt<k3D, kPath>(c, faceAxis, f, at<kPath>(m, p, d), f[n]);
             return s[n] + 0.5f * (s[n] - back);
         });
     }
@@ -767,11 +919,11 @@ struct Passes
         const float *s = q.data();
         const float *t = compensated.data();
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-            constexpr bool kExact = decltype(path)::value;
-            const Stencil st = at<kExact>(m, p, d * -1.f);
-            const float v = valueAt<k3D, kExact>(c, faceAxis, t, st, t[n]);
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil st = at<kPath>(m, p, d * -1.f);
+            const float v = valueAt<k3D, kPath>(c, faceAxis, t, st, t[n]);
             float lo, hi;
-            rangeAt<k3D, kExact>(c, faceAxis, s, st, s[n], lo, hi);
+            rangeAt<k3D, kPath>(c, faceAxis, s, st, s[n], lo, hi);
             return std::min(std::max(v, lo), hi);
         });
     }
@@ -979,13 +1131,15 @@ int scatterReach(const MacGrid &vel, const Domain &d, float scale)
     return cells < slabs ? int(std::ceil(cells)) + 1 : slabs;
 }
 
-/// trace() with the path chosen at run time: exact only where there are obstacles.
+/// trace() with the path chosen at run time (always plain without obstacles).
 template<bool k3D, bool kSolids>
-PLUME_INLINE Vec3 traceIf(const Setup &c, bool exact, Vec3 p, Vec3 d)
+PLUME_INLINE Vec3 traceAlong(const Setup &c, Path path, Vec3 p, Vec3 d)
 {
     if constexpr (kSolids) {
-        if (exact)
-            return trace<k3D, true>(c, p, d);
+        if (path == Path::Exact)
+            return trace<k3D, Path::Exact>(c, p, d);
+        if (path == Path::Clear)
+            return trace<k3D, Path::Clear>(c, p, d);
     }
     return p + d;
 }
@@ -1029,9 +1183,9 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                     }
                     const Vec3 p{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
                     const Vec3 d = velocity(i);
-                    const bool exact = kSolids && (!room.cells || !room.clear(i, d));
+                    const Path path = kSolids ? room.path(i, d) : Path::Plain;
                     if (src[self] != 0.f) {
-                        const Vec3 to = traceIf<k3D, kSolids>(c, exact, p, d);
+                        const Vec3 to = traceAlong<k3D, kSolids>(c, path, p, d);
                         const Footprint fp = footprintAt<k3D, kSolids>(c, to);
                         if (fp.total > 0.f) {
                             float share[8];
@@ -1043,7 +1197,7 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
                             give(self, src[self]); // every corner solid: nothing moves
                         }
                     }
-                    const Vec3 from = traceIf<k3D, kSolids>(c, exact, p, d * -1.f);
+                    const Vec3 from = traceAlong<k3D, kSolids>(c, path, p, d * -1.f);
                     const Footprint fp = footprintAt<k3D, kSolids>(c, from);
                     const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
                     for (int m = 0; m < kCorners; ++m) {
@@ -1057,8 +1211,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
     // Backward: a source asked for more than it holds gives each asker a scaled share; what a
     // source gives is taken from it (the gather form of West's subtract-where-taken).
     const auto gather = [&](auto path, std::size_t self, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
-        constexpr bool kExact = decltype(path)::value;
-        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kExact>(c, p, d * -1.f));
+        constexpr Path kPath = decltype(path)::value;
+        const Footprint fp = footprintAt<k3D, kSolids>(c, trace<k3D, kPath>(c, p, d * -1.f));
         const float norm = kSolids && fp.total > 0.f ? 1.f / fp.total : 1.f;
         const float own = hi[self] + lo[self];
         double v = own - own * std::min(req[self], 1.f);
