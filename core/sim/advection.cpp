@@ -1,6 +1,7 @@
-// Longer than the usual 800 lines on purpose: the samplers, the DDA walk, the three transport
-// schemes and accounting advection share per-sample helpers that must inline into every
-// kernel; splitting the file would move them into a header for no reader's benefit.
+// Longer than the usual 800 lines on purpose: the samplers, the DDA walk, the clearance map
+// that lets samples away from obstacles skip it, the three transport schemes and accounting
+// advection share per-sample helpers that must inline into every kernel; splitting the file
+// would move them into a header for no reader's benefit.
 #include "advection.h"
 
 #include "parallel.h"
