@@ -1,6 +1,7 @@
-// Longer than the usual 800 lines on purpose: the samplers, the DDA walk, the three transport
-// schemes and accounting advection share per-sample helpers that must inline into every
-// kernel; splitting the file would move them into a header for no reader's benefit.
+// Longer than the usual 800 lines on purpose: the samplers, the DDA walk, the clearance map
+// that lets samples away from obstacles skip it, the three transport schemes and accounting
+// advection share per-sample helpers that must inline into every kernel; splitting the file
+// would move them into a header for no reader's benefit.
 #include "advection.h"
 
 #include "parallel.h"
@@ -899,6 +900,47 @@ struct Passes
         });
     }
 
+    /// advect() for cell-centred samples that also keeps the range of the corners it
+    /// interpolated (the MacCormack limiter's bounds) in lo and hi: the correction pass then
+    /// reads them instead of tracing and gathering a second time.
+    void advectKeepingRange(const ScalarGrid &src, ScalarGrid &out, ScalarGrid &lo,
+                            ScalarGrid &hi) const
+    {
+        const GridMap m = gridMap(src, c.domain);
+        const float *s = src.data();
+        float *los = lo.data();
+        float *his = hi.data();
+        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil st = at<kPath>(m, p, d * -1.f);
+            float v;
+            if constexpr (kPath == Path::Exact) {
+                if (!interpolateFluid<k3D>(s, st, c.obstacles, faceAxis, v, los[n], his[n]))
+                    v = los[n] = his[n] = s[n];
+            } else {
+                v = interpolate<k3D>(s, st);
+                cornerRange<k3D>(s, st, los[n], his[n]);
+            }
+            return v;
+        });
+    }
+
+    /// maccormack() with the bounds kept by advectKeepingRange.
+    void maccormackInRange(const ScalarGrid &q, const ScalarGrid &phi1, const ScalarGrid &lo,
+                           const ScalarGrid &hi, ScalarGrid &out) const
+    {
+        const GridMap m = gridMap(q, c.domain);
+        const float *s = q.data();
+        const float *f = phi1.data();
+        const float *los = lo.data();
+        const float *his = hi.data();
+        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const float back = valueAt<k3D, kPath>(c, faceAxis, f, at<kPath>(m, p, d), f[n]);
+            return std::min(std::max(f[n] + 0.5f * (s[n] - back), los[n]), his[n]);
+        });
+    }
+
     /// BFECC error compensation (Kim et al. 2005): q + (q - A_rev(A(q))) / 2.
     void bfeccCompensate(const ScalarGrid &q, const ScalarGrid &phi1, ScalarGrid &out) const
     {
@@ -930,14 +972,21 @@ struct Passes
 
     /// Moves `q` by one step of `order` into `result`, using `temp` as the second buffer.
     /// The result may end up in `temp`: the return value says where.
+    /// With `lo` and `hi` (cell-centred samples only), MacCormack keeps the limiter's bounds
+    /// there instead of computing them twice.
     ScalarGrid *run(const ScalarGrid &q, AdvectionOrder order, ScalarGrid &result,
-                    ScalarGrid &temp) const
+                    ScalarGrid &temp, ScalarGrid *lo = nullptr, ScalarGrid *hi = nullptr) const
     {
         switch (order) {
         case AdvectionOrder::SemiLagrangian:
             advect(q, result);
             return &result;
         case AdvectionOrder::MacCormack:
+            if (lo && hi && faceAxis < 0) {
+                advectKeepingRange(q, temp, *lo, *hi);
+                maccormackInRange(q, temp, *lo, *hi, result);
+                return &result;
+            }
             advect(q, temp);
             maccormack(q, temp, result);
             return &result;
@@ -1272,11 +1321,17 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     prepare(result, q.size(), q.offset());
     if (order != AdvectionOrder::SemiLagrangian)
         prepare(temp, q.size(), q.offset());
+    const bool keepRange = order == AdvectionOrder::MacCormack;
+    if (keepRange) {
+        prepare(work[2], q.size(), q.offset());
+        prepare(work[3], q.size(), q.offset());
+    }
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
         using Disp = CentreDisplacement<decltype(k3D)::value>;
         const Passes<decltype(k3D)::value, decltype(solids)::value, Disp> passes{
             c, -1, Disp{vel, scale}};
-        q.swap(*passes.run(q, order, result, temp));
+        q.swap(*passes.run(q, order, result, temp, keepRange ? &work[2] : nullptr,
+                           keepRange ? &work[3] : nullptr));
     });
 }
 

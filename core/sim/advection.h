@@ -46,7 +46,8 @@ public:
     void setExactEverywhere(bool on) { mExactEverywhere = on; }
 
     /// Moves a cell-centred scalar along `vel` for dt seconds. Solid cells end up zero.
-    /// Uses up to two workspace grids. Leaves `q` unchanged when its size is not the domain's,
+    /// Uses two workspace grids, four for MacCormack (the limiter's bounds are kept from the
+    /// first pass). Leaves `q` unchanged when its size is not the domain's,
     /// it is not cell-centred, `vel` does not fit the domain, or dt / h is not finite.
     void advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                       Workspace &work) const;
