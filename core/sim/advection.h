@@ -45,6 +45,9 @@ public:
     /// one. The results must not change; tests compare the two, byte for byte.
     void setExactEverywhere(bool on) { mExactEverywhere = on; }
 
+    /// Bytes held (the clearance map, one per cell when there are solids).
+    std::size_t memoryBytes() const { return mClearance.capacity(); }
+
     /// Moves a cell-centred scalar along `vel` for dt seconds. Solid cells end up zero.
     /// Uses two workspace grids, four for MacCormack (the limiter's bounds are kept from the
     /// first pass). Leaves `q` unchanged when its size is not the domain's,

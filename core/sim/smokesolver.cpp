@@ -378,7 +378,8 @@ std::size_t SmokeSolver::memoryBytes() const
 {
     std::size_t total = mSolids.count() + mVelocity.u.bytes() + mVelocity.v.bytes()
                         + mVelocity.w.bytes() + mDensity.bytes() + mTemperature.bytes()
-                        + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes();
+                        + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes()
+                        + mAdvector.memoryBytes();
     for (const ScalarGrid &c : mDye)
         total += c.bytes();
     return total;
