@@ -75,22 +75,6 @@ sim::Status writeSequenceFrame(const RenderedFrame &frame, const ImageSequenceSe
     return sim::Status::success();
 }
 
-/// Hands the inputs that changed to the solver.
-sim::Status applyChanges(const SceneSetup &setup, InputChanges changes, sim::Solver &solver)
-{
-    if (changes.solids) {
-        if (sim::Status st = solver.setObstacles(setup.solids); !st)
-            return st;
-    }
-    if (changes.emitters) {
-        if (sim::Status st = solver.setEmitters(setup.emitters); !st)
-            return st;
-    }
-    if (changes.forces)
-        return solver.setForceFields(setup.forces);
-    return sim::Status::success();
-}
-
 /// Samples the exported fields and writes one file.
 sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
                        const std::filesystem::path &path)
@@ -207,7 +191,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         }
         const auto start = std::chrono::steady_clock::now();
         const InputChanges changes = rasterizer.update(frame);
-        if (sim::Status st = applyChanges(setup, changes, simulation->solver()); !st)
+        if (sim::Status st = applyInputs(setup, changes, simulation->solver()); !st)
             return fail("frame " + std::to_string(frame) + ": " + st.error);
         const sim::FrameStats stats = simulation->advanceFrame();
         if (!stats.status)

@@ -211,4 +211,19 @@ sim::Status rasterizeScene(const Scene &scene, double frame, SceneSetup &out)
     return sim::Status::success();
 }
 
+sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver)
+{
+    if (changes.solids) {
+        if (sim::Status st = solver.setObstacles(setup.solids); !st)
+            return st;
+    }
+    if (changes.emitters) {
+        if (sim::Status st = solver.setEmitters(setup.emitters); !st)
+            return st;
+    }
+    if (changes.forces)
+        return solver.setForceFields(setup.forces);
+    return sim::Status::success();
+}
+
 } // namespace plume

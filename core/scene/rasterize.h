@@ -4,6 +4,8 @@
 #include "scenesetup.h"
 #include "shapecoverage.h"
 
+#include <sim/solver.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -79,6 +81,9 @@ private:
     bool mFirst = true;
     std::vector<Source> mSolidSources, mEmitterSources, mForceSources;
 };
+
+/// Hands the inputs an update changed to a solver (obstacles, emitters, force fields).
+sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver);
 
 /// One-shot: the inputs of `scene` at `frame` in `out`.
 sim::Status rasterizeScene(const Scene &scene, double frame, SceneSetup &out);

@@ -9,22 +9,6 @@ namespace {
 
 constexpr std::size_t kNoVersion = std::numeric_limits<std::size_t>::max();
 
-/// Hands the inputs that changed to the solver.
-sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver)
-{
-    if (changes.solids) {
-        if (sim::Status st = solver.setObstacles(setup.solids); !st)
-            return st;
-    }
-    if (changes.emitters) {
-        if (sim::Status st = solver.setEmitters(setup.emitters); !st)
-            return st;
-    }
-    if (changes.forces)
-        return solver.setForceFields(setup.forces);
-    return sim::Status::success();
-}
-
 /// The z-slice `k` of a field (the field itself, moved, when it has one slice).
 void takeSlice(sim::ScalarGrid &full, int k, sim::ScalarGrid &out)
 {
