@@ -15,7 +15,10 @@
 #include <QMenu>
 #include <QSlider>
 #include <QSpinBox>
+#include <QFormLayout>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <QWidgetAction>
 
 namespace plume {
 
@@ -71,7 +74,8 @@ ViewLayout::Panel ViewLayout::makePanel(int index, Viewport *view, int axis)
     p.axis->setCurrentIndex(axis);
     p.slider = new QSlider(Qt::Horizontal, p.header);
     p.label = new QLabel(p.header);
-    p.label->setMinimumWidth(90);
+    p.label->setMinimumWidth(70);
+    p.slider->setMinimumWidth(60);
     row->addWidget(p.axis);
     row->addWidget(p.slider, 1);
     row->addWidget(p.label);
@@ -119,14 +123,24 @@ QWidget *ViewLayout::makeVolumePanel()
             [this](int n) { mVolume->setBackground(VolumeView::Background(n)); });
     row->addWidget(new QLabel("Background", header));
     row->addWidget(background);
-    // Step (cells) and shadow steps of the interactive and the still quality.
+    // Step (cells) and shadow steps of the interactive and the still quality, in a popup.
+    auto *qualityButton = new QToolButton(header);
+    qualityButton->setText("Quality");
+    qualityButton->setPopupMode(QToolButton::InstantPopup);
+    auto *popup = new QMenu(qualityButton);
+    auto *form = new QWidget(popup);
+    auto *formLayout = new QFormLayout(form);
+    auto *action = new QWidgetAction(popup);
+    action->setDefaultWidget(form);
+    popup->addAction(action);
+    qualityButton->setMenu(popup);
     auto quality = [&](const QString &name, VolumeView::Quality q, bool still) {
-        auto *step = new QDoubleSpinBox(header);
+        auto *step = new QDoubleSpinBox(form);
         step->setRange(0.1, 4.0);
         step->setSingleStep(0.25);
         step->setValue(q.stepCells);
         step->setToolTip(name + ": ray-march step in cells");
-        auto *shadow = new QSpinBox(header);
+        auto *shadow = new QSpinBox(form);
         shadow->setRange(1, 256);
         shadow->setValue(q.shadowSteps);
         shadow->setToolTip(name + ": steps towards the light");
@@ -136,12 +150,12 @@ QWidget *ViewLayout::makeVolumePanel()
         };
         connect(step, &QDoubleSpinBox::valueChanged, this, apply);
         connect(shadow, &QSpinBox::valueChanged, this, apply);
-        row->addWidget(new QLabel(name, header));
-        row->addWidget(step);
-        row->addWidget(shadow);
+        formLayout->addRow(name + " step (cells)", step);
+        formLayout->addRow(name + " shadow steps", shadow);
     };
     quality("Interactive", mVolume->interactiveQuality(), false);
     quality("Still", mVolume->stillQuality(), true);
+    row->addWidget(qualityButton);
     row->addStretch(1);
     box->addWidget(header);
     box->addWidget(mVolume, 1);
@@ -246,6 +260,10 @@ void ViewLayout::relayout()
     for (QWidget *w : all)
         mGrid->removeWidget(w);
     const bool quad = mQuad && mThreeD;
+    for (int n = 0; n < 2; ++n) { // equal quarters, or all of it for the single view
+        mGrid->setColumnStretch(n, quad || n == 0 ? 1 : 0);
+        mGrid->setRowStretch(n, quad || n == 0 ? 1 : 0);
+    }
     if (quad) {
         for (int n = 0; n < 4; ++n) {
             mGrid->addWidget(all[n], n / 2, n % 2);

@@ -175,7 +175,8 @@ QRectF Viewport::planeBounds(const Shape &shape, sim::Vec3 offset) const
 {
     QRectF bounds;
     for (const Shape &section : sectionOf(shape, offset))
-        bounds = bounds.isNull() ? shapeBounds(section, {}) : bounds.united(shapeBounds(section, {}));
+        bounds = bounds.isNull() ? shapeBounds(section, {})
+                                 : bounds.united(shapeBounds(section, {}));
     return bounds;
 }
 
@@ -269,7 +270,8 @@ bool Viewport::scaleHandleHit(int index, QPointF pos) const
     if (index < 0 || index >= int(mDocument->scene().items.size()))
         return false;
     const Item &item = mDocument->scene().items[std::size_t(index)];
-    if (item.shape.type == ShapeType::Everywhere || planeBounds(item.shape, itemOffset(item)).isNull())
+    if (item.shape.type == ShapeType::Everywhere
+        || planeBounds(item.shape, itemOffset(item)).isNull())
         return false;
     const QPointF d = pos - scaleHandle(index);
     return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
@@ -306,7 +308,8 @@ void Viewport::paintEvent(QPaintEvent *)
 void Viewport::paintNoSlice(QPainter &p) const
 {
     p.setPen(QColor(200, 200, 200));
-    p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
+    p.drawText(rect().adjusted(12, 12, -12, -12),
+               Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
                "3D data is kept for the newest frame only: this slice shows frame "
                "data after the next simulated frame (or at the middle Z slice).");
 }

@@ -364,8 +364,8 @@ QVector3D VolumeView::eye() const
 {
     const float y = mYaw * std::numbers::pi_v<float> / 180.f;
     const float p = mPitch * std::numbers::pi_v<float> / 180.f;
-    return mTarget
-           + mDistance * QVector3D(std::cos(p) * std::sin(y), std::sin(p), std::cos(p) * std::cos(y));
+    const QVector3D direction(std::cos(p) * std::sin(y), std::sin(p), std::cos(p) * std::cos(y));
+    return mTarget + mDistance * direction;
 }
 
 QMatrix4x4 VolumeView::viewProjection() const
@@ -557,7 +557,10 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     QVector3D top, bottom;
     switch (mBackground) {
     case Background::Dark: top = bottom = {0.012f, 0.013f, 0.016f}; break;
-    case Background::Gradient: top = {0.06f, 0.08f, 0.12f}; bottom = {0.005f, 0.005f, 0.008f}; break;
+    case Background::Gradient:
+        top = {0.06f, 0.08f, 0.12f};
+        bottom = {0.005f, 0.005f, 0.008f};
+        break;
     case Background::Light: top = bottom = {0.75f, 0.75f, 0.75f}; break;
     }
     prog.setUniformValue("uBgTop", top);
@@ -623,7 +626,9 @@ void VolumeView::drawCaption(bool still)
     else if (!mUploaded)
         text = "Volume view: waiting for a simulated frame";
     else
-        text = QString("Volume  frame %1  %2").arg(mFrame->frame).arg(still ? "still" : "interactive");
+        text = QString("Volume  frame %1  %2")
+                   .arg(mFrame->frame)
+                   .arg(still ? "still" : "interactive");
     p.drawText(QPointF(10, 10 + p.fontMetrics().ascent()), text);
 }
 
