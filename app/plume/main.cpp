@@ -1,12 +1,15 @@
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
 // plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it.
 #include <mainwindow/mainwindow.h>
+#include <viewport/glprobe.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
 
 int main(int argc, char **argv)
 {
+    // The volume view's OpenGL 3.3 core format, asked for before the application exists.
+    QSurfaceFormat::setDefaultFormat(plume::volumeSurfaceFormat());
     QApplication app(argc, argv);
     QApplication::setApplicationName("Plume");
     QApplication::setOrganizationName("Plume");

@@ -15,6 +15,7 @@
 #include <tools/selecttool.h>
 #include <tools/shapetool.h>
 #include <tools/tooloptions.h>
+#include <viewport/viewlayout.h>
 #include <viewport/viewport.h>
 
 #include <QActionGroup>
@@ -57,13 +58,14 @@ MainWindow::MainWindow(QWidget *parent)
 {
     initPlumeResources();
     setObjectName("plumeMainWindow");
-    setCentralWidget(mViewport);
+    setCentralWidget(mViewLayout = new ViewLayout(mViewport, this));
     createTools();
     createActions();
     createDocks();
     createStatusBar();
 
     connect(mSimulation, &SimulationController::frameShown, mViewport, &Viewport::showFrame);
+    connect(mSimulation, &SimulationController::frameShown, mViewLayout, &ViewLayout::showFrame);
     connect(mSimulation, &SimulationController::frameShown, this, &MainWindow::showFrameStats);
     connect(mSimulation, &SimulationController::headChanged, this, [this] {
         mTimeline->setFrames(mSimulation->currentFrameNumber(), mSimulation->headFrame());
@@ -234,6 +236,7 @@ void MainWindow::createActions()
     view->addSeparator();
     QAction *fit = view->addAction("&Fit to View", mViewport, &Viewport::fitToView);
     fit->setShortcut(QKeySequence("Home"));
+    mViewLayout->addMenuActions(view);
 
     // Tools
     QMenu *toolsMenu = menuBar()->addMenu("&Tools");

@@ -19,6 +19,7 @@ class Timeline;
 class Tool;
 class ToolOptions;
 class Viewport;
+class ViewLayout;
 
 /// The authoring window: the viewport in the middle; docks for the outliner, properties, tool
 /// options and the timeline; the file, edit, simulation, view and tool menus and toolbars; a
@@ -43,6 +44,7 @@ public:
 
     Document *document() const { return mDocument; }
     Viewport *viewport() const { return mViewport; }
+    ViewLayout *viewLayout() const { return mViewLayout; }
     SimulationController *simulation() const { return mSimulation; }
     ToolOptions *toolOptions() const { return mToolOptions; }
     /// The action that selects a tool by its name ("Select", "Emitter Brush", ...).
@@ -79,6 +81,7 @@ private:
     ToolOptions *mToolOptions;
     SimulationController *mSimulation;
     Viewport *mViewport;
+    ViewLayout *mViewLayout = nullptr;
     Timeline *mTimeline = nullptr;
     std::vector<std::unique_ptr<Tool>> mTools;
     QActionGroup *mToolGroup = nullptr;

@@ -2,9 +2,17 @@
 
 namespace plume {
 
+std::size_t FrameVolume::bytes() const
+{
+    std::size_t total = sizeof(FrameVolume) + solids.count();
+    for (const sim::ScalarGrid &g : fields)
+        total += g.bytes();
+    return total;
+}
+
 std::size_t FrameData::bytes() const
 {
-    std::size_t total = sizeof(FrameData) + solids.count();
+    std::size_t total = sizeof(FrameData) + solids.count() + (volume ? volume->bytes() : 0);
     for (const sim::ScalarGrid &g : fields)
         total += g.bytes();
     return total;
@@ -18,6 +26,15 @@ FrameCache::FrameCache(std::size_t budgetBytes)
 void FrameCache::insert(FramePtr frame)
 {
     std::lock_guard lock(mMutex);
+    if (frame->volume)
+        for (auto &[number, old] : mFrames)
+            if (old->volume && number != frame->frame) {
+                auto stripped = std::make_shared<FrameData>(*old);
+                stripped->volume.reset();
+                mBytes -= old->bytes();
+                mBytes += stripped->bytes();
+                old = std::move(stripped);
+            }
     FramePtr &slot = mFrames[frame->frame];
     if (slot)
         mBytes -= slot->bytes();

@@ -26,11 +26,27 @@ enum class DisplayField : std::uint8_t {
     Vorticity,
     Pressure,
     Divergence,
+    VelocityZ,
     Count
 };
 
+/// The whole 3D grid of every display field and the solid cells of one frame, for the slice
+/// and volume views. Only the newest frame in the cache keeps one (see FrameCache::insert).
+struct FrameVolume
+{
+    sim::ScalarGrid fields[int(DisplayField::Count)]; ///< cell centred; dye empty without dye
+    sim::FlagGrid solids;
+
+    const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }
+    std::size_t bytes() const;
+};
+
+using VolumePtr = std::shared_ptr<const FrameVolume>;
+
 /// One simulated frame as the window shows it: the middle z-slice of each field (the whole
-/// field in 2D), the solid cells, and the frame's solver numbers. Immutable once published.
+/// field in 2D), the solid cells, and the frame's solver numbers; in 3D also the whole volume
+/// while it is the newest frame. Minimum and maximum span the whole volume. Immutable once
+/// published.
 struct FrameData
 {
     int frame = 0;                ///< frames simulated (0: the initial state)
@@ -44,6 +60,7 @@ struct FrameData
     int substeps = 0;
     int pressureIterations = 0;   ///< summed over the frame's substeps
     double pressureResidual = 0.0;
+    VolumePtr volume;             ///< 3D only, and only while this is the newest frame
 
     const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }
     bool hasDye() const { return field(DisplayField::DyeRed).count() > 0; }
@@ -54,7 +71,9 @@ using FramePtr = std::shared_ptr<const FrameData>;
 
 /// Frames already simulated, by frame number, shared between the worker (which adds) and the
 /// window (which reads when scrubbing). Thread-safe. When the total size passes the budget the
-/// oldest frames are dropped (frame 0 stays).
+/// oldest frames are dropped (frame 0 stays). Memory stays sane in 3D: only the newest frame
+/// keeps its volume; inserting a frame replaces the others by copies without one (a viewer
+/// still holding the old pointer keeps its volume alive until it lets go).
 class FrameCache
 {
 public:

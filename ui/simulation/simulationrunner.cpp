@@ -230,18 +230,20 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     frame->pressureResidual = stats.pressureResidual;
     const sim::Int3 n = frame->domain.cells;
     const int slice = n.z / 2;
-    sim::ScalarGrid full;
+    // In 3D the whole grids go into the volume (the slice views and the volume view read it).
+    std::shared_ptr<FrameVolume> volume = n.z > 1 ? std::make_shared<FrameVolume>() : nullptr;
+    sim::ScalarGrid scratch;
     auto take = [&](sim::FieldKind kind, DisplayField field) {
+        sim::ScalarGrid &full = volume ? volume->fields[int(field)] : scratch;
         solver.sample(kind, full);
-        sim::ScalarGrid &out = frame->fields[int(field)];
-        takeSlice(full, slice, out);
         float lo = 0.f, hi = 0.f;
-        for (std::size_t c = 0; c < out.count(); ++c) {
-            lo = std::min(lo, out[c]);
-            hi = std::max(hi, out[c]);
+        for (std::size_t c = 0; c < full.count(); ++c) {
+            lo = std::min(lo, full[c]);
+            hi = std::max(hi, full[c]);
         }
         frame->minimum[int(field)] = lo;
         frame->maximum[int(field)] = hi;
+        takeSlice(full, slice, frame->fields[int(field)]);
     };
     take(sim::FieldKind::Density, DisplayField::Density);
     take(sim::FieldKind::Temperature, DisplayField::Temperature);
@@ -252,6 +254,8 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     }
     take(sim::FieldKind::VelocityX, DisplayField::VelocityX);
     take(sim::FieldKind::VelocityY, DisplayField::VelocityY);
+    if (volume)
+        take(sim::FieldKind::VelocityZ, DisplayField::VelocityZ);
     take(sim::FieldKind::Speed, DisplayField::Speed);
     take(sim::FieldKind::Vorticity, DisplayField::Vorticity);
     take(sim::FieldKind::Pressure, DisplayField::Pressure);
@@ -261,6 +265,10 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     for (int j = 0; j < n.y; ++j)
         for (int i = 0; i < n.x; ++i)
             frame->solids.setSolid(i, j, 0, solids.isSolid(i, j, slice));
+    if (volume) {
+        volume->solids = solids;
+        frame->volume = std::move(volume);
+    }
     return frame;
 }
 

@@ -39,7 +39,8 @@ void BrushTool::drag(const ToolEvent &event)
         return;
     const sim::Vec3 last = mPoints.back().position;
     const float spacing = 0.25f * mViewport->toolOptions()->radius();
-    if (std::hypot(event.world.x - last.x, event.world.y - last.y) >= spacing)
+    // Points lie on the view's slice plane, so the 3D distance is the distance in the plane.
+    if (length(event.world - last) >= spacing)
         addPoint(event);
     mViewport->update();
 }

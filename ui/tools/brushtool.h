@@ -8,10 +8,11 @@
 
 namespace plume {
 
-/// Paints a stroke item of one kind (emitter, obstacle, force). Points are kept every quarter
-/// radius along the pointer's path, each with the brush radius and a pressure (the hardness
-/// times the tablet pressure). A force stroke pushes along the stroke's motion (first point to
-/// last). The finished stroke is one AddItem command.
+/// Paints a stroke item of one kind (emitter, obstacle, force) on the viewport's plane (the
+/// slice plane in 3D: every point lies in it; the radius is a sphere's). Points are kept every
+/// quarter radius along the pointer's path, each with the brush radius and a pressure (the
+/// hardness times the tablet pressure). A force stroke pushes along the stroke's motion (first
+/// point to last). The finished stroke is one AddItem command.
 class BrushTool : public Tool
 {
 public:

@@ -4,6 +4,7 @@
 
 #include <document/shapeedit.h>
 #include <document/undocommands.h>
+#include <viewport/sliceplane.h>
 #include <viewport/viewport.h>
 
 #include <QPainter>
@@ -11,6 +12,37 @@
 #include <cmath>
 
 namespace plume {
+
+// In 3D the eraser is a sphere on the slice plane: it hits a shape whose cross-section it
+// touches, and stroke points within its radius.
+bool EraserTool::touches(const Shape &shape, sim::Vec3 offset, sim::Vec3 p, float radius) const
+{
+    if (!mViewport->threeD())
+        return shapeContains(shape, offset, p, radius);
+    const SlicePlane &plane = mViewport->slicePlane();
+    const sim::Vec3 q = plane.toPlane(p);
+    for (const Shape &section : crossSection(shape, offset, plane, true))
+        if (shapeContains(section, {}, {q.x, q.y, 0.f}, radius))
+            return true;
+    return false;
+}
+
+std::vector<std::vector<StrokePoint>> EraserTool::erasePoints(
+    const std::vector<StrokePoint> &points, sim::Vec3 centre, float radius) const
+{
+    if (!mViewport->threeD())
+        return eraseStrokePoints(points, centre, radius);
+    std::vector<std::vector<StrokePoint>> runs(1);
+    for (const StrokePoint &p : points) {
+        if (length(p.position - centre) > radius)
+            runs.back().push_back(p);
+        else if (!runs.back().empty())
+            runs.emplace_back();
+    }
+    if (runs.back().empty())
+        runs.pop_back();
+    return runs;
+}
 
 void EraserTool::press(const ToolEvent &event)
 {
@@ -26,7 +58,7 @@ void EraserTool::drag(const ToolEvent &event)
     // Samples a quarter radius apart, so the disc sweeps the whole path.
     const float step = 0.25f * mViewport->toolOptions()->radius();
     const sim::Vec3 last = mPath.back();
-    const float d = std::hypot(event.world.x - last.x, event.world.y - last.y);
+    const float d = length(event.world - last);
     const int n = int(std::ceil(d / step));
     for (int s = 1; s <= n; ++s)
         mPath.push_back(last + (event.world - last) * (float(s) / float(n)));
@@ -55,7 +87,7 @@ void EraserTool::release(const ToolEvent &event)
         const sim::Vec3 offset = item.offset.at(frame);
         if (item.shape.type != ShapeType::Stroke) {
             for (sim::Vec3 p : mPath)
-                if (shapeContains(item.shape, offset, p, radius)) {
+                if (touches(item.shape, offset, p, radius)) {
                     new RemoveItem(document, index, macro);
                     break;
                 }
@@ -65,7 +97,7 @@ void EraserTool::release(const ToolEvent &event)
         for (sim::Vec3 p : mPath) {
             std::vector<std::vector<StrokePoint>> next;
             for (const auto &run : runs)
-                for (auto &piece : eraseStrokePoints(run, p - offset, radius))
+                for (auto &piece : erasePoints(run, p - offset, radius))
                     next.push_back(std::move(piece));
             runs = std::move(next);
         }

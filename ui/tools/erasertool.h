@@ -2,11 +2,14 @@
 
 #include "tool.h"
 
+#include <scene/scene.h>
+
 #include <vector>
 
 namespace plume {
 
-/// Erases with a disc of the brush radius dragged over the scene: stroke points under it go
+/// Erases with a disc of the brush radius dragged over the scene (a sphere on the slice plane
+/// in 3D): stroke points under it go
 /// (a stroke cut in two becomes two items), and any other shape it touches is deleted. The
 /// whole drag is one undo step.
 class EraserTool : public Tool
@@ -23,6 +26,10 @@ public:
     void paint(QPainter &painter) const override;
 
 private:
+    bool touches(const Shape &shape, sim::Vec3 offset, sim::Vec3 p, float radius) const;
+    std::vector<std::vector<StrokePoint>> erasePoints(const std::vector<StrokePoint> &points,
+                                                      sim::Vec3 centre, float radius) const;
+
     std::vector<sim::Vec3> mPath;
     QPointF mCursor;
 };

@@ -16,11 +16,16 @@ void SelectTool::press(const ToolEvent &event)
     const int selected = document->selectedItem();
     if (selected >= 0 && mViewport->scaleHandleHit(selected, event.pos)) {
         const Item &item = document->scene().items[std::size_t(selected)];
-        const QRectF bounds = shapeBounds(item.shape, {});
+        // The pivot is the centre of the cross-section's bounds, on the plane.
+        const sim::Vec3 offset = item.offset.at(mViewport->frameNumber());
+        const QRectF bounds = mViewport->planeBounds(item.shape, offset);
+        const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
         mMode = Mode::Scale;
         mIndex = selected;
         mOriginal = item.shape;
-        mPivot = {float(bounds.center().x()), float(bounds.center().y()), event.world.z};
+        mPivot = plane.toWorld({float(bounds.center().x()), float(bounds.center().y()), 0.f})
+                 - offset;
+        mPivot[plane.axis] = event.world[plane.axis] - offset[plane.axis];
         return;
     }
     mIndex = mViewport->itemAt(event.pos);
@@ -37,15 +42,16 @@ void SelectTool::drag(const ToolEvent &event)
     Document *document = mViewport->document();
     Shape shape;
     if (mMode == Mode::Move) {
-        sim::Vec3 delta = event.world - mStart;
-        delta.z = 0.f;
-        shape = translatedShape(mOriginal, delta);
+        // Moves stay in the view's plane (world x-y in 2D).
+        const sim::Vec3 delta = event.world - mStart;
+        const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
+        shape = translatedShape(mOriginal, plane.inPlane(delta));
     } else {
         const sim::Vec3 offset =
             document->scene().items[std::size_t(mIndex)].offset.at(mViewport->frameNumber());
         const sim::Vec3 pivot = mPivot + offset;
-        const float from = std::hypot(mStart.x - pivot.x, mStart.y - pivot.y);
-        const float to = std::hypot(event.world.x - pivot.x, event.world.y - pivot.y);
+        const float from = length(mStart - pivot);
+        const float to = length(event.world - pivot);
         if (from <= 0.f)
             return;
         shape = scaledShape(mOriginal, std::max(to / from, 0.02f), mPivot);

@@ -62,18 +62,20 @@ void ShapeTool::release(const ToolEvent &event)
     mViewport->update();
 }
 
-// A click without a drag gives a shape of the brush radius.
+// A click without a drag gives a shape of the brush radius. a and b lie on the view's plane;
+// a box spans them in the plane and is the brush radius deep along the plane's normal.
 Shape ShapeTool::shapeBetween(sim::Vec3 a, sim::Vec3 b) const
 {
     const float minimum = mViewport->toolOptions()->radius();
+    const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
     Shape s;
     s.type = mType;
-    const float z = a.z;
     switch (mType) {
     case ShapeType::Box:
-        s.centre = {0.5f * (a.x + b.x), 0.5f * (a.y + b.y), z};
-        s.halfSize = {std::max(0.5f * std::abs(b.x - a.x), minimum),
-                      std::max(0.5f * std::abs(b.y - a.y), minimum), minimum};
+        s.centre = (a + b) * 0.5f;
+        for (int axis : {plane.u(), plane.v()})
+            s.halfSize[axis] = std::max(0.5f * std::abs(b[axis] - a[axis]), minimum);
+        s.halfSize[plane.axis] = minimum;
         break;
     case ShapeType::Capsule:
         s.start = a;
@@ -83,7 +85,7 @@ Shape ShapeTool::shapeBetween(sim::Vec3 a, sim::Vec3 b) const
     default:
         s.type = ShapeType::Sphere;
         s.centre = a;
-        s.radius = std::max(std::hypot(b.x - a.x, b.y - a.y), minimum);
+        s.radius = std::max(length(b - a), minimum);
         break;
     }
     return s;

@@ -8,8 +8,10 @@
 
 namespace plume {
 
-/// Places a circle, box or capsule by dragging: a circle from its centre out to its radius, a
-/// box from corner to corner, a capsule from end to end (with the brush radius). The item's
+/// Places a circle, box or capsule by dragging on the viewport's plane (the slice plane in 3D,
+/// where the circle is a sphere and the box is the brush radius deep): a circle from its
+/// centre out to its radius, a box from corner to corner, a capsule from end to end (with the
+/// brush radius). The item's
 /// kind is the tool options' shape kind. The new item is one AddItem command.
 class ShapeTool : public Tool
 {

@@ -11,18 +11,20 @@ namespace plume {
 
 class Viewport;
 
-/// A pointer event in the viewport, with its world position (x-y plane) and pen pressure.
+/// A pointer event in the viewport, with its world position (on the viewport's slice plane)
+/// and pen pressure.
 struct ToolEvent
 {
     QPointF pos;          ///< widget pixels
-    sim::Vec3 world;      ///< world units (z = the domain's middle)
+    sim::Vec3 world;      ///< world units, on the slice plane (2D: z = the domain's middle)
     float pressure = 1.f; ///< tablet pressure in [0, 1]; 1 for a mouse
     bool tablet = false;
     Qt::KeyboardModifiers modifiers;
 };
 
 /// A viewport tool: gets the left-button drags (and hovering) in the viewport, draws its
-/// feedback over it, and turns what the user did into undo commands on release.
+/// feedback over it, and turns what the user did into undo commands on release. One tool may
+/// serve several viewports (slice views): each hands itself over before forwarding an event.
 class Tool
 {
 public:
@@ -33,6 +35,9 @@ public:
     virtual ~Tool() = default;
 
     virtual QString name() const = 0;
+    /// The viewport the tool works in now.
+    Viewport *viewport() const { return mViewport; }
+    void setViewport(Viewport *viewport) { mViewport = viewport; }
     virtual void press(const ToolEvent &) {}
     virtual void drag(const ToolEvent &) {}
     virtual void release(const ToolEvent &) {}

@@ -56,6 +56,7 @@ void Viewport::setTool(Tool *tool)
     mToolDrag = false;
     setCursor(tool && tool->name() != "Select" ? Qt::CrossCursor : Qt::ArrowCursor);
     update();
+    Q_EMIT displayChanged();
 }
 
 void Viewport::setField(ViewField field)
@@ -63,13 +64,33 @@ void Viewport::setField(ViewField field)
     mField = field;
     rebuildPicture();
     update();
+    Q_EMIT displayChanged();
 }
 
 void Viewport::setOverlay(Overlay o, bool on)
 {
     mOverlays = on ? (mOverlays | o) : (mOverlays & ~o);
     update();
+    Q_EMIT displayChanged();
 }
+
+void Viewport::setSlicePlane(SlicePlane plane)
+{
+    const bool axisChanged = plane.axis != mPlane.axis;
+    mPlane = plane;
+    rebuildPicture();
+    if (axisChanged && mAutoFit)
+        fitToView();
+    update();
+    Q_EMIT slicePlaneChanged();
+}
+
+bool Viewport::threeD() const
+{
+    return mDocument->scene().domain.dimension == Dimension::ThreeD;
+}
+
+bool Viewport::ownsTool() const { return mTool && mTool->viewport() == this; }
 
 void Viewport::showFrame(const FramePtr &frame)
 {
@@ -80,12 +101,25 @@ void Viewport::showFrame(const FramePtr &frame)
 
 void Viewport::rebuildPicture()
 {
-    mPicture = mFrame ? renderField(*mFrame, mField) : FieldPicture{};
+    mHasSlice = mFrame && sliceFrame(*mFrame, threeD() ? mPlane : SlicePlane{}, mSlice);
+    mPicture = mHasSlice ? renderField(mSlice, mField) : FieldPicture{};
+}
+
+// The domain's u-v rectangle (z: one cell at the plane).
+sim::Domain Viewport::planeDomain() const
+{
+    sim::Domain d = sceneDomain(mDocument->scene());
+    if (!threeD())
+        return d;
+    sim::Domain p = d;
+    p.cells = {d.cells[mPlane.u()], d.cells[mPlane.v()], 1};
+    p.origin = {d.origin[mPlane.u()], d.origin[mPlane.v()], 0.f};
+    return p;
 }
 
 void Viewport::fitToView()
 {
-    const sim::Domain d = sceneDomain(mDocument->scene());
+    const sim::Domain d = planeDomain();
     const sim::Vec3 e = d.extent();
     mCentre = d.origin + e * 0.5f;
     mZoom = 0.92 * std::min(width() / std::max(double(e.x), 1e-6),
@@ -94,28 +128,63 @@ void Viewport::fitToView()
     update();
 }
 
+QPointF Viewport::planeToWidget(sim::Vec3 q) const
+{
+    return {width() * 0.5 + (q.x - mCentre.x) * mZoom, height() * 0.5 - (q.y - mCentre.y) * mZoom};
+}
+
 QPointF Viewport::toWidget(sim::Vec3 w) const
 {
-    return {width() * 0.5 + (w.x - mCentre.x) * mZoom, height() * 0.5 - (w.y - mCentre.y) * mZoom};
+    return planeToWidget(threeD() ? mPlane.toPlane(w) : w);
 }
 
 sim::Vec3 Viewport::toWorld(QPointF p) const
 {
-    return {float(mCentre.x + (p.x() - width() * 0.5) / mZoom),
-            float(mCentre.y - (p.y() - height() * 0.5) / mZoom), mCentre.z};
+    const sim::Vec3 q{float(mCentre.x + (p.x() - width() * 0.5) / mZoom),
+                      float(mCentre.y - (p.y() - height() * 0.5) / mZoom), 0.f};
+    if (threeD())
+        return mPlane.toWorld(q);
+    const sim::Domain d = sceneDomain(mDocument->scene());
+    return {q.x, q.y, d.origin.z + 0.5f * d.extent().z};
 }
 
 QRectF Viewport::domainRect() const
 {
-    const sim::Domain d = sceneDomain(mDocument->scene());
-    return QRectF(toWidget(d.origin + sim::Vec3{0.f, d.extent().y, 0.f}),
-                  toWidget(d.origin + sim::Vec3{d.extent().x, 0.f, 0.f}));
+    const sim::Domain d = planeDomain();
+    return QRectF(planeToWidget(d.origin + sim::Vec3{0.f, d.extent().y, 0.f}),
+                  planeToWidget(d.origin + sim::Vec3{d.extent().x, 0.f, 0.f}));
 }
 
 sim::Vec3 Viewport::itemOffset(const Item &item) const { return item.offset.at(frameNumber()); }
 
+std::vector<Shape> Viewport::sectionOf(const Shape &shape, sim::Vec3 offset) const
+{
+    return crossSection(shape, offset, mPlane, threeD());
+}
+
 QPainterPath Viewport::shapePath(const Shape &shape, sim::Vec3 o) const
 {
+    QPainterPath path;
+    path.setFillRule(Qt::WindingFill);
+    for (const Shape &section : sectionOf(shape, o))
+        path.addPath(planePath(section));
+    return path;
+}
+
+QRectF Viewport::planeBounds(const Shape &shape, sim::Vec3 offset) const
+{
+    QRectF bounds;
+    for (const Shape &section : sectionOf(shape, offset))
+        bounds = bounds.isNull() ? shapeBounds(section, {})
+                                 : bounds.united(shapeBounds(section, {}));
+    return bounds;
+}
+
+// A shape already in plane coordinates (see crossSection).
+QPainterPath Viewport::planePath(const Shape &shape) const
+{
+    const auto toWidget = [this](sim::Vec3 q) { return planeToWidget(q); };
+    const sim::Vec3 o{};
     QPainterPath path;
     const double z = mZoom;
     switch (shape.type) {
@@ -177,11 +246,13 @@ int Viewport::itemAt(QPointF pos) const
 {
     const Scene &scene = mDocument->scene();
     const sim::Vec3 w = toWorld(pos);
+    const sim::Vec3 q = threeD() ? mPlane.toPlane(w) : w;
     const float slack = float(3.0 / mZoom);
     for (int n = int(scene.items.size()) - 1; n >= 0; --n) {
         const Item &item = scene.items[std::size_t(n)];
-        if (shapeContains(item.shape, itemOffset(item), w, slack))
-            return n;
+        for (const Shape &section : sectionOf(item.shape, itemOffset(item)))
+            if (shapeContains(section, {}, q, slack))
+                return n;
     }
     return -1;
 }
@@ -189,9 +260,9 @@ int Viewport::itemAt(QPointF pos) const
 QPointF Viewport::scaleHandle(int index) const
 {
     const Item &item = mDocument->scene().items[std::size_t(index)];
-    const QRectF b = shapeBounds(item.shape, itemOffset(item));
-    // World y up: the rectangle's bottom() is the highest y.
-    return toWidget({float(b.right()), float(b.bottom()), 0.f});
+    const QRectF b = planeBounds(item.shape, itemOffset(item));
+    // Plane y up: the rectangle's bottom() is the highest y.
+    return planeToWidget({float(b.right()), float(b.bottom()), 0.f});
 }
 
 bool Viewport::scaleHandleHit(int index, QPointF pos) const
@@ -199,7 +270,8 @@ bool Viewport::scaleHandleHit(int index, QPointF pos) const
     if (index < 0 || index >= int(mDocument->scene().items.size()))
         return false;
     const Item &item = mDocument->scene().items[std::size_t(index)];
-    if (item.shape.type == ShapeType::Everywhere)
+    if (item.shape.type == ShapeType::Everywhere
+        || planeBounds(item.shape, itemOffset(item)).isNull())
         return false;
     const QPointF d = pos - scaleHandle(index);
     return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
@@ -218,20 +290,34 @@ void Viewport::paintEvent(QPaintEvent *)
     p.setPen(QPen(QColor(90, 95, 105), 1.0));
     p.setBrush(Qt::NoBrush);
     p.drawRect(domain);
+    if (!mHasSlice && mFrame)
+        paintNoSlice(p);
     if (overlay(Grid))
         paintGrid(p);
     if (overlay(Arrows))
         paintArrows(p);
     paintItems(p);
-    if (mTool)
+    if (ownsTool())
         mTool->paint(p);
     if (mPicture.legend && !mPicture.image.isNull())
         paintLegend(p);
+    if (threeD())
+        paintPlaneLabel(p);
+}
+
+void Viewport::paintNoSlice(QPainter &p) const
+{
+    p.setPen(QColor(200, 200, 200));
+    p.drawText(rect().adjusted(12, 12, -12, -12),
+               Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
+               "3D data is kept for the newest frame only: this slice shows frame "
+               "data after the next simulated frame (or at the middle Z slice).");
 }
 
 void Viewport::paintGrid(QPainter &p) const
 {
-    const sim::Domain d = sceneDomain(mDocument->scene());
+    const sim::Domain d = planeDomain();
+    const auto toWidget = [this](sim::Vec3 q) { return planeToWidget(q); };
     const double cellPx = d.cellSize * mZoom;
     const int every = std::max(1, int(std::ceil(6.0 / cellPx)));
     p.setPen(QPen(QColor(255, 255, 255, 28), 0.0));
@@ -248,16 +334,18 @@ void Viewport::paintGrid(QPainter &p) const
 // Arrows about 24 px apart, the fastest one as long as the spacing.
 void Viewport::paintArrows(QPainter &p) const
 {
-    if (!mFrame)
+    if (!mHasSlice)
         return;
-    const sim::ScalarGrid &u = mFrame->field(DisplayField::VelocityX);
-    const sim::ScalarGrid &v = mFrame->field(DisplayField::VelocityY);
-    const sim::Domain &d = mFrame->domain;
+    const auto toWidget = [this](sim::Vec3 q) { return planeToWidget(q); };
+    const FrameData *frame = &mSlice;
+    const sim::ScalarGrid &u = frame->field(DisplayField::VelocityX);
+    const sim::ScalarGrid &v = frame->field(DisplayField::VelocityY);
+    const sim::Domain &d = frame->domain;
     if (u.count() == 0 || u.size().x != d.cells.x)
         return;
     const double cellPx = d.cellSize * mZoom;
     const int every = std::max(1, int(std::round(24.0 / cellPx)));
-    const float maxSpeed = std::max(mFrame->maximum[int(DisplayField::Speed)], 1e-6f);
+    const float maxSpeed = std::max(frame->maximum[int(DisplayField::Speed)], 1e-6f);
     const double scale = every * cellPx / maxSpeed;
     p.setPen(QPen(QColor(120, 220, 255, 200), 1.0));
     for (int j = every / 2; j < d.cells.y; j += every)
@@ -290,6 +378,8 @@ void Viewport::paintItems(QPainter &p) const
         if (item.shape.type == ShapeType::Everywhere && !isSelected)
             continue;
         const QPainterPath path = shapePath(item.shape, itemOffset(item));
+        if (path.isEmpty())
+            continue;
         QColor colour = kindColor(item.kind);
         if (!item.enabled)
             colour = QColor(140, 140, 140);
@@ -300,11 +390,11 @@ void Viewport::paintItems(QPainter &p) const
         p.setBrush(fill.alpha() ? QBrush(fill) : QBrush(Qt::NoBrush));
         p.drawPath(path);
         if (isSelected && item.shape.type != ShapeType::Everywhere) {
-            const QRectF b = shapeBounds(item.shape, itemOffset(item));
+            const QRectF b = planeBounds(item.shape, itemOffset(item));
             p.setPen(QPen(QColor(255, 255, 255, 150), 1.0, Qt::DotLine));
             p.setBrush(Qt::NoBrush);
-            p.drawRect(QRectF(toWidget({float(b.left()), float(b.bottom()), 0.f}),
-                              toWidget({float(b.right()), float(b.top()), 0.f})));
+            p.drawRect(QRectF(planeToWidget({float(b.left()), float(b.bottom()), 0.f}),
+                              planeToWidget({float(b.right()), float(b.top()), 0.f})));
             p.setPen(QPen(Qt::black, 1.0));
             p.setBrush(Qt::white);
             p.drawEllipse(scaleHandle(n), kHandleRadius, kHandleRadius);
@@ -335,6 +425,17 @@ void Viewport::paintLegend(QPainter &p) const
     p.drawText(QPointF(bar.right() - fm.horizontalAdvance(name), bar.top() - 8), name);
 }
 
+// Which plane this is, and the world axes along the view's right and up.
+void Viewport::paintPlaneLabel(QPainter &p) const
+{
+    const QString text = QString("%1 slice  %2 = %3   (right: %4, up: %5)")
+                             .arg(axisName(mPlane.axis), QString(axisName(mPlane.axis)).toLower())
+                             .arg(mPlane.position, 0, 'f', 3)
+                             .arg(axisName(mPlane.u()), axisName(mPlane.v()));
+    p.setPen(QColor(210, 210, 210));
+    p.drawText(QPointF(10, 10 + p.fontMetrics().ascent()), text);
+}
+
 void Viewport::resizeEvent(QResizeEvent *)
 {
     if (mAutoFit)
@@ -349,8 +450,6 @@ ToolEvent makeToolEvent(const Viewport &v, QPointF pos, float pressure, bool tab
     ToolEvent e;
     e.pos = pos;
     e.world = v.toWorld(pos);
-    const Scene &scene = v.document()->scene();
-    e.world.z = scene.domain.origin.z + 0.5f * makeDomain(scene.domain).extent().z;
     e.pressure = std::clamp(pressure, 0.f, 1.f);
     e.tablet = tablet;
     e.modifiers = modifiers;
@@ -369,6 +468,7 @@ void Viewport::mousePressEvent(QMouseEvent *event)
     }
     if (event->button() == Qt::LeftButton && mTool) {
         mToolDrag = true;
+        mTool->setViewport(this);
         mTool->press(makeToolEvent(*this, event->position(), 1.f, false, event->modifiers()));
         update();
     }
@@ -377,7 +477,10 @@ void Viewport::mousePressEvent(QMouseEvent *event)
 void Viewport::mouseMoveEvent(QMouseEvent *event)
 {
     const sim::Vec3 w = toWorld(event->position());
-    Q_EMIT pointerMoved(QString("x %1  y %2").arg(w.x, 0, 'f', 3).arg(w.y, 0, 'f', 3));
+    QString where = QString("x %1  y %2").arg(w.x, 0, 'f', 3).arg(w.y, 0, 'f', 3);
+    if (threeD())
+        where += QString("  z %1").arg(w.z, 0, 'f', 3);
+    Q_EMIT pointerMoved(where);
     if (mPanning) {
         const QPointF d = event->position() - mLastPan;
         mLastPan = event->position();
@@ -387,8 +490,10 @@ void Viewport::mouseMoveEvent(QMouseEvent *event)
         update();
         return;
     }
-    if (!mTool)
+    if (!mTool || (!mToolDrag && mTool->viewport() != this && mTool->viewport()
+                                     && mTool->viewport()->mToolDrag))
         return;
+    mTool->setViewport(this);
     const ToolEvent e = makeToolEvent(*this, event->position(), 1.f, false, event->modifiers());
     if (mToolDrag)
         mTool->drag(e);
@@ -415,6 +520,7 @@ void Viewport::tabletEvent(QTabletEvent *event)
         event->ignore();
         return;
     }
+    mTool->setViewport(this);
     const ToolEvent e = makeToolEvent(*this, event->position(), float(event->pressure()), true,
                                       event->modifiers());
     switch (event->type()) {
@@ -460,7 +566,7 @@ void Viewport::keyPressEvent(QKeyEvent *event)
         fitToView();
         return;
     }
-    if (event->key() == Qt::Key_Escape && mTool) {
+    if (event->key() == Qt::Key_Escape && ownsTool()) {
         mTool->cancel();
         mToolDrag = false;
         update();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fieldrender.h"
+#include "sliceplane.h"
 
 #include <scene/scene.h>
 #include <simulation/framecache.h>
@@ -18,9 +19,12 @@ class ToolOptions;
 /// The 2D viewport: the chosen field of the shown frame with its colour map and legend, and
 /// overlays (velocity arrows, grid, obstacles, item outlines with the selection's handles).
 /// Wheel zooms about the pointer, middle drag pans, F fits the domain; the left button goes to
-/// the current tool. In 3D scenes it shows the middle z-slice.
+/// the current tool. In 3D scenes it shows an axis-aligned slice (SlicePlane: X, Y or Z at a
+/// position; the middle z-slice by default) with the items' cross-sections; tools act on that
+/// plane. Several viewports may share one tool: the one that last forwarded an event owns it.
 ///
-/// World y points up; widget y points down. The view is a centre point and a zoom.
+/// The view's x-y are the plane's u-v (world x-y for the Z slice); widget y points down. The
+/// view is a centre point (plane coordinates) and a zoom.
 class Viewport : public QWidget
 {
     Q_OBJECT
@@ -45,6 +49,15 @@ public:
     void setOverlay(Overlay overlay, bool on);
     bool overlay(Overlay overlay) const { return mOverlays & overlay; }
 
+    /// The slice shown in 3D scenes (ignored in 2D, which always shows the x-y plane).
+    void setSlicePlane(SlicePlane plane);
+    const SlicePlane &slicePlane() const { return mPlane; }
+    /// Whether the document's scene is 3D.
+    bool threeD() const;
+    /// The shown frame's slice on the plane (a 2D frame in plane coordinates), or null when
+    /// the frame has no 3D data for it (see sliceFrame).
+    const FrameData *sliceData() const { return mHasSlice ? &mSlice : nullptr; }
+
     /// Shows a frame (from the simulation controller).
     void showFrame(const FramePtr &frame);
     const FramePtr &frame() const { return mFrame; }
@@ -54,14 +67,17 @@ public:
     /// Fits the domain into the widget and keeps fitting on resize until the user pans/zooms.
     void fitToView();
 
-    // Coordinates.
+    // Coordinates. toWorld gives the point on the slice plane (the middle z in 2D).
     QPointF toWidget(sim::Vec3 world) const;
     sim::Vec3 toWorld(QPointF widget) const;
     double pixelsPerUnit() const { return mZoom; }
     /// The domain rectangle in widget coordinates.
     QRectF domainRect() const;
-    /// A shape's outline in widget coordinates (moved by offset).
+    /// A shape's outline (its cross-section with the slice plane in 3D) in widget coordinates
+    /// (moved by offset); empty when the plane misses it.
     QPainterPath shapePath(const Shape &shape, sim::Vec3 offset) const;
+    /// Bounds of the shape's cross-section in plane coordinates (y up); empty when missed.
+    QRectF planeBounds(const Shape &shape, sim::Vec3 offset) const;
 
     /// The topmost item whose shape contains the widget point (3 px slack), or -1.
     int itemAt(QPointF pos) const;
@@ -76,6 +92,9 @@ public:
 
 signals:
     void pointerMoved(const QString &description);
+    /// The field, an overlay or the tool changed (a layout mirrors them to its other views).
+    void displayChanged();
+    void slicePlaneChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -92,8 +111,15 @@ private:
     void paintGrid(QPainter &p) const;
     void paintItems(QPainter &p) const;
     void paintLegend(QPainter &p) const;
+    void paintNoSlice(QPainter &p) const;
+    void paintPlaneLabel(QPainter &p) const;
     void rebuildPicture();
     sim::Vec3 itemOffset(const Item &item) const;
+    std::vector<Shape> sectionOf(const Shape &shape, sim::Vec3 offset) const;
+    QPainterPath planePath(const Shape &planeShape) const;
+    QPointF planeToWidget(sim::Vec3 plane) const;
+    sim::Domain planeDomain() const;
+    bool ownsTool() const;
 
     Document *mDocument;
     ToolOptions *mOptions;
@@ -102,7 +128,10 @@ private:
     int mOverlays = Obstacles | Outlines;
     FramePtr mFrame;
     FieldPicture mPicture;
-    sim::Vec3 mCentre{0.5f, 0.5f, 0.5f};
+    SlicePlane mPlane;
+    FrameData mSlice;
+    bool mHasSlice = false;
+    sim::Vec3 mCentre{0.5f, 0.5f, 0.f};
     double mZoom = 600.0;
     bool mAutoFit = true;
     bool mPanning = false;

@@ -1,0 +1,262 @@
+// The OpenGL volume view under Xvfb with Mesa: a sphere of smoke lit from +x is brighter on
+// its lit side, an empty domain shows the background, an obstacle in front hides what is
+// behind it; textures are uploaded once per changed frame; a still follows interaction; and
+// with OpenGL forced off the layout says why and the slices still work.
+#include <document/document.h>
+#include <tools/tooloptions.h>
+#include <viewport/glprobe.h>
+#include <viewport/viewlayout.h>
+#include <viewport/viewport.h>
+#include <viewport/volumeview.h>
+
+#include <QLabel>
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace plume;
+
+namespace {
+
+constexpr int kCells = 32;
+constexpr int kSize = 128; // image side in pixels
+
+/// A unit cube of 32^3 cells lit from +x with little ambient light and no glow.
+Scene litScene()
+{
+    Scene s;
+    s.domain.dimension = Dimension::ThreeD;
+    s.domain.resolution = kCells;
+    RenderSettings &look = s.exports.render;
+    look.lightDirection = {1.f, 0.f, 0.f};
+    look.ambient = 0.05f;
+    look.densityScale = 20.f;
+    look.emissionIntensity = 0.f;
+    return s;
+}
+
+/// Density 1 inside a sphere of radius 0.25 at the centre (or nowhere); solid cells where
+/// x < 0.5 and 0.8 < z < 0.95 (a slab between the camera at +z and the left half).
+FramePtr makeFrame(bool sphere, bool slab, int number = 1)
+{
+    auto frame = std::make_shared<FrameData>();
+    frame->frame = number;
+    frame->domain = makeDomain(litScene().domain);
+    auto volume = std::make_shared<FrameVolume>();
+    const sim::Int3 n{kCells, kCells, kCells};
+    volume->fields[int(DisplayField::Density)].reshape(n, {0.5f, 0.5f, 0.5f});
+    volume->fields[int(DisplayField::Temperature)].reshape(n, {0.5f, 0.5f, 0.5f});
+    volume->solids.reshape(n);
+    sim::ScalarGrid &rho = volume->fields[int(DisplayField::Density)];
+    for (int k = 0; k < kCells; ++k)
+        for (int j = 0; j < kCells; ++j)
+            for (int i = 0; i < kCells; ++i) {
+                const sim::Vec3 c = frame->domain.cellCentre(i, j, k);
+                if (sphere && length(c - sim::Vec3{0.5f, 0.5f, 0.5f}) < 0.25f)
+                    rho(i, j, k) = 1.f;
+                if (slab && c.x < 0.5f && c.z > 0.8f && c.z < 0.95f)
+                    volume->solids.setSolid(i, j, k, true);
+            }
+    frame->volume = volume;
+    return frame;
+}
+
+/// Mean grey level over a square of side 2r + 1 around p.
+double meanGrey(const QImage &image, QPoint p, int r)
+{
+    double sum = 0.0;
+    int count = 0;
+    for (int y = p.y() - r; y <= p.y() + r; ++y)
+        for (int x = p.x() - r; x <= p.x() + r; ++x) {
+            sum += qGray(image.pixel(x, y));
+            ++count;
+        }
+    return sum / count;
+}
+
+int greyDifference(QRgb a, QRgb b) { return std::abs(qGray(a) - qGray(b)); }
+
+/// A volume view on `doc` looking along -z at the domain (front view), dark background.
+struct FrontView
+{
+    explicit FrontView(Document *doc)
+        : view(doc)
+    {
+        view.resize(kSize, kSize);
+        view.setBackground(VolumeView::Background::Dark);
+        view.frameDomain();
+        view.setCamera(0.f, 0.f, 2.5f);
+        view.show();
+    }
+    /// Sphere centre 0.5 at the image centre; world units per pixel at the target's depth.
+    double unitsPerPixel() const
+    {
+        return 2.0 * 2.5 * std::tan(20.0 * std::numbers::pi / 180.0) / view.height();
+    }
+    QPoint toPixel(float x, float y) const
+    {
+        const double s = unitsPerPixel();
+        return {int(view.width() / 2 + (x - 0.5) / s), int(view.height() / 2 - (y - 0.5) / s)};
+    }
+    VolumeView view;
+};
+
+} // namespace
+
+class TestUiVolume : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("PlumeTests");
+        QCoreApplication::setApplicationName("tst_ui_volume");
+        QSettings().clear();
+        // This test needs OpenGL 3.3 core (Mesa llvmpipe under Xvfb): fail, never skip.
+        const QString reason = openGLUnavailableReason();
+        if (!reason.isEmpty())
+            QFAIL(qPrintable("no OpenGL 3.3 core: " + reason));
+    }
+
+    // Light from +x: the right half of the sphere (x > 0.5) is lit, the left is in the
+    // sphere's own shadow (optical depth up to 20 * 0.5 = 10) and only gets the 0.05 ambient.
+    // The lit side must be clearly brighter: at least 1.5 times in grey level.
+    void litSideBrighter()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        front.view.showFrame(makeFrame(true, false));
+        const QImage image = front.view.grabFramebuffer();
+        QVERIFY(front.view.failure().isEmpty());
+        const double lit = meanGrey(image, front.toPixel(0.64f, 0.5f), 3);
+        const double shadowed = meanGrey(image, front.toPixel(0.36f, 0.5f), 3);
+        const double outside = meanGrey(image, {4, 4}, 2);
+        QVERIFY2(lit > 1.5 * shadowed + 10.0,
+                 qPrintable(QString("lit %1, shadowed %2").arg(lit).arg(shadowed)));
+        QVERIFY2(shadowed > outside, "the shadowed side still shows ambient-lit smoke");
+    }
+
+    // No density: inside the domain box the image is the background, the same grey as a
+    // corner outside the box (within 1 level of rounding).
+    void emptyDomainShowsBackground()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        front.view.showFrame(makeFrame(false, false));
+        const QImage image = front.view.grabFramebuffer();
+        const QRgb corner = image.pixel(2, 2);
+        const QPoint a = front.toPixel(0.2f, 0.8f), b = front.toPixel(0.8f, 0.2f);
+        for (int y = a.y(); y <= b.y(); y += 3)
+            for (int x = a.x(); x <= b.x(); x += 3)
+                QVERIFY2(greyDifference(image.pixel(x, y), corner) <= 1,
+                         qPrintable(QString("pixel %1,%2").arg(x).arg(y)));
+    }
+
+    // A solid slab in front of the left half: there the image is the slab whether or not smoke
+    // is behind it (identical within 1 level), and it differs from the smoke seen without it.
+    void obstacleHidesWhatIsBehind()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        front.view.showFrame(makeFrame(true, true, 1));
+        const QImage both = front.view.grabFramebuffer();
+        front.view.showFrame(makeFrame(false, true, 2));
+        const QImage slabOnly = front.view.grabFramebuffer();
+        front.view.showFrame(makeFrame(true, false, 3));
+        const QImage smokeOnly = front.view.grabFramebuffer();
+        const QRgb background = both.pixel(2, 2);
+        for (float y : {0.4f, 0.5f, 0.6f}) {
+            const QPoint p = front.toPixel(0.4f, y); // in front of the sphere's left side
+            QVERIFY(greyDifference(both.pixel(p), slabOnly.pixel(p)) <= 1);
+            QVERIFY(greyDifference(both.pixel(p), smokeOnly.pixel(p)) > 8);
+            QVERIFY(greyDifference(both.pixel(p), background) > 8);
+        }
+        // The right half is not covered: the smoke shows as without the slab.
+        const QPoint right = front.toPixel(0.64f, 0.5f);
+        QVERIFY(greyDifference(both.pixel(right), smokeOnly.pixel(right)) <= 1);
+    }
+
+    // Textures are refilled only when the shown volume changes.
+    void uploadsOnlyChangedFrames()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        const FramePtr a = makeFrame(true, false, 1);
+        front.view.showFrame(a);
+        front.view.grabFramebuffer();
+        QCOMPARE(front.view.uploads(), 1);
+        front.view.showFrame(a);
+        front.view.setCamera(40.f, 10.f, 2.5f);
+        front.view.grabFramebuffer();
+        QCOMPARE(front.view.uploads(), 1);
+        // A frame without a volume (scrubbed back) keeps the textures.
+        auto scrubbed = std::make_shared<FrameData>(*a);
+        scrubbed->volume.reset();
+        front.view.showFrame(scrubbed);
+        front.view.grabFramebuffer();
+        QCOMPARE(front.view.uploads(), 1);
+        front.view.showFrame(makeFrame(true, false, 2));
+        front.view.grabFramebuffer();
+        QCOMPARE(front.view.uploads(), 2);
+    }
+
+    // A change draws with the interactive settings; 250 ms later a still follows.
+    void stillFollowsInteraction()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        front.view.showFrame(makeFrame(true, false));
+        front.view.grabFramebuffer();
+        QVERIFY(!front.view.lastDrawWasStill());
+        QTRY_VERIFY_WITH_TIMEOUT(front.view.lastDrawWasStill(), 3000);
+    }
+
+    // With OpenGL forced off the layout has no volume view, says why where it would be, and
+    // the slice views still show frames.
+    void fallbackWithoutOpenGL()
+    {
+        qputenv("PLUME_NO_OPENGL", "1");
+        Document doc;
+        doc.reset(litScene(), {});
+        ToolOptions options;
+        auto *main = new Viewport(&doc, &options);
+        ViewLayout layout(main);
+        qunsetenv("PLUME_NO_OPENGL");
+        layout.resize(800, 600);
+        layout.setQuad(true);
+        layout.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&layout));
+        QVERIFY(!layout.volumeView());
+        QVERIFY(layout.volumeOffReason().contains("PLUME_NO_OPENGL"));
+        auto *message = layout.findChild<QLabel *>("volumeOffMessage");
+        QVERIFY(message && message->isVisible());
+        QVERIFY(message->text().contains("volume view is off"));
+        QVERIFY(message->text().contains("slice views still work"));
+        const FramePtr frame = makeFrame(true, false);
+        main->showFrame(frame);
+        layout.showFrame(frame);
+        for (int n = 0; n < 3; ++n) {
+            QVERIFY(layout.sliceView(n)->isVisible());
+            QVERIFY(layout.sliceView(n)->sliceData());
+        }
+        // Without the variable the same process gets the volume view.
+        ToolOptions options2;
+        ViewLayout withGl(new Viewport(&doc, &options2));
+        QVERIFY(withGl.volumeView());
+    }
+};
+
+QTEST_MAIN(TestUiVolume)
+#include "tst_ui_volume.moc"

@@ -1,0 +1,688 @@
+#include "volumeview.h"
+
+#include "glprobe.h"
+#include "viewport.h"
+
+#include <document/document.h>
+#include <render/rendersettings.h>
+#include <scene/scene.h>
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLFunctions_3_3_Core>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+namespace plume {
+
+namespace {
+
+constexpr float kFov = 40.f; // vertical field of view, degrees
+
+// A triangle covering the viewport, from gl_VertexID alone (no vertex buffer).
+const char *kScreenVertex = R"(#version 330 core
+out vec2 vNdc;
+void main()
+{
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2) * 2.0 - 1.0;
+    vNdc = p;
+    gl_Position = vec4(p, 0.0, 1.0);
+}
+)";
+
+// Front-to-back emission-absorption ray march with single scattering, as core/render's
+// volumemarch.cpp does it on the CPU: each sample is lit by the light attenuated along a march
+// towards it (Beer-Lambert) plus the ambient term; temperature above emissionMin glows with
+// the blackbody ramp; the first solid cell is an opaque Lambert surface.
+const char *kVolumeFragment = R"(#version 330 core
+in vec2 vNdc;
+out vec4 fragColor;
+uniform mat4 uInvViewProj;
+uniform vec3 uBoxMin;
+uniform vec3 uBoxMax;
+uniform vec3 uTexel;
+uniform float uCell;
+uniform sampler3D uDensity;
+uniform sampler3D uTemperature;
+uniform sampler3D uDye;
+uniform sampler3D uSolids;
+uniform int uHasVolume;
+uniform int uHasDye;
+uniform int uHasSolids;
+uniform vec3 uLightDir;
+uniform vec3 uLight;
+uniform float uAmbient;
+uniform vec3 uSmoke;
+uniform float uDensityScale;
+uniform float uStep;
+uniform int uShadowSteps;
+uniform float uEmission;
+uniform float uEmissionMin;
+uniform float uEmissionMax;
+uniform vec3 uBgBottom;
+uniform vec3 uBgTop;
+
+vec3 toUvw(vec3 p) { return (p - uBoxMin) / (uBoxMax - uBoxMin); }
+
+bool boxHit(vec3 o, vec3 d, out float t0, out float t1)
+{
+    vec3 inv = 1.0 / d;
+    vec3 a = (uBoxMin - o) * inv;
+    vec3 b = (uBoxMax - o) * inv;
+    vec3 lo = min(a, b);
+    vec3 hi = max(a, b);
+    t0 = max(max(lo.x, lo.y), max(lo.z, 0.0));
+    t1 = min(min(hi.x, hi.y), hi.z);
+    return t1 > t0;
+}
+
+float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uSolids, uvw).r * 255.0 : 0.0; }
+
+// Transmittance from p to the light: exp(-densityScale * integral of density), 0 behind solids.
+float shadow(vec3 p)
+{
+    float t0, t1;
+    if (!boxHit(p, uLightDir, t0, t1))
+        return 1.0;
+    float ds = t1 / float(uShadowSteps);
+    float tau = 0.0;
+    for (int k = 0; k < uShadowSteps; ++k) {
+        vec3 uvw = toUvw(p + uLightDir * ((float(k) + 0.5) * ds));
+        if (solid(uvw) > 0.5)
+            return 0.0;
+        tau += texture(uDensity, uvw).r;
+    }
+    return exp(-uDensityScale * tau * ds);
+}
+
+vec3 blackbody(float t)
+{
+    t = clamp(t, 0.0, 1.0);
+    vec3 c;
+    if (t < 0.35)
+        c = mix(vec3(0.5, 0.02, 0.0), vec3(1.0, 0.22, 0.02), t / 0.35);
+    else if (t < 0.7)
+        c = mix(vec3(1.0, 0.22, 0.02), vec3(1.0, 0.62, 0.2), (t - 0.35) / 0.35);
+    else
+        c = mix(vec3(1.0, 0.62, 0.2), vec3(1.0, 0.95, 0.88), (t - 0.7) / 0.3);
+    return c * t * t;
+}
+
+vec3 solidNormal(vec3 uvw, vec3 d)
+{
+    vec3 g = vec3(solid(uvw + vec3(uTexel.x, 0.0, 0.0)) - solid(uvw - vec3(uTexel.x, 0.0, 0.0)),
+                  solid(uvw + vec3(0.0, uTexel.y, 0.0)) - solid(uvw - vec3(0.0, uTexel.y, 0.0)),
+                  solid(uvw + vec3(0.0, 0.0, uTexel.z)) - solid(uvw - vec3(0.0, 0.0, uTexel.z)));
+    return length(g) > 1e-4 ? -normalize(g) : -d;
+}
+
+void main()
+{
+    vec4 a = uInvViewProj * vec4(vNdc, -1.0, 1.0);
+    vec4 b = uInvViewProj * vec4(vNdc, 1.0, 1.0);
+    vec3 o = a.xyz / a.w;
+    vec3 d = normalize(b.xyz / b.w - o);
+    vec3 bg = mix(uBgBottom, uBgTop, vNdc.y * 0.5 + 0.5);
+    vec3 color = vec3(0.0);
+    float trans = 1.0;
+    float t0, t1;
+    if (uHasVolume != 0 && boxHit(o, d, t0, t1)) {
+        // A per-pixel offset of the first sample turns step banding into fine noise.
+        t0 += uStep * fract(sin(dot(gl_FragCoord.xy, vec2(12.9898, 78.233))) * 43758.5453);
+        int steps = int(ceil((t1 - t0) / uStep));
+        float emissionRate = 0.5 * uDensityScale;
+        for (int k = 0; k < steps && trans > 0.003; ++k) {
+            float ta = t0 + float(k) * uStep;
+            float ds = min(uStep, t1 - ta);
+            vec3 p = o + d * (ta + 0.5 * ds);
+            vec3 uvw = toUvw(p);
+            if (solid(uvw) > 0.5) {
+                vec3 n = solidNormal(uvw, d);
+                float lambert = max(dot(n, uLightDir), 0.0) * shadow(p + n * (1.5 * uCell));
+                color += trans * vec3(0.55, 0.6, 0.68) * (uLight * lambert + uAmbient);
+                trans = 0.0;
+                break;
+            }
+            if (uEmission > 0.0) {
+                float temp = texture(uTemperature, uvw).r;
+                if (temp > uEmissionMin) {
+                    float tt = (temp - uEmissionMin) / (uEmissionMax - uEmissionMin);
+                    color += trans * (1.0 - exp(-emissionRate * ds)) * blackbody(tt) * uEmission;
+                }
+            }
+            float rho = texture(uDensity, uvw).r;
+            if (rho <= 1e-6)
+                continue;
+            float alpha = 1.0 - exp(-uDensityScale * rho * ds);
+            vec3 albedo = uSmoke;
+            if (uHasDye != 0)
+                albedo = min(texture(uDye, uvw).rgb / rho, vec3(1.0));
+            color += trans * alpha * albedo * (uLight * shadow(p) + uAmbient);
+            trans *= 1.0 - alpha;
+        }
+    }
+    vec3 c = color + trans * bg;
+    fragColor = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
+}
+)";
+
+const char *kLineVertex = R"(#version 330 core
+layout(location = 0) in vec3 aPos;
+uniform mat4 uViewProj;
+void main() { gl_Position = uViewProj * vec4(aPos, 1.0); }
+)";
+
+const char *kLineFragment = R"(#version 330 core
+uniform vec4 uColor;
+out vec4 fragColor;
+void main() { fragColor = uColor; }
+)";
+
+/// Line segments (pairs of points) of an item's gizmo.
+class Gizmo
+{
+public:
+    std::vector<float> points;
+
+    void segment(sim::Vec3 a, sim::Vec3 b)
+    {
+        for (sim::Vec3 p : {a, b})
+            points.insert(points.end(), {p.x, p.y, p.z});
+    }
+    // Three great circles (one per axis plane).
+    void sphere(sim::Vec3 c, float r)
+    {
+        constexpr int n = 32;
+        for (int axis = 0; axis < 3; ++axis)
+            for (int k = 0; k < n; ++k) {
+                auto at = [&](int s) {
+                    const float a = 2.f * std::numbers::pi_v<float> * float(s) / n;
+                    sim::Vec3 p = c;
+                    p[(axis + 1) % 3] += r * std::cos(a);
+                    p[(axis + 2) % 3] += r * std::sin(a);
+                    return p;
+                };
+                segment(at(k), at(k + 1));
+            }
+    }
+    void box(const Shape &s, sim::Vec3 o)
+    {
+        const float a = s.rotation * std::numbers::pi_v<float> / 180.f;
+        const float c = std::cos(a), sn = std::sin(a);
+        auto corner = [&](int k) {
+            const float x = (k & 1 ? 1.f : -1.f) * s.halfSize.x;
+            const float y = (k & 2 ? 1.f : -1.f) * s.halfSize.y;
+            const float z = (k & 4 ? 1.f : -1.f) * s.halfSize.z;
+            return s.centre + o + sim::Vec3{c * x - sn * y, sn * x + c * y, z};
+        };
+        for (int k = 0; k < 8; ++k)
+            for (int bit : {1, 2, 4})
+                if (!(k & bit))
+                    segment(corner(k), corner(k | bit));
+    }
+};
+
+Gizmo itemGizmo(const Item &item, sim::Vec3 o)
+{
+    Gizmo g;
+    const Shape &s = item.shape;
+    switch (s.type) {
+    case ShapeType::Sphere: g.sphere(s.centre + o, s.radius); break;
+    case ShapeType::Box: g.box(s, o); break;
+    case ShapeType::Capsule:
+        g.segment(s.start + o, s.end + o);
+        g.sphere(s.start + o, s.radius);
+        g.sphere(s.end + o, s.radius);
+        break;
+    case ShapeType::Stroke:
+        for (std::size_t n = 0; n + 1 < s.points.size(); ++n)
+            g.segment(s.points[n].position + o, s.points[n + 1].position + o);
+        if (!s.points.empty()) {
+            g.sphere(s.points.front().position + o, s.points.front().radius);
+            if (s.points.size() > 1)
+                g.sphere(s.points.back().position + o, s.points.back().radius);
+        }
+        break;
+    case ShapeType::Image:
+    case ShapeType::Everywhere: break;
+    }
+    return g;
+}
+
+QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
+
+} // namespace
+
+struct VolumeView::Textures
+{
+    unsigned density = 0, temperature = 0, dye = 0, solids = 0;
+    sim::Int3 size{0, 0, 0};
+    bool hasDye = false;
+    bool hasSolids = false;
+    std::vector<float> rgb;          ///< interleaving buffer for the dye texture
+    std::vector<std::uint8_t> flags; ///< solid cells
+};
+
+VolumeView::VolumeView(Document *document, QWidget *parent)
+    : QOpenGLWidget(parent)
+    , mDocument(document)
+    , mTex(std::make_unique<Textures>())
+{
+    setFormat(volumeSurfaceFormat());
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(160, 160);
+    mStillTimer.setSingleShot(true);
+    mStillTimer.setInterval(250);
+    connect(&mStillTimer, &QTimer::timeout, this, [this] {
+        mStillDue = true;
+        update();
+    });
+    connect(document, &Document::changed, this, [this] { changed(); });
+    connect(document, &Document::selectionChanged, this, [this] { update(); });
+}
+
+VolumeView::~VolumeView()
+{
+    if (mGl && context()) {
+        makeCurrent();
+        releaseGL();
+        doneCurrent();
+    }
+}
+
+void VolumeView::changed()
+{
+    mStillDue = false;
+    mStillTimer.start();
+    update();
+}
+
+void VolumeView::showFrame(const FramePtr &frame)
+{
+    if (!frame || !frame->volume) {
+        // Scrubbed back (only the newest frame keeps a volume) or 2D: keep what is shown.
+        if (frame && frame->domain.cells.z == 1)
+            mFrame = frame;
+        changed();
+        return;
+    }
+    mFrame = frame;
+    mDirty = mFrame->volume != mUploaded;
+    if (!mFramed) {
+        frameDomain();
+        return;
+    }
+    changed();
+}
+
+void VolumeView::setBackground(Background background)
+{
+    mBackground = background;
+    changed();
+}
+
+void VolumeView::setInteractiveQuality(Quality q)
+{
+    mInteractive = q;
+    changed();
+}
+
+void VolumeView::setStillQuality(Quality q)
+{
+    mStill = q;
+    changed();
+}
+
+void VolumeView::setCamera(float yaw, float pitch, float distance)
+{
+    mYaw = yaw;
+    mPitch = std::clamp(pitch, -89.f, 89.f);
+    mDistance = std::max(distance, 1e-3f);
+    mFramed = true;
+    changed();
+}
+
+void VolumeView::frameDomain()
+{
+    const sim::Domain d = makeDomain(mDocument->scene().domain);
+    const sim::Vec3 e = d.extent();
+    mTarget = qv(d.origin + e * 0.5f);
+    const float radius = 0.5f * length(e);
+    mDistance = 1.1f * radius / std::sin(0.5f * kFov * std::numbers::pi_v<float> / 180.f);
+    mFramed = true;
+    changed();
+}
+
+QVector3D VolumeView::eye() const
+{
+    const float y = mYaw * std::numbers::pi_v<float> / 180.f;
+    const float p = mPitch * std::numbers::pi_v<float> / 180.f;
+    const QVector3D direction(std::cos(p) * std::sin(y), std::sin(p), std::cos(p) * std::cos(y));
+    return mTarget + mDistance * direction;
+}
+
+QMatrix4x4 VolumeView::viewProjection() const
+{
+    QMatrix4x4 proj, view;
+    proj.perspective(kFov, float(width()) / float(std::max(1, height())), 0.01f * mDistance,
+                     100.f * mDistance);
+    view.lookAt(eye(), mTarget, {0.f, 1.f, 0.f});
+    return proj * view;
+}
+
+void VolumeView::fail(const QString &reason)
+{
+    mFailure = reason;
+    Q_EMIT unavailable(reason);
+}
+
+void VolumeView::initializeGL()
+{
+    mGl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(context());
+    if (!mGl || !mGl->initializeOpenGLFunctions()) {
+        mGl = nullptr;
+        fail("the OpenGL 3.3 core functions could not be resolved.");
+        return;
+    }
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+        makeCurrent();
+        releaseGL();
+        doneCurrent();
+    });
+    mVolumeProgram = std::make_unique<QOpenGLShaderProgram>();
+    mLineProgram = std::make_unique<QOpenGLShaderProgram>();
+    const bool ok =
+        mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kScreenVertex)
+        && mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kVolumeFragment)
+        && mVolumeProgram->link()
+        && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kLineVertex)
+        && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kLineFragment)
+        && mLineProgram->link();
+    if (!ok) {
+        const QString log = mVolumeProgram->log() + mLineProgram->log();
+        fail("the volume shaders did not compile: " + log.left(300));
+        mGl = nullptr;
+        return;
+    }
+    mGl->glGenVertexArrays(1, &mVao);
+    mGl->glGenBuffers(1, &mLineBuffer);
+    unsigned ids[4];
+    mGl->glGenTextures(4, ids);
+    mTex->density = ids[0];
+    mTex->temperature = ids[1];
+    mTex->dye = ids[2];
+    mTex->solids = ids[3];
+    for (unsigned id : ids) {
+        mGl->glBindTexture(GL_TEXTURE_3D, id);
+        mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+            mGl->glTexParameteri(GL_TEXTURE_3D, wrap, GL_CLAMP_TO_EDGE);
+    }
+    mTex->size = {0, 0, 0};
+    mUploaded.reset();
+    mDirty = mFrame && mFrame->volume;
+}
+
+void VolumeView::releaseGL()
+{
+    if (!mGl)
+        return;
+    const unsigned ids[4] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids};
+    mGl->glDeleteTextures(4, ids);
+    mGl->glDeleteBuffers(1, &mLineBuffer);
+    mGl->glDeleteVertexArrays(1, &mVao);
+    mVolumeProgram.reset();
+    mLineProgram.reset();
+    mUploaded.reset();
+    mGl = nullptr;
+}
+
+// Refills the textures from the shown frame's volume: storage is (re)made only when the grid
+// size changes, otherwise glTexSubImage3D reuses it.
+void VolumeView::upload()
+{
+    mDirty = false;
+    const FrameVolume &v = *mFrame->volume;
+    const sim::Int3 n = v.field(DisplayField::Density).size();
+    const bool resize = !(n == mTex->size);
+    const std::size_t cells = std::size_t(n.x) * n.y * n.z;
+    auto put = [&](unsigned id, GLint internal, GLenum format, GLenum type, const void *data) {
+        mGl->glBindTexture(GL_TEXTURE_3D, id);
+        if (resize)
+            mGl->glTexImage3D(GL_TEXTURE_3D, 0, internal, n.x, n.y, n.z, 0, format, type, data);
+        else
+            mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, format, type, data);
+    };
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    put(mTex->density, GL_R32F, GL_RED, GL_FLOAT, v.field(DisplayField::Density).data());
+    const sim::ScalarGrid &temp = v.field(DisplayField::Temperature);
+    mTex->rgb.assign(cells, 0.f);
+    put(mTex->temperature, GL_R32F, GL_RED, GL_FLOAT,
+        temp.count() == cells ? temp.data() : mTex->rgb.data());
+    mTex->hasDye = v.field(DisplayField::DyeRed).count() == cells;
+    mTex->rgb.resize(3 * cells);
+    if (mTex->hasDye) {
+        const float *r = v.field(DisplayField::DyeRed).data();
+        const float *g = v.field(DisplayField::DyeGreen).data();
+        const float *b = v.field(DisplayField::DyeBlue).data();
+        for (std::size_t c = 0; c < cells; ++c) {
+            mTex->rgb[3 * c] = r[c];
+            mTex->rgb[3 * c + 1] = g[c];
+            mTex->rgb[3 * c + 2] = b[c];
+        }
+    }
+    put(mTex->dye, GL_RGB32F, GL_RGB, GL_FLOAT, mTex->rgb.data());
+    mTex->hasSolids = v.solids.count() == cells && v.solids.anySolid();
+    mTex->flags.assign(cells, 0);
+    if (mTex->hasSolids)
+        std::copy_n(v.solids.data(), cells, mTex->flags.data());
+    put(mTex->solids, GL_R8, GL_RED, GL_UNSIGNED_BYTE, mTex->flags.data());
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4); // the default, which QPainter's glyphs expect
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
+    mTex->size = n;
+    mUploaded = mFrame->volume;
+    ++mUploads;
+}
+
+void VolumeView::paintGL()
+{
+    const bool still = mStillDue;
+    mLastStill = still;
+    if (!mGl) {
+        QPainter p(this);
+        p.fillRect(rect(), QColor(24, 26, 30));
+        return;
+    }
+    if (mDirty && mFrame && mFrame->volume)
+        upload();
+    const QMatrix4x4 viewProj = viewProjection();
+    mGl->glViewport(0, 0, int(width() * devicePixelRatioF()), int(height() * devicePixelRatioF()));
+    mGl->glDisable(GL_DEPTH_TEST);
+    mGl->glDisable(GL_BLEND);
+    mGl->glBindVertexArray(mVao);
+    drawVolume(viewProj, still);
+    drawLines(viewProj);
+    mGl->glBindVertexArray(0);
+    drawCaption(still);
+}
+
+void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
+{
+    const RenderSettings &look = mDocument->scene().exports.render;
+    const Quality q = still ? mStill : mInteractive;
+    const bool has = mUploaded && mTex->size.z > 1;
+    QOpenGLShaderProgram &prog = *mVolumeProgram;
+    prog.bind();
+    prog.setUniformValue("uInvViewProj", viewProj.inverted());
+    if (has) {
+        const sim::Domain &d = mFrame->domain;
+        prog.setUniformValue("uBoxMin", qv(d.origin));
+        prog.setUniformValue("uBoxMax", qv(d.origin + d.extent()));
+        prog.setUniformValue("uTexel", QVector3D(1.f / mTex->size.x, 1.f / mTex->size.y,
+                                                 1.f / mTex->size.z));
+        prog.setUniformValue("uCell", d.cellSize);
+        prog.setUniformValue("uStep", std::max(q.stepCells, 0.05f) * d.cellSize);
+    }
+    prog.setUniformValue("uHasVolume", has ? 1 : 0);
+    prog.setUniformValue("uHasDye", mTex->hasDye ? 1 : 0);
+    prog.setUniformValue("uHasSolids", mTex->hasSolids ? 1 : 0);
+    const unsigned units[4] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids};
+    const char *names[4] = {"uDensity", "uTemperature", "uDye", "uSolids"};
+    for (int u = 0; u < 4; ++u) {
+        mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
+        mGl->glBindTexture(GL_TEXTURE_3D, units[u]);
+        prog.setUniformValue(names[u], u);
+    }
+    sim::Vec3 light = look.lightDirection * (1.f / std::max(length(look.lightDirection), 1e-6f));
+    for (int a = 0; a < 3; ++a) // keeps 1 / direction finite in the box test
+        if (std::abs(light[a]) < 1e-5f)
+            light[a] = 1e-5f;
+    prog.setUniformValue("uLightDir", qv(light));
+    prog.setUniformValue("uLight", qv(look.lightColor * look.lightIntensity));
+    prog.setUniformValue("uAmbient", look.ambient);
+    prog.setUniformValue("uSmoke", qv(look.smokeColor));
+    prog.setUniformValue("uDensityScale", look.densityScale);
+    prog.setUniformValue("uShadowSteps", std::max(q.shadowSteps, 1));
+    prog.setUniformValue("uEmission", look.emissionIntensity);
+    prog.setUniformValue("uEmissionMin", look.emissionMin);
+    prog.setUniformValue("uEmissionMax", std::max(look.emissionMax, look.emissionMin + 1e-3f));
+    QVector3D top, bottom;
+    switch (mBackground) {
+    case Background::Dark: top = bottom = {0.012f, 0.013f, 0.016f}; break;
+    case Background::Gradient:
+        top = {0.06f, 0.08f, 0.12f};
+        bottom = {0.005f, 0.005f, 0.008f};
+        break;
+    case Background::Light: top = bottom = {0.75f, 0.75f, 0.75f}; break;
+    }
+    prog.setUniformValue("uBgTop", top);
+    prog.setUniformValue("uBgBottom", bottom);
+    mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+    prog.release();
+    for (int u = 3; u >= 0; --u) {
+        mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
+        mGl->glBindTexture(GL_TEXTURE_3D, 0);
+    }
+}
+
+// The domain box, then each item's gizmo in its kind's colour (the selection brighter).
+void VolumeView::drawLines(const QMatrix4x4 &viewProj)
+{
+    const Scene &scene = mDocument->scene();
+    const sim::Domain d = makeDomain(scene.domain);
+    if (d.cells.z == 1)
+        return;
+    Shape box;
+    box.type = ShapeType::Box;
+    box.centre = d.origin + d.extent() * 0.5f;
+    box.halfSize = d.extent() * 0.5f;
+    std::vector<std::pair<Gizmo, QColor>> gizmos;
+    Gizmo domainBox;
+    domainBox.box(box, {});
+    gizmos.emplace_back(std::move(domainBox), QColor(140, 145, 155));
+    const double frame = mFrame ? mFrame->frame : 0;
+    for (int n = 0; n < int(scene.items.size()); ++n) {
+        const Item &item = scene.items[std::size_t(n)];
+        QColor colour = item.enabled ? Viewport::kindColor(item.kind) : QColor(140, 140, 140);
+        colour.setAlphaF(n == mDocument->selectedItem() ? 1.f : 0.55f);
+        gizmos.emplace_back(itemGizmo(item, item.offset.at(frame)), colour);
+    }
+    mGl->glEnable(GL_BLEND);
+    mGl->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    mLineProgram->bind();
+    mLineProgram->setUniformValue("uViewProj", viewProj);
+    mGl->glBindBuffer(GL_ARRAY_BUFFER, mLineBuffer);
+    mGl->glEnableVertexAttribArray(0);
+    for (const auto &[gizmo, colour] : gizmos) {
+        if (gizmo.points.empty())
+            continue;
+        mGl->glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(gizmo.points.size() * sizeof(float)),
+                          gizmo.points.data(), GL_STREAM_DRAW);
+        mGl->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        mLineProgram->setUniformValue("uColor", colour);
+        mGl->glDrawArrays(GL_LINES, 0, GLsizei(gizmo.points.size() / 3));
+    }
+    mGl->glDisableVertexAttribArray(0);
+    mGl->glBindBuffer(GL_ARRAY_BUFFER, 0);
+    mLineProgram->release();
+    mGl->glDisable(GL_BLEND);
+}
+
+void VolumeView::drawCaption(bool still)
+{
+    QPainter p(this);
+    p.setPen(QColor(210, 210, 210));
+    QString text;
+    if (mDocument->scene().domain.dimension != Dimension::ThreeD)
+        text = "Volume view: the scene is 2D";
+    else if (!mUploaded)
+        text = "Volume view: waiting for a simulated frame";
+    else
+        text = QString("Volume  frame %1  %2")
+                   .arg(mFrame->frame)
+                   .arg(still ? "still" : "interactive");
+    p.drawText(QPointF(10, 10 + p.fontMetrics().ascent()), text);
+}
+
+void VolumeView::mousePressEvent(QMouseEvent *event)
+{
+    setFocus();
+    mLastPos = event->position();
+    mDragButton = event->button();
+    mPanDrag = event->button() == Qt::MiddleButton
+               || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+}
+
+void VolumeView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (mDragButton == Qt::NoButton)
+        return;
+    const QPointF delta = event->position() - mLastPos;
+    mLastPos = event->position();
+    if (mPanDrag) {
+        // Moves the target in the view plane, one pixel per pixel at the target's depth.
+        const float perPixel = 2.f * mDistance
+                               * std::tan(0.5f * kFov * std::numbers::pi_v<float> / 180.f)
+                               / float(std::max(1, height()));
+        const QVector3D forward = (mTarget - eye()).normalized();
+        const QVector3D right = QVector3D::crossProduct(forward, {0.f, 1.f, 0.f}).normalized();
+        const QVector3D up = QVector3D::crossProduct(right, forward);
+        mTarget += (-float(delta.x()) * right + float(delta.y()) * up) * perPixel;
+    } else if (mDragButton == Qt::LeftButton) {
+        mYaw -= 0.4f * float(delta.x());
+        mPitch = std::clamp(mPitch + 0.4f * float(delta.y()), -89.f, 89.f);
+    }
+    changed();
+}
+
+void VolumeView::mouseReleaseEvent(QMouseEvent *)
+{
+    mDragButton = Qt::NoButton;
+    mPanDrag = false;
+}
+
+void VolumeView::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    mDistance = float(std::clamp(mDistance * std::pow(0.85, steps), 1e-3, 1e4));
+    changed();
+}
+
+void VolumeView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_F) {
+        frameDomain();
+        return;
+    }
+    QOpenGLWidget::keyPressEvent(event);
+}
+
+} // namespace plume

@@ -1,0 +1,125 @@
+#pragma once
+
+#include <simulation/framecache.h>
+
+#include <QElapsedTimer>
+#include <QMatrix4x4>
+#include <QOpenGLWidget>
+#include <QTimer>
+
+#include <memory>
+
+class QOpenGLFunctions_3_3_Core;
+class QOpenGLShaderProgram;
+
+namespace plume {
+
+class Document;
+
+/// The live 3D view (OpenGL 3.3 core): the newest frame's volume ray-marched on the GPU the
+/// way core/render's CPU renderer lights it (the scene's export look: a directional light with
+/// single scattering and shadows marched towards the light, an ambient term, dye as albedo,
+/// blackbody-style emission from temperature), solid cells as a lit opaque surface, the domain
+/// box and the items' gizmos (spheres as three circles, boxes as edges, capsules, strokes) on
+/// top, over a chosen background.
+///
+/// Camera: left drag orbits, middle drag (or Shift + left) pans, the wheel zooms, F frames the
+/// domain. Quality: every change (a new frame, a camera move) draws with the interactive
+/// settings; when nothing changed for 250 ms one still is drawn with the high-quality ones.
+/// Textures are made once per volume size and refilled (glTexSubImage3D) only when the shown
+/// frame's volume changes. Create it only when openGLUnavailableReason() is empty.
+class VolumeView : public QOpenGLWidget
+{
+    Q_OBJECT
+
+public:
+    /// Ray-march settings: step along the view ray in cells, steps towards the light.
+    struct Quality
+    {
+        float stepCells = 1.5f;
+        int shadowSteps = 12;
+    };
+    enum class Background { Dark, Gradient, Light };
+
+    explicit VolumeView(Document *document, QWidget *parent = nullptr);
+    ~VolumeView() override;
+
+    /// Shows a frame; frames without a volume (scrubbed back) keep the last volume shown.
+    void showFrame(const FramePtr &frame);
+    void setBackground(Background background);
+    Background background() const { return mBackground; }
+    void setInteractiveQuality(Quality q);
+    void setStillQuality(Quality q);
+    Quality interactiveQuality() const { return mInteractive; }
+    Quality stillQuality() const { return mStill; }
+    /// Orbit camera: degrees about +y and above the horizon, distance from the target.
+    void setCamera(float yaw, float pitch, float distance);
+    float yaw() const { return mYaw; }
+    float pitch() const { return mPitch; }
+    /// Looks at the domain's centre from a distance that fits it.
+    void frameDomain();
+
+    /// Texture uploads so far (each refills the volume's textures once).
+    int uploads() const { return mUploads; }
+    /// Whether the last image was drawn with the still (high-quality) settings.
+    bool lastDrawWasStill() const { return mLastStill; }
+    /// Why the view could not start its OpenGL resources, or empty.
+    QString failure() const { return mFailure; }
+
+    QSize sizeHint() const override { return {480, 480}; }
+
+signals:
+    /// The OpenGL resources could not be made (the layout then shows `reason`).
+    void unavailable(const QString &reason);
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    struct Textures;
+
+    void changed();
+    void releaseGL();
+    void upload();
+    QMatrix4x4 viewProjection() const;
+    QVector3D eye() const;
+    void drawVolume(const QMatrix4x4 &viewProj, bool still);
+    void drawLines(const QMatrix4x4 &viewProj);
+    void drawCaption(bool still);
+    void fail(const QString &reason);
+
+    Document *mDocument;
+    QOpenGLFunctions_3_3_Core *mGl = nullptr;
+    std::unique_ptr<QOpenGLShaderProgram> mVolumeProgram;
+    std::unique_ptr<QOpenGLShaderProgram> mLineProgram;
+    std::unique_ptr<Textures> mTex;
+    unsigned mVao = 0;
+    unsigned mLineBuffer = 0;
+    FramePtr mFrame;       ///< the frame whose volume is shown
+    VolumePtr mUploaded;   ///< the volume in the textures
+    bool mDirty = false;
+    int mUploads = 0;
+    QString mFailure;
+    Background mBackground = Background::Gradient;
+    Quality mInteractive{1.5f, 12};
+    Quality mStill{0.5f, 48};
+    bool mLastStill = false;
+    bool mStillDue = false;
+    QTimer mStillTimer;
+    float mYaw = 30.f;
+    float mPitch = 20.f;
+    float mDistance = 3.f;
+    QVector3D mTarget{0.5f, 0.5f, 0.5f};
+    QPointF mLastPos;
+    Qt::MouseButton mDragButton = Qt::NoButton;
+    bool mPanDrag = false;
+    bool mFramed = false;
+};
+
+} // namespace plume
