@@ -413,7 +413,10 @@ private slots:
         QTest::addColumn<QString>("where");
         QTest::newRow("missing directory") << "missing";
         QTest::newRow("parent is a file") << "file";
-        QTest::newRow("read-only directory") << "readonly";
+        // Permission bits do not stop root (CI runs as root); the disk-error test covers a
+        // failing write there, so the row exists only for ordinary users.
+        if (geteuid() != 0)
+            QTest::newRow("read-only directory") << "readonly";
         QTest::newRow("proc") << "proc";
     }
 
@@ -431,8 +434,6 @@ private slots:
             path = dir.filePath("plain.vdb/frame.vdb");
         }
         if (where == "readonly") {
-            if (geteuid() == 0)
-                QSKIP("permission bits do not stop root; the disk-error test covers the rest");
             QVERIFY(QDir(dir.path()).mkdir("ro"));
             path = dir.filePath("ro/frame.vdb");
             QVERIFY(writeVdbFrame(fsPath(path), f.frame(false, false)).ok());
