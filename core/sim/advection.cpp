@@ -349,6 +349,9 @@ struct Setup
     /// Chebyshev distance in cells from each cell to the nearest solid (see clearanceMap);
     /// null when every sample takes the exact path.
     const std::uint8_t *clearance = nullptr;
+    /// The same distances whatever path the samples take (null without obstacles): the
+    /// second-order corrections are switched off next to obstacles (Passes::nearSolid).
+    const std::uint8_t *solidDistance = nullptr;
     /// A trace that ends inside [boxLo, boxHi] cannot have crossed a closed face: 0.25 cells
     /// inside them (far more than the walk's rounding), unbounded along periodic axes.
     Vec3 boxLo{-kInf, -kInf, -kInf};
@@ -356,7 +359,7 @@ struct Setup
 };
 
 Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
-                const std::uint8_t *clearance)
+                const std::uint8_t *clearance, const std::uint8_t *solidDistance)
 {
     Setup c;
     c.domain = domain;
@@ -369,6 +372,7 @@ Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
         o.fy = std::size_t(o.n.x);
         o.fz = std::size_t(o.n.x) * std::size_t(o.n.y);
         c.clearance = clearance;
+        c.solidDistance = solidDistance;
     }
     for (int a = 0; a < domain.dimensions(); ++a) {
         if (!c.periodic[a]) {
@@ -873,6 +877,35 @@ struct Passes
         return stencilAt<k3D>(m, trace<k3D, kPath>(c, p, d));
     }
 
+    /// True when a solid lies within reach of the sample's forward or reverse trace. There the
+    /// second-order corrections fall back to the first-order value (as Selle et al. 2008
+    /// revert where the correction is unreliable, and mantaflow does next to obstacles):
+    /// traces clipped by a solid make the forward and reverse steps disagree, and the error
+    /// estimate would feed grid-scale noise into the velocity.
+    PLUME_INLINE bool nearSolid(Vec3 p, Vec3 d) const
+    {
+        if (!c.solidDistance)
+            return false;
+        const Int3 n = c.domain.cells;
+        const float reach = std::max(std::max(std::fabs(d.x), std::fabs(d.y)), std::fabs(d.z));
+        const int need = reach < 250.f ? int(reach) + 2 : 255;
+        int cell[3];
+        for (int a = 0; a < 3; ++a)
+            cell[a] = std::clamp(int(std::floor(p[a])), 0, n[a] - 1);
+        auto distance = [&](const int *q) {
+            return int(c.solidDistance[std::size_t(q[0])
+                                       + std::size_t(n.x) * (std::size_t(q[1])
+                                                             + std::size_t(n.y) * q[2])]);
+        };
+        if (distance(cell) <= need)
+            return true;
+        if (faceAxis >= 0 && cell[faceAxis] > 0) {
+            cell[faceAxis] -= 1; // the cell on the face's low side
+            return distance(cell) <= need;
+        }
+        return false;
+    }
+
     /// Semi-Lagrangian step (Stam 1999): out(x) = src(x - dt u(x) / h).
     void advect(const ScalarGrid &src, ScalarGrid &out) const
     {
@@ -893,6 +926,8 @@ struct Passes
         const float *f = phi1.data();
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             constexpr Path kPath = decltype(path)::value;
+            if (nearSolid(p, d))
+                return f[n];
             const float back = valueAt<k3D, kPath>(c, faceAxis, f, at<kPath>(m, p, d), f[n]);
             float lo, hi;
             rangeAt<k3D, kPath>(c, faceAxis, s, at<kPath>(m, p, d * -1.f), s[n], lo, hi);
@@ -936,6 +971,8 @@ struct Passes
         const float *his = hi.data();
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             constexpr Path kPath = decltype(path)::value;
+            if (nearSolid(p, d))
+                return f[n];
             const float back = valueAt<k3D, kPath>(c, faceAxis, f, at<kPath>(m, p, d), f[n]);
             return std::min(std::max(f[n] + 0.5f * (s[n] - back), los[n]), his[n]);
         });
@@ -963,6 +1000,8 @@ struct Passes
         sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d) PLUME_LAMBDA_INLINE {
             constexpr Path kPath = decltype(path)::value;
             const Stencil st = at<kPath>(m, p, d * -1.f);
+            if (nearSolid(p, d))
+                return valueAt<k3D, kPath>(c, faceAxis, s, st, s[n]);
             const float v = valueAt<k3D, kPath>(c, faceAxis, t, st, t[n]);
             float lo, hi;
             rangeAt<k3D, kPath>(c, faceAxis, s, st, s[n], lo, hi);
@@ -1315,7 +1354,8 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
+                              mClearance.empty() ? nullptr : mClearance.data());
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
     prepare(result, q.size(), q.offset());
@@ -1341,7 +1381,8 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,
     const float scale = dt / mDomain.cellSize;
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
+                              mClearance.empty() ? nullptr : mClearance.data());
     const int axes = mDomain.dimensions();
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
@@ -1374,7 +1415,8 @@ void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt,
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
+                              mClearance.empty() ? nullptr : mClearance.data());
     ScalarGrid &movedHi = work[0];
     ScalarGrid &movedLo = work[1];
     ScalarGrid &asked = work[2];
