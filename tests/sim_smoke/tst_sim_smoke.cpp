@@ -302,6 +302,77 @@ private slots:
         QVERIFY2(perCell <= 64.0, qPrintable(QString::number(perCell)));
     }
 
+    // Second-order advection next to an obstacle adds no grid-scale noise: after a plume has
+    // churned round a disc for a while, MacCormack and BFECC leave about as few isolated
+    // extrema in the density as the first-order scheme (a correction that trusted traces
+    // clipped by the obstacle once filled the box with salt-and-pepper noise).
+    void noGridNoiseNearObstacles()
+    {
+        auto roughness = [](AdvectionOrder order) {
+            const int n = 128;
+            Domain d = box(n, false);
+            d.boundaries[int(Face::YMax)] = Boundary::Open;
+            SimParams p;
+            p.advection = order;
+            p.buoyancyTemperature = 1.5f;
+            SmokeSolver s(d, p);
+            FlagGrid solids(d.cells);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i)
+                    if (std::hypot(i + 0.5 - n * 0.5, j + 0.5 - n * 0.55) < n * 0.12)
+                        solids.setSolid(i, j, 0, true);
+            s.setObstacles(solids);
+            Emitter e;
+            e.mask = ball(d, {n * 0.5f, n * 0.12f, 0.5f}, n * 0.08f);
+            e.density = 3.f;
+            e.temperature = 6.f;
+            e.velocityMode = EmitterVelocity::Force;
+            e.velocity = {0.f, 2.f, 0.f};
+            s.setEmitters({e});
+            for (int step = 0; step < 372; ++step) // 7.75 s: the box has filled with smoke
+                s.step(1.f / 48.f, step / 48.0);
+            // Salt-and-pepper noise shows as isolated extrema: cells above (or below) all four
+            // neighbours by more than 2% of the largest density. Smooth structures, however
+            // sharp, have few. Counted over fluid cells away from the disc.
+            const ScalarGrid &q = s.density();
+            float top = 0.f;
+            for (std::size_t c = 0; c < q.count(); ++c)
+                top = std::max(top, q[c]);
+            const float eps = 0.02f * top;
+            int extrema = 0, cells = 0;
+            for (int j = 1; j < n - 1; ++j)
+                for (int i = 1; i < n - 1; ++i) {
+                    bool nearSolid = false;
+                    for (int dj = -1; dj <= 1; ++dj)
+                        for (int di = -1; di <= 1; ++di)
+                            nearSolid = nearSolid || solids.isSolid(i + di, j + dj, 0);
+                    if (nearSolid)
+                        continue;
+                    const float v = q(i, j, 0);
+                    const float nb[4] = {q(i - 1, j, 0), q(i + 1, j, 0), q(i, j - 1, 0),
+                                         q(i, j + 1, 0)};
+                    bool above = true, below = true;
+                    for (float w : nb) {
+                        above = above && v > w + eps;
+                        below = below && v < w - eps;
+                    }
+                    extrema += above || below ? 1 : 0;
+                    ++cells;
+                }
+            return double(extrema) / cells;
+        };
+        const double linear = roughness(AdvectionOrder::SemiLagrangian);
+        for (AdvectionOrder order : {AdvectionOrder::MacCormack, AdvectionOrder::Bfecc}) {
+            const double r = roughness(order);
+            qInfo("isolated extrema: %s %.4f, linear %.4f", toString(order), r, linear);
+            // Measured: 0.019 (MacCormack), 0.024 (BFECC), 0.001 (linear); the correction that
+            // trusted clipped traces gave 0.051. Sharp but smooth features make a few
+            // legitimate extrema.
+            QVERIFY2(r < 0.03, qPrintable(QString("%1: %2 vs linear %3")
+                                                      .arg(toString(order)).arg(r).arg(linear)));
+        }
+    }
+
     // A periodic box carries what leaves one side in at the other.
     void periodicWraps()
     {
