@@ -9,6 +9,7 @@
 
 #include <QAction>
 #include <QMessageBox>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace plume;
@@ -189,6 +190,34 @@ private slots:
         QCOMPARE(window.document()->filePath(), good);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), bytes);
+    }
+
+    // Once the scene's frame range is simulated the solver stops and playback loops over the
+    // cached frames at the frame rate, so the view keeps moving without using the CPU.
+    void playbackLoopsOverTheRange()
+    {
+        QTemporaryDir dir;
+        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        text.replace("\"frameEnd\": 120", "\"frameEnd\": 12");
+        text.replace("\"resolution\": 128", "\"resolution\": 32");
+        QFile out(dir.filePath("short.plume"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(out.fileName()));
+        SimulationController *sim = window.simulation();
+        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() == 12, 30000);
+        // Round again: the cursor goes back to the start while the head stays at the end.
+        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() < 6, 10000);
+        QVERIFY(sim->isPlaying());
+        const int simulated = sim->framesSimulated();
+        QTest::qWait(600);
+        QVERIFY2(sim->framesSimulated() <= simulated + 1, "the solver kept running");
+        QCOMPARE(sim->headFrame(), 12);
     }
 
     // While the worker simulates, the GUI thread keeps turning: a 10 ms timer is never held

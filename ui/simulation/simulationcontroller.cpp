@@ -55,10 +55,10 @@ int SimulationController::framesSimulated() const { return mRunner->framesSimula
 void SimulationController::play()
 {
     setPlaying(true);
-    if (mCursor < mHead && mCache->contains(mCursor + 1)) {
+    if ((mCursor < mHead && mCache->contains(mCursor + 1))
+        || (mCursor >= rangeEnd() && mCache->contains(0))) {
         mFollowHead = false;
-        const float rate = std::max(1.f, mDocument->scene().simulation.time.frameRate);
-        mPlayback.start(int(1000.f / rate));
+        startPlayback();
         return;
     }
     mFollowHead = true;
@@ -113,8 +113,24 @@ void SimulationController::scrub(int frame)
 
 void SimulationController::onFrameReady(int frame)
 {
-    if (mFollowHead)
-        show(frame);
+    if (!mFollowHead)
+        return;
+    show(frame);
+    // The scene's range is simulated: play it back from the cache, in a loop, at the frame
+    // rate (the solver stops; Play at the end goes round again, edits re-simulate).
+    if (mPlaying && frame >= rangeEnd()) {
+        mFollowHead = false;
+        Q_EMIT runnerPause();
+        startPlayback();
+    }
+}
+
+int SimulationController::rangeEnd() const { return mDocument->scene().simulation.frameEnd; }
+
+void SimulationController::startPlayback()
+{
+    const float rate = std::max(1.f, mDocument->scene().simulation.time.frameRate);
+    mPlayback.start(int(1000.f / rate));
 }
 
 void SimulationController::onHeadChanged(int frame)
@@ -165,6 +181,10 @@ void SimulationController::show(int frame)
 
 void SimulationController::playCached()
 {
+    if (mCursor >= rangeEnd() && mCache->contains(0)) {
+        show(0);
+        return;
+    }
     if (mCursor < mHead && mCache->contains(mCursor + 1)) {
         show(mCursor + 1);
         return;

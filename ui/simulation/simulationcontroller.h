@@ -75,6 +75,10 @@ private:
     std::shared_ptr<FrameCache> mCache;
     QThread mThread;
     SimulationRunner *mRunner = nullptr;
+    /// Last frame of the scene's range; playback loops over [0, rangeEnd()] once simulated.
+    int rangeEnd() const;
+    void startPlayback();
+
     QTimer mPlayback;           ///< steps the cursor through cached frames
     FramePtr mCurrent;
     int mCursor = 0;

@@ -162,6 +162,9 @@ void SimulationRunner::runFrame()
         mStepping = false;
         Q_EMIT headChanged(frame);
         Q_EMIT frameReady(frame);
+        // The scene's range is simulated: stop (the controller then loops over the cache).
+        if (mPlaying && !mVersions.empty() && frame >= mVersions.back().scene.simulation.frameEnd)
+            pause();
     }
     schedule();
 }
