@@ -7,6 +7,7 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -792,37 +793,40 @@ struct FaceDisplacement
 
 // ---- Passes ---------------------------------------------------------------------------------
 
-/// Calls body(path, src, position, displacement) for every sample of `out` (cell-centred when
-/// faceAxis < 0, else the faces of that axis) and stores what it returns; `path` is a PathTag.
-/// Without obstacles every sample is plain (traces are not stopped at closed faces then);
-/// with them RowClearance picks the path, and samples inside obstacles get zero. Rows go in
-/// chunks: displacements and plain/other first, in loops without branches, then the samples.
-/// The last face of a periodic axis is computed as the first one, so the two stay byte-equal.
-template<bool kSolids, class Disp, class Body>
-void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &disp, Body &&body)
+/// Calls body(path, src, position, displacement, dst) for every sample of a grid of `size`
+/// and `off` (cell-centred when faceAxis < 0, else the faces of that axis); the body stores
+/// its results at index dst of its outputs, and zero(dst) clears the samples inside
+/// obstacles. `path` is a PathTag. Without obstacles every sample is plain (traces are not
+/// stopped at closed faces then); with them RowClearance picks the path. Rows go in chunks:
+/// displacements and plain/other first, in loops without branches, then the samples. The last
+/// face of a periodic axis is computed as the first one, so the two stay byte-equal.
+template<bool kSolids, class Disp, class Body, class Zero>
+void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp &disp,
+                  Body &&body, Zero &&zero)
 {
     constexpr int kChunk = 64;
-    const Int3 size = out.size();
-    const Vec3 off = out.offset();
-    float *dst = out.data();
     const bool alias = faceAxis >= 0 && c.periodic[faceAxis];
     const int last = faceAxis >= 0 ? c.domain.cells[faceAxis] : -1;
     const int aliasI = alias && faceAxis == 0 ? last : -1;
+    const std::size_t sy = std::size_t(size.x);
+    const std::size_t sz = sy * std::size_t(size.y);
     // Samples off the plain path, kept out of the row loop so that it stays compact.
     const auto other = [&](const RowClearance &room, std::size_t n, Vec3 p, Vec3 d, int i, int j,
-                           int k) PLUME_LAMBDA_COLD {
+                           int k, std::size_t at) PLUME_LAMBDA_COLD {
         if (room.path(i, d) == Path::Exact) {
-            return c.obstacles.sample(faceAxis, i, j, k)
-                       ? 0.f
-                       : body(PathTag<Path::Exact>{}, n, p, disp.exact(i, j, k));
+            if (c.obstacles.sample(faceAxis, i, j, k))
+                zero(at);
+            else
+                body(PathTag<Path::Exact>{}, n, p, disp.exact(i, j, k), at);
+            return;
         }
-        return body(PathTag<Path::Clear>{}, n, p, d);
+        body(PathTag<Path::Clear>{}, n, p, d, at);
     };
     forEachRow(size, [&](int j, int k) {
         const int sj = alias && faceAxis == 1 && j == last ? 0 : j;
         const int sk = alias && faceAxis == 2 && k == last ? 0 : k;
-        float *row = dst + out.index(0, j, k);
-        const std::size_t srcRow = out.index(0, sj, sk);
+        const std::size_t row = sy * std::size_t(j) + sz * std::size_t(k);
+        const std::size_t srcRow = sy * std::size_t(sj) + sz * std::size_t(sk);
         const auto velocity = disp.row(sj, sk);
         [[maybe_unused]] const RowClearance room = kSolids ? rowClearance(c, faceAxis, sj, sk)
                                                            : RowClearance{};
@@ -845,14 +849,28 @@ void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &di
                 const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
                 if constexpr (kSolids) {
                     if (!isPlain[m] || i == aliasI) {
-                        row[i] = other(room, n, p, d, si, sj, sk);
+                        other(room, n, p, d, si, sj, sk, row + std::size_t(i));
                         continue;
                     }
                 }
-                row[i] = body(PathTag<Path::Plain>{}, n, p, d);
+                body(PathTag<Path::Plain>{}, n, p, d, row + std::size_t(i));
             }
         }
     });
+}
+
+/// visitSamples() for one output: stores what body(path, src, position, displacement)
+/// returns for every sample of `out`, zero inside obstacles.
+template<bool kSolids, class Disp, class Body>
+void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &disp, Body &&body)
+{
+    float *dst = out.data();
+    visitSamples<kSolids>(
+        c, out.size(), out.offset(), faceAxis, disp,
+        [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t at) PLUME_LAMBDA_INLINE {
+            dst[at] = body(path, n, p, d);
+        },
+        [&](std::size_t at) { dst[at] = 0.f; });
 }
 
 /// The semi-Lagrangian, MacCormack and BFECC passes for one kind of sample (cells or the faces
@@ -1036,6 +1054,123 @@ struct Passes
             return &temp;
         }
         return nullptr;
+    }
+
+    /// Pointers to the data of kCount grids of one layout, moved together: one trace and one
+    /// stencil per sample serve every grid.
+    template<int kCount>
+    using Set = std::array<float *, std::size_t(kCount)>;
+
+    /// Sweeps the samples of `layout` for a body that writes every grid of a set at `at`.
+    template<int kCount, class Body>
+    void sweepMany(const ScalarGrid &layout, const Set<kCount> &out, Body &&body) const
+    {
+        visitSamples<kSolids>(c, layout.size(), layout.offset(), faceAxis, disp, body,
+                              [&](std::size_t dst) {
+                                  for (float *o : out)
+                                      o[dst] = 0.f;
+                              });
+    }
+
+    /// advect() for every grid of a set (the sources' layout is `layout`'s).
+    template<int kCount>
+    void advectMany(const ScalarGrid &layout, const Set<kCount> &src, const Set<kCount> &out) const
+    {
+        const GridMap m = gridMap(layout, c.domain);
+        sweepMany<kCount>(layout, out, [&](auto path, std::size_t n, Vec3 p, Vec3 d,
+                                           std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil st = at<kPath>(m, p, d * -1.f);
+            for (int f = 0; f < kCount; ++f) {
+                const float *s = src[std::size_t(f)];
+                out[std::size_t(f)][dst] = valueAt<k3D, kPath>(c, faceAxis, s, st, s[n]);
+            }
+        });
+    }
+
+    /// maccormack() for every grid of a set: q, the first pass's phi1, the corrected out.
+    template<int kCount>
+    void maccormackMany(const ScalarGrid &layout, const Set<kCount> &q, const Set<kCount> &phi1,
+                        const Set<kCount> &out) const
+    {
+        const GridMap m = gridMap(layout, c.domain);
+        sweepMany<kCount>(layout, out, [&](auto path, std::size_t n, Vec3 p, Vec3 d,
+                                           std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil ahead = at<kPath>(m, p, d);
+            const Stencil behind = at<kPath>(m, p, d * -1.f);
+            for (int f = 0; f < kCount; ++f) {
+                const float *s = q[std::size_t(f)];
+                const float *t = phi1[std::size_t(f)];
+                const float back = valueAt<k3D, kPath>(c, faceAxis, t, ahead, t[n]);
+                float lo, hi;
+                rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], lo, hi);
+                out[std::size_t(f)][dst] = std::min(std::max(t[n] + 0.5f * (s[n] - back), lo), hi);
+            }
+        });
+    }
+
+    /// bfeccCompensate() for every grid of a set.
+    template<int kCount>
+    void bfeccCompensateMany(const ScalarGrid &layout, const Set<kCount> &q,
+                             const Set<kCount> &phi1, const Set<kCount> &out) const
+    {
+        const GridMap m = gridMap(layout, c.domain);
+        sweepMany<kCount>(layout, out, [&](auto path, std::size_t n, Vec3 p, Vec3 d,
+                                           std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil ahead = at<kPath>(m, p, d);
+            for (int f = 0; f < kCount; ++f) {
+                const float *s = q[std::size_t(f)];
+                const float *t = phi1[std::size_t(f)];
+                const float back = valueAt<k3D, kPath>(c, faceAxis, t, ahead, t[n]);
+                out[std::size_t(f)][dst] = s[n] + 0.5f * (s[n] - back);
+            }
+        });
+    }
+
+    /// bfeccFinal() for every grid of a set.
+    template<int kCount>
+    void bfeccFinalMany(const ScalarGrid &layout, const Set<kCount> &q,
+                        const Set<kCount> &compensated, const Set<kCount> &out) const
+    {
+        const GridMap m = gridMap(layout, c.domain);
+        sweepMany<kCount>(layout, out, [&](auto path, std::size_t n, Vec3 p, Vec3 d,
+                                           std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil behind = at<kPath>(m, p, d * -1.f);
+            for (int f = 0; f < kCount; ++f) {
+                const float *s = q[std::size_t(f)];
+                const float *t = compensated[std::size_t(f)];
+                const float v = valueAt<k3D, kPath>(c, faceAxis, t, behind, t[n]);
+                float lo, hi;
+                rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], lo, hi);
+                out[std::size_t(f)][dst] = std::min(std::max(v, lo), hi);
+            }
+        });
+    }
+
+    /// run() for a set of grids, without the kept bounds: a and b are one scratch grid per
+    /// field each. The results end up in a (BFECC) or b (the others): the return value says.
+    template<int kCount>
+    bool runMany(const ScalarGrid &layout, AdvectionOrder order, const Set<kCount> &q,
+                 const Set<kCount> &a, const Set<kCount> &b) const
+    {
+        switch (order) {
+        case AdvectionOrder::SemiLagrangian:
+            advectMany<kCount>(layout, q, b);
+            return false;
+        case AdvectionOrder::MacCormack:
+            advectMany<kCount>(layout, q, a);
+            maccormackMany<kCount>(layout, q, a, b);
+            return false;
+        case AdvectionOrder::Bfecc:
+            advectMany<kCount>(layout, q, a);
+            bfeccCompensateMany<kCount>(layout, q, a, b);
+            bfeccFinalMany<kCount>(layout, q, b, a);
+            return true;
+        }
+        return false;
     }
 };
 
@@ -1314,6 +1449,37 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
     forEachSample<kSolids>(c, q, -1, disp, gather);
 }
 
+/// Moves kCount cell-centred grids of the domain's size together (Advector::advectScalars):
+/// grid f uses work[f] for the semi-Lagrangian step, work[2f] and work[2f + 1] otherwise.
+template<int kCount>
+void moveTogether(const Setup &c, bool anySolid, const MacGrid &vel, float scale,
+                  AdvectionOrder order, ScalarGrid *const *fields, Workspace &work)
+{
+    using Set = std::array<float *, std::size_t(kCount)>;
+    const bool twoGrids = order != AdvectionOrder::SemiLagrangian;
+    const ScalarGrid &layout = *fields[0];
+    Set q, a, b;
+    for (int f = 0; f < kCount; ++f) {
+        const std::size_t m = std::size_t(f);
+        ScalarGrid &first = work[twoGrids ? 2 * f : f];
+        ScalarGrid &second = work[twoGrids ? 2 * f + 1 : f];
+        prepare(first, layout.size(), layout.offset());
+        prepare(second, layout.size(), layout.offset());
+        q[m] = fields[f]->data();
+        a[m] = first.data();
+        b[m] = second.data();
+    }
+    bool inFirst = false;
+    dispatch(!c.domain.is2D(), anySolid, [&](auto k3D, auto solids) {
+        using Disp = CentreDisplacement<decltype(k3D)::value>;
+        const Passes<decltype(k3D)::value, decltype(solids)::value, Disp> passes{
+            c, -1, Disp{vel, scale}};
+        inFirst = passes.template runMany<kCount>(layout, order, q, a, b);
+    });
+    for (int f = 0; f < kCount; ++f)
+        fields[f]->swap(work[twoGrids ? 2 * f + (inFirst ? 0 : 1) : f]);
+}
+
 } // namespace
 
 float sampleLinear(const ScalarGrid &g, Vec3 p, const Domain &domain)
@@ -1373,6 +1539,42 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
         q.swap(*passes.run(q, order, result, temp, keepRange ? &work[2] : nullptr,
                            keepRange ? &work[3] : nullptr));
     });
+}
+
+void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid &vel, float dt,
+                             AdvectionOrder order, Workspace &work) const
+{
+    const float scale = dt / mDomain.cellSize;
+    if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
+        return;
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
+    const int most = order == AdvectionOrder::SemiLagrangian ? Workspace::kGrids
+                                                              : Workspace::kGrids / 2;
+    std::array<ScalarGrid *, std::size_t(Workspace::kGrids)> group{};
+    int count = 0;
+    // A single grid takes advectScalar's own path: with the workspace to itself, MacCormack
+    // keeps the limiter's bounds instead of tracing twice.
+    const auto flush = [&] {
+        if (count == 1)
+            advectScalar(*group[0], vel, dt, order, work);
+        else if (count == 2)
+            moveTogether<2>(c, mAnySolid, vel, scale, order, group.data(), work);
+        else if (count == 3)
+            moveTogether<3>(c, mAnySolid, vel, scale, order, group.data(), work);
+        else if (count == 4)
+            moveTogether<4>(c, mAnySolid, vel, scale, order, group.data(), work);
+        count = 0;
+    };
+    for (ScalarGrid *q : fields) {
+        if (!q || q->size() != mDomain.cells || q->offset() != kCellCentre)
+            continue;
+        if (std::find(group.begin(), group.begin() + count, q) != group.begin() + count)
+            flush(); // the same grid twice moves twice, as two advectScalar calls would
+        group[std::size_t(count++)] = q;
+        if (count == most)
+            flush();
+    }
+    flush();
 }
 
 void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,

@@ -6,6 +6,7 @@
 #include "workspace.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace plume::sim {
@@ -54,6 +55,14 @@ public:
     /// it is not cell-centred, `vel` does not fit the domain, or dt / h is not finite.
     void advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                       Workspace &work) const;
+
+    /// advectScalar() for several grids at once, each with the same bytes as its own call:
+    /// every pass traces each sample and builds its stencil once for a group of grids (up to
+    /// four semi-Lagrangian, two otherwise, as the four workspace grids allow; a lone grid
+    /// takes advectScalar itself). Grids that advectScalar would leave unchanged (or null
+    /// pointers) are skipped; a grid listed twice moves twice.
+    void advectScalars(std::span<ScalarGrid *const> fields, const MacGrid &vel, float dt,
+                       AdvectionOrder order, Workspace &work) const;
 
     /// Moves the velocity along itself (self-advection), every component from the old field.
     /// Uses the four workspace grids. Boundaries are not enforced (the caller does); faces with

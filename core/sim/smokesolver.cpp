@@ -5,6 +5,7 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace plume::sim {
@@ -232,15 +233,20 @@ StepStats SmokeSolver::project(float dt)
 
 void SmokeSolver::advectScalars(float dt)
 {
+    // Density (unless accounting moves it), temperature and dye share one trace per sample.
+    std::array<ScalarGrid *, 5> fields{};
+    std::size_t count = 0;
     if (mParams.accountingDensity)
         mAdvector.advectAccounting(mDensity, mVelocity, dt, mWork);
     else
-        mAdvector.advectScalar(mDensity, mVelocity, dt, mParams.advection, mWork);
-    mAdvector.advectScalar(mTemperature, mVelocity, dt, mParams.advection, mWork);
+        fields[count++] = &mDensity;
+    fields[count++] = &mTemperature;
     if (hasDye()) {
         for (ScalarGrid &c : mDye)
-            mAdvector.advectScalar(c, mVelocity, dt, mParams.advection, mWork);
+            fields[count++] = &c;
     }
+    mAdvector.advectScalars(std::span<ScalarGrid *const>(fields.data(), count), mVelocity, dt,
+                            mParams.advection, mWork);
 }
 
 void SmokeSolver::diffuseScalars(float dt)
