@@ -1097,6 +1097,11 @@ struct Passes
         sweepMany<kCount>(layout, out, [&](auto path, std::size_t n, Vec3 p, Vec3 d,
                                            std::size_t dst) PLUME_LAMBDA_INLINE {
             constexpr Path kPath = decltype(path)::value;
+            if (nearSolid(p, d)) {
+                for (int f = 0; f < kCount; ++f)
+                    out[std::size_t(f)][dst] = phi1[std::size_t(f)][n];
+                return;
+            }
             const Stencil ahead = at<kPath>(m, p, d);
             const Stencil behind = at<kPath>(m, p, d * -1.f);
             for (int f = 0; f < kCount; ++f) {
@@ -1139,9 +1144,14 @@ struct Passes
                                            std::size_t dst) PLUME_LAMBDA_INLINE {
             constexpr Path kPath = decltype(path)::value;
             const Stencil behind = at<kPath>(m, p, d * -1.f);
+            const bool firstOrder = nearSolid(p, d);
             for (int f = 0; f < kCount; ++f) {
                 const float *s = q[std::size_t(f)];
                 const float *t = compensated[std::size_t(f)];
+                if (firstOrder) {
+                    out[std::size_t(f)][dst] = valueAt<k3D, kPath>(c, faceAxis, s, behind, s[n]);
+                    continue;
+                }
                 const float v = valueAt<k3D, kPath>(c, faceAxis, t, behind, t[n]);
                 float lo, hi;
                 rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], lo, hi);
@@ -1547,7 +1557,8 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
     const float scale = dt / mDomain.cellSize;
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
+                              mClearance.empty() ? nullptr : mClearance.data());
     const int most = order == AdvectionOrder::SemiLagrangian ? Workspace::kGrids
                                                               : Workspace::kGrids / 2;
     std::array<ScalarGrid *, std::size_t(Workspace::kGrids)> group{};
