@@ -23,25 +23,14 @@ const char *toString(EmissionOutput v)
 
 bool alphaModeFromString(const std::string &s, AlphaMode &out)
 {
-    for (AlphaMode v : {AlphaMode::Straight, AlphaMode::Premultiplied}) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
+    return sim::enumFromString(s, out, {AlphaMode::Straight, AlphaMode::Premultiplied});
 }
 
 bool emissionOutputFromString(const std::string &s, EmissionOutput &out)
 {
-    for (EmissionOutput v : {EmissionOutput::None, EmissionOutput::Combined,
-                             EmissionOutput::Separate}) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
+    return sim::enumFromString(s, out,
+                          {EmissionOutput::None, EmissionOutput::Combined,
+                           EmissionOutput::Separate});
 }
 
 } // namespace plume

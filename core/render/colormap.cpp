@@ -58,13 +58,7 @@ const char *toString(ColorMap map)
 
 bool colorMapFromString(const std::string &s, ColorMap &out)
 {
-    for (ColorMap m : {ColorMap::Smoke, ColorMap::Inferno, ColorMap::Diverging}) {
-        if (s == toString(m)) {
-            out = m;
-            return true;
-        }
-    }
-    return false;
+    return sim::enumFromString(s, out, {ColorMap::Smoke, ColorMap::Inferno, ColorMap::Diverging});
 }
 
 QRgb mapColor(ColorMap map, float t)

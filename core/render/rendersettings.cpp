@@ -24,24 +24,12 @@ const char *toString(Projection v)
 
 bool look2DFromString(const std::string &s, Look2D &out)
 {
-    for (Look2D v : {Look2D::Dye, Look2D::Field}) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
+    return sim::enumFromString(s, out, {Look2D::Dye, Look2D::Field});
 }
 
 bool projectionFromString(const std::string &s, Projection &out)
 {
-    for (Projection v : {Projection::Orthographic, Projection::Perspective}) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
+    return sim::enumFromString(s, out, {Projection::Orthographic, Projection::Perspective});
 }
 
 sim::Status checkRenderSettings(const RenderSettings &s)

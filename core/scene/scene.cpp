@@ -5,22 +5,6 @@
 
 namespace plume {
 
-namespace {
-
-template<class E, std::size_t N>
-bool fromString(const std::string &s, E &out, const E (&values)[N])
-{
-    for (E v : values) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
-}
-
-} // namespace
-
 const char *toString(Interpolation i)
 {
     switch (i) {
@@ -32,7 +16,7 @@ const char *toString(Interpolation i)
 
 bool interpolationFromString(const std::string &s, Interpolation &out)
 {
-    return fromString(s, out, {Interpolation::Linear, Interpolation::Smooth});
+    return sim::enumFromString(s, out, {Interpolation::Linear, Interpolation::Smooth});
 }
 
 const char *toString(Dimension d)
@@ -76,24 +60,15 @@ const char *toString(ImageChannel c)
     return "unknown";
 }
 
-const char *toString(sim::EmitterVelocity v)
-{
-    switch (v) {
-    case sim::EmitterVelocity::None: return "none";
-    case sim::EmitterVelocity::Force: return "force";
-    case sim::EmitterVelocity::Inflow: return "inflow";
-    }
-    return "unknown";
-}
-
 bool dimensionFromString(const std::string &s, Dimension &out)
 {
-    return fromString(s, out, {Dimension::TwoD, Dimension::ThreeD});
+    return sim::enumFromString(s, out, {Dimension::TwoD, Dimension::ThreeD});
 }
 
 bool itemKindFromString(const std::string &s, ItemKind &out)
 {
-    return fromString(s, out, {ItemKind::Emitter, ItemKind::Obstacle, ItemKind::ForceField});
+    return sim::enumFromString(s, out,
+                          {ItemKind::Emitter, ItemKind::Obstacle, ItemKind::ForceField});
 }
 
 bool shapeTypeFromString(const std::string &s, ShapeType &out)
@@ -102,19 +77,19 @@ bool shapeTypeFromString(const std::string &s, ShapeType &out)
         out = ShapeType::Sphere;
         return true;
     }
-    return fromString(s, out,
+    return sim::enumFromString(s, out,
                       {ShapeType::Sphere, ShapeType::Box, ShapeType::Capsule, ShapeType::Stroke,
                        ShapeType::Image, ShapeType::Everywhere});
 }
 
 bool imageChannelFromString(const std::string &s, ImageChannel &out)
 {
-    return fromString(s, out, {ImageChannel::Luminance, ImageChannel::Alpha});
+    return sim::enumFromString(s, out, {ImageChannel::Luminance, ImageChannel::Alpha});
 }
 
 bool emitterVelocityFromString(const std::string &s, sim::EmitterVelocity &out)
 {
-    return fromString(s, out,
+    return sim::enumFromString(s, out,
                       {sim::EmitterVelocity::None, sim::EmitterVelocity::Force,
                        sim::EmitterVelocity::Inflow});
 }

@@ -212,7 +212,6 @@ const char *toString(Dimension d);
 const char *toString(ItemKind k);
 const char *toString(ShapeType t);
 const char *toString(ImageChannel c);
-const char *toString(sim::EmitterVelocity v);
 bool dimensionFromString(const std::string &s, Dimension &out);
 bool itemKindFromString(const std::string &s, ItemKind &out);
 bool shapeTypeFromString(const std::string &s, ShapeType &out); ///< "circle" reads as Sphere

@@ -6,18 +6,6 @@ namespace plume::sim {
 
 namespace {
 
-template<class E, std::size_t N>
-bool fromString(const std::string &s, E &out, const E (&values)[N])
-{
-    for (E v : values) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
-}
-
 Status checkFinite(const char *name, float v)
 {
     if (!std::isfinite(v))
@@ -67,19 +55,19 @@ const char *toString(SweepOrder o)
 
 bool schemeFromString(const std::string &s, Scheme &out)
 {
-    return fromString(s, out, {Scheme::Stam, Scheme::Smoke});
+    return enumFromString(s, out, {Scheme::Stam, Scheme::Smoke});
 }
 
 bool advectionOrderFromString(const std::string &s, AdvectionOrder &out)
 {
-    return fromString(s, out,
+    return enumFromString(s, out,
                       {AdvectionOrder::SemiLagrangian, AdvectionOrder::MacCormack,
                        AdvectionOrder::Bfecc});
 }
 
 bool sweepOrderFromString(const std::string &s, SweepOrder &out)
 {
-    return fromString(s, out, {SweepOrder::Paper, SweepOrder::RedBlack});
+    return enumFromString(s, out, {SweepOrder::Paper, SweepOrder::RedBlack});
 }
 
 Status SimParams::validate() const

@@ -25,6 +25,16 @@ Status validate(const Region &r)
 
 } // namespace
 
+const char *toString(EmitterVelocity v)
+{
+    switch (v) {
+    case EmitterVelocity::None: return "none";
+    case EmitterVelocity::Force: return "force";
+    case EmitterVelocity::Inflow: return "inflow";
+    }
+    return "unknown";
+}
+
 const char *toString(ForceType t)
 {
     switch (t) {
@@ -39,14 +49,9 @@ const char *toString(ForceType t)
 
 bool forceTypeFromString(const std::string &s, ForceType &out)
 {
-    for (ForceType t : {ForceType::Directional, ForceType::Vortex, ForceType::Radial,
-                        ForceType::Turbulence, ForceType::Drag}) {
-        if (s == toString(t)) {
-            out = t;
-            return true;
-        }
-    }
-    return false;
+    return enumFromString(s, out,
+                          {ForceType::Directional, ForceType::Vortex, ForceType::Radial,
+                           ForceType::Turbulence, ForceType::Drag});
 }
 
 Status validate(const Emitter &e, std::size_t cellCount)

@@ -39,6 +39,7 @@ enum class ForceType : std::uint8_t {
     Drag,        ///< acceleration -strength * velocity
 };
 
+const char *toString(EmitterVelocity v);
 const char *toString(ForceType t);
 bool forceTypeFromString(const std::string &s, ForceType &out);
 

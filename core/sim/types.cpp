@@ -14,13 +14,7 @@ const char *toString(Boundary b)
 
 bool boundaryFromString(const std::string &s, Boundary &out)
 {
-    for (Boundary b : {Boundary::Wall, Boundary::Open, Boundary::Periodic}) {
-        if (s == toString(b)) {
-            out = b;
-            return true;
-        }
-    }
-    return false;
+    return enumFromString(s, out, {Boundary::Wall, Boundary::Open, Boundary::Periodic});
 }
 
 } // namespace plume::sim
