@@ -359,8 +359,10 @@ struct Setup
     Vec3 boxHi{kInf, kInf, kInf};
 };
 
+/// `distances` is the clearance map (empty without solids); with `exactEverywhere` every
+/// sample takes the exact path, but the near-solid fallback still reads the distances.
 Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
-                const std::uint8_t *clearance, const std::uint8_t *solidDistance)
+                const std::vector<std::uint8_t> &distances, bool exactEverywhere)
 {
     Setup c;
     c.domain = domain;
@@ -372,8 +374,8 @@ Setup makeSetup(const Domain &domain, const FlagGrid *solids, bool anySolid,
         o.flags = solids->data();
         o.fy = std::size_t(o.n.x);
         o.fz = std::size_t(o.n.x) * std::size_t(o.n.y);
-        c.clearance = clearance;
-        c.solidDistance = solidDistance;
+        c.solidDistance = distances.empty() ? nullptr : distances.data();
+        c.clearance = exactEverywhere ? nullptr : c.solidDistance;
     }
     for (int a = 0; a < domain.dimensions(); ++a) {
         if (!c.periodic[a]) {
@@ -1518,11 +1520,6 @@ void Advector::setup(const Domain &domain, const FlagGrid &solids)
         mClearance = clearanceMap(domain, solids);
 }
 
-const std::uint8_t *Advector::clearance() const
-{
-    return mExactEverywhere || mClearance.empty() ? nullptr : mClearance.data();
-}
-
 void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                             Workspace &work) const
 {
@@ -1530,8 +1527,7 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
-                              mClearance.empty() ? nullptr : mClearance.data());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
     prepare(result, q.size(), q.offset());
@@ -1557,8 +1553,7 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
     const float scale = dt / mDomain.cellSize;
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
-                              mClearance.empty() ? nullptr : mClearance.data());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     const int most = order == AdvectionOrder::SemiLagrangian ? Workspace::kGrids
                                                               : Workspace::kGrids / 2;
     std::array<ScalarGrid *, std::size_t(Workspace::kGrids)> group{};
@@ -1594,8 +1589,7 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,
     const float scale = dt / mDomain.cellSize;
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
-                              mClearance.empty() ? nullptr : mClearance.data());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     const int axes = mDomain.dimensions();
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
@@ -1628,8 +1622,7 @@ void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt,
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, clearance(),
-                              mClearance.empty() ? nullptr : mClearance.data());
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     ScalarGrid &movedHi = work[0];
     ScalarGrid &movedLo = work[1];
     ScalarGrid &asked = work[2];

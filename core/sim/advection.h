@@ -85,8 +85,6 @@ private:
     /// Chebyshev distance in cells from each cell to the nearest solid, capped (1 byte per
     /// cell, only when there are solids): decides which samples may take the plain path.
     std::vector<std::uint8_t> mClearance;
-
-    const std::uint8_t *clearance() const;
 };
 
 } // namespace plume::sim

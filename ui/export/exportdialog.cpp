@@ -38,6 +38,17 @@ namespace plume {
 
 namespace {
 
+/// Two widgets in one form row, with an optional word between them ("to", "x").
+QHBoxLayout *sideBySide(QWidget *first, QWidget *second, const QString &between = {})
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(first);
+    if (!between.isEmpty())
+        row->addWidget(new QLabel(between));
+    row->addWidget(second);
+    return row;
+}
+
 const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
 const char *const kVdbKey = "vdb";
 constexpr int kFrameDelayMs = 150; ///< preview renders once the options stop changing
@@ -216,10 +227,7 @@ QWidget *ExportDialog::createOutputGroup()
     auto *browseButton = new QToolButton;
     browseButton->setText("...");
     connect(browseButton, &QToolButton::clicked, this, &ExportDialog::browse);
-    auto *row = new QHBoxLayout;
-    row->addWidget(mDirectory);
-    row->addWidget(browseButton);
-    form->addRow("Folder", row);
+    form->addRow("Folder", sideBySide(mDirectory, browseButton));
     mBaseName = new QLineEdit;
     mBaseName->setObjectName("baseName");
     form->addRow("Base name", mBaseName);
@@ -238,11 +246,7 @@ QWidget *ExportDialog::createFramesGroup()
     auto *form = new QFormLayout(group);
     mFirst = spinBox("firstFrame", 0, 0);
     mLast = spinBox("lastFrame", 0, 0);
-    auto *row = new QHBoxLayout;
-    row->addWidget(mFirst);
-    row->addWidget(new QLabel("to"));
-    row->addWidget(mLast);
-    form->addRow("Range", row);
+    form->addRow("Range", sideBySide(mFirst, mLast, "to"));
     return group;
 }
 
@@ -252,11 +256,7 @@ QWidget *ExportDialog::createRenderGroup()
     auto *form = new QFormLayout(group);
     mWidth = spinBox("frameWidth", 1, 8192);
     mHeight = spinBox("frameHeight", 1, 8192);
-    auto *size = new QHBoxLayout;
-    size->addWidget(mWidth);
-    size->addWidget(new QLabel("x"));
-    size->addWidget(mHeight);
-    form->addRow("Frame size", size);
+    form->addRow("Frame size", sideBySide(mWidth, mHeight, "x"));
     mLook = comboBox("look", {{"Dye (density as alpha)", int(Look2D::Dye)},
                               {"Field with colour map", int(Look2D::Field)}});
     form->addRow("Look (2D)", mLook);
@@ -274,26 +274,16 @@ QWidget *ExportDialog::createRenderGroup()
     form->addRow("Colour map", mColorMap);
     mFieldMin = doubleBox("fieldMin", -1e6, 1e6, 0.1, 3);
     mFieldMax = doubleBox("fieldMax", -1e6, 1e6, 0.1, 3);
-    auto *range = new QHBoxLayout;
-    range->addWidget(mFieldMin);
-    range->addWidget(new QLabel("to"));
-    range->addWidget(mFieldMax);
-    form->addRow("Field range", range);
+    form->addRow("Field range", sideBySide(mFieldMin, mFieldMax, "to"));
     mProjection = comboBox("projection", {{"Orthographic", int(Projection::Orthographic)},
                                           {"Perspective", int(Projection::Perspective)}});
     form->addRow("Camera (3D)", mProjection);
     mYaw = doubleBox("yaw", -360, 360, 5, 1, QString::fromUtf8("\u00b0"));
     mPitch = doubleBox("pitch", -89, 89, 5, 1, QString::fromUtf8("\u00b0"));
-    auto *orbit = new QHBoxLayout;
-    orbit->addWidget(mYaw);
-    orbit->addWidget(mPitch);
-    form->addRow("Yaw, pitch", orbit);
+    form->addRow("Yaw, pitch", sideBySide(mYaw, mPitch));
     mFov = doubleBox("fov", 1, 179, 1, 1, QString::fromUtf8("\u00b0"));
     mZoom = doubleBox("zoom", 0.05, 100, 0.1, 2);
-    auto *lens = new QHBoxLayout;
-    lens->addWidget(mFov);
-    lens->addWidget(mZoom);
-    form->addRow("Field of view, zoom", lens);
+    form->addRow("Field of view, zoom", sideBySide(mFov, mZoom));
     mEmissionIntensity = doubleBox("emissionIntensity", 0, 1000, 0.1, 2);
     form->addRow("Emission intensity", mEmissionIntensity);
     return group;
@@ -305,11 +295,7 @@ QWidget *ExportDialog::createFlipbookGroup()
     auto *form = new QFormLayout(mFlipbookGroup);
     mRows = spinBox("rows", 1, 256);
     mColumns = spinBox("columns", 1, 256);
-    auto *grid = new QHBoxLayout;
-    grid->addWidget(mRows);
-    grid->addWidget(new QLabel("x"));
-    grid->addWidget(mColumns);
-    form->addRow("Rows x columns", grid);
+    form->addRow("Rows x columns", sideBySide(mRows, mColumns, "x"));
     mFlipStep = spinBox("flipbookStep", 0, 100000, "Auto (fit the tiles)");
     form->addRow("Step", mFlipStep);
     mPadding = spinBox("padding", 0, 256);
@@ -324,10 +310,7 @@ QWidget *ExportDialog::createFlipbookGroup()
     mMotion = checkBox("motionVectors", "Motion-vector atlas");
     mMotionRange = doubleBox("motionRange", 0, 10000, 0.25, 2, " px/frame");
     mMotionRange->setSpecialValueText("Auto (largest motion)");
-    auto *motion = new QHBoxLayout;
-    motion->addWidget(mMotion);
-    motion->addWidget(mMotionRange);
-    form->addRow("Motion", motion);
+    form->addRow("Motion", sideBySide(mMotion, mMotionRange));
     mLoop = spinBox("loopFrames", 0, 4096, "Off");
     mLoop->setSuffix(" frames");
     form->addRow("Loop blend", mLoop);
