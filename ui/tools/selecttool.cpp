@@ -22,7 +22,8 @@ void SelectTool::press(const ToolEvent &event)
         const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
         mMode = Mode::Scale;
         mIndex = selected;
-        mOriginal = item.shape;
+        mName = item.name;
+        mOriginal = mExpected = item.shape;
         mPivot = plane.toWorld({float(bounds.center().x()), float(bounds.center().y()), 0.f})
                  - offset;
         mPivot[plane.axis] = event.world[plane.axis] - offset[plane.axis];
@@ -31,14 +32,30 @@ void SelectTool::press(const ToolEvent &event)
     mIndex = mViewport->itemAt(event.pos);
     document->setSelectedItem(mIndex);
     mMode = mIndex >= 0 ? Mode::Move : Mode::None;
-    if (mIndex >= 0)
-        mOriginal = document->scene().items[std::size_t(mIndex)].shape;
+    if (mIndex >= 0) {
+        const Item &item = document->scene().items[std::size_t(mIndex)];
+        mName = item.name;
+        mOriginal = mExpected = item.shape;
+    }
+}
+
+bool SelectTool::itemUnchanged() const
+{
+    const std::vector<Item> &items = mViewport->document()->scene().items;
+    return mIndex >= 0 && mIndex < int(items.size()) && items[std::size_t(mIndex)].name == mName
+           && items[std::size_t(mIndex)].shape == mExpected;
 }
 
 void SelectTool::drag(const ToolEvent &event)
 {
     if (mMode == Mode::None)
         return;
+    // Undo, redo or Delete while the button is down: the item may be gone, at another index
+    // or reshaped. The drag ends rather than write a stale shape (or past the item list).
+    if (!itemUnchanged()) {
+        mMode = Mode::None;
+        return;
+    }
     Document *document = mViewport->document();
     Shape shape;
     if (mMode == Mode::Move) {
@@ -58,6 +75,7 @@ void SelectTool::drag(const ToolEvent &event)
     }
     if (shape == document->scene().items[std::size_t(mIndex)].shape)
         return;
+    mExpected = shape;
     document->undoStack()->push(new ChangeValue<values::ItemShape>(
         document, mIndex, std::move(shape),
         mMode == Mode::Move ? MergeId::MoveItem : MergeId::ScaleItem, mDragKey));

@@ -8,7 +8,8 @@ namespace plume {
 
 /// Selects the topmost item under the pointer, moves it by dragging, and scales it by dragging
 /// the handle at the top-right corner of its outline (about the outline's centre). A drag is
-/// one undo step (the commands of one drag merge).
+/// one undo step (the commands of one drag merge). An edit that reaches the document while
+/// the button is down (Ctrl+Z, Delete) ends the drag: the item may be gone or elsewhere.
 class SelectTool : public Tool
 {
 public:
@@ -23,9 +24,14 @@ public:
 private:
     enum class Mode { None, Move, Scale };
 
+    /// Whether item mIndex is still the one being dragged, as the drag left it.
+    bool itemUnchanged() const;
+
     Mode mMode = Mode::None;
     int mIndex = -1;
+    std::string mName;    ///< the dragged item's name (names are unique in a scene)
     Shape mOriginal;
+    Shape mExpected;      ///< the item's shape as the drag last set it
     sim::Vec3 mStart;
     sim::Vec3 mPivot;
     quint64 mDragKey = 0;
