@@ -28,13 +28,31 @@ constexpr int kCoarsestSweeps = 16; // black-red sweep pairs that stand in for a
 constexpr float kNear = 0.75f; // weights of linear cell-centred prolongation
 constexpr float kFar = 0.25f;
 
+/// Transfer weights that must ignore some taps: for each listed cell, its taps (cells of the
+/// other level) and weights, in compressed rows (cell n owns taps[start[n]] .. taps[start[n+1]]).
+struct TransferFix
+{
+    std::vector<std::uint32_t> cells, start, taps;
+    std::vector<float> weights;
+};
+
 /// One level of the hierarchy: cell-centred flags; the coarse levels own their x and b.
+///
+/// Regions: cells are coupled only within one connected fluid region of the fine grid. A coarse
+/// cell whose active children belong to different regions is left out (inactive), and where two
+/// active coarse neighbours belong to different regions, `faces` holds per cell the bits of the
+/// neighbours it is coupled to (x-, x+, y-, y+, z-, z+; empty when every neighbour pair is
+/// coupled). The transfers from and to the level above skip taps across regions: those cells
+/// are recomputed from `prolongFix` (fine red cells of the level above) and `restrictFix`
+/// (cells of this level) after the fast separable pass.
 struct Level
 {
     Int3 n{0, 0, 0};
     std::array<bool, 3> periodic{};
     std::array<float, 6> ghostSign{1.f, 1.f, 1.f, 1.f, 1.f, 1.f}; // -1 on open faces
     std::vector<std::uint8_t> flags;
+    std::vector<std::uint8_t> faces;
+    TransferFix prolongFix, restrictFix;
     std::vector<float> x, b;
 
     std::size_t row(int j, int k) const
@@ -249,7 +267,21 @@ struct PressureSolver::Impl
         return d;
     }
 
-    double buildFlags(Level &l, const std::vector<std::uint8_t> &fluid);
+    /// Cells of the pockets (fluid regions with no open face), in compressed rows.
+    struct Pockets
+    {
+        std::vector<std::uint32_t> cells, start{0};
+        std::size_t count() const { return start.size() - 1; }
+    } pockets;
+
+    std::int64_t neighbour(const Level &l, int i, int j, int k, int axis, int side,
+                           Boundary *boundary) const;
+    double buildFlags(Level &l, const std::vector<std::int32_t> &label);
+    int labelRegions(const Level &l, std::vector<std::int32_t> &label);
+    int prolongTaps(const Level &f, const Level &c, int i, int j, int k, std::uint32_t *taps,
+                    float *weights) const;
+    void buildTransferFix(const Level &f, const std::vector<std::int32_t> &fineLabel, Level &c,
+                          const std::vector<std::int32_t> &coarseLabel);
     void buildHierarchy(const std::vector<std::uint8_t> &fineFluid);
 
     template<bool k3D, bool kResidual = false>
@@ -263,53 +295,234 @@ struct PressureSolver::Impl
     double updateResidual(float *r, float *zq, float alpha, bool diagonal, Dots &dots);
     void updateDirection(float *x, float *s, const float *z, float alpha, float beta, float zm);
     void addScaled(float *x, const float *s, float alpha);
+    enum class Outcome { Converged, Budget, Breakdown };
+    double removePocketMeans(float *v, const float *r);
+    double maxAbs(const float *v) const;
+    template<bool k3D> double loadDivergence(const MacGrid &vel, float *r);
+    template<bool k3D> double residualPass(float *r, float *z, const float *x, float meanB, bool mg,
+                                           Dots &dots, double &maxR);
+    template<bool k3D> Outcome iterate(float *x, float *r, float *z, float *s, bool mg, Dots dots,
+                                       double &maxR, double target, int budget, bool watch,
+                                       int &iterations);
     template<bool k3D> SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
                                          const PressureSettings &settings, Workspace &work);
     template<bool k3D> void subtractGradient(MacGrid &vel, const float *x);
 };
 
-// Diagonal = open faces: fluid neighbours (periodic faces wrap) plus open domain faces.
-// Returns the number of open domain faces of fluid cells (none: A is singular).
-double PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::uint8_t> &fluid)
+// Index of the neighbour of cell (i, j, k) across face `side` (0: low, 1: high) of `axis`, or
+// -1 outside a side that does not wrap; `boundary` gets that side's mode when outside.
+std::int64_t PressureSolver::Impl::neighbour(const Level &l, int i, int j, int k, int axis,
+                                             int side, Boundary *boundary) const
+{
+    int idx[3] = {i, j, k};
+    idx[axis] += side ? 1 : -1;
+    if (idx[axis] < 0 || idx[axis] >= l.n[axis]) {
+        const Boundary mode = domain.boundary(axis, side == 1);
+        if (boundary)
+            *boundary = mode;
+        if (mode != Boundary::Periodic)
+            return -1;
+        idx[axis] = idx[axis] < 0 ? l.n[axis] - 1 : 0;
+    }
+    return std::int64_t(l.row(idx[1], idx[2])) + idx[0];
+}
+
+// Diagonal = open faces: neighbours of the same region (periodic faces wrap) plus open domain
+// faces; cells with label < 0 are not fluid. Where active neighbours of different regions meet,
+// builds `faces`. Returns the number of open domain faces of fluid cells.
+double PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::int32_t> &label)
 {
     const Int3 n = l.n;
     const int axes = domain.is2D() ? 2 : 3;
     l.flags.assign(std::size_t(n.volume()), 0);
-    return sumRows(n, [&](int j, int k) {
+    std::vector<std::uint8_t> faces(std::size_t(n.volume()), 0);
+    std::vector<std::uint8_t> rowMixed(std::size_t(n.y) * std::size_t(n.z), 0);
+    const double dirichlet = sumRows(n, [&](int j, int k) {
         const std::size_t base = l.row(j, k);
-        double dirichlet = 0.0;
+        double open = 0.0;
         for (int i = 0; i < n.x; ++i) {
-            if (!fluid[base + std::size_t(i)])
+            const std::int32_t own = label[base + std::size_t(i)];
+            if (own < 0)
                 continue;
-            const int idx[3] = {i, j, k};
             int diag = 0;
+            std::uint8_t bits = 0;
             for (int a = 0; a < axes; ++a) {
-                for (int side = -1; side <= 1; side += 2) {
-                    int nb[3] = {idx[0], idx[1], idx[2]};
-                    nb[a] += side;
-                    if (nb[a] < 0 || nb[a] >= n[a]) {
-                        const Boundary mode = domain.boundary(a, side > 0);
-                        if (mode == Boundary::Open) {
-                            ++diag;
-                            dirichlet += 1.0;
-                            continue;
-                        }
-                        if (mode == Boundary::Wall)
-                            continue;
-                        nb[a] = nb[a] < 0 ? n[a] - 1 : 0;
+                for (int side = 0; side < 2; ++side) {
+                    Boundary mode = Boundary::Wall;
+                    const std::int64_t nb = neighbour(l, i, j, k, a, side, &mode);
+                    if (nb < 0) {
+                        diag += mode == Boundary::Open;
+                        open += mode == Boundary::Open ? 1.0 : 0.0;
+                        continue;
                     }
-                    if (fluid[l.row(nb[1], nb[2]) + std::size_t(nb[0])])
+                    const std::int32_t other = label[std::size_t(nb)];
+                    if (other < 0)
+                        continue;
+                    if (other == own) {
                         ++diag;
+                        bits |= std::uint8_t(1u << (2 * a + side));
+                    } else {
+                        rowMixed[l.rowIndex(j, k)] = 1;
+                    }
                 }
             }
             l.flags[base + std::size_t(i)] = std::uint8_t(diag | kFluidBit);
+            faces[base + std::size_t(i)] = bits;
         }
-        return dirichlet;
+        return open;
     });
+    l.faces.clear();
+    if (std::find(rowMixed.begin(), rowMixed.end(), 1) != rowMixed.end())
+        l.faces.swap(faces);
+    return dirichlet;
 }
 
-// Cell-centred levels coarsened by 2 per axis (rounding up); a coarse cell is fluid when any of
-// its children is (McAdams, Sifakis and Teran 2010, section 4).
+// Connected regions of active fine cells (breadth first, in index order, so the numbering is
+// the same on every run). Fills `label` (-1 for inactive cells) and the pockets: the regions
+// with no open domain face, whose pressure is defined only up to a constant.
+int PressureSolver::Impl::labelRegions(const Level &l, std::vector<std::int32_t> &label)
+{
+    const Int3 n = l.n;
+    const int axes = domain.is2D() ? 2 : 3;
+    label.assign(std::size_t(n.volume()), -1);
+    pockets.cells.clear();
+    pockets.start.assign(1, 0);
+    std::vector<std::uint32_t> queue;
+    int regions = 0;
+    for (std::int64_t seed = 0; seed < n.volume(); ++seed) {
+        if (!(l.flags[std::size_t(seed)] & kDiagBits) || label[std::size_t(seed)] >= 0)
+            continue;
+        queue.assign(1, std::uint32_t(seed));
+        label[std::size_t(seed)] = regions;
+        bool open = false;
+        for (std::size_t q = 0; q < queue.size(); ++q) {
+            const std::int64_t c = queue[q];
+            const int i = int(c % n.x), j = int((c / n.x) % n.y), k = int(c / (std::int64_t(n.x) * n.y));
+            for (int a = 0; a < axes; ++a) {
+                for (int side = 0; side < 2; ++side) {
+                    Boundary mode = Boundary::Wall;
+                    const std::int64_t nb = neighbour(l, i, j, k, a, side, &mode);
+                    if (nb < 0) {
+                        open = open || mode == Boundary::Open;
+                        continue;
+                    }
+                    if ((l.flags[std::size_t(nb)] & kDiagBits) && label[std::size_t(nb)] < 0) {
+                        label[std::size_t(nb)] = regions;
+                        queue.push_back(std::uint32_t(nb));
+                    }
+                }
+            }
+        }
+        if (!open) {
+            std::sort(queue.begin(), queue.end());
+            pockets.cells.insert(pockets.cells.end(), queue.begin(), queue.end());
+            pockets.start.push_back(std::uint32_t(pockets.cells.size()));
+        }
+        ++regions;
+    }
+    return regions;
+}
+
+// The (up to eight) coarse taps of linear prolongation into fine cell (i, j, k), as in
+// prolongIntoRed, with their weights (ghost signs included).
+int PressureSolver::Impl::prolongTaps(const Level &f, const Level &c, int i, int j, int k,
+                                      std::uint32_t *taps, float *weights) const
+{
+    const bool k3D = !domain.is2D();
+    const float *sg = f.ghostSign.data();
+    Tap tx[2] = {{i / 2, kNear}, prolongTap(i, c.n.x, c.periodic[0], sg[0], sg[1])};
+    Tap ty[2] = {{j / 2, kNear}, prolongTap(j, c.n.y, c.periodic[1], sg[2], sg[3])};
+    Tap tz[2] = {{k3D ? k / 2 : 0, k3D ? kNear : 1.f},
+                 k3D ? prolongTap(k, c.n.z, c.periodic[2], sg[4], sg[5]) : Tap{-1, 0.f}};
+    tx[1].sign *= kFar;
+    ty[1].sign *= kFar;
+    tz[1].sign *= kFar;
+    int count = 0;
+    for (const Tap &z : tz) {
+        for (const Tap &y : ty) {
+            for (const Tap &x : tx) {
+                if (z.index < 0)
+                    continue;
+                taps[count] = std::uint32_t(c.row(y.index, z.index) + std::size_t(x.index));
+                weights[count++] = x.sign * y.sign * z.sign;
+            }
+        }
+    }
+    return count;
+}
+
+// Finds the fine red cells and coarse cells whose transfer taps reach across regions and lists
+// their taps within the region (see Level).
+void PressureSolver::Impl::buildTransferFix(const Level &f, const std::vector<std::int32_t> &fineLabel,
+                                            Level &c, const std::vector<std::int32_t> &coarseLabel)
+{
+    struct Entry
+    {
+        std::uint32_t coarse, fine;
+        float weight;
+    };
+    std::vector<std::uint8_t> coarseMark(std::size_t(c.n.volume()), 0);
+    std::vector<Entry> gathered;
+    c.prolongFix = {};
+    c.restrictFix = {};
+    c.prolongFix.start.push_back(0);
+    std::uint32_t taps[8];
+    float weights[8];
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 0; k < f.n.z; ++k) {
+            for (int j = 0; j < f.n.y; ++j) {
+                for (int i = (j + k) & 1; i < f.n.x; i += 2) { // red cells
+                    const std::size_t cell = f.row(j, k) + std::size_t(i);
+                    const std::int32_t own = fineLabel[cell];
+                    if (own < 0)
+                        continue;
+                    const int count = prolongTaps(f, c, i, j, k, taps, weights);
+                    bool conflict = false;
+                    for (int t = 0; t < count; ++t) {
+                        const std::int32_t other = coarseLabel[taps[t]];
+                        if (pass == 0 && other >= 0 && other != own) {
+                            conflict = true;
+                            coarseMark[taps[t]] = 1;
+                        }
+                        if (pass == 1 && other == own && coarseMark[taps[t]])
+                            gathered.push_back({taps[t], std::uint32_t(cell), weights[t]});
+                    }
+                    if (!conflict)
+                        continue;
+                    c.prolongFix.cells.push_back(std::uint32_t(cell));
+                    for (int t = 0; t < count; ++t) {
+                        if (coarseLabel[taps[t]] == own) {
+                            c.prolongFix.taps.push_back(taps[t]);
+                            c.prolongFix.weights.push_back(weights[t]);
+                        }
+                    }
+                    c.prolongFix.start.push_back(std::uint32_t(c.prolongFix.taps.size()));
+                }
+            }
+        }
+        if (c.prolongFix.cells.empty())
+            return;
+    }
+    std::stable_sort(gathered.begin(), gathered.end(),
+                     [](const Entry &a, const Entry &b) { return a.coarse < b.coarse; });
+    c.restrictFix.start.push_back(0);
+    for (std::uint32_t cell = 0; cell < coarseMark.size(); ++cell) {
+        if (coarseMark[cell])
+            c.restrictFix.cells.push_back(cell);
+    }
+    std::size_t g = 0;
+    for (std::uint32_t cell : c.restrictFix.cells) {
+        for (; g < gathered.size() && gathered[g].coarse == cell; ++g) {
+            c.restrictFix.taps.push_back(gathered[g].fine);
+            c.restrictFix.weights.push_back(gathered[g].weight);
+        }
+        c.restrictFix.start.push_back(std::uint32_t(c.restrictFix.taps.size()));
+    }
+}
+
+// Cell-centred levels coarsened by 2 per axis (rounding up). A coarse cell is fluid when its
+// active children belong to one region (McAdams, Sifakis and Teran 2010, section 4, with the
+// regions kept apart), and it takes that region.
 void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineFluid)
 {
     const int axes = domain.is2D() ? 2 : 3;
@@ -323,10 +536,17 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
             levels[0].ghostSign[std::size_t(2 * a + side)] = open ? -1.f : 1.f;
         }
     }
-    singular = buildFlags(levels[0], fineFluid) == 0.0;
+    std::vector<std::int32_t> label(fineFluid.size());
+    for (std::size_t c = 0; c < label.size(); ++c)
+        label[c] = fineFluid[c] ? 0 : -1;
+    const double dirichlet = buildFlags(levels[0], label);
+    const int regions = labelRegions(levels[0], label);
+    // One region without an open face: the fused all-cells mean removal serves it.
+    singular = dirichlet == 0.0 && regions == 1;
+    if (singular)
+        pockets = {};
     multigridUsable = colouringHolds(levels[0]);
 
-    std::vector<std::uint8_t> fluid = fineFluid;
     while (multigridUsable && int(levels.size()) < kMaxLevels) {
         const Level &f = levels.back();
         const int longest = std::max({f.n.x, f.n.y, f.n.z});
@@ -340,28 +560,38 @@ void PressureSolver::Impl::buildHierarchy(const std::vector<std::uint8_t> &fineF
             c.n[a] = (f.n[a] + 1) / 2;
         if (!colouringHolds(c))
             break;
-        std::vector<std::uint8_t> coarseFluid(std::size_t(c.n.volume()), 0);
+        std::vector<std::int32_t> coarseLabel(std::size_t(c.n.volume()), -1);
         forEachRow(c.n, [&](int j, int k) {
             for (int i = 0; i < c.n.x; ++i) {
-                std::uint8_t any = 0;
+                std::int32_t one = -1;
+                bool mixed = false;
                 for (int dk = 0; dk < (axes == 3 ? 2 : 1); ++dk) {
                     for (int dj = 0; dj < 2; ++dj) {
                         for (int di = 0; di < 2; ++di) {
                             const int fi = 2 * i + di, fj = 2 * j + dj;
                             const int fk = axes == 3 ? 2 * k + dk : k;
-                            if (fi < f.n.x && fj < f.n.y && fk < f.n.z)
-                                any |= fluid[f.row(fj, fk) + std::size_t(fi)];
+                            if (fi >= f.n.x || fj >= f.n.y || fk >= f.n.z)
+                                continue;
+                            const std::int32_t l = label[f.row(fj, fk) + std::size_t(fi)];
+                            mixed = mixed || (l >= 0 && one >= 0 && l != one);
+                            one = l >= 0 ? l : one;
                         }
                     }
                 }
-                coarseFluid[c.row(j, k) + std::size_t(i)] = any;
+                coarseLabel[c.row(j, k) + std::size_t(i)] = mixed ? -1 : one;
             }
         });
-        buildFlags(c, coarseFluid);
+        buildFlags(c, coarseLabel);
+        for (std::size_t cell = 0; cell < coarseLabel.size(); ++cell) {
+            if (!(c.flags[cell] & kDiagBits))
+                coarseLabel[cell] = -1;
+        }
+        if (regions > 1)
+            buildTransferFix(f, label, c, coarseLabel);
         c.x.assign(std::size_t(c.n.volume()), 0.f);
         c.b.assign(std::size_t(c.n.volume()), 0.f);
         levels.push_back(std::move(c));
-        fluid.swap(coarseFluid);
+        label.swap(coarseLabel);
     }
 }
 
@@ -375,18 +605,34 @@ void PressureSolver::Impl::sweep(Level &l, float *x, const float *b, int colour,
                                  std::vector<double> *partial)
 {
     const bool px = l.periodic[0];
+    const int nx = l.n.x;
     forEachRow(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *xr = x + o;
         const float *br = b + o;
         const std::uint8_t *f = l.flags.data() + o;
-        forCells<k3D, 2>(xr, neighbourRows(l, x, zeroRow.data(), j, k), l.n.x, px,
-                         (j + k + colour) & 1, [&](int i, float s) {
-                             const std::uint32_t d = f[i] & kDiagBits;
-                             xr[i] = keepIf(d != 0, kResidual ? s : overDiag(br[i] + s, d));
-                         });
+        const Rows rows = neighbourRows(l, x, zeroRow.data(), j, k);
+        auto update = [&](int i, float s) {
+            const std::uint32_t d = f[i] & kDiagBits;
+            xr[i] = keepIf(d != 0, kResidual ? s : overDiag(br[i] + s, d));
+        };
+        if (l.faces.empty()) {
+            forCells<k3D, 2>(xr, rows, nx, px, (j + k + colour) & 1, update);
+        } else {
+            // Neighbours of another region are not coupled: sum only those `faces` names.
+            const std::uint8_t *fb = l.faces.data() + o;
+            for (int i = (j + k + colour) & 1; i < nx; i += 2) {
+                const std::uint32_t m = fb[i];
+                float s = keepIf(m & 1u, i > 0 ? xr[i - 1] : xr[nx - 1])
+                          + keepIf((m >> 1) & 1u, i + 1 < nx ? xr[i + 1] : xr[0])
+                          + keepIf((m >> 2) & 1u, rows.ym[i]) + keepIf((m >> 3) & 1u, rows.yp[i]);
+                if constexpr (k3D)
+                    s += keepIf((m >> 4) & 1u, rows.zm[i]) + keepIf((m >> 5) & 1u, rows.zp[i]);
+                update(i, s);
+            }
+        }
         if (partial)
-            rowDots(br, xr, l.n.x, &(*partial)[3 * l.rowIndex(j, k)]);
+            rowDots(br, xr, nx, &(*partial)[3 * l.rowIndex(j, k)]);
     });
 }
 
@@ -433,6 +679,13 @@ void PressureSolver::Impl::restrictResidual(const Level &f, const float *x, Leve
             out[I] = keepIf((cf[I] & kDiagBits) != 0, scale * v);
         }
     });
+    const TransferFix &fix = c.restrictFix;
+    forEachIndex(std::int64_t(fix.cells.size()), [&](std::int64_t n) {
+        float v = 0.f;
+        for (std::uint32_t t = fix.start[std::size_t(n)]; t < fix.start[std::size_t(n) + 1]; ++t)
+            v += fix.weights[t] * x[fix.taps[t]];
+        c.b[fix.cells[std::size_t(n)]] = scale * v;
+    });
 }
 
 // Red cells: x = b / diag + P x_coarse (trilinear, cell-centred; across a wall the ghost is the
@@ -476,6 +729,14 @@ void PressureSolver::Impl::prolongIntoRed(Level &f, float *x, const float *b, co
             const std::uint32_t d = fl[i] & kDiagBits;
             xr[i] = keepIf(d != 0, overDiag(br[i], d) + (kNear * coarse[m] + kFar * partner[m]));
         }
+    });
+    const TransferFix &fix = c.prolongFix;
+    forEachIndex(std::int64_t(fix.cells.size()), [&](std::int64_t n) {
+        const std::uint32_t cell = fix.cells[std::size_t(n)];
+        float v = 0.f;
+        for (std::uint32_t t = fix.start[std::size_t(n)]; t < fix.start[std::size_t(n) + 1]; ++t)
+            v += fix.weights[t] * c.x[fix.taps[t]];
+        x[cell] = overDiag(b[cell], f.flags[cell] & kDiagBits) + v;
     });
 }
 
@@ -650,64 +911,60 @@ void PressureSolver::Impl::subtractGradient(MacGrid &vel, const float *x)
         betweenRows(2);
 }
 
-// Preconditioned conjugate gradients on A p~ = -D(u) (Saad, "Iterative Methods for Sparse
-// Linear Systems", alg. 9.1), then u -= G p~ and p = p~ h / dt.
-template<bool k3D>
-SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, float dt,
-                                        const PressureSettings &settings, Workspace &work)
+// Per pocket: v -= mean of v over the pocket. With `r`, returns sum over pockets of
+// mean(v) * sum(r) (what r.v loses by it); the sums run in cell order on one thread.
+double PressureSolver::Impl::removePocketMeans(float *v, const float *r)
 {
-    SolveResult result;
-    const Level &l = levels[0];
-    const Int3 n = l.n;
-    const int nx = n.x;
-    const bool px = l.periodic[0];
-    const std::uint8_t *flags = l.flags.data();
-    for (int g = 0; g < 3; ++g) {
-        if (work[g].size() != n || !(work[g].offset() == kCellCentre))
-            work[g].reshape(n, kCellCentre); // no fill needed otherwise: all is written first
+    double lost = 0.0;
+    for (std::size_t p = 0; p < pockets.count(); ++p) {
+        const std::uint32_t *c = pockets.cells.data() + pockets.start[p];
+        const std::size_t count = pockets.start[p + 1] - pockets.start[p];
+        double sumV = 0.0, sumR = 0.0;
+        for (std::size_t n = 0; n < count; ++n) {
+            sumV += double(v[c[n]]);
+            sumR += r ? double(r[c[n]]) : 0.0;
+        }
+        const float mean = float(sumV / double(count));
+        for (std::size_t n = 0; n < count; ++n)
+            v[c[n]] -= mean;
+        lost += double(mean) * sumR;
     }
-    float *r = work[0].data();
-    float *z = work[1].data(); // also q = A s
-    float *s = work[2].data();
-    float *x = pressure.data();
+    return lost;
+}
 
-    // b = -D(u) on active cells, into r. A NaN or infinity leaves everything as it was.
-    const double sumB = sumRows(n, [&](int j, int k) {
+// b = -D(u) on active cells, into r, made compatible in every pocket. Returns sum b.
+template<bool k3D>
+double PressureSolver::Impl::loadDivergence(const MacGrid &vel, float *r)
+{
+    const Level &l = levels[0];
+    const double sumB = sumRows(l.n, [&](int j, int k) {
         float *rr = r + l.row(j, k);
-        const std::uint8_t *f = flags + l.row(j, k);
+        const std::uint8_t *f = l.flags.data() + l.row(j, k);
         forDivergenceRow<k3D>(vel, j, k, [&](int i, float dv) {
             rr[i] = keepIf((f[i] & kDiagBits) != 0, -dv);
         });
-        return rowDot(rr, nullptr, nx);
+        return rowDot(rr, nullptr, l.n.x);
     });
-    if (!std::isfinite(sumB)) {
-        result.residual = std::numeric_limits<double>::infinity();
-        return result;
-    }
+    if (std::isfinite(sumB))
+        removePocketMeans(r, nullptr);
+    return sumB;
+}
 
-    // Warm start p~0 = p dt / h on active cells (non-finite values restart from 0).
-    const float toTilde = dt / domain.cellSize;
-    const double sumX0 = sumRows(n, [&](int j, int k) {
-        float *xr = x + l.row(j, k);
-        const std::uint8_t *f = flags + l.row(j, k);
-        for (int i = 0; i < nx; ++i) {
-            const float p = xr[i] * toTilde;
-            xr[i] = (f[i] & kDiagBits) && std::isfinite(p) ? p : 0.f;
-        }
-        return rowDot(xr, nullptr, nx);
-    });
-    // All-Neumann: make b compatible (zero mean) and keep the warm start's mean level.
-    const float meanB = singular ? float(sumB / activeCells) : 0.f;
-    const float meanX0 = singular ? float(sumX0 / activeCells) : 0.f;
-
-    // r = (b - mean b) - A x0, with max |b - mean b| and max |r|; then z's start (startRow).
-    const bool mg = settings.multigrid && multigridUsable;
-    std::vector<double> rowMaxR(std::size_t(n.y) * n.z), partial(mg ? 0 : 3 * rowMaxR.size());
-    const double maxB = maxRows(n, [&](int j, int k) {
+// r = (b - meanB) - A x with b in r; then the preconditioner's start in z (startRow) and, for
+// the diagonal preconditioner, its dots. Returns max |b - meanB|; max |r| into maxR.
+template<bool k3D>
+double PressureSolver::Impl::residualPass(float *r, float *z, const float *x, float meanB,
+                                          bool mg, Dots &dots, double &maxR)
+{
+    const Level &l = levels[0];
+    const int nx = l.n.x;
+    const bool px = l.periodic[0];
+    std::vector<double> rowMaxR(std::size_t(l.n.y) * l.n.z), partial(mg ? 0 : 3 * rowMaxR.size());
+    const double maxB = maxRows(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *rr = r + o;
         const float *xr = x + o;
-        const std::uint8_t *f = flags + o;
+        const std::uint8_t *f = l.flags.data() + o;
         for (int i = 0; i < nx; ++i)
             rr[i] = keepIf((f[i] & kDiagBits) != 0, rr[i] - meanB);
         const double rowB = rowAbsMax(rr, nx);
@@ -722,52 +979,154 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
             rowDots(rr, z + o, nx, &partial[3 * l.rowIndex(j, k)]);
         return rowB;
     });
+    dots = sumDots(partial);
+    maxR = *std::max_element(rowMaxR.begin(), rowMaxR.end());
+    return maxB;
+}
+
+// Preconditioned conjugate gradients (Saad, "Iterative Methods for Sparse Linear Systems",
+// alg. 9.1) from x, with r = b - A x and z's start as residualPass left them. Search directions
+// are kept free of the null space (the all-cells mean when singular, each pocket's mean). With
+// `watch`, stops with Breakdown when r.z is not positive, the residual becomes non-finite, grows
+// kGrowth-fold over the best so far, or stalls: the best does not halve in kStall iterations.
+template<bool k3D>
+PressureSolver::Impl::Outcome PressureSolver::Impl::iterate(float *x, float *r, float *z, float *s,
+                                                            bool mg, Dots dots, double &maxR,
+                                                            double target, int budget, bool watch,
+                                                            int &iterations)
+{
+    constexpr double kGrowth = 100.0;
+    constexpr int kStall = 30;
+    if (mg)
+        dots = vcycle<k3D>(0, z, r);
+    float zm = singular ? float(dots.sumZ / activeCells) : 0.f;
+    double rho = dots.rz - double(zm) * dots.sumR - removePocketMeans(z, r);
+    std::swap(s, z); // s = z - mean z: take z's buffer; the old s becomes q and z
+    if (singular)
+        updateDirection(x, s, s, 0.f, 0.f, zm);
+    double best = maxR, bestBefore = maxR; // bestBefore: the best kStall iterations ago
+    for (int it = 1; it <= budget; ++it) {
+        if (!(rho > 0.0) || !std::isfinite(rho))
+            return Outcome::Breakdown;
+        const double sq = applyOperator<k3D>(s, z);
+        if (!(sq > 0.0) || !std::isfinite(sq))
+            return Outcome::Breakdown;
+        const float alpha = float(rho / sq);
+        maxR = updateResidual(r, z, alpha, !mg, dots);
+        ++iterations;
+        if (!std::isfinite(maxR))
+            return Outcome::Breakdown; // x keeps its last finite state
+        best = std::min(best, maxR);
+        if (watch && maxR > kGrowth * best)
+            return Outcome::Breakdown;
+        if (it % kStall == 0) {
+            if (watch && best > 0.5 * bestBefore)
+                return Outcome::Breakdown;
+            bestBefore = best;
+        }
+        if (maxR <= target || it == budget) {
+            addScaled(x, s, alpha);
+            return maxR <= target ? Outcome::Converged : Outcome::Budget;
+        }
+        if (mg)
+            dots = vcycle<k3D>(0, z, r);
+        zm = singular ? float(dots.sumZ / activeCells) : 0.f;
+        const double rhoNew = dots.rz - double(zm) * dots.sumR - removePocketMeans(z, r);
+        const float beta = float(rhoNew / rho);
+        rho = rhoNew;
+        updateDirection(x, s, z, alpha, beta, zm);
+    }
+    return Outcome::Budget;
+}
+
+// Solves A p~ = -D(u), then u -= G p~ and p = p~ h / dt. The multigrid-preconditioned run is
+// watched; if it breaks down, the solve starts again from its last iterate with the diagonal
+// preconditioner, which is safe for every layout, and reports the fallback.
+template<bool k3D>
+SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, float dt,
+                                        const PressureSettings &settings, Workspace &work)
+{
+    SolveResult result;
+    const Level &l = levels[0];
+    const Int3 n = l.n;
+    const int nx = n.x;
+    const std::uint8_t *flags = l.flags.data();
+    for (int g = 0; g < 3; ++g) {
+        if (work[g].size() != n || !(work[g].offset() == kCellCentre))
+            work[g].reshape(n, kCellCentre); // no fill needed otherwise: all is written first
+    }
+    float *r = work[0].data();
+    float *z = work[1].data(); // also q = A s
+    float *s = work[2].data();
+    float *x = pressure.data();
+
+    // A NaN or infinity in the divergence leaves everything as it was.
+    const double sumB = loadDivergence<k3D>(vel, r);
+    if (!std::isfinite(sumB)) {
+        result.residual = std::numeric_limits<double>::infinity();
+        return result;
+    }
+
+    // Warm start p~0 = p dt / h on active cells (non-finite values restart from 0), free of the
+    // pockets' arbitrary levels.
+    const float toTilde = dt / domain.cellSize;
+    const double sumX0 = sumRows(n, [&](int j, int k) {
+        float *xr = x + l.row(j, k);
+        const std::uint8_t *f = flags + l.row(j, k);
+        for (int i = 0; i < nx; ++i) {
+            const float p = xr[i] * toTilde;
+            xr[i] = (f[i] & kDiagBits) && std::isfinite(p) ? p : 0.f;
+        }
+        return rowDot(xr, nullptr, nx);
+    });
+    removePocketMeans(x, nullptr);
+    // All-Neumann: make b compatible (zero mean) and keep the warm start's mean level.
+    const float meanB = singular ? float(sumB / activeCells) : 0.f;
+    const float meanX0 = singular ? float(sumX0 / activeCells) : 0.f;
+
+    // The diagonal preconditioner stands in for multigrid when the layout admits no red-black
+    // colouring or the watched multigrid run breaks down (or any run meets a NaN); it then gets
+    // kDiagonalBudget times the iterations (each costs about a quarter of a multigrid one).
+    constexpr int kDiagonalBudget = 4;
+    bool mg = settings.multigrid && multigridUsable;
+    result.fallback = settings.multigrid && !multigridUsable;
+    Dots dots;
+    double maxR = 0.0;
+    const double maxB = residualPass<k3D>(r, z, x, meanB, mg, dots, maxR);
     result.initialResidual = maxB;
     if (maxB == 0.0) {
         pressure.fill(0.f); // nothing to remove (or only a constant the walls cannot remove)
         result.converged = true;
         return result;
     }
-    double maxR = *std::max_element(rowMaxR.begin(), rowMaxR.end());
     const double target = settings.tolerance * maxB;
-    result.residual = maxR / maxB;
-    result.converged = maxR <= target;
-
-    const bool applied = std::isfinite(maxR);
-    if (applied && !result.converged && settings.maxIterations > 0) {
-        Dots dots = mg ? vcycle<k3D>(0, z, r) : sumDots(partial);
-        float zm = singular ? float(dots.sumZ / activeCells) : 0.f;
-        double rho = dots.rz - double(zm) * dots.sumR;
-        std::swap(s, z); // s = z - mean z: take z's buffer; the old s becomes q and z
-        if (singular)
-            updateDirection(x, s, s, 0.f, 0.f, zm);
-        for (int it = 1; it <= settings.maxIterations; ++it) {
-            const double sq = applyOperator<k3D>(s, z);
-            if (!(sq > 0.0) || !std::isfinite(sq) || !std::isfinite(rho))
-                break;
-            const float alpha = float(rho / sq);
-            maxR = updateResidual(r, z, alpha, !mg, dots);
-            result.iterations = it;
-            result.residual = maxR / maxB;
-            if (!std::isfinite(maxR))
-                break; // x keeps its last finite state
-            if (maxR <= target || it == settings.maxIterations) {
-                addScaled(x, s, alpha);
-                result.converged = maxR <= target;
-                break;
-            }
-            if (mg)
-                dots = vcycle<k3D>(0, z, r);
-            zm = singular ? float(dots.sumZ / activeCells) : 0.f;
-            const double rhoNew = dots.rz - double(zm) * dots.sumR;
-            const float beta = float(rhoNew / rho);
-            rho = rhoNew;
-            updateDirection(x, s, z, alpha, beta, zm);
+    const int budget = settings.maxIterations * (result.fallback ? kDiagonalBudget : 1);
+    Outcome outcome = maxR <= target ? Outcome::Converged : Outcome::Budget;
+    if (outcome != Outcome::Converged && std::isfinite(maxR) && budget > 0) {
+        outcome = iterate<k3D>(x, r, z, s, mg, dots, maxR, target, budget, mg, result.iterations);
+        if (outcome == Outcome::Breakdown) {
+            result.fallback = true;
+            if (!(maxAbs(x) < std::numeric_limits<double>::infinity()))
+                std::fill(x, x + n.volume(), 0.f);
+            loadDivergence<k3D>(vel, r);
+            residualPass<k3D>(r, z, x, meanB, false, dots, maxR);
+            outcome = maxR <= target
+                          ? Outcome::Converged
+                          : iterate<k3D>(x, r, z, s, false, dots, maxR, target,
+                                         kDiagonalBudget * settings.maxIterations, false,
+                                         result.iterations);
         }
     }
+    result.residual = maxR / maxB;
+    result.converged = outcome == Outcome::Converged;
 
+    // The projection never writes a non-finite value: an iterate that overflowed is dropped.
+    const bool applied = std::isfinite(maxR) && maxAbs(x) < std::numeric_limits<double>::infinity();
     if (applied)
         subtractGradient<k3D>(vel, x);
+    else
+        std::fill(x, x + n.volume(), 0.f);
+    result.converged = result.converged && applied;
     const float fromTilde = domain.cellSize / dt;
     forEachRow(n, [&](int j, int k) {
         float *xr = x + l.row(j, k);
@@ -776,6 +1135,13 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
             xr[i] = keepIf((f[i] & kDiagBits) != 0, (xr[i] - meanX0) * fromTilde);
     });
     return result;
+}
+
+// Largest |v| over the fine level (+inf on NaN).
+double PressureSolver::Impl::maxAbs(const float *v) const
+{
+    const Level &l = levels[0];
+    return maxRows(l.n, [&](int j, int k) { return rowAbsMax(v + l.row(j, k), l.n.x); });
 }
 
 PressureSolver::PressureSolver()
@@ -861,8 +1227,14 @@ void PressureSolver::divergence(const MacGrid &vel, const FlagGrid &solids, cons
 std::size_t PressureSolver::memoryBytes() const
 {
     std::size_t total = d->zeroRow.capacity() * sizeof(float) + d->fluidRow.capacity();
-    for (const Level &l : d->levels)
-        total += l.flags.capacity() + (l.x.capacity() + l.b.capacity()) * sizeof(float);
+    total += (d->pockets.cells.capacity() + d->pockets.start.capacity()) * sizeof(std::uint32_t);
+    for (const Level &l : d->levels) {
+        total += l.flags.capacity() + l.faces.capacity()
+                 + (l.x.capacity() + l.b.capacity()) * sizeof(float);
+        for (const TransferFix *fix : {&l.prolongFix, &l.restrictFix})
+            total += (fix->cells.capacity() + fix->start.capacity() + fix->taps.capacity()
+                      + fix->weights.capacity()) * 4;
+    }
     return total;
 }
 

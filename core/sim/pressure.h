@@ -18,6 +18,7 @@ struct SolveResult
     int iterations = 0;
     double residual = 0.0;        ///< final max|r| / max|b| (0 when b == 0)
     double initialResidual = 0.0; ///< max|b| before the first iteration (b = -D(u), see below)
+    bool fallback = false;        ///< the multigrid preconditioner broke down: finished diagonal
 };
 
 /// Pressure projection on the MAC grid (Bridson, "Fluid Simulation for Computer Graphics", ch. 5):
