@@ -124,9 +124,13 @@ int simulate(const QStringList &arguments)
         const double perStep = stats.milliseconds / std::max(1, stats.substeps);
         stepMs.push_back(perStep);
         if (!quiet)
-            std::printf("%6d %8d %10.2f %10.2f %10d %12.3g%s\n", stats.frame, stats.substeps,
+        {
+            const std::string note = plume::sim::pressureTrouble(stats);
+            std::printf("%6d %8d %10.2f %10.2f %10d %12.3g%s%s%s\n", stats.frame, stats.substeps,
                         stats.milliseconds, perStep, stats.pressureIterations,
-                        stats.pressureResidual, stats.pressureConverged ? "" : " (not converged)");
+                        stats.pressureResidual, note.empty() ? "" : " (", note.c_str(),
+                        note.empty() ? "" : ")");
+        }
         std::fflush(stdout);
     }
     std::sort(stepMs.begin(), stepMs.end());
@@ -259,6 +263,12 @@ public:
         if (done == total)
             std::fputc('\n', stderr);
         std::fflush(stderr);
+    }
+
+    void pressureTrouble(int frame, const std::string &note) override
+    {
+        std::fprintf(stderr, "%sframe %d: pressure solve: %s\n", mShow ? "\n" : "", frame,
+                     note.c_str());
     }
 
     bool cancelRequested() override { return gInterrupted.load(); }

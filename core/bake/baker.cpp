@@ -196,6 +196,8 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         const sim::FrameStats stats = simulation->advanceFrame();
         if (!stats.status)
             return fail("frame " + std::to_string(frame) + ": " + stats.status.error);
+        if (const std::string note = sim::pressureTrouble(stats); observer && !note.empty())
+            observer->pressureTrouble(frame, note);
         if (frame < lo)
             continue;
         const sim::Solver &solver = simulation->solver();

@@ -19,6 +19,9 @@ public:
     virtual ~BakeObserver() = default;
     /// Called after each written frame: `done` of `total` frames, this frame's wall time.
     virtual void frameWritten(int /*frame*/, int /*done*/, int /*total*/, double /*ms*/) {}
+    /// Called for a simulated frame whose pressure solve fell back or missed its tolerance;
+    /// `note` says which (sim::pressureTrouble). The bake goes on.
+    virtual void pressureTrouble(int /*frame*/, const std::string & /*note*/) {}
     /// Polled between frames and steps; true stops the bake. Per-frame files written so far
     /// stay; a flipbook atlas is written only after its last frame, so none appears.
     virtual bool cancelRequested() { return false; }

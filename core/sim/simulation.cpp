@@ -6,6 +6,17 @@
 
 namespace plume::sim {
 
+std::string pressureTrouble(const FrameStats &stats)
+{
+    std::string note;
+    if (stats.pressureFallbacks > 0)
+        note = "multigrid fell back to diagonal in " + std::to_string(stats.pressureFallbacks)
+               + " of " + std::to_string(stats.substeps) + " substeps";
+    if (!stats.pressureConverged)
+        note += std::string(note.empty() ? "" : "; ") + "not converged";
+    return note;
+}
+
 Status TimeSettings::validate() const
 {
     if (!std::isfinite(frameRate) || frameRate <= 0.f || frameRate > 10000.f)
@@ -72,6 +83,7 @@ FrameStats Simulation::advanceFrame()
         stats.pressureIterations += step.pressureIterations;
         stats.pressureResidual = std::max(stats.pressureResidual, step.pressureResidual);
         stats.pressureConverged = stats.pressureConverged && step.pressureConverged;
+        stats.pressureFallbacks += step.pressureFallback ? 1 : 0;
         const std::string bad = mSolver->firstNonFiniteField();
         if (!bad.empty()) {
             mFailure = "simulation blew up at frame " + std::to_string(mFrame + 1) + ", substep "

@@ -27,8 +27,14 @@ struct FrameStats
     int pressureIterations = 0; ///< summed over the substeps
     double pressureResidual = 0.0; ///< largest over the substeps
     bool pressureConverged = true;
+    int pressureFallbacks = 0;  ///< substeps whose multigrid preconditioner broke down
     double milliseconds = 0.0;  ///< wall time of the frame
 };
+
+/// What went wrong in a frame's pressure solves, for status lines: "" when every solve met its
+/// tolerance with the multigrid preconditioner; else e.g. "multigrid fell back to diagonal in 1
+/// of 2 substeps; not converged".
+std::string pressureTrouble(const FrameStats &stats);
 
 /// A solver advanced frame by frame: fixed frame rate, substeps (fixed or from a CFL number),
 /// and blow-up detection after every step.

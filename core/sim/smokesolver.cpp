@@ -228,6 +228,7 @@ StepStats SmokeSolver::project(float dt)
     stats.pressureIterations = r.iterations;
     stats.pressureResidual = r.residual;
     stats.pressureConverged = r.converged;
+    stats.pressureFallback = r.fallback;
     return stats;
 }
 

@@ -38,6 +38,7 @@ struct StepStats
     int pressureIterations = 0;    ///< CG iterations (smoke) or Gauss-Seidel sweeps (stam)
     double pressureResidual = 0.0; ///< relative residual reached (smoke); 0 for stam
     bool pressureConverged = true;
+    bool pressureFallback = false; ///< multigrid broke down; the diagonal preconditioner finished
 };
 
 /// A fluid solver over a fixed domain. Both schemes implement it. Inputs (obstacles, emitters,

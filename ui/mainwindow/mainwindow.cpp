@@ -316,9 +316,12 @@ void MainWindow::showFrameStats()
     mFrameLabel->setText(QString("frame %1").arg(f->frame));
     mTimeLabel->setText(QString("t = %1 s").arg(f->time, 0, 'f', 3));
     mStepLabel->setText(QString("%1 ms/step").arg(f->msPerStep, 0, 'f', 2));
-    mPressureLabel->setText(QString("pressure: %1 it, residual %2")
-                                .arg(f->pressureIterations)
-                                .arg(f->pressureResidual, 0, 'g', 3));
+    QString pressure = QString("pressure: %1 it, residual %2")
+                           .arg(f->pressureIterations)
+                           .arg(f->pressureResidual, 0, 'g', 3);
+    if (!f->pressureTrouble.empty())
+        pressure += QString(" (%1)").arg(QString::fromStdString(f->pressureTrouble));
+    mPressureLabel->setText(pressure);
     mTimeline->setFrames(f->frame, mSimulation->headFrame());
 }
 

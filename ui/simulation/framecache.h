@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace plume {
 
@@ -60,6 +61,7 @@ struct FrameData
     int substeps = 0;
     int pressureIterations = 0;   ///< summed over the frame's substeps
     double pressureResidual = 0.0;
+    std::string pressureTrouble;  ///< sim::pressureTrouble of the frame: "" when all went well
     VolumePtr volume;             ///< 3D only, and only while this is the newest frame
 
     const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }

@@ -231,6 +231,7 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     frame->substeps = stats.substeps;
     frame->pressureIterations = stats.pressureIterations;
     frame->pressureResidual = stats.pressureResidual;
+    frame->pressureTrouble = sim::pressureTrouble(stats);
     const sim::Int3 n = frame->domain.cells;
     const int slice = n.z / 2;
     // In 3D the whole grids go into the volume (the slice views and the volume view read it).

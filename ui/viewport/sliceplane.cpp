@@ -82,6 +82,7 @@ bool sliceFrame(const FrameData &frame, const SlicePlane &plane, FrameData &out)
     out.substeps = frame.substeps;
     out.pressureIterations = frame.pressureIterations;
     out.pressureResidual = frame.pressureResidual;
+    out.pressureTrouble = frame.pressureTrouble;
     out.volume.reset();
     out.domain = d;
     out.domain.cells = {d.cells[plane.u()], d.cells[plane.v()], 1};
