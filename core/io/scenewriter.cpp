@@ -21,31 +21,47 @@ using sim::Vec3;
 
 namespace {
 
+struct Member;
+
 /// An ordered JSON tree whose scalars are already text.
 struct Node
 {
     enum class Type { Scalar, Object, Array } type = Type::Scalar;
     std::string text;                                 ///< Scalar: JSON text
-    std::vector<std::pair<std::string, Node>> members; ///< Object, in writing order
+    std::vector<Member> members;                      ///< Object, in writing order
     std::vector<Node> elements;                        ///< Array
 
-    static Node object() { return Node{Type::Object, {}, {}, {}}; }
-    static Node array() { return Node{Type::Array, {}, {}, {}}; }
-
-    Node &add(const std::string &key, Node value)
-    {
-        members.emplace_back(key, std::move(value));
-        return members.back().second;
-    }
-    bool has(const std::string &key) const
-    {
-        for (const auto &m : members) {
-            if (m.first == key)
-                return true;
-        }
-        return false;
-    }
+    static Node object();
+    static Node array();
+    Node &add(const std::string &key, Node value);
+    bool has(const std::string &key) const;
 };
+
+/// A key and its value. Not a std::pair, and Node's functions are defined below: clang (14,
+/// with libstdc++ 12) would otherwise need the member type complete inside Node.
+struct Member
+{
+    std::string first;
+    Node second;
+};
+
+Node Node::object() { return Node{Type::Object, {}, {}, {}}; }
+Node Node::array() { return Node{Type::Array, {}, {}, {}}; }
+
+Node &Node::add(const std::string &key, Node value)
+{
+    members.push_back(Member{key, std::move(value)});
+    return members.back().second;
+}
+
+bool Node::has(const std::string &key) const
+{
+    for (const auto &m : members) {
+        if (m.first == key)
+            return true;
+    }
+    return false;
+}
 
 Node scalar(std::string text) { return Node{Node::Type::Scalar, std::move(text), {}, {}}; }
 
