@@ -1203,6 +1203,29 @@ SolveResult PressureSolver::project(MacGrid &vel, ScalarGrid &pressure, float dt
                             : d->solve<true>(vel, pressure, dt, settings, work);
 }
 
+void PressureSolver::precondition(const ScalarGrid &r, ScalarGrid &z)
+{
+    const Int3 n = d->domain.cells;
+    z.reshape(n, kCellCentre, 0.f);
+    if (!d->ready || !d->multigridUsable || r.size() != n)
+        return;
+    const Level &l = d->levels[0];
+    forEachRow(n, [&](int j, int k) {
+        const std::size_t o = l.row(j, k);
+        startRow(r.data() + o, z.data() + o, l.flags.data() + o, n.x, std::uint32_t(j + k) & 1u,
+                 0u);
+    });
+    if (d->domain.is2D())
+        d->vcycle<false>(0, z.data(), r.data());
+    else
+        d->vcycle<true>(0, z.data(), r.data());
+}
+
+int PressureSolver::pockets() const
+{
+    return int(d->pockets.count());
+}
+
 void PressureSolver::divergence(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
                                 ScalarGrid &out)
 {

@@ -35,11 +35,22 @@ struct SolveResult
 /// cell, and the update is u -= p~_hi - p~_lo on every open face (closed faces, which the caller
 /// has zeroed with enforceVelocityBoundaries, are never touched).
 ///
-/// Limits: with no open face A is singular; b is then made zero-mean and the iterates kept
-/// mean-free, which assumes one connected fluid region (a pocket sealed off by obstacles gets
-/// only rounding-level drift, since its closed faces make its b compatible). A periodic axis of
-/// odd size has no red-black colouring, and the solve falls back to the diagonal preconditioner.
-/// The velocity is float, so the final divergence cannot go below about eps * max|p~|.
+/// Regions: fluid cells split into connected regions by obstacles. A region with no open face
+/// (a pocket sealed by obstacles, or the whole box when no face is open) makes A singular there:
+/// its b is made compatible (zero mean) and the iterates kept mean-free per region, so CG
+/// converges in every pocket and the pressure level cannot drift. The multigrid hierarchy keeps
+/// regions apart on every level: a coarse cell whose children belong to two regions is left
+/// out, coarse neighbours of different regions are not coupled, and the transfers skip taps
+/// across regions. The preconditioner is a symmetric V-cycle, so it is symmetric positive
+/// definite for every layout.
+///
+/// Recovery: the multigrid-preconditioned run is watched; if r.z is not positive, the residual
+/// becomes non-finite, grows 100-fold over its best, or its best does not halve in 30
+/// iterations, the solve continues from its last finite iterate with the diagonal preconditioner
+/// and reports `fallback`. A periodic axis of odd size on some level admits no red-black
+/// colouring: the solve then uses the diagonal preconditioner and reports `fallback` too. The
+/// projection never writes NaN or infinity into the velocity. The velocity is float, so the
+/// final divergence cannot go below about eps * max|p~|.
 class PressureSolver
 {
 public:
@@ -57,6 +68,15 @@ public:
     /// non-finite divergence; stops early (converged = false) if the iteration breaks down.
     SolveResult project(MacGrid &vel, ScalarGrid &pressure, float dt,
                         const PressureSettings &settings, Workspace &work);
+
+    /// z = M^-1 r for the multigrid preconditioner M^-1 (one V-cycle from zero), on active cells;
+    /// for tests of its symmetry and definiteness. Needs setup() and a layout with a red-black
+    /// colouring; else z = 0.
+    void precondition(const ScalarGrid &r, ScalarGrid &z);
+
+    /// Number of sealed fluid regions (no open face) found by the last setup(); 0 when the
+    /// whole box is one closed region.
+    int pockets() const;
 
     /// Discrete divergence (1/s) of `vel` at every cell centre; zero in solid cells.
     static void divergence(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
