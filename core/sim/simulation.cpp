@@ -9,11 +9,15 @@ namespace plume::sim {
 std::string pressureTrouble(const FrameStats &stats)
 {
     std::string note;
-    if (stats.pressureFallbacks > 0)
-        note = "multigrid fell back to diagonal in " + std::to_string(stats.pressureFallbacks)
-               + " of " + std::to_string(stats.substeps) + " substeps";
+    if (stats.pressureFallbacks > 0) {
+        note.append("multigrid fell back to diagonal in ");
+        note.append(std::to_string(stats.pressureFallbacks));
+        note.append(" of ");
+        note.append(std::to_string(stats.substeps));
+        note.append(" substeps");
+    }
     if (!stats.pressureConverged)
-        note += std::string(note.empty() ? "" : "; ") + "not converged";
+        note.append(note.empty() ? "not converged" : "; not converged");
     return note;
 }
 

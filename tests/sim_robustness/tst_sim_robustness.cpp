@@ -148,11 +148,17 @@ private slots:
         const SceneReadResult r = readSceneFile(QFINDTESTDATA("pressure-blowup.plume"));
         QVERIFY2(r.ok, r.error.c_str());
         RunTotals totals;
+        const auto start = std::chrono::steady_clock::now();
         const QString failure = runScene(r.scene, totals);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QCOMPARE(totals.frames, r.scene.simulation.frameEnd - r.scene.simulation.frameStart + 1);
-        qInfo("repro: %d frames, %.1f iterations per solve, %d fallbacks", totals.frames,
-              double(totals.iterations) / std::max(1, totals.solves), totals.fallbacks);
+        qInfo("repro: %d frames, %.1f iterations per solve (worst frame %d per solve), %d "
+              "fallbacks, %.1f ms per frame",
+              totals.frames, double(totals.iterations) / std::max(1, totals.solves),
+              totals.worstIterations, totals.fallbacks, ms / totals.frames);
     }
 };
 
