@@ -18,6 +18,11 @@
 #include <map>
 #include <set>
 
+#if defined(__SSE__) || defined(__x86_64__)
+#include <xmmintrin.h>
+#define PLUME_READER_MXCSR 1
+#endif
+
 namespace plume {
 
 using sim::Vec3;
@@ -57,6 +62,31 @@ const Range kAny{};
 const Range kPositive{0.0, kInf, true, false};
 const Range kNonNegative{0.0, kInf, false, false};
 const Range kUnit{0.0, 1.0, false, false};
+
+/// Denormal numbers (below 2.2e-308 as doubles, 1.2e-38 as floats), what rounds to them and -0
+/// are read as 0, so a scene never holds one: solver kernels flush denormals to zero on their
+/// thread (sim::enableFlushToZero), where Qt's JSON parser refuses a number like 1e-310,
+/// float(1e-40) gives 0 and the writer writes them as 0; and "-0" would read back as 0. The
+/// reader itself runs under KeepDenormals, so that a file reads the same on every thread.
+template<class T>
+T zeroIfDenormal(T v)
+{
+    return std::abs(v) < std::numeric_limits<T>::min() ? T(0) : v;
+}
+
+/// While alive, the calling thread keeps denormal numbers (no flush-to-zero, no
+/// denormals-are-zero).
+class KeepDenormals
+{
+public:
+#ifdef PLUME_READER_MXCSR
+    KeepDenormals() : mCsr(_mm_getcsr()) { _mm_setcsr(mCsr & ~0x8040u); } // FTZ, DAZ bits
+    ~KeepDenormals() { _mm_setcsr(mCsr); }
+
+private:
+    unsigned mCsr;
+#endif
+};
 
 /// The file being read: its name, the first error, the warnings.
 struct Context
@@ -192,11 +222,12 @@ public:
 
     bool readNumber(const QJsonValue &v, const std::string &at, double &out, const Range &range)
     {
-        if (!v.isDouble() || !std::isfinite(v.toDouble()) || !range.contains(v.toDouble())) {
+        const double d = zeroIfDenormal(v.toDouble());
+        if (!v.isDouble() || !std::isfinite(d) || !range.contains(d)) {
             mCtx.fail(at, range.describe("number"), v);
             return false;
         }
-        out = v.toDouble();
+        out = d;
         return true;
     }
 
@@ -209,7 +240,15 @@ public:
             mCtx.fail(at, "a number of magnitude at most 3.4e38 (32-bit float)", v);
             return false;
         }
-        out = float(d);
+        // A tiny number becomes 0 as a float: the float that is stored must lie in the range
+        // as well.
+        const float f = zeroIfDenormal(float(d));
+        if (!range.contains(double(f))) {
+            mCtx.fail(at, range.describe("number") + " as a 32-bit float (this one is "
+                              + formatJsonNumber(double(f)) + " as a float)", v);
+            return false;
+        }
+        out = f;
         return true;
     }
 
@@ -217,7 +256,7 @@ public:
                      double hi)
     {
         const Range r{lo, hi};
-        const double d = v.toDouble();
+        const double d = zeroIfDenormal(v.toDouble());
         if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || !r.contains(d)) {
             mCtx.fail(at, r.describe("integer"), v);
             return false;
@@ -743,6 +782,7 @@ void readRoot(ObjectReader &root, Scene &scene)
 SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
                               const std::string &directory)
 {
+    const KeepDenormals keepDenormals;
     SceneReadResult result;
     Context ctx;
     ctx.file = fileName;

@@ -301,6 +301,10 @@ void TestSceneIo::badFiles_data()
     row("newer-version.plume", {"version", "format version 2 is newer", "version 1"});
     row("wrong-format.plume", {"format", "\"plume-scene\"", "\"tiled-map\""});
     row("missing-format.plume", {"format", "required"});
+    row("tiny-radius.plume",
+        {"items[0].shape.radius", "a number > 0 as a 32-bit float", "0 as a float", "1e-46"});
+    row("denormal-radius.plume",
+        {"items[0].shape.radius", "a number > 0 as a 32-bit float", "0 as a float", "1e-40"});
 }
 
 void TestSceneIo::badFiles()
