@@ -1,6 +1,7 @@
 // Scene files: the examples load cleanly, round trips are exact, unknown keys survive, every
 // bad file is refused with a message naming the file, the JSON path and what was expected,
-// and saving is atomic. No simulation runs here.
+// the valid inputs the fuzzer crashed on read and rasterise, and saving is atomic. No
+// simulation runs here.
 #include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <io/scenereader.h>
@@ -13,6 +14,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#if defined(__SSE__) || defined(__x86_64__)
+#include <xmmintrin.h>
+#define PLUME_TEST_MXCSR 1
+#endif
+
 using namespace plume;
 using sim::Vec3;
 
@@ -20,6 +26,11 @@ namespace {
 
 QString scenesDir() { return QStringLiteral(PLUME_SOURCE_DIR "/resources/scenes"); }
 QString badDir() { return QStringLiteral(PLUME_SOURCE_DIR "/tests/scene_io/bad"); }
+/// Inputs the fuzzer (tests/fuzz, docs/fuzzing.md) crashed on that are valid scenes.
+QString fuzzAcceptedDir()
+{
+    return QStringLiteral(PLUME_SOURCE_DIR "/tests/scene_io/fuzz-accepted");
+}
 
 QByteArray readAll(const QString &path)
 {
@@ -117,6 +128,8 @@ private slots:
     void badFiles_data();
     void badFiles();
     void everyBadFileIsTested();
+    void fuzzAccepted_data();
+    void fuzzAccepted();
     void atomicSave();
 
 private:
@@ -326,6 +339,52 @@ void TestSceneIo::everyBadFileIsTested()
     QVERIFY(all.size() >= 30);
     for (const QString &f : all)
         QVERIFY2(mTestedBadFiles.contains(f), qPrintable(f + " has no row in badFiles_data"));
+}
+
+void TestSceneIo::fuzzAccepted_data()
+{
+    QTest::addColumn<QString>("file");
+    const QStringList all = QDir(fuzzAcceptedDir()).entryList({"*.plume"}, QDir::Files);
+    QVERIFY(!all.isEmpty());
+    for (const QString &f : all)
+        QTest::newRow(qPrintable(f)) << f;
+}
+
+void TestSceneIo::fuzzAccepted()
+{
+    // Valid scenes on which the fuzzer once crashed (or broke the round trip): each reads, the
+    // same with flush-to-zero on, rasterises at its first and last frame, and reads back from
+    // what the writer makes of it, which then writes the same bytes again. As in the fuzzer,
+    // image paths resolve in a temporary folder holding a small "mask.png".
+    QFETCH(QString, file);
+    const QString path = fuzzAcceptedDir() + "/" + file;
+    QTemporaryDir dir;
+    QImage mask(5, 3, QImage::Format_ARGB32);
+    mask.fill(qRgba(200, 100, 50, 128));
+    QVERIFY(mask.save(dir.filePath("mask.png")));
+    const std::string folder = dir.path().toStdString();
+    const SceneReadResult r = readSceneJson(readAll(path), path, folder);
+    QVERIFY2(r.ok, r.error.c_str());
+#ifdef PLUME_TEST_MXCSR
+    {
+        // The same on a thread that flushes denormals to zero, as solver kernels leave theirs.
+        const unsigned csr = _mm_getcsr();
+        _mm_setcsr(csr | 0x8040u); // FTZ, DAZ
+        const SceneReadResult flushed = readSceneJson(readAll(path), path, folder);
+        _mm_setcsr(csr);
+        QVERIFY2(flushed.ok, flushed.error.c_str());
+        QVERIFY(flushed.scene == r.scene);
+    }
+#endif
+    SceneRasterizer raster;
+    const sim::Status set = raster.setScene(r.scene);
+    QVERIFY2(set.ok(), set.error.c_str());
+    raster.update(double(r.scene.simulation.frameStart));
+    raster.update(double(r.scene.simulation.frameEnd) + 0.5);
+    const QByteArray written = sceneToJson(r.scene, folder);
+    const SceneReadResult again = readSceneJson(written, path, folder);
+    QVERIFY2(again.ok, again.error.c_str());
+    QCOMPARE(sceneToJson(again.scene, folder), written);
 }
 
 void TestSceneIo::atomicSave()
