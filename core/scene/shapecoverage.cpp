@@ -151,13 +151,18 @@ float bilinear(const MaskImage &img, float px, float py)
     return top + (bottom - top) * fy;
 }
 
-/// Cell range [first, last) along an axis covering world [lo, hi].
+/// Cell range [first, last) along an axis covering world [lo, hi]; empty when a bound is NaN
+/// (a shape whose position overflowed the float range).
 void cellRange(const sim::Domain &d, int axis, float lo, float hi, int &first, int &last)
 {
     const float o = d.origin[axis];
     const float f = std::floor((lo - o) / d.cellSize);
     const float l = std::ceil((hi - o) / d.cellSize);
     const float n = float(d.cells[axis]);
+    if (std::isnan(f) || std::isnan(l)) {
+        first = last = 0;
+        return;
+    }
     first = int(std::clamp(f, 0.f, n));
     last = int(std::clamp(l, 0.f, n));
 }
@@ -270,9 +275,10 @@ sim::SparseMask imageCoverage(const sim::Domain &d, const Shape &s, const MaskIm
     if (!(w > 0.f && hgt > 0.f))
         return {};
     const float h = d.cellSize;
-    // Enough samples per cell that every pixel is seen, at most 4 x 4.
+    // Enough samples per cell that every pixel is seen, at most 4 x 4 (clamped as a float: an
+    // image 1e-30 wide would ask for 3e29, more than an int holds).
     const float pixel = std::min(w / float(img.width), hgt / float(img.height));
-    const int n = std::clamp(int(std::ceil(h / pixel)), 1, 4);
+    const int n = int(std::clamp(std::ceil(h / pixel), 1.f, 4.f));
     const Vec3 zLo{lo.x, lo.y, d.origin.z};
     const Vec3 zHi{hi.x, hi.y, d.origin.z + d.extent().z};
     return coverBox(d, zLo, zHi, [&](int j, int, int i0, int i1, std::vector<float> &row) {
@@ -284,7 +290,7 @@ sim::SparseMask imageCoverage(const sim::Domain &d, const Shape &s, const MaskIm
                 for (int sx = 0; sx < n; ++sx) {
                     const float x = d.origin.x + (float(i) + (float(sx) + 0.5f) / float(n)) * h;
                     const float u = (x - lo.x) / w;
-                    if (u < 0.f || u > 1.f || v < 0.f || v > 1.f)
+                    if (!(u >= 0.f && u <= 1.f && v >= 0.f && v <= 1.f)) // NaN: outside
                         continue;
                     sum += bilinear(img, u * float(img.width), (1.f - v) * float(img.height));
                 }
