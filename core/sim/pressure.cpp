@@ -314,17 +314,18 @@ struct PressureSolver::Impl
 std::int64_t PressureSolver::Impl::neighbour(const Level &l, int i, int j, int k, int axis,
                                              int side, Boundary *boundary) const
 {
-    int idx[3] = {i, j, k};
-    idx[axis] += side ? 1 : -1;
-    if (idx[axis] < 0 || idx[axis] >= l.n[axis]) {
-        const Boundary mode = domain.boundary(axis, side == 1);
-        if (boundary)
-            *boundary = mode;
-        if (mode != Boundary::Periodic)
-            return -1;
-        idx[axis] = idx[axis] < 0 ? l.n[axis] - 1 : 0;
-    }
-    return std::int64_t(l.row(idx[1], idx[2])) + idx[0];
+    const int along = axis == 0 ? i : (axis == 1 ? j : k);
+    const int next = along + (side ? 1 : -1);
+    const std::int64_t cell = std::int64_t(l.row(j, k)) + i;
+    const std::int64_t stride = axis == 0 ? 1 : (axis == 1 ? l.n.x : std::int64_t(l.n.x) * l.n.y);
+    if (next >= 0 && next < l.n[axis])
+        return cell + (side ? stride : -stride);
+    const Boundary mode = domain.boundary(axis, side == 1);
+    if (boundary)
+        *boundary = mode;
+    if (mode != Boundary::Periodic)
+        return -1;
+    return cell + (side ? -stride : stride) * (l.n[axis] - 1);
 }
 
 // Diagonal = open faces: neighbours of the same region (periodic faces wrap) plus open domain
@@ -337,38 +338,59 @@ double PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::int32_t
     l.flags.assign(std::size_t(n.volume()), 0);
     std::vector<std::uint8_t> faces(std::size_t(n.volume()), 0);
     std::vector<std::uint8_t> rowMixed(std::size_t(n.y) * std::size_t(n.z), 0);
+    const std::int32_t *lab = label.data();
+    // A neighbour row (nullptr outside a side that does not wrap) and that side's mode.
+    auto rowAt = [&](int j, int k, int axis, int side, Boundary &mode) -> const std::int32_t * {
+        int idx[3] = {0, j, k};
+        idx[axis] += side ? 1 : -1;
+        if (idx[axis] < 0 || idx[axis] >= n[axis]) {
+            mode = domain.boundary(axis, side == 1);
+            if (mode != Boundary::Periodic)
+                return nullptr;
+            idx[axis] = idx[axis] < 0 ? n[axis] - 1 : 0;
+        }
+        return lab + l.row(idx[1], idx[2]);
+    };
+    const Boundary xlo = domain.boundary(0, false), xhi = domain.boundary(0, true);
     const double dirichlet = sumRows(n, [&](int j, int k) {
         const std::size_t base = l.row(j, k);
+        const std::int32_t *row = lab + base;
+        const std::int32_t *nb[4];
+        Boundary mode[4] = {Boundary::Wall, Boundary::Wall, Boundary::Wall, Boundary::Wall};
+        for (int a = 1; a < 3; ++a) {
+            for (int side = 0; side < 2; ++side) {
+                const int q = 2 * (a - 1) + side;
+                nb[q] = a < axes ? rowAt(j, k, a, side, mode[q]) : nullptr;
+            }
+        }
         double open = 0.0;
+        bool mixed = false;
         for (int i = 0; i < n.x; ++i) {
-            const std::int32_t own = label[base + std::size_t(i)];
+            const std::int32_t own = row[i];
             if (own < 0)
                 continue;
             int diag = 0;
             std::uint8_t bits = 0;
-            for (int a = 0; a < axes; ++a) {
-                for (int side = 0; side < 2; ++side) {
-                    Boundary mode = Boundary::Wall;
-                    const std::int64_t nb = neighbour(l, i, j, k, a, side, &mode);
-                    if (nb < 0) {
-                        diag += mode == Boundary::Open;
-                        open += mode == Boundary::Open ? 1.0 : 0.0;
-                        continue;
-                    }
-                    const std::int32_t other = label[std::size_t(nb)];
-                    if (other < 0)
-                        continue;
-                    if (other == own) {
-                        ++diag;
-                        bits |= std::uint8_t(1u << (2 * a + side));
-                    } else {
-                        rowMixed[l.rowIndex(j, k)] = 1;
-                    }
+            auto face = [&](const std::int32_t *other, Boundary m, int bit) {
+                if (!other) {
+                    diag += m == Boundary::Open;
+                    open += m == Boundary::Open ? 1.0 : 0.0;
+                } else if (*other == own) {
+                    ++diag;
+                    bits |= std::uint8_t(1u << bit);
+                } else if (*other >= 0) {
+                    mixed = true;
                 }
-            }
+            };
+            face(i > 0 ? row + i - 1 : (xlo == Boundary::Periodic ? row + n.x - 1 : nullptr), xlo,
+                 0);
+            face(i + 1 < n.x ? row + i + 1 : (xhi == Boundary::Periodic ? row : nullptr), xhi, 1);
+            for (int q = 0; q < 2 * (axes - 1); ++q)
+                face(nb[q] ? nb[q] + i : nullptr, mode[q], q + 2);
             l.flags[base + std::size_t(i)] = std::uint8_t(diag | kFluidBit);
             faces[base + std::size_t(i)] = bits;
         }
+        rowMixed[l.rowIndex(j, k)] = mixed;
         return open;
     });
     l.faces.clear();
@@ -377,48 +399,102 @@ double PressureSolver::Impl::buildFlags(Level &l, const std::vector<std::int32_t
     return dirichlet;
 }
 
-// Connected regions of active fine cells (breadth first, in index order, so the numbering is
-// the same on every run). Fills `label` (-1 for inactive cells) and the pockets: the regions
-// with no open domain face, whose pressure is defined only up to a constant.
+// Connected regions of active fine cells: two-pass labelling with union-find over the low
+// neighbours (and the wrap of periodic axes), numbered in the order of their first cell, so the
+// numbering is the same on every run. Fills `label` (-1 for inactive cells) and the pockets: the
+// regions with no open domain face, whose pressure is defined only up to a constant.
 int PressureSolver::Impl::labelRegions(const Level &l, std::vector<std::int32_t> &label)
 {
     const Int3 n = l.n;
     const int axes = domain.is2D() ? 2 : 3;
-    label.assign(std::size_t(n.volume()), -1);
-    pockets.cells.clear();
-    pockets.start.assign(1, 0);
-    std::vector<std::uint32_t> queue;
-    int regions = 0;
-    for (std::int64_t seed = 0; seed < n.volume(); ++seed) {
-        if (!(l.flags[std::size_t(seed)] & kDiagBits) || label[std::size_t(seed)] >= 0)
-            continue;
-        queue.assign(1, std::uint32_t(seed));
-        label[std::size_t(seed)] = regions;
-        bool open = false;
-        for (std::size_t q = 0; q < queue.size(); ++q) {
-            const std::int64_t c = queue[q];
-            const int i = int(c % n.x), j = int((c / n.x) % n.y), k = int(c / (std::int64_t(n.x) * n.y));
-            for (int a = 0; a < axes; ++a) {
-                for (int side = 0; side < 2; ++side) {
-                    Boundary mode = Boundary::Wall;
-                    const std::int64_t nb = neighbour(l, i, j, k, a, side, &mode);
-                    if (nb < 0) {
-                        open = open || mode == Boundary::Open;
-                        continue;
-                    }
-                    if ((l.flags[std::size_t(nb)] & kDiagBits) && label[std::size_t(nb)] < 0) {
-                        label[std::size_t(nb)] = regions;
-                        queue.push_back(std::uint32_t(nb));
+    const std::int64_t count = n.volume();
+    std::vector<std::int32_t> parent(std::size_t(count), -1);
+    auto find = [&](std::int32_t c) {
+        while (parent[std::size_t(c)] != c) {
+            parent[std::size_t(c)] = parent[std::size_t(parent[std::size_t(c)])];
+            c = parent[std::size_t(c)];
+        }
+        return c;
+    };
+    auto unite = [&](std::int32_t a, std::int32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b)
+            parent[std::size_t(std::max(a, b))] = std::min(a, b);
+    };
+    auto active = [&](std::int64_t c) { return (l.flags[std::size_t(c)] & kDiagBits) != 0; };
+    std::vector<std::uint8_t> open(std::size_t(count), 0);
+    for (int k = 0; k < n.z; ++k) {
+        for (int j = 0; j < n.y; ++j) {
+            const std::int64_t base = std::int64_t(l.row(j, k));
+            const bool edgeRow = j == 0 || j == n.y - 1 || k == 0 || k == n.z - 1;
+            for (int i = 0; i < n.x; ++i) {
+                const std::int64_t c = base + i;
+                if (!active(c))
+                    continue;
+                // Join the run on the left; unite with the cells below only where their sets
+                // may differ (most neighbours already share the parent).
+                parent[std::size_t(c)] =
+                    i > 0 && active(c - 1) ? find(std::int32_t(c - 1)) : std::int32_t(c);
+                const std::int64_t below[2] = {j > 0 ? c - n.x : -1,
+                                               k > 0 ? c - std::int64_t(n.x) * n.y : -1};
+                for (int b = 0; b < axes - 1; ++b) {
+                    if (below[b] >= 0 && active(below[b])
+                        && parent[std::size_t(below[b])] != parent[std::size_t(c)])
+                        unite(std::int32_t(c), std::int32_t(below[b]));
+                }
+                if (!edgeRow && i > 0 && i < n.x - 1)
+                    continue;
+                for (int a = 0; a < axes; ++a) {
+                    for (int side = 0; side < 2; ++side) {
+                        Boundary mode = Boundary::Wall;
+                        const std::int64_t nb = neighbour(l, i, j, k, a, side, &mode);
+                        if (nb < 0)
+                            open[std::size_t(c)] |= mode == Boundary::Open;
+                        else if (nb < c && parent[std::size_t(nb)] >= 0)
+                            unite(std::int32_t(c), std::int32_t(nb)); // across a periodic wrap
                     }
                 }
             }
         }
-        if (!open) {
-            std::sort(queue.begin(), queue.end());
-            pockets.cells.insert(pockets.cells.end(), queue.begin(), queue.end());
-            pockets.start.push_back(std::uint32_t(pockets.cells.size()));
+    }
+    label.assign(std::size_t(count), -1);
+    std::vector<std::int32_t> regionOf(std::size_t(count), -1); // root -> region
+    std::vector<std::uint8_t> regionOpen;
+    int regions = 0;
+    for (std::int64_t c = 0; c < count; ++c) {
+        if (parent[std::size_t(c)] < 0)
+            continue;
+        const std::int32_t root = find(std::int32_t(c));
+        if (regionOf[std::size_t(root)] < 0) {
+            regionOf[std::size_t(root)] = regions++;
+            regionOpen.push_back(0);
         }
-        ++regions;
+        const std::int32_t r = regionOf[std::size_t(root)];
+        label[std::size_t(c)] = r;
+        regionOpen[std::size_t(r)] |= open[std::size_t(c)];
+    }
+    // Pockets in compressed rows, cells in index order.
+    pockets.start.assign(1, 0);
+    pockets.cells.clear();
+    std::vector<std::uint32_t> sizes(std::size_t(regions), 0);
+    for (std::int64_t c = 0; c < count; ++c) {
+        if (label[std::size_t(c)] >= 0 && !regionOpen[std::size_t(label[std::size_t(c)])])
+            ++sizes[std::size_t(label[std::size_t(c)])];
+    }
+    std::vector<std::int32_t> pocketOf(std::size_t(regions), -1);
+    for (int r = 0; r < regions; ++r) {
+        if (regionOpen[std::size_t(r)])
+            continue;
+        pocketOf[std::size_t(r)] = std::int32_t(pockets.start.size() - 1);
+        pockets.start.push_back(pockets.start.back() + sizes[std::size_t(r)]);
+    }
+    pockets.cells.resize(pockets.start.back());
+    std::vector<std::uint32_t> fill(pockets.start.begin(), pockets.start.end() - 1);
+    for (std::int64_t c = 0; c < count; ++c) {
+        const std::int32_t r = label[std::size_t(c)];
+        if (r >= 0 && pocketOf[std::size_t(r)] >= 0)
+            pockets.cells[fill[std::size_t(pocketOf[std::size_t(r)])]++] = std::uint32_t(c);
     }
     return regions;
 }
