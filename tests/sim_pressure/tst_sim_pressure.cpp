@@ -44,6 +44,22 @@ Domain makeDomain(Int3 cells, Boundaries b, float h = 0.25f)
     return d;
 }
 
+/// Walls with an open top.
+Domain openTopBox(Int3 cells)
+{
+    Boundaries b = allBoundaries(Boundary::Wall);
+    b[int(Face::YMax)] = Boundary::Open;
+    return makeDomain(cells, b);
+}
+
+/// The 2D and 3D sizes the pocket tests run at.
+void pocketRows()
+{
+    QTest::addColumn<Int3>("cells");
+    QTest::newRow("2D") << Int3{64, 64, 1};
+    QTest::newRow("3D") << Int3{24, 24, 16};
+}
+
 FlagGrid makeSolids(const Domain &d, Obstacles o)
 {
     FlagGrid s(d.cells);
@@ -618,18 +634,11 @@ private slots:
     // pockets and coarse blocks that straddle two regions: <M x, y> = <x, M y> to float
     // rounding and <M x, x> > 0 (what CG needs; a V-cycle that coupled the regions or
     // smoothed asymmetrically fails the first).
-    void preconditionerIsSymmetricPositiveDefinite_data()
-    {
-        QTest::addColumn<Int3>("cells");
-        QTest::newRow("2D") << Int3{64, 64, 1};
-        QTest::newRow("3D") << Int3{24, 24, 16};
-    }
+    void preconditionerIsSymmetricPositiveDefinite_data() { pocketRows(); }
     void preconditionerIsSymmetricPositiveDefinite()
     {
         QFETCH(Int3, cells);
-        Boundaries b = allBoundaries(Boundary::Wall);
-        b[int(Face::YMax)] = Boundary::Open;
-        const Domain d = makeDomain(cells, b);
+        const Domain d = openTopBox(cells);
         const FlagGrid solids = makeSolids(d, Obstacles::Pockets);
         PressureSolver solver;
         solver.setup(d, solids);
@@ -664,18 +673,11 @@ private slots:
     // Sealed pockets (no open face) are singular systems of their own: with the pressure warm
     // started from step to step, every solve converges without a fallback, the divergence in
     // the pockets goes too, and the pressure stays bounded (it used to drift without limit).
-    void sealedPocketsConverge_data()
-    {
-        QTest::addColumn<Int3>("cells");
-        QTest::newRow("2D") << Int3{64, 64, 1};
-        QTest::newRow("3D") << Int3{24, 24, 16};
-    }
+    void sealedPocketsConverge_data() { pocketRows(); }
     void sealedPocketsConverge()
     {
         QFETCH(Int3, cells);
-        Boundaries b = allBoundaries(Boundary::Wall);
-        b[int(Face::YMax)] = Boundary::Open;
-        const Domain d = makeDomain(cells, b);
+        const Domain d = openTopBox(cells);
         const FlagGrid solids = makeSolids(d, Obstacles::Pockets);
         PressureSolver solver;
         solver.setup(d, solids);
