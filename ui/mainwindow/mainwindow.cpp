@@ -167,11 +167,16 @@ void MainWindow::createActions()
 
     // Edit
     QMenu *edit = menuBar()->addMenu("&Edit");
+    // The menu says what would be undone ("Undo Add obstacle stroke"); the toolbar button keeps
+    // a short label (the text is in its tooltip), or it grows with every command's name and
+    // pushes the tool buttons into the toolbar's overflow menu.
     QAction *undo = mDocument->undoStack()->createUndoAction(this, "&Undo");
     undo->setObjectName("actionUndo");
+    undo->setIconText("Undo");
     undo->setShortcut(QKeySequence::Undo);
     QAction *redo = mDocument->undoStack()->createRedoAction(this, "&Redo");
     redo->setObjectName("actionRedo");
+    redo->setIconText("Redo");
     // Platform themes differ (Ctrl+Y or Ctrl+Shift+Z): accept both everywhere.
     QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
     for (const QKeySequence &k : {QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")})
