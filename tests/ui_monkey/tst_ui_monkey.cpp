@@ -38,6 +38,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <functional>
@@ -113,6 +114,7 @@ public:
         };
         static const Choice choices[] = {
             {18, &Monkey::stroke},        {10, &Monkey::toolKey},
+            {4, &Monkey::ring},
             {8, &Monkey::clickShape},     {3, &Monkey::dragScaleHandle},
             {3, &Monkey::deleteKey},      {4, &Monkey::playKey},
             {2, &Monkey::stepKey},        {8, &Monkey::undoKey},
@@ -344,6 +346,33 @@ private:
         release(b);
         note(QString("%1 stroke (%2,%3)->(%4,%5) %6 moves")
                  .arg(toolName()).arg(a.x()).arg(a.y()).arg(b.x()).arg(b.y()).arg(steps));
+    }
+
+    /// A closed loop (an artist fencing a region off), mostly with the obstacle brush.
+    void ring()
+    {
+        if (chance(0.6))
+            key(Qt::Key_O);
+        const QRect r = viewRectInWindow();
+        const QPoint c = viewPoint();
+        const double radius = 15 + 110 * uniform();
+        const int steps = 16 + pick(24);
+        const double start = 2 * M_PI * uniform();
+        auto at = [&](int s) {
+            const double a = start + 2 * M_PI * s / steps;
+            const double wobble = 1 + 0.15 * (uniform() - 0.5);
+            return QPoint(std::clamp(int(c.x() + radius * wobble * std::cos(a)), r.left(), r.right()),
+                          std::clamp(int(c.y() + radius * wobble * std::sin(a)), r.top(), r.bottom()));
+        };
+        const QPoint a = at(0);
+        move(a);
+        press(a);
+        for (int s = 1; s < steps; ++s)
+            move(at(s));
+        move(a);
+        release(a);
+        note(QString("%1 ring around (%2,%3), radius %4 px, %5 moves")
+                 .arg(toolName()).arg(c.x()).arg(c.y()).arg(int(radius)).arg(steps));
     }
 
     /// A point on item `n`'s shape, in window coordinates.
