@@ -894,6 +894,40 @@ private slots:
         QVERIFY(doc->undoStack()->canRedo());
     }
 
+    // What the storm's screenshot showed: the toolbar's Undo button carried the command's
+    // name ("Undo Add obstacle capsule 3"), grew with it and pushed the last tool buttons
+    // into the toolbar's overflow menu. The buttons stay put whatever the undo text.
+    void toolButtonsStayOnTheToolbar()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openDefaultScene();
+        window.simulation()->pause();
+        auto *tools = window.findChild<QToolBar *>("toolsToolBar");
+        QVERIFY(tools);
+        auto allShown = [&] {
+            for (QAction *a : tools->actions())
+                if (!tools->widgetForAction(a) || !tools->widgetForAction(a)->isVisible())
+                    return false;
+            return true;
+        };
+        QVERIFY(allShown());
+        const int width = window.findChild<QToolBar *>("fileToolBar")->sizeHint().width();
+        window.toolAction("Capsule")->trigger();
+        Viewport *view = window.viewport();
+        for (int n = 0; n < 12; ++n) {
+            const QPoint a = view->toWidget({0.2f, 0.1f + 0.06f * n, 0.f}).toPoint();
+            QTest::mousePress(view, Qt::LeftButton, {}, a);
+            QTest::mouseMove(view, a + QPoint(30, 0));
+            QTest::mouseRelease(view, Qt::LeftButton, {}, a + QPoint(30, 0));
+        }
+        QTest::qWait(50);
+        QVERIFY(window.action("actionUndo")->text().contains("capsule"));
+        QCOMPARE(window.findChild<QToolBar *>("fileToolBar")->sizeHint().width(), width);
+        QVERIFY(allShown());
+    }
+
     void storm()
     {
         const quint32 seed = quint32(envInt("PLUME_MONKEY_SEED", 1));
