@@ -1,6 +1,7 @@
 #include "diffusion.h"
 
 #include "boundaryconditions.h"
+#include "conjugategradient.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -18,9 +19,10 @@ constexpr int kDiffusionMaxIterations = 100;
 // Implicit diffusion: (I - dt k L) q = q0 with a Jacobi-preconditioned conjugate gradient.
 // Neighbours across walls, open faces and solids contribute no flux (zero normal gradient);
 // for a velocity component, closed faces are fixed at zero and act as Dirichlet neighbours.
-void diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const FlagGrid &solids,
-                     const Domain &domain, Workspace &work)
+SolveResult diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const FlagGrid &solids,
+                            const Domain &domain, Workspace &work)
 {
+    SolveResult result;
     const Int3 s = q.size();
     const float a = dt * coefficient / (domain.cellSize * domain.cellSize);
     const Vec3 o = q.offset();
@@ -123,40 +125,66 @@ void diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const FlagGrid 
             r(i, j, k) = fixedAt(i, j, k) ? 0.f : q(i, j, k) - ap(i, j, k);
     });
     const double bNorm = maxAbs(q);
-    if (bNorm == 0.0)
-        return;
-    auto precondition = [&] {
-        forEachRow(s, [&](int j, int k) {
-            for (int i = 0; i < s.x; ++i)
-                z(i, j, k) = fixedAt(i, j, k) ? 0.f : r(i, j, k) / diagonal(i, j, k);
-        });
-    };
-    precondition();
-    std::copy(z.data(), z.data() + z.count(), p.data());
-    double rz = dotRows(r, z);
-    for (int it = 0; it < kDiffusionMaxIterations; ++it) {
-        if (maxAbs(r) <= kDiffusionTolerance * bNorm || rz == 0.0)
-            break;
-        applyA(p, ap);
-        const double pAp = dotRows(p, ap);
-        if (!(pAp > 0.0))
-            break;
-        const float alpha = float(rz / pAp);
-        forEachRow(s, [&](int j, int k) {
-            for (int i = 0; i < s.x; ++i) {
-                q(i, j, k) += alpha * p(i, j, k);
-                r(i, j, k) -= alpha * ap(i, j, k);
-            }
-        });
-        precondition();
-        const double rzNew = dotRows(r, z);
-        const float beta = float(rzNew / rz);
-        rz = rzNew;
-        forEachRow(s, [&](int j, int k) {
-            for (int i = 0; i < s.x; ++i)
-                p(i, j, k) = z(i, j, k) + beta * p(i, j, k);
-        });
+    result.initialResidual = bNorm;
+    if (bNorm == 0.0) {
+        result.converged = true;
+        return result;
     }
+    // The conjugate-gradient passes (conjugateGradient's operator object); x += alpha p goes
+    // with the residual update.
+    struct Ops
+    {
+        decltype(applyA) &apply;
+        decltype(dotRows) &dot;
+        decltype(maxAbs) &absMax;
+        decltype(fixedAt) &fixed;
+        decltype(diagonal) &diag;
+        Int3 s;
+        ScalarGrid &q, &r, &z, &p, &ap;
+
+        double precondition()
+        {
+            forEachRow(s, [&](int j, int k) {
+                for (int i = 0; i < s.x; ++i)
+                    z(i, j, k) = fixed(i, j, k) ? 0.f : r(i, j, k) / diag(i, j, k);
+            });
+            return dot(r, z);
+        }
+        void startDirection() { std::copy(z.data(), z.data() + z.count(), p.data()); }
+        double applyToDirection()
+        {
+            apply(p, ap);
+            return dot(p, ap);
+        }
+        double updateResidual(float alpha)
+        {
+            forEachRow(s, [&](int j, int k) {
+                for (int i = 0; i < s.x; ++i) {
+                    q(i, j, k) += alpha * p(i, j, k);
+                    r(i, j, k) -= alpha * ap(i, j, k);
+                }
+            });
+            return absMax(r);
+        }
+        void updateDirection(float, float beta)
+        {
+            forEachRow(s, [&](int j, int k) {
+                for (int i = 0; i < s.x; ++i)
+                    p(i, j, k) = z(i, j, k) + beta * p(i, j, k);
+            });
+        }
+        void finish(float) {}
+    } ops{applyA, dotRows, maxAbs, fixedAt, diagonal, s, q, r, z, p, ap};
+
+    double maxR = maxAbs(r);
+    const double target = kDiffusionTolerance * bNorm;
+    const CgOutcome outcome =
+        maxR <= target ? CgOutcome::Converged
+                       : conjugateGradient(ops, maxR, target, kDiffusionMaxIterations, false,
+                                           result.iterations);
+    result.converged = outcome == CgOutcome::Converged;
+    result.residual = maxR / bNorm;
+    return result;
 }
 
 } // namespace plume::sim

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conjugategradient.h"
 #include "domain.h"
 #include "grid.h"
 #include "workspace.h"
@@ -9,8 +10,9 @@ namespace plume::sim {
 /// Implicit diffusion (Stam 1999): solves (I - dt k L) q_new = q for a cell-centred scalar or one
 /// MAC velocity component, with coefficient k in world units^2 / s, by Jacobi-preconditioned
 /// conjugate gradients to a relative residual of 1e-5. Walls, open faces and solids pass no
-/// flux; closed faces of a velocity component stay zero. Uses the four workspace grids.
-void diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const FlagGrid &solids,
-                     const Domain &domain, Workspace &work);
+/// flux; closed faces of a velocity component stay zero. Uses the four workspace grids. Returns
+/// the iterations and the residual reached (relative to max|q| before the solve).
+SolveResult diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const FlagGrid &solids,
+                            const Domain &domain, Workspace &work);
 
 } // namespace plume::sim

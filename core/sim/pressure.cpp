@@ -43,14 +43,11 @@ struct PressureSolver::Impl : Multigrid
     double updateResidual(float *r, float *zq, float alpha, bool diagonal, Dots &dots);
     void updateDirection(float *x, float *s, const float *z, float alpha, float beta, float zm);
     void addScaled(float *x, const float *s, float alpha);
-    enum class Outcome { Converged, Budget, Breakdown };
+    template<bool k3D> struct Cg;
     double maxAbs(const float *v) const;
     template<bool k3D> double loadDivergence(const MacGrid &vel, float *r);
     template<bool k3D> double residualPass(float *r, float *z, const float *x, float meanB, bool mg,
                                            Dots &dots, double &maxR);
-    template<bool k3D> Outcome iterate(float *x, float *r, float *z, float *s, bool mg, Dots dots,
-                                       double &maxR, double target, int budget, bool watch,
-                                       int &iterations);
     template<bool k3D> SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
                                          const PressureSettings &settings, Workspace &work);
     template<bool k3D> void subtractGradient(MacGrid &vel, const float *x);
@@ -246,60 +243,36 @@ double PressureSolver::Impl::residualPass(float *r, float *z, const float *x, fl
     return maxB;
 }
 
-// Preconditioned conjugate gradients (Saad, "Iterative Methods for Sparse Linear Systems",
-// alg. 9.1) from x, with r = b - A x and z's start as residualPass left them. Search directions
-// are kept free of the null space (the all-cells mean when singular, each pocket's mean). With
-// `watch`, stops with Breakdown when r.z is not positive, the residual becomes non-finite, grows
-// kGrowth-fold over the best so far, or stalls: the best does not halve in kStall iterations.
+// The pressure's conjugate-gradient passes (conjugateGradient's operator object): fused row
+// passes over the fine level, search directions kept free of the null space (the all-cells mean
+// when singular, each pocket's mean), and x += alpha s deferred into the direction update.
 template<bool k3D>
-PressureSolver::Impl::Outcome PressureSolver::Impl::iterate(float *x, float *r, float *z, float *s,
-                                                            bool mg, Dots dots, double &maxR,
-                                                            double target, int budget, bool watch,
-                                                            int &iterations)
+struct PressureSolver::Impl::Cg
 {
-    constexpr double kGrowth = 100.0;
-    constexpr int kStall = 30;
-    if (mg)
-        dots = vcycle<k3D>(0, z, r);
-    float zm = singular ? float(dots.sumZ / activeCells) : 0.f;
-    double rho = dots.rz - double(zm) * dots.sumR - removePocketMeans(z, r);
-    std::swap(s, z); // s = z - mean z: take z's buffer; the old s becomes q and z
-    if (singular)
-        updateDirection(x, s, s, 0.f, 0.f, zm);
-    double best = maxR, bestBefore = maxR; // bestBefore: the best kStall iterations ago
-    for (int it = 1; it <= budget; ++it) {
-        if (!(rho > 0.0) || !std::isfinite(rho))
-            return Outcome::Breakdown;
-        const double sq = applyOperator<k3D>(s, z);
-        if (!(sq > 0.0) || !std::isfinite(sq))
-            return Outcome::Breakdown;
-        const float alpha = float(rho / sq);
-        maxR = updateResidual(r, z, alpha, !mg, dots);
-        ++iterations;
-        if (!std::isfinite(maxR))
-            return Outcome::Breakdown; // x keeps its last finite state
-        best = std::min(best, maxR);
-        if (watch && maxR > kGrowth * best)
-            return Outcome::Breakdown;
-        if (it % kStall == 0) {
-            if (watch && best > 0.5 * bestBefore)
-                return Outcome::Breakdown;
-            bestBefore = best;
-        }
-        if (maxR <= target || it == budget) {
-            addScaled(x, s, alpha);
-            return maxR <= target ? Outcome::Converged : Outcome::Budget;
-        }
+    Impl &m;
+    float *x, *r, *z, *s;
+    bool mg;
+    Dots dots; // from residualPass or updateResidual when diagonal
+    float zm = 0.f;
+
+    double precondition()
+    {
         if (mg)
-            dots = vcycle<k3D>(0, z, r);
-        zm = singular ? float(dots.sumZ / activeCells) : 0.f;
-        const double rhoNew = dots.rz - double(zm) * dots.sumR - removePocketMeans(z, r);
-        const float beta = float(rhoNew / rho);
-        rho = rhoNew;
-        updateDirection(x, s, z, alpha, beta, zm);
+            dots = m.vcycle<k3D>(0, z, r);
+        zm = m.singular ? float(dots.sumZ / m.activeCells) : 0.f;
+        return dots.rz - double(zm) * dots.sumR - m.removePocketMeans(z, r);
     }
-    return Outcome::Budget;
-}
+    void startDirection()
+    {
+        std::swap(s, z); // s = z - mean z: take z's buffer; the old s becomes q and z
+        if (m.singular)
+            m.updateDirection(x, s, s, 0.f, 0.f, zm);
+    }
+    double applyToDirection() { return m.applyOperator<k3D>(s, z); }
+    double updateResidual(float alpha) { return m.updateResidual(r, z, alpha, !mg, dots); }
+    void updateDirection(float alpha, float beta) { m.updateDirection(x, s, z, alpha, beta, zm); }
+    void finish(float alpha) { m.addScaled(x, s, alpha); }
+};
 
 // Solves A p~ = -D(u), then u -= G p~ and p = p~ h / dt. The multigrid-preconditioned run is
 // watched; if it breaks down, the solve starts again from its last iterate with the diagonal
@@ -363,24 +336,26 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     }
     const double target = settings.tolerance * maxB;
     const int budget = settings.maxIterations * (result.fallback ? kDiagonalBudget : 1);
-    Outcome outcome = maxR <= target ? Outcome::Converged : Outcome::Budget;
-    if (outcome != Outcome::Converged && std::isfinite(maxR) && budget > 0) {
-        outcome = iterate<k3D>(x, r, z, s, mg, dots, maxR, target, budget, mg, result.iterations);
-        if (outcome == Outcome::Breakdown) {
+    CgOutcome outcome = maxR <= target ? CgOutcome::Converged : CgOutcome::Budget;
+    if (outcome != CgOutcome::Converged && std::isfinite(maxR) && budget > 0) {
+        Cg<k3D> cg{*this, x, r, z, s, mg, dots};
+        outcome = conjugateGradient(cg, maxR, target, budget, mg, result.iterations);
+        if (outcome == CgOutcome::Breakdown) {
             result.fallback = true;
             if (!(maxAbs(x) < std::numeric_limits<double>::infinity()))
                 std::fill(x, x + n.volume(), 0.f);
             loadDivergence<k3D>(vel, r);
             residualPass<k3D>(r, z, x, meanB, false, dots, maxR);
+            Cg<k3D> diagonal{*this, x, r, z, s, false, dots};
             outcome = maxR <= target
-                          ? Outcome::Converged
-                          : iterate<k3D>(x, r, z, s, false, dots, maxR, target,
-                                         kDiagonalBudget * settings.maxIterations, false,
-                                         result.iterations);
+                          ? CgOutcome::Converged
+                          : conjugateGradient(diagonal, maxR, target,
+                                              kDiagonalBudget * settings.maxIterations, false,
+                                              result.iterations);
         }
     }
     result.residual = maxR / maxB;
-    result.converged = outcome == Outcome::Converged;
+    result.converged = outcome == CgOutcome::Converged;
 
     // The projection never writes a non-finite value: an iterate that overflowed is dropped.
     const bool applied = std::isfinite(maxR) && maxAbs(x) < std::numeric_limits<double>::infinity();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conjugategradient.h"
 #include "domain.h"
 #include "grid.h"
 #include "params.h"
@@ -10,16 +11,6 @@
 #include <vector>
 
 namespace plume::sim {
-
-/// Result of an iterative solve. Solvers neither print nor throw.
-struct SolveResult
-{
-    bool converged = false;
-    int iterations = 0;
-    double residual = 0.0;        ///< final max|r| / max|b| (0 when b == 0)
-    double initialResidual = 0.0; ///< max|b| before the first iteration (b = -D(u), see below)
-    bool fallback = false;        ///< the multigrid preconditioner broke down: finished diagonal
-};
 
 /// Pressure projection on the MAC grid (Bridson, "Fluid Simulation for Computer Graphics", ch. 5):
 /// solves A p = -D(u) with a conjugate-gradient method preconditioned by a geometric multigrid
