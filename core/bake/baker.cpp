@@ -4,7 +4,7 @@
 #include <export/frameimage.h>
 #include <export/vdbwriter.h>
 #include <render/renderer.h>
-#include <scene/rasterize.h>
+#include <scene/scenesimulation.h>
 #include <sim/simulation.h>
 
 #include <chrono>
@@ -170,14 +170,10 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         return fail("cannot create output folder '" + settings.outputDirectory.string()
                     + "': " + ec.message());
 
-    SceneRasterizer rasterizer;
-    if (sim::Status st = rasterizer.setScene(scene); !st)
+    SceneSimulation simulation;
+    if (sim::Status st = simulation.setScene(scene); !st)
         return fail(st.error);
-    const SceneSetup &setup = rasterizer.setup();
-    std::string error;
-    auto simulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
-    if (!simulation)
-        return fail(error);
+    const SceneSetup &setup = simulation.setup();
 
     const float frameRate = setup.time.frameRate;
     const bool motion = flip.on && fs.motionVectors;
@@ -190,17 +186,14 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
             return fail("cancelled before frame " + std::to_string(frame));
         }
         const auto start = std::chrono::steady_clock::now();
-        const InputChanges changes = rasterizer.update(frame);
-        if (sim::Status st = applyInputs(setup, changes, simulation->solver()); !st)
-            return fail("frame " + std::to_string(frame) + ": " + st.error);
-        const sim::FrameStats stats = simulation->advanceFrame();
+        const sim::FrameStats stats = simulation.advance(frame);
         if (!stats.status)
-            return fail("frame " + std::to_string(frame) + ": " + stats.status.error);
+            return fail(stats.status.error);
         if (const std::string note = sim::pressureTrouble(stats); observer && !note.empty())
             observer->pressureTrouble(frame, note);
         if (frame < lo)
             continue;
-        const sim::Solver &solver = simulation->solver();
+        const sim::Solver &solver = simulation.solver();
         if (vdb.has(frame)) {
             const std::filesystem::path path = framePath(settings, frame);
             if (sim::Status st = writeFrame(solver, settings, frame, path); !st)

@@ -3,7 +3,7 @@
 #include <export/flipbook.h>
 #include <export/frameimage.h>
 #include <render/renderer.h>
-#include <scene/rasterize.h>
+#include <scene/scenesimulation.h>
 #include <sim/simulation.h>
 
 #include <QPainter>
@@ -34,15 +34,14 @@ private:
     FramePreview *mView;
     std::shared_ptr<std::atomic<quint64>> mLatest;
     Scene mScene;
-    SceneRasterizer mRasterizer;
-    std::unique_ptr<sim::Simulation> mSimulation;
+    SceneSimulation mSimulation;
     int mSimulated = 0; ///< the scene frame the simulation holds (frameStart - 1: none yet)
 };
 
 // Everything but the export presets decides the simulation.
 bool PreviewRenderer::sameInputs(const Scene &scene) const
 {
-    if (!mSimulation)
+    if (!mSimulation.ready())
         return false;
     Scene a = mScene, b = scene;
     a.exports = b.exports = {};
@@ -51,15 +50,9 @@ bool PreviewRenderer::sameInputs(const Scene &scene) const
 
 QString PreviewRenderer::restart(const Scene &scene)
 {
-    mSimulation.reset();
     mScene = scene;
-    if (sim::Status st = mRasterizer.setScene(scene); !st)
-        return QString::fromStdString(st.error);
-    const SceneSetup &setup = mRasterizer.setup();
-    std::string error;
-    mSimulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
     mSimulated = scene.simulation.frameStart - 1;
-    return QString::fromStdString(error);
+    return QString::fromStdString(mSimulation.setScene(scene).error);
 }
 
 // Simulates frameStart..frame as bakeScene does (inputs at f, then one frame), then renders.
@@ -68,30 +61,19 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
     if (superseded(id))
         return;
     if (!sameInputs(r.scene) || r.frame < mSimulated) {
-        if (QString error = restart(r.scene); !mSimulation)
+        if (QString error = restart(r.scene); !mSimulation.ready())
             return done(id, {}, r.frame, error);
     }
-    const SceneSetup &setup = mRasterizer.setup();
+    const SceneSetup &setup = mSimulation.setup();
     while (mSimulated < r.frame) {
         if (superseded(id))
             return;
         progress(id, QString("Simulating frame %1 of %2...").arg(mSimulated + 1).arg(r.frame));
         const int frame = mSimulated + 1;
-        const InputChanges changes = mRasterizer.update(frame);
-        sim::Solver &solver = mSimulation->solver();
-        sim::Status st = sim::Status::success();
-        if (changes.solids)
-            st = solver.setObstacles(setup.solids);
-        if (st && changes.emitters)
-            st = solver.setEmitters(setup.emitters);
-        if (st && changes.forces)
-            st = solver.setForceFields(setup.forces);
-        if (st)
-            st = mSimulation->advanceFrame().status;
-        if (!st) {
-            mSimulation.reset();
-            return done(id, {}, r.frame,
-                        QString("frame %1: %2").arg(frame).arg(QString::fromStdString(st.error)));
+        if (const sim::Status st = mSimulation.advance(frame).status; !st) {
+            mScene = {}; // the next request starts again
+            mSimulation = {};
+            return done(id, {}, r.frame, QString::fromStdString(st.error));
         }
         mSimulated = frame;
     }
@@ -100,7 +82,7 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
     progress(id, QString("Rendering frame %1...").arg(r.frame));
     const bool motion = r.channel == PreviewChannel::Motion;
     FrameFields fields;
-    sampleFrameFields(mSimulation->solver(), r.render, motion, setup.params.ambientTemperature,
+    sampleFrameFields(mSimulation.solver(), r.render, motion, setup.params.ambientTemperature,
                       fields);
     const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
     const RenderedFrame frame = renderFrame(fields, r.render, motion, tileRate);

@@ -47,7 +47,7 @@ void SimulationRunner::reset()
 
 void SimulationRunner::setScene(const Scene &scene, int frame)
 {
-    if (mVersions.empty() || !mSimulation || needsNewGrids(mVersions.back().scene, scene)) {
+    if (mVersions.empty() || !mLoop.ready() || needsNewGrids(mVersions.back().scene, scene)) {
         load(scene);
         return;
     }
@@ -68,13 +68,10 @@ void SimulationRunner::setScene(const Scene &scene, int frame)
         mTarget = frame;
         Q_EMIT headChanged(frame);
     }
-    if (frame < mSimulation->frame()) {
+    if (frame < mLoop.simulation().frame()) {
         // Rebuild the state at `frame` by re-simulating the recorded versions from frame 0.
-        const SceneSetup &setup = mRasterizer.setup();
-        std::string error;
-        mSimulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
-        if (!mSimulation) {
-            fail(error);
+        if (sim::Status st = mLoop.restart(); !st) {
+            fail(st.error);
             return;
         }
     }
@@ -111,19 +108,11 @@ void SimulationRunner::step()
 void SimulationRunner::restart()
 {
     mCache->clear();
-    mSimulation.reset();
     mFailed = false;
     mTarget = 0;
     mApplied = kNoVersion;
-    if (sim::Status st = mRasterizer.setScene(mVersions.front().scene); !st) {
+    if (sim::Status st = mLoop.setScene(mVersions.front().scene); !st) {
         fail(st.error);
-        return;
-    }
-    const SceneSetup &setup = mRasterizer.setup();
-    std::string error;
-    mSimulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
-    if (!mSimulation) {
-        fail(error);
         return;
     }
     // Frame 0 shows the obstacles already: apply the inputs of frame 1.
@@ -137,9 +126,9 @@ void SimulationRunner::restart()
 
 void SimulationRunner::schedule()
 {
-    if (mQueued || !mSimulation || mFailed)
+    if (mQueued || !mLoop.ready() || mFailed)
         return;
-    if (mSimulation->frame() >= mTarget && !mPlaying && !mStepping)
+    if (mLoop.simulation().frame() >= mTarget && !mPlaying && !mStepping)
         return;
     mQueued = true;
     QMetaObject::invokeMethod(this, &SimulationRunner::runFrame, Qt::QueuedConnection);
@@ -149,14 +138,14 @@ void SimulationRunner::schedule()
 void SimulationRunner::runFrame()
 {
     mQueued = false;
-    if (!mSimulation || mFailed)
+    if (!mLoop.ready() || mFailed)
         return;
-    const bool replaying = mSimulation->frame() < mTarget;
+    const bool replaying = mLoop.simulation().frame() < mTarget;
     if (!replaying && !mPlaying && !mStepping)
         return;
     if (!advance())
         return;
-    const int frame = mSimulation->frame();
+    const int frame = mLoop.simulation().frame();
     if (frame > mTarget) {
         mTarget = frame;
         mStepping = false;
@@ -171,14 +160,14 @@ void SimulationRunner::runFrame()
 
 bool SimulationRunner::advance()
 {
-    const int next = mSimulation->frame() + 1;
+    const int next = mLoop.simulation().frame() + 1;
     std::size_t version = 0;
     for (std::size_t v = 0; v < mVersions.size(); ++v)
         if (mVersions[v].frame < next)
             version = v;
     if (!applyVersion(version, next))
         return false;
-    const sim::FrameStats stats = mSimulation->advanceFrame();
+    const sim::FrameStats stats = mLoop.simulation().advanceFrame();
     ++mFramesSimulated;
     if (!stats.status) {
         fail("frame " + std::to_string(next) + ": " + stats.status.error);
@@ -193,27 +182,14 @@ bool SimulationRunner::advance()
 // animation changed.
 bool SimulationRunner::applyVersion(std::size_t version, int nextFrame)
 {
-    InputChanges changes{true, true, true};
     if (version != mApplied) {
-        if (sim::Status st = mRasterizer.setScene(mVersions[version].scene); !st) {
+        if (sim::Status st = mLoop.changeScene(mVersions[version].scene); !st) {
             fail(st.error);
             return false;
         }
-        const SceneSetup &setup = mRasterizer.setup();
-        if (sim::Status st = mSimulation->solver().setParams(setup.params); !st) {
-            fail(st.error);
-            return false;
-        }
-        if (sim::Status st = mSimulation->setTimeSettings(setup.time); !st) {
-            fail(st.error);
-            return false;
-        }
-        mRasterizer.update(nextFrame);
         mApplied = version;
-    } else {
-        changes = mRasterizer.update(nextFrame);
     }
-    if (sim::Status st = applyInputs(mRasterizer.setup(), changes, mSimulation->solver()); !st) {
+    if (sim::Status st = mLoop.applyInputs(nextFrame); !st) {
         fail(st.error);
         return false;
     }
@@ -223,9 +199,9 @@ bool SimulationRunner::applyVersion(std::size_t version, int nextFrame)
 FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
 {
     auto frame = std::make_shared<FrameData>();
-    const sim::Solver &solver = mSimulation->solver();
-    frame->frame = mSimulation->frame();
-    frame->time = mSimulation->time();
+    const sim::Solver &solver = mLoop.simulation().solver();
+    frame->frame = mLoop.simulation().frame();
+    frame->time = mLoop.simulation().time();
     frame->domain = solver.domain();
     frame->msPerStep = stats.milliseconds / std::max(1, stats.substeps);
     frame->substeps = stats.substeps;
@@ -264,7 +240,7 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     take(sim::FieldKind::Vorticity, DisplayField::Vorticity);
     take(sim::FieldKind::Pressure, DisplayField::Pressure);
     take(sim::FieldKind::Divergence, DisplayField::Divergence);
-    const sim::FlagGrid &solids = mRasterizer.setup().solids;
+    const sim::FlagGrid &solids = mLoop.setup().solids;
     frame->solids.reshape({n.x, n.y, 1});
     for (int j = 0; j < n.y; ++j)
         for (int i = 0; i < n.x; ++i)

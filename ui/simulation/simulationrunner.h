@@ -2,7 +2,7 @@
 
 #include "framecache.h"
 
-#include <scene/rasterize.h>
+#include <scene/scenesimulation.h>
 #include <scene/scene.h>
 #include <sim/simulation.h>
 
@@ -78,8 +78,7 @@ private:
     std::shared_ptr<FrameCache> mCache;
     std::vector<Version> mVersions;
     std::size_t mApplied = 0;           ///< index into mVersions the solver runs with
-    SceneRasterizer mRasterizer;
-    std::unique_ptr<sim::Simulation> mSimulation;
+    SceneSimulation mLoop;              ///< the scene's rasteriser and simulation
     int mTarget = 0;                    ///< re-simulate silently up to this frame
     bool mPlaying = false;
     bool mStepping = false;
