@@ -8,7 +8,7 @@
 #include "randomscene.h"
 
 #include <io/scenereader.h>
-#include <scene/rasterize.h>
+#include <scene/scenesimulation.h>
 #include <sim/pressure.h>
 
 #include <QtTest>
@@ -33,19 +33,11 @@ struct RunTotals
 /// Simulates the scene's whole range as the baker does; the first failure is returned.
 QString runScene(const Scene &scene, RunTotals &totals)
 {
-    SceneRasterizer rasterizer;
-    if (sim::Status st = rasterizer.setScene(scene); !st)
+    SceneSimulation simulation;
+    if (sim::Status st = simulation.setScene(scene); !st)
         return QString::fromStdString("setScene: " + st.error);
-    const SceneSetup &setup = rasterizer.setup();
-    std::string error;
-    auto simulation = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
-    if (!simulation)
-        return QString::fromStdString(error);
     for (int frame = scene.simulation.frameStart; frame <= scene.simulation.frameEnd; ++frame) {
-        if (sim::Status st = applyInputs(setup, rasterizer.update(frame), simulation->solver());
-            !st)
-            return QString::fromStdString(st.error);
-        const sim::FrameStats stats = simulation->advanceFrame();
+        const sim::FrameStats stats = simulation.advance(frame);
         if (!stats.status)
             return QString::fromStdString(stats.status.error);
         if (!stats.pressureConverged)
