@@ -42,10 +42,8 @@ Status SmokeSolver::setParams(const SimParams &params)
     return Status::success();
 }
 
-Status SmokeSolver::setObstacles(const FlagGrid &solids)
+void SmokeSolver::applyObstacles(const FlagGrid &solids)
 {
-    if (solids.size() != mDomain.cells)
-        return Status::failure("obstacle grid size does not match the domain");
     mSolids = solids;
     mAdvector.setup(mDomain, mSolids);
     mPressure.setup(mDomain, mSolids);
@@ -57,31 +55,20 @@ Status SmokeSolver::setObstacles(const FlagGrid &solids)
             clearSolidCells(c, mSolids);
     }
     enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
-    return Status::success();
 }
 
-Status SmokeSolver::setEmitters(std::vector<Emitter> emitters)
+void SmokeSolver::applyEmitters(std::vector<Emitter> emitters)
 {
-    for (std::size_t n = 0; n < emitters.size(); ++n) {
-        if (Status s = validate(emitters[n], std::size_t(mDomain.cellCount())); !s)
-            return Status::failure("emitter " + std::to_string(n) + ": " + s.error);
-    }
-    mEmitters = std::move(emitters);
-    if (std::any_of(mEmitters.begin(), mEmitters.end(), [](const Emitter &e) { return e.hasDye(); }))
+    if (std::any_of(emitters.begin(), emitters.end(), [](const Emitter &e) { return e.hasDye(); }))
         ensureDye();
-    return Status::success();
+    mEmitters = std::move(emitters);
 }
 
-Status SmokeSolver::setForceFields(std::vector<ForceField> fields)
+void SmokeSolver::applyForceFields(std::vector<ForceField> fields)
 {
-    for (std::size_t n = 0; n < fields.size(); ++n) {
-        if (Status s = validate(fields[n]); !s)
-            return Status::failure("force field " + std::to_string(n) + ": " + s.error);
-        if (Status s = fields[n].region.mask.validate(std::size_t(mDomain.cellCount())); !s)
-            return Status::failure("force field " + std::to_string(n) + ": region " + s.error);
-    }
-    mForces.setup(mDomain, std::move(fields));
-    return Status::success();
+    ForceEvaluator forces;
+    forces.setup(mDomain, std::move(fields));
+    mForces = std::move(forces);
 }
 
 void SmokeSolver::ensureDye()

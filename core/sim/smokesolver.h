@@ -26,9 +26,6 @@ public:
     const Domain &domain() const override { return mDomain; }
     const SimParams &params() const override { return mParams; }
     Status setParams(const SimParams &params) override;
-    Status setObstacles(const FlagGrid &solids) override;
-    Status setEmitters(std::vector<Emitter> emitters) override;
-    Status setForceFields(std::vector<ForceField> fields) override;
     StepStats step(float dt, double time) override;
     void reset() override;
     void sample(FieldKind kind, ScalarGrid &out) const override;
@@ -43,6 +40,9 @@ public:
     const FlagGrid &solids() const { return mSolids; }
 
 private:
+    void applyObstacles(const FlagGrid &solids) override;
+    void applyEmitters(std::vector<Emitter> emitters) override;
+    void applyForceFields(std::vector<ForceField> fields) override;
     void advectVelocity(float dt);
     void addSources(float dt);
     void addForces(float dt, double time);

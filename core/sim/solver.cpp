@@ -1,34 +1,10 @@
 #include "solver.h"
 
-#include "smokesolver.h"
-#include "stamsolver.h"
-
 #include <new>
-
-#if defined(__unix__)
-#include <unistd.h>
-#endif
+#include <string>
 
 namespace plume::sim {
 
-namespace {
-
-/// Bytes of physical memory, or 0 when unknown.
-std::uint64_t physicalMemory()
-{
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && pageSize > 0)
-        return std::uint64_t(pages) * std::uint64_t(pageSize);
-#endif
-    return 0;
-}
-
-/// Upper bound of the bytes per cell a scheme holds (dye included).
-std::uint64_t bytesPerCell(Scheme s) { return s == Scheme::Smoke ? 64 : 96; }
-
-} // namespace
 
 const char *toString(FieldKind f)
 {
@@ -61,32 +37,52 @@ bool fieldKindFromString(const std::string &s, FieldKind &out)
     return false;
 }
 
-std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &params,
-                                       std::string *error)
+Status Solver::setObstacles(const FlagGrid &solids)
 {
-    auto fail = [&](std::string message) -> std::unique_ptr<Solver> {
-        if (error)
-            *error = std::move(message);
-        return nullptr;
-    };
-    if (Status s = domain.validate(); !s)
-        return fail(s.error);
-    if (Status s = params.validate(); !s)
-        return fail(s.error);
-    const std::uint64_t need = std::uint64_t(domain.cellCount()) * bytesPerCell(params.scheme);
-    const std::uint64_t have = physicalMemory();
-    if (have > 0 && need > have / 10 * 8)
-        return fail("domain: " + std::to_string(domain.cellCount()) + " cells need about "
-                    + std::to_string(need >> 20) + " MiB, more than this machine's "
-                    + std::to_string(have >> 20) + " MiB of memory allows");
+    const Int3 want = domain().cells, got = solids.size();
+    if (got != want)
+        return Status::failure("obstacle grid has " + std::to_string(got.x) + " x "
+                               + std::to_string(got.y) + " x " + std::to_string(got.z)
+                               + " cells; the domain has " + std::to_string(want.x) + " x "
+                               + std::to_string(want.y) + " x " + std::to_string(want.z));
     try {
-        if (params.scheme == Scheme::Stam)
-            return std::make_unique<StamSolver>(domain, params);
-        return std::make_unique<SmokeSolver>(domain, params);
+        applyObstacles(solids);
     } catch (const std::bad_alloc &) {
-        return fail("out of memory allocating the grids for " + std::to_string(domain.cellCount())
-                    + " cells");
+        return Status::failure("out of memory for the obstacle grid");
     }
+    return Status::success();
+}
+
+Status Solver::setEmitters(std::vector<Emitter> emitters)
+{
+    const std::size_t cells = std::size_t(domain().cellCount());
+    for (std::size_t n = 0; n < emitters.size(); ++n) {
+        if (Status s = validate(emitters[n], cells); !s)
+            return Status::failure("emitter " + std::to_string(n) + ": " + s.error);
+    }
+    try {
+        applyEmitters(std::move(emitters));
+    } catch (const std::bad_alloc &) {
+        return Status::failure("out of memory for the emitters");
+    }
+    return Status::success();
+}
+
+Status Solver::setForceFields(std::vector<ForceField> fields)
+{
+    const std::size_t cells = std::size_t(domain().cellCount());
+    for (std::size_t n = 0; n < fields.size(); ++n) {
+        if (Status s = validate(fields[n]); !s)
+            return Status::failure("force field " + std::to_string(n) + ": " + s.error);
+        if (Status s = fields[n].region.mask.validate(cells); !s)
+            return Status::failure("force field " + std::to_string(n) + ": region " + s.error);
+    }
+    try {
+        applyForceFields(std::move(fields));
+    } catch (const std::bad_alloc &) {
+        return Status::failure("out of memory for the force fields");
+    }
+    return Status::success();
 }
 
 } // namespace plume::sim

@@ -60,9 +60,11 @@ public:
 
     /// Solid cells. Size must equal the domain's cells. Fluid quantities inside new solids are
     /// cleared; velocities on solid faces become zero.
-    virtual Status setObstacles(const FlagGrid &solids) = 0;
-    virtual Status setEmitters(std::vector<Emitter> emitters) = 0;
-    virtual Status setForceFields(std::vector<ForceField> fields) = 0;
+    Status setObstacles(const FlagGrid &solids);
+    /// Emitters (each checked: finite rates, a mask within the domain).
+    Status setEmitters(std::vector<Emitter> emitters);
+    /// Force fields (each checked: type, finite parameters, a region mask within the domain).
+    Status setForceFields(std::vector<ForceField> fields);
 
     /// Advances by dt seconds. `time` is the simulation time at the start (turbulence evolves
     /// with it).
@@ -85,6 +87,14 @@ public:
 
     /// Whether any emitter injects dye (dye fields exist only then).
     virtual bool hasDye() const = 0;
+
+protected:
+    // The schemes' halves of the setters above, called with inputs that passed validation.
+    // They may throw std::bad_alloc (reported as out of memory); they allocate before they
+    // replace state, so that the solver keeps its previous inputs then.
+    virtual void applyObstacles(const FlagGrid &solids) = 0;
+    virtual void applyEmitters(std::vector<Emitter> emitters) = 0;
+    virtual void applyForceFields(std::vector<ForceField> fields) = 0;
 };
 
 } // namespace plume::sim

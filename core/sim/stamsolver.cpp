@@ -438,84 +438,55 @@ Status StamSolver::setParams(const SimParams &params)
     return Status::success();
 }
 
-Status StamSolver::setObstacles(const FlagGrid &solids)
+void StamSolver::applyObstacles(const FlagGrid &solids)
 {
-    const Int3 want = mDomain.cells;
-    if (solids.size() != want)
-        return Status::failure("obstacle grid has " + std::to_string(solids.size().x) + " x "
-                               + std::to_string(solids.size().y) + " x "
-                               + std::to_string(solids.size().z) + " cells; the domain has "
-                               + std::to_string(want.x) + " x " + std::to_string(want.y) + " x "
-                               + std::to_string(want.z));
-    try {
-        FlagGrid copy = solids;
-        std::vector<std::uint8_t> flags;
-        if (copy.anySolid())
-            flags = buildFlags(mLayout, mDomain, copy);
-        mSolids = std::move(copy);
-        mFlags = std::move(flags);
-    } catch (const std::bad_alloc &) {
-        return Status::failure("out of memory for the obstacle grid");
-    }
+    FlagGrid copy = solids;
+    std::vector<std::uint8_t> flags;
+    if (copy.anySolid())
+        flags = buildFlags(mLayout, mDomain, copy);
+    mSolids = std::move(copy);
+    mFlags = std::move(flags);
     clearSolids();
-    return Status::success();
 }
 
-Status StamSolver::setEmitters(std::vector<Emitter> emitters)
+void StamSolver::applyEmitters(std::vector<Emitter> emitters)
 {
-    const std::size_t cellCount = std::size_t(mDomain.cellCount());
     bool dye = false;
     bool temperature = false;
+    for (const Emitter &e : emitters) {
+        dye = dye || e.hasDye();
+        temperature = temperature || e.temperature != 0.f;
+    }
+    const StamLayout &L = mLayout;
+    const std::size_t nx = std::size_t(L.cells.x), ny = std::size_t(L.cells.y);
+    std::vector<std::vector<std::uint32_t>> cells(emitters.size());
     for (std::size_t e = 0; e < emitters.size(); ++e) {
-        if (Status s = validate(emitters[e], cellCount); !s)
-            return Status::failure("emitter " + std::to_string(e) + ": " + s.error);
-        dye = dye || emitters[e].hasDye();
-        temperature = temperature || emitters[e].temperature != 0.f;
-    }
-    try {
-        const StamLayout &L = mLayout;
-        const std::size_t nx = std::size_t(L.cells.x), ny = std::size_t(L.cells.y);
-        std::vector<std::vector<std::uint32_t>> cells(emitters.size());
-        for (std::size_t e = 0; e < emitters.size(); ++e) {
-            cells[e].reserve(emitters[e].mask.size());
-            for (std::uint32_t c : emitters[e].mask.cells) {
-                const int i = int(c % nx), j = int((c / nx) % ny), k = int(c / (nx * ny));
-                cells[e].push_back(std::uint32_t(L.index(i + 1, j + 1, k + L.k0)));
-            }
+        cells[e].reserve(emitters[e].mask.size());
+        for (std::uint32_t c : emitters[e].mask.cells) {
+            const int i = int(c % nx), j = int((c / nx) % ny), k = int(c / (nx * ny));
+            cells[e].push_back(std::uint32_t(L.index(i + 1, j + 1, k + L.k0)));
         }
-        if (dye && !mHasDye) {
-            std::array<ScalarGrid, 3> d, d0;
-            for (int c = 0; c < 3; ++c) {
-                d[c].reshape(L.padded, paddedOffset(L.is3D));
-                d0[c].reshape(L.padded, paddedOffset(L.is3D));
-            }
-            mDye.swap(d);
-            mDye0.swap(d0);
-            mHasDye = true;
-        }
-        mEmitterCells = std::move(cells);
-    } catch (const std::bad_alloc &) {
-        return Status::failure("out of memory for the emitters");
     }
+    if (dye && !mHasDye) {
+        std::array<ScalarGrid, 3> d, d0;
+        for (int c = 0; c < 3; ++c) {
+            d[c].reshape(L.padded, paddedOffset(L.is3D));
+            d0[c].reshape(L.padded, paddedOffset(L.is3D));
+        }
+        mDye.swap(d);
+        mDye0.swap(d0);
+        mHasDye = true;
+    }
+    mEmitterCells = std::move(cells);
     mEmitters = std::move(emitters);
     mTemperatureLive = mTemperatureLive || temperature;
-    return Status::success();
 }
 
-Status StamSolver::setForceFields(std::vector<ForceField> fields)
+void StamSolver::applyForceFields(std::vector<ForceField> fields)
 {
-    for (std::size_t f = 0; f < fields.size(); ++f) {
-        if (Status s = validate(fields[f]); !s)
-            return Status::failure("force field " + std::to_string(f) + ": " + s.error);
-    }
-    try {
-        ForceEvaluator forces;
-        forces.setup(mDomain, std::move(fields));
-        mForces = std::move(forces);
-    } catch (const std::bad_alloc &) {
-        return Status::failure("out of memory for the force fields");
-    }
-    return Status::success();
+    ForceEvaluator forces;
+    forces.setup(mDomain, std::move(fields));
+    mForces = std::move(forces);
 }
 
 StepStats StamSolver::step(float dt, double time)

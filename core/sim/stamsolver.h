@@ -84,9 +84,6 @@ public:
     const SimParams &params() const override { return mParams; }
     Status setParams(const SimParams &params) override;
 
-    Status setObstacles(const FlagGrid &solids) override;
-    Status setEmitters(std::vector<Emitter> emitters) override;
-    Status setForceFields(std::vector<ForceField> fields) override;
 
     /// StepStats.pressureIterations counts the Gauss-Seidel sweeps of both projections.
     StepStats step(float dt, double time) override;
@@ -102,6 +99,9 @@ public:
     bool hasDye() const override { return mHasDye; }
 
 private:
+    void applyObstacles(const FlagGrid &solids) override;
+    void applyEmitters(std::vector<Emitter> emitters) override;
+    void applyForceFields(std::vector<ForceField> fields) override;
     /// How set_bnd treats a field (the paper's b, plus pressure for open faces).
     enum class Quantity : std::uint8_t { Scalar, VelocityX, VelocityY, VelocityZ, Pressure };
 

@@ -96,6 +96,33 @@ private slots:
         QVERIFY(!sim->solver().setForceFields({f}).ok());
     }
 
+    // Both schemes check their inputs in one place, so they refuse the same things with the
+    // same words (the stam scheme once took a force field whose mask left the grid).
+    void schemesRefuseAlike()
+    {
+        QStringList messages[2];
+        for (Scheme scheme : {Scheme::Smoke, Scheme::Stam}) {
+            SimParams p;
+            p.scheme = scheme;
+            std::string error;
+            auto sim = Simulation::create(square(16), p, TimeSettings{}, &error);
+            QVERIFY2(sim, error.c_str());
+            ForceField f;
+            f.region.mask.add(16 * 16 + 3, 1.f); // outside the grid
+            Emitter e;
+            e.mask.add(16 * 16 + 3, 1.f);
+            const Status statuses[3] = {sim->solver().setForceFields({f}),
+                                        sim->solver().setEmitters({e}),
+                                        sim->solver().setObstacles(FlagGrid({8, 8, 1}))};
+            for (const Status &s : statuses) {
+                QVERIFY(!s.ok());
+                messages[int(scheme == Scheme::Stam)] << QString::fromStdString(s.error);
+            }
+        }
+        QCOMPARE(messages[0], messages[1]);
+        QVERIFY2(messages[0][0].startsWith("force field 0: region"), qPrintable(messages[0][0]));
+    }
+
     // A step that produces infinity stops with an error naming the frame, step and field.
     void blowUpIsReported_data()
     {
