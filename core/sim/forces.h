@@ -1,5 +1,6 @@
 #pragma once
 
+#include "curlnoise.h"
 #include "domain.h"
 #include "grid.h"
 #include "params.h"
@@ -9,17 +10,6 @@
 #include <vector>
 
 namespace plume::sim {
-
-/// Divergence-free curl noise (Bridson, Hourihan and Nordenstam 2007): the curl of a smooth
-/// vector potential made of gradient noise, evolving with time. Unit-free: positions are in
-/// noise periods; the result has magnitude of order 1. In 2D the potential is a scalar
-/// (the z component) and the result lies in the xy plane.
-///
-/// The potential's three channels are independent 4D improved Perlin noises (quintic fade,
-/// seeded hash, time as the 4th coordinate); the curl is taken analytically from their
-/// derivatives, so the field is exactly divergence-free in the continuum. RMS |result| is about
-/// 1 in 2D and 3D. In 2D p.z is ignored. Pure function: no global state.
-Vec3 curlNoise(Vec3 p, float time, std::uint32_t seed, bool is2D);
 
 /// Evaluates a set of force fields at points (face centres or cell centres).
 ///
