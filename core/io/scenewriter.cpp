@@ -4,7 +4,6 @@
 
 #include <scene/shapecoverage.h>
 
-#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -225,15 +224,6 @@ Node simulationNode(const SimulationSettings &s)
     return o;
 }
 
-/// A relative image path rewritten from the scene's folder to `directory`.
-std::string rebasedFile(const std::string &file, const std::string &from, const std::string &to)
-{
-    if (from.empty() || to.empty() || QFileInfo(QString::fromStdString(file)).isAbsolute())
-        return file;
-    const QString absolute = QString::fromStdString(resolveImagePath(file, from));
-    return QDir(QString::fromStdString(to)).relativeFilePath(absolute).toStdString();
-}
-
 Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std::string &to)
 {
     Node o = Node::object();
@@ -267,7 +257,7 @@ Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std
         break;
     }
     case ShapeType::Image:
-        o.add("file", string(rebasedFile(s.file, from, to)));
+        o.add("file", string(rebasedImagePath(s.file, from, to)));
         o.add("min", vec(s.imageMin));
         o.add("max", vec(s.imageMax));
         o.add("channel", string(toString(s.channel)));
@@ -522,6 +512,13 @@ QByteArray sceneToJson(const Scene &scene, const std::string &directory)
     writeNode(root, 0, out);
     out += "\n";
     return QByteArray::fromStdString(out);
+}
+
+void rebaseScene(Scene &scene, const std::string &directory)
+{
+    for (Item &item : scene.items)
+        rebaseImageShape(item.shape, scene.directory, directory);
+    scene.directory = directory;
 }
 
 sim::Status writeSceneFile(const Scene &scene, const QString &path)

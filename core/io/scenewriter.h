@@ -18,6 +18,10 @@ namespace plume {
 /// being written); pass an empty string to write them unchanged.
 QByteArray sceneToJson(const Scene &scene, const std::string &directory);
 
+/// Moves the scene to `directory` as writing it there and reading it back would: relative
+/// image paths rewritten as sceneToJson writes them, and `directory` its Scene::directory.
+void rebaseScene(Scene &scene, const std::string &directory);
+
 /// Writes the scene to `path` atomically (QSaveFile: a temporary file renamed over the target,
 /// so a failure leaves any existing file untouched). The message names the file and the cause.
 sim::Status writeSceneFile(const Scene &scene, const QString &path);

@@ -3,6 +3,7 @@
 #include <sim/parallel.h>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QImageReader>
 
@@ -316,6 +317,21 @@ std::string resolveImagePath(const std::string &file, const std::string &directo
     const QString f = QString::fromStdString(file);
     const QDir dir(directory.empty() ? QDir::currentPath() : QString::fromStdString(directory));
     return QDir::cleanPath(dir.absoluteFilePath(f)).toStdString();
+}
+
+std::string rebasedImagePath(const std::string &file, const std::string &from,
+                             const std::string &to)
+{
+    if (from.empty() || to.empty() || QFileInfo(QString::fromStdString(file)).isAbsolute())
+        return file;
+    const QString absolute = QString::fromStdString(resolveImagePath(file, from));
+    return QDir(QString::fromStdString(to)).relativeFilePath(absolute).toStdString();
+}
+
+void rebaseImageShape(Shape &shape, const std::string &from, const std::string &to)
+{
+    if (shape.type == ShapeType::Image)
+        shape.file = rebasedImagePath(shape.file, from, to);
 }
 
 bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &out,

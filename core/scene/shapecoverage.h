@@ -29,6 +29,15 @@ bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &
 /// Absolute path of an image shape's file.
 std::string resolveImagePath(const std::string &file, const std::string &directory);
 
+/// `file`, relative to folder `from`, made relative to folder `to`: the same image. Absolute
+/// paths stay as they are, and so does any path when `from` or `to` is empty. The scene writer
+/// writes image paths through this, so a scene written into `to` names the same images.
+std::string rebasedImagePath(const std::string &file, const std::string &from,
+                             const std::string &to);
+/// An image shape's file rebased from `from` to `to` (rebasedImagePath); other shapes as they
+/// are.
+void rebaseImageShape(Shape &shape, const std::string &from, const std::string &to);
+
 /// Anti-aliased coverage of `shape` moved by `offset` on the domain's cells, as a sparse mask
 /// (ascending cell indices, weights in (0, 1]).
 ///

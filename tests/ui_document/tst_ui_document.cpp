@@ -1,12 +1,17 @@
 // The document layer: undo commands restore the scene exactly, drags merge into one step,
-// the eraser splits strokes, and the simulation runner's replay gives the same bytes.
+// the eraser splits strokes, the simulation runner's replay gives the same bytes, and Save As
+// into another folder keeps image masks found.
+#include <bake/baker.h>
 #include <document/document.h>
 #include <document/shapeedit.h>
 #include <document/undocommands.h>
 #include <io/scenereader.h>
+#include <io/scenewriter.h>
+#include <scene/rasterize.h>
 #include <simulation/framecache.h>
 #include <simulation/simulationrunner.h>
 
+#include <QImage>
 #include <QtTest>
 
 #include <cstring>
@@ -43,6 +48,78 @@ bool sameField(const sim::ScalarGrid &a, const sim::ScalarGrid &b)
 {
     return a.count() == b.count()
            && std::memcmp(a.data(), b.data(), a.count() * sizeof(float)) == 0;
+}
+
+/// A small 2D scene whose one emitter is an image mask, "images/mask.png" next to the scene
+/// file `dir`/scene.plume, read back from that file (so its directory is `dir`).
+Scene imageMaskScene(const QString &dir)
+{
+    QDir(dir).mkpath("images");
+    QImage mask(16, 8, QImage::Format_ARGB32);
+    for (int y = 0; y < mask.height(); ++y)
+        for (int x = 0; x < mask.width(); ++x)
+            mask.setPixel(x, y, qRgba(255, 255, 255, (x * 16 + y * 8) % 256));
+    if (!mask.save(dir + "/images/mask.png"))
+        qFatal("cannot write the mask image");
+    Scene scene;
+    scene.name = "mask";
+    scene.directory = dir.toStdString();
+    scene.domain.resolution = 32;
+    scene.domain.boundaries[std::size_t(sim::Face::YMax)] = sim::Boundary::Open;
+    scene.simulation.frameEnd = 4;
+    Item item;
+    item.name = "mask";
+    item.shape.type = ShapeType::Image;
+    item.shape.file = "images/mask.png";
+    item.shape.imageMin = {0.2f, 0.1f, 0.f};
+    item.shape.imageMax = {0.8f, 0.4f, 0.f};
+    item.shape.channel = ImageChannel::Alpha;
+    item.emitter.dye = {0.2f, 0.6f, 1.f};
+    scene.items.push_back(item);
+    const QString path = dir + "/scene.plume";
+    if (sim::Status st = writeSceneFile(scene, path); !st)
+        qFatal("%s", st.error.c_str());
+    SceneReadResult r = readSceneFile(path);
+    if (!r.ok)
+        qFatal("%s", r.error.c_str());
+    return r.scene;
+}
+
+/// What the scene simulates and exports: the emitters' masks at frame 3, then the bytes of
+/// the PNG its bake writes for frame 3. Empty, with the reason in `error`, when it fails.
+QByteArray simulateAndExport(const Scene &scene, QString *error)
+{
+    SceneSetup setup;
+    if (sim::Status st = rasterizeScene(scene, 3.0, setup); !st) {
+        *error = QString::fromStdString(st.error);
+        return {};
+    }
+    QByteArray bytes;
+    for (const sim::Emitter &e : setup.emitters) {
+        bytes.append(reinterpret_cast<const char *>(e.mask.cells.data()),
+                     qsizetype(e.mask.cells.size() * sizeof(std::uint32_t)));
+        bytes.append(reinterpret_cast<const char *>(e.mask.weights.data()),
+                     qsizetype(e.mask.weights.size() * sizeof(float)));
+    }
+    QTemporaryDir out;
+    BakeSettings settings;
+    settings.outputDirectory = out.path().toStdString();
+    settings.baseName = "frame";
+    settings.firstFrame = settings.lastFrame = 3;
+    settings.vdb = false;
+    settings.render.width = settings.render.height = 32;
+    settings.images.enabled = true;
+    const BakeResult result = bakeScene(scene, settings);
+    if (!result.status || result.files.size() != 1) {
+        *error = QString::fromStdString(result.status.error);
+        return {};
+    }
+    QFile png(QString::fromStdString(result.files.front().string()));
+    if (!png.open(QIODevice::ReadOnly)) {
+        *error = png.errorString();
+        return {};
+    }
+    return bytes + png.readAll();
 }
 
 } // namespace
@@ -186,6 +263,70 @@ private slots:
         QVERIFY(after && after != before);
         for (int f = 0; f < int(DisplayField::Count); ++f)
             QVERIFY2(sameField(before->fields[f], after->fields[f]), qPrintable(QString::number(f)));
+    }
+
+    // Save As into another folder: the image mask's path is rewritten in the file, and the open
+    // document follows (its directory and its paths, the undo stack's too), so it simulates and
+    // exports exactly as before, after an edit and its undo as well; the saved file reopens to
+    // the same scene. A save that fails changes nothing.
+    void saveAsElsewhereKeepsImageMasks()
+    {
+        QTemporaryDir first;
+        QTemporaryDir second;
+        QVERIFY(first.isValid() && second.isValid());
+        Document doc;
+        doc.reset(imageMaskScene(first.path()), first.filePath("scene.plume"));
+        QString error;
+        const QByteArray before = simulateAndExport(doc.scene(), &error);
+        QVERIFY2(!before.isEmpty(), qPrintable(error));
+
+        // An edit before the save: undoing it afterwards must find the image too.
+        const Shape original = doc.scene().items[0].shape;
+        doc.undoStack()->push(new ChangeValue<values::ItemShape>(
+            &doc, 0, translatedShape(original, {0.05f, 0.f, 0.f})));
+        const QByteArray moved = simulateAndExport(doc.scene(), &error);
+        QVERIFY2(!moved.isEmpty(), qPrintable(error));
+
+        QVERIFY(QDir(second.path()).mkpath("elsewhere/deeper"));
+        const QString path = second.filePath("elsewhere/deeper/saved.plume");
+        QVERIFY(doc.save(path).ok());
+        QCOMPARE(doc.filePath(), path);
+        QCOMPARE(QString::fromStdString(doc.scene().directory),
+                 QFileInfo(path).absolutePath());
+        QVERIFY2(simulateAndExport(doc.scene(), &error) == moved, qPrintable(error));
+
+        // Reopened, the saved file is the document's scene (as JSON: an image shape's unused
+        // fields, moved along by translatedShape, are not written) and runs the same.
+        const SceneReadResult reopened = readSceneFile(path);
+        QVERIFY2(reopened.ok, reopened.error.c_str());
+        QCOMPARE(sceneToJson(reopened.scene, {}), sceneToJson(doc.scene(), {}));
+        QCOMPARE(reopened.scene.items[0].shape.file, doc.scene().items[0].shape.file);
+        QCOMPARE(reopened.scene.directory, doc.scene().directory);
+        QVERIFY2(simulateAndExport(reopened.scene, &error) == moved, qPrintable(error));
+
+        // Undo the edit saved before: back to the first state, image found.
+        doc.undoStack()->undo();
+        QVERIFY2(simulateAndExport(doc.scene(), &error) == before, qPrintable(error));
+        doc.undoStack()->redo();
+        QVERIFY2(simulateAndExport(doc.scene(), &error) == moved, qPrintable(error));
+        // And a new edit after the save (the image's rectangle back where it was).
+        Shape back = doc.scene().items[0].shape;
+        back.imageMin = original.imageMin;
+        back.imageMax = original.imageMax;
+        doc.undoStack()->push(new ChangeValue<values::ItemShape>(&doc, 0, back));
+        QVERIFY2(simulateAndExport(doc.scene(), &error) == before, qPrintable(error));
+        doc.undoStack()->push(new RemoveItem(&doc, 0));
+        doc.undoStack()->undo();
+        QVERIFY2(simulateAndExport(doc.scene(), &error) == before, qPrintable(error));
+
+        // A save that fails (its folder does not exist) leaves the document as it was.
+        const Scene kept = doc.scene();
+        QVERIFY(!doc.save(first.filePath("missing/folder/scene.plume")).ok());
+        QVERIFY(doc.scene() == kept);
+        QCOMPARE(doc.scene().directory, kept.directory);
+        QCOMPARE(doc.filePath(), path);
+        QVERIFY(doc.isModified());
+        QVERIFY2(simulateAndExport(doc.scene(), &error) == before, qPrintable(error));
     }
 };
 

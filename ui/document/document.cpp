@@ -30,7 +30,11 @@ sim::Status Document::save(const QString &path)
 {
     if (sim::Status st = writeSceneFile(mScene, path); !st)
         return st;
-    mScene.directory = QFileInfo(path).absolutePath().toStdString();
+    // The file's image paths are relative to its folder: the open scene takes the same paths
+    // and folder, so it reads as the file does and finds the same images (undo commands rebase
+    // the values they keep when they apply them, undocommands.h). No change event: the scene
+    // simulates as before.
+    rebaseScene(mScene, QFileInfo(path).absolutePath().toStdString());
     mFilePath = path;
     mUndoStack.setClean();
     Q_EMIT filePathChanged(mFilePath);

@@ -33,8 +33,9 @@ public:
     /// Replaces the scene (new, open, revert): clears the undo stack and the selection.
     void reset(Scene scene, const QString &filePath);
     /// Writes the scene atomically (QSaveFile) to `path`; on success the document takes the
-    /// path and becomes unmodified. On failure the old file is untouched and the message says
-    /// why.
+    /// path and becomes unmodified, and its scene takes the file's folder and its image paths
+    /// (rewritten relative to that folder), so it reads as the file does. On failure nothing
+    /// changes, the old file is untouched and the message says why.
     sim::Status save(const QString &path);
 
     /// The selected item's index, or -1. Selection is view state, not undoable.

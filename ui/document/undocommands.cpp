@@ -7,10 +7,15 @@ AddItem::AddItem(Document *document, int index, Item item, QUndoCommand *parent)
     , mDocument(document)
     , mIndex(index)
     , mItem(std::move(item))
+    , mDirectory(document->scene().directory)
 {
 }
 
-void AddItem::redo() { mDocument->insertItem(mIndex, mItem); }
+void AddItem::redo()
+{
+    mDocument->insertItem(mIndex,
+                          imagepaths::inFolder(mItem, mDirectory, mDocument->scene().directory));
+}
 
 void AddItem::undo() { mDocument->removeItem(mIndex); }
 
@@ -19,12 +24,17 @@ RemoveItem::RemoveItem(Document *document, int index, QUndoCommand *parent)
     , mDocument(document)
     , mIndex(index)
     , mItem(document->scene().items[std::size_t(index)])
+    , mDirectory(document->scene().directory)
 {
     setText(QString("Delete %1").arg(QString::fromStdString(mItem.name)));
 }
 
 void RemoveItem::redo() { mDocument->removeItem(mIndex); }
 
-void RemoveItem::undo() { mDocument->insertItem(mIndex, mItem); }
+void RemoveItem::undo()
+{
+    mDocument->insertItem(mIndex,
+                          imagepaths::inFolder(mItem, mDirectory, mDocument->scene().directory));
+}
 
 } // namespace plume

@@ -2,9 +2,44 @@
 
 #include "document.h"
 
+#include <scene/shapecoverage.h>
+
 #include <QUndoCommand>
 
+#include <string>
+
 namespace plume {
+
+/// Image paths are relative to the scene's folder, which a save into another folder changes
+/// (Document::save rebases the open scene's paths). A command keeps the folder its values were
+/// taken in and brings them to the document's folder when it applies them, so undo and redo
+/// after "Save As" elsewhere find the same images.
+namespace imagepaths {
+
+inline void rebase(Shape &shape, const std::string &from, const std::string &to)
+{
+    rebaseImageShape(shape, from, to);
+}
+inline void rebase(Item &item, const std::string &from, const std::string &to)
+{
+    rebaseImageShape(item.shape, from, to);
+}
+/// Values without image paths.
+template<class T>
+void rebase(T &, const std::string &, const std::string &)
+{
+}
+
+/// `value`, taken when the scene's folder was `from`, for the folder `to`.
+template<class T>
+T inFolder(T value, const std::string &from, const std::string &to)
+{
+    if (from != to)
+        rebase(value, from, to);
+    return value;
+}
+
+} // namespace imagepaths
 
 /// Merge ids: consecutive commands with the same id, target and key merge into one undo step
 /// (one drag of an item gives one step; the tool passes a new key for every drag).
@@ -29,6 +64,7 @@ private:
     Document *mDocument;
     int mIndex;
     Item mItem;
+    std::string mDirectory; ///< the scene's folder when mItem was taken
 };
 
 /// Removes the item at `index` (undo puts the same item back at the same place).
@@ -43,6 +79,7 @@ private:
     Document *mDocument;
     int mIndex;
     Item mItem;
+    std::string mDirectory; ///< the scene's folder when mItem was taken
 };
 
 /// One value of the scene, read and written through a trait (Tiled's ChangeValue):
@@ -64,11 +101,12 @@ public:
         , mNew(std::move(value))
         , mMerge(merge)
         , mMergeKey(mergeKey)
+        , mDirectory(document->scene().directory)
     {
     }
 
-    void redo() override { Trait::set(*mDocument, mIndex, mNew); }
-    void undo() override { Trait::set(*mDocument, mIndex, mOld); }
+    void redo() override { Trait::set(*mDocument, mIndex, inDocumentFolder(mNew)); }
+    void undo() override { Trait::set(*mDocument, mIndex, inDocumentFolder(mOld)); }
     int id() const override { return int(mMerge); }
 
     bool mergeWith(const QUndoCommand *other) override
@@ -77,18 +115,24 @@ public:
         if (!o || o->mDocument != mDocument || o->mIndex != mIndex
             || o->mMergeKey != mMergeKey)
             return false;
-        mNew = o->mNew;
+        mNew = imagepaths::inFolder(o->mNew, o->mDirectory, mDirectory);
         setObsolete(mNew == mOld);
         return true;
     }
 
 private:
+    Value inDocumentFolder(const Value &value) const
+    {
+        return imagepaths::inFolder(value, mDirectory, mDocument->scene().directory);
+    }
+
     Document *mDocument;
     int mIndex;
     Value mOld;
     Value mNew;
     MergeId mMerge;
     quint64 mMergeKey;
+    std::string mDirectory; ///< the scene's folder when mOld and mNew were taken
 };
 
 /// Traits, one per editable value.
