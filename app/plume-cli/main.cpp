@@ -1,10 +1,10 @@
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
 // 2 bad usage or invalid input.
 #include <bake/baker.h>
-#include <export/exportsettings.h>
 #include <io/scenereader.h>
 #include <scene/builtinscene.h>
 #include <scene/rasterize.h>
+#include <settings/exportsettings.h>
 #include <sim/simulation.h>
 
 #include <QCommandLineParser>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <export/exportsettings.h>
 #include <render/rendersettings.h>
 #include <scene/scene.h>
+#include <settings/exportsettings.h>
 #include <sim/types.h>
 
 #include <filesystem>

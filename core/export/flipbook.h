@@ -1,8 +1,7 @@
 #pragma once
 
-#include "exportsettings.h"
-
 #include <render/renderer.h>
+#include <settings/exportsettings.h>
 #include <sim/types.h>
 
 #include <QImage>

@@ -2,8 +2,7 @@
 
 #include "animated.h"
 
-#include <export/exportsettings.h>
-
+#include <settings/exportsettings.h>
 #include <sim/domain.h>
 #include <sim/params.h>
 #include <sim/simulation.h>

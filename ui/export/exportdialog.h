@@ -1,7 +1,7 @@
 #pragma once
 
 #include <bake/baker.h>
-#include <export/exportsettings.h>
+#include <settings/exportsettings.h>
 
 #include <QDialog>
 

@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <string>
 
+// Plain settings: the export presets a scene holds (scene/scene.h) and the exporters read
+// (export/, bake/). They live here, not in export/, so the scene model does not depend on the
+// exporters.
+
 namespace plume {
 
 /// How colour and alpha are stored. Stored as "straight" and "premultiplied".
