@@ -2,11 +2,12 @@
 // shapes are cut by the plane, tools paint and place items lying in the plane (undo removes
 // them), and the frame cache keeps only the newest volume.
 #include <document/document.h>
+#include <document/sliceplane.h>
 #include <tools/brushtool.h>
 #include <tools/selecttool.h>
 #include <tools/shapetool.h>
 #include <tools/tooloptions.h>
-#include <viewport/sliceplane.h>
+#include <viewport/sliceframe.h>
 #include <viewport/viewport.h>
 
 #include <QtTest>

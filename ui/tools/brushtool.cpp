@@ -1,9 +1,9 @@
 #include "brushtool.h"
 
+#include "toolhost.h"
 #include "tooloptions.h"
 
 #include <document/undocommands.h>
-#include <viewport/viewport.h>
 
 #include <QPainter>
 
@@ -11,8 +11,8 @@
 
 namespace plume {
 
-BrushTool::BrushTool(Viewport *viewport, ItemKind kind)
-    : Tool(viewport)
+BrushTool::BrushTool(ToolHost *host, ItemKind kind)
+    : Tool(host)
     , mKind(kind)
 {
 }
@@ -38,11 +38,11 @@ void BrushTool::drag(const ToolEvent &event)
     if (mPoints.empty())
         return;
     const sim::Vec3 last = mPoints.back().position;
-    const float spacing = 0.25f * mViewport->toolOptions()->radius();
+    const float spacing = 0.25f * mHost->toolOptions()->radius();
     // Points lie on the view's slice plane, so the 3D distance is the distance in the plane.
     if (length(event.world - last) >= spacing)
         addPoint(event);
-    mViewport->update();
+    mHost->requestRepaint();
 }
 
 void BrushTool::release(const ToolEvent &event)
@@ -50,13 +50,13 @@ void BrushTool::release(const ToolEvent &event)
     if (mPoints.empty())
         return;
     drag(event);
-    Document *document = mViewport->document();
+    Document *document = mHost->document();
     Shape shape;
     shape.type = ShapeType::Stroke;
     shape.points = std::move(mPoints);
     mPoints.clear();
     const sim::Vec3 motion = shape.points.back().position - shape.points.front().position;
-    Item item = mViewport->toolOptions()->makeItem(mKind, std::move(shape), motion);
+    Item item = mHost->toolOptions()->makeItem(mKind, std::move(shape), motion);
     const char *base = mKind == ItemKind::Emitter    ? "emitter stroke"
                        : mKind == ItemKind::Obstacle ? "obstacle stroke"
                                                      : "force stroke";
@@ -64,12 +64,12 @@ void BrushTool::release(const ToolEvent &event)
     const int index = int(document->scene().items.size());
     document->undoStack()->push(new AddItem(document, index, std::move(item)));
     document->setSelectedItem(index);
-    mViewport->update();
+    mHost->requestRepaint();
 }
 
 void BrushTool::addPoint(const ToolEvent &event)
 {
-    const ToolOptions &options = *mViewport->toolOptions();
+    const ToolOptions &options = *mHost->toolOptions();
     StrokePoint p;
     p.position = event.world;
     p.radius = options.radius();
@@ -81,14 +81,14 @@ void BrushTool::paint(QPainter &painter) const
 {
     if (mPoints.empty())
         return;
-    QColor colour = Viewport::kindColor(mKind);
+    QColor colour = mHost->itemColor(mKind);
     colour.setAlpha(110);
     for (std::size_t n = 0; n < mPoints.size(); ++n) {
         const StrokePoint &a = mPoints[n];
         const StrokePoint &b = mPoints[std::min(n + 1, mPoints.size() - 1)];
-        painter.setPen(QPen(colour, 2.0 * a.radius * mViewport->pixelsPerUnit(), Qt::SolidLine,
+        painter.setPen(QPen(colour, 2.0 * a.radius * mHost->pixelsPerUnit(), Qt::SolidLine,
                             Qt::RoundCap));
-        painter.drawLine(mViewport->toWidget(a.position), mViewport->toWidget(b.position));
+        painter.drawLine(mHost->toWidget(a.position), mHost->toWidget(b.position));
     }
 }
 

@@ -16,7 +16,7 @@ namespace plume {
 class BrushTool : public Tool
 {
 public:
-    BrushTool(Viewport *viewport, ItemKind kind);
+    BrushTool(ToolHost *host, ItemKind kind);
 
     QString name() const override;
     void press(const ToolEvent &event) override;

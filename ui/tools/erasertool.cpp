@@ -1,11 +1,11 @@
 #include "erasertool.h"
 
+#include "toolhost.h"
 #include "tooloptions.h"
 
 #include <document/shapeedit.h>
+#include <document/sliceplane.h>
 #include <document/undocommands.h>
-#include <viewport/sliceplane.h>
-#include <viewport/viewport.h>
 
 #include <QPainter>
 
@@ -17,9 +17,9 @@ namespace plume {
 // touches, and stroke points within its radius.
 bool EraserTool::touches(const Shape &shape, sim::Vec3 offset, sim::Vec3 p, float radius) const
 {
-    if (!mViewport->threeD())
+    if (!mHost->threeD())
         return shapeContains(shape, offset, p, radius);
-    const SlicePlane &plane = mViewport->slicePlane();
+    const SlicePlane &plane = mHost->slicePlane();
     const sim::Vec3 q = plane.toPlane(p);
     for (const Shape &section : crossSection(shape, offset, plane, true))
         if (shapeContains(section, {}, {q.x, q.y, 0.f}, radius))
@@ -30,7 +30,7 @@ bool EraserTool::touches(const Shape &shape, sim::Vec3 offset, sim::Vec3 p, floa
 std::vector<std::vector<StrokePoint>> EraserTool::erasePoints(
     const std::vector<StrokePoint> &points, sim::Vec3 centre, float radius) const
 {
-    if (!mViewport->threeD())
+    if (!mHost->threeD())
         return eraseStrokePoints(points, centre, radius);
     std::vector<std::vector<StrokePoint>> runs(1);
     for (const StrokePoint &p : points) {
@@ -56,19 +56,19 @@ void EraserTool::drag(const ToolEvent &event)
     if (mPath.empty())
         return;
     // Samples a quarter radius apart, so the disc sweeps the whole path.
-    const float step = 0.25f * mViewport->toolOptions()->radius();
+    const float step = 0.25f * mHost->toolOptions()->radius();
     const sim::Vec3 last = mPath.back();
     const float d = length(event.world - last);
     const int n = int(std::ceil(d / step));
     for (int s = 1; s <= n; ++s)
         mPath.push_back(last + (event.world - last) * (float(s) / float(n)));
-    mViewport->update();
+    mHost->requestRepaint();
 }
 
 void EraserTool::hover(const ToolEvent &event)
 {
     mCursor = event.pos;
-    mViewport->update();
+    mHost->requestRepaint();
 }
 
 void EraserTool::release(const ToolEvent &event)
@@ -76,10 +76,10 @@ void EraserTool::release(const ToolEvent &event)
     drag(event);
     if (mPath.empty())
         return;
-    Document *document = mViewport->document();
+    Document *document = mHost->document();
     const Scene &scene = document->scene();
-    const float radius = mViewport->toolOptions()->radius();
-    const double frame = mViewport->frameNumber();
+    const float radius = mHost->toolOptions()->radius();
+    const double frame = mHost->frameNumber();
     auto *macro = new QUndoCommand("Erase");
     // From the last item down, so the indices of the items still to visit stay valid.
     for (int index = int(scene.items.size()) - 1; index >= 0; --index) {
@@ -138,7 +138,7 @@ void EraserTool::release(const ToolEvent &event)
 
 void EraserTool::paint(QPainter &painter) const
 {
-    const double r = mViewport->toolOptions()->radius() * mViewport->pixelsPerUnit();
+    const double r = mHost->toolOptions()->radius() * mHost->pixelsPerUnit();
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(QColor(255, 255, 255, 180), 1.0, Qt::DashLine));
     painter.drawEllipse(mCursor, r, r);

@@ -1,8 +1,9 @@
 #include "selecttool.h"
 
+#include "toolhost.h"
+
 #include <document/shapeedit.h>
 #include <document/undocommands.h>
-#include <viewport/viewport.h>
 
 #include <cmath>
 
@@ -10,16 +11,16 @@ namespace plume {
 
 void SelectTool::press(const ToolEvent &event)
 {
-    Document *document = mViewport->document();
+    Document *document = mHost->document();
     ++mDragKey;
     mStart = event.world;
     const int selected = document->selectedItem();
-    if (selected >= 0 && mViewport->scaleHandleHit(selected, event.pos)) {
+    if (selected >= 0 && mHost->scaleHandleHit(selected, event.pos)) {
         const Item &item = document->scene().items[std::size_t(selected)];
         // The pivot is the centre of the cross-section's bounds, on the plane.
-        const sim::Vec3 offset = item.offset.at(mViewport->frameNumber());
-        const QRectF bounds = mViewport->planeBounds(item.shape, offset);
-        const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
+        const sim::Vec3 offset = item.offset.at(mHost->frameNumber());
+        const QRectF bounds = mHost->planeBounds(item.shape, offset);
+        const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
         mMode = Mode::Scale;
         mIndex = selected;
         mName = item.name;
@@ -29,7 +30,7 @@ void SelectTool::press(const ToolEvent &event)
         mPivot[plane.axis] = event.world[plane.axis] - offset[plane.axis];
         return;
     }
-    mIndex = mViewport->itemAt(event.pos);
+    mIndex = mHost->itemAt(event.pos);
     document->setSelectedItem(mIndex);
     mMode = mIndex >= 0 ? Mode::Move : Mode::None;
     if (mIndex >= 0) {
@@ -41,7 +42,7 @@ void SelectTool::press(const ToolEvent &event)
 
 bool SelectTool::itemUnchanged() const
 {
-    const std::vector<Item> &items = mViewport->document()->scene().items;
+    const std::vector<Item> &items = mHost->document()->scene().items;
     return mIndex >= 0 && mIndex < int(items.size()) && items[std::size_t(mIndex)].name == mName
            && items[std::size_t(mIndex)].shape == mExpected;
 }
@@ -56,16 +57,16 @@ void SelectTool::drag(const ToolEvent &event)
         mMode = Mode::None;
         return;
     }
-    Document *document = mViewport->document();
+    Document *document = mHost->document();
     Shape shape;
     if (mMode == Mode::Move) {
         // Moves stay in the view's plane (world x-y in 2D).
         const sim::Vec3 delta = event.world - mStart;
-        const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
+        const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
         shape = translatedShape(mOriginal, plane.inPlane(delta));
     } else {
         const sim::Vec3 offset =
-            document->scene().items[std::size_t(mIndex)].offset.at(mViewport->frameNumber());
+            document->scene().items[std::size_t(mIndex)].offset.at(mHost->frameNumber());
         const sim::Vec3 pivot = mPivot + offset;
         const float from = length(mStart - pivot);
         const float to = length(event.world - pivot);

@@ -1,9 +1,9 @@
 #include "shapetool.h"
 
+#include "toolhost.h"
 #include "tooloptions.h"
 
 #include <document/undocommands.h>
-#include <viewport/viewport.h>
 
 #include <QPainter>
 
@@ -12,8 +12,8 @@
 
 namespace plume {
 
-ShapeTool::ShapeTool(Viewport *viewport, ShapeType type)
-    : Tool(viewport)
+ShapeTool::ShapeTool(ToolHost *host, ShapeType type)
+    : Tool(host)
     , mType(type)
 {
 }
@@ -38,7 +38,7 @@ void ShapeTool::drag(const ToolEvent &event)
     if (!mShape)
         return;
     mShape = shapeBetween(mStart, event.world);
-    mViewport->update();
+    mHost->requestRepaint();
 }
 
 void ShapeTool::release(const ToolEvent &event)
@@ -47,8 +47,8 @@ void ShapeTool::release(const ToolEvent &event)
         return;
     Shape shape = shapeBetween(mStart, event.world);
     mShape.reset();
-    Document *document = mViewport->document();
-    const ToolOptions &options = *mViewport->toolOptions();
+    Document *document = mHost->document();
+    const ToolOptions &options = *mHost->toolOptions();
     const ItemKind kind = options.shapeKind();
     Item item = options.makeItem(kind, std::move(shape), {0.f, 1.f, 0.f});
     const QString base = QString("%1 %2").arg(kind == ItemKind::Emitter    ? "emitter"
@@ -59,15 +59,15 @@ void ShapeTool::release(const ToolEvent &event)
     const int index = int(document->scene().items.size());
     document->undoStack()->push(new AddItem(document, index, std::move(item)));
     document->setSelectedItem(index);
-    mViewport->update();
+    mHost->requestRepaint();
 }
 
 // A click without a drag gives a shape of the brush radius. a and b lie on the view's plane;
 // a box spans them in the plane and is the brush radius deep along the plane's normal.
 Shape ShapeTool::shapeBetween(sim::Vec3 a, sim::Vec3 b) const
 {
-    const float minimum = mViewport->toolOptions()->radius();
-    const SlicePlane plane = mViewport->threeD() ? mViewport->slicePlane() : SlicePlane{};
+    const float minimum = mHost->toolOptions()->radius();
+    const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
     Shape s;
     s.type = mType;
     switch (mType) {
@@ -95,11 +95,11 @@ void ShapeTool::paint(QPainter &painter) const
 {
     if (!mShape)
         return;
-    QColor colour = Viewport::kindColor(mViewport->toolOptions()->shapeKind());
+    QColor colour = mHost->itemColor(mHost->toolOptions()->shapeKind());
     painter.setPen(QPen(colour, 1.5, Qt::DashLine));
     colour.setAlpha(70);
     painter.setBrush(colour);
-    painter.drawPath(mViewport->shapePath(*mShape, {}));
+    painter.drawPath(mHost->shapePath(*mShape, {}));
 }
 
 } // namespace plume

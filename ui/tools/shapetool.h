@@ -16,7 +16,7 @@ namespace plume {
 class ShapeTool : public Tool
 {
 public:
-    ShapeTool(Viewport *viewport, ShapeType type);
+    ShapeTool(ToolHost *host, ShapeType type);
 
     QString name() const override;
     void press(const ToolEvent &event) override;

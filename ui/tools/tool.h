@@ -9,7 +9,7 @@ class QPainter;
 
 namespace plume {
 
-class Viewport;
+class ToolHost;
 
 /// A pointer event in the viewport, with its world position (on the viewport's slice plane)
 /// and pen pressure.
@@ -23,21 +23,22 @@ struct ToolEvent
 };
 
 /// A viewport tool: gets the left-button drags (and hovering) in the viewport, draws its
-/// feedback over it, and turns what the user did into undo commands on release. One tool may
-/// serve several viewports (slice views): each hands itself over before forwarding an event.
+/// feedback over it, and turns what the user did into undo commands on release. It sees the
+/// viewport only as a ToolHost (toolhost.h). One tool may serve several viewports (slice
+/// views): each hands itself over before forwarding an event.
 class Tool
 {
 public:
-    explicit Tool(Viewport *viewport)
-        : mViewport(viewport)
+    explicit Tool(ToolHost *host)
+        : mHost(host)
     {
     }
     virtual ~Tool() = default;
 
     virtual QString name() const = 0;
-    /// The viewport the tool works in now.
-    Viewport *viewport() const { return mViewport; }
-    void setViewport(Viewport *viewport) { mViewport = viewport; }
+    /// The view the tool works in now.
+    ToolHost *host() const { return mHost; }
+    void setHost(ToolHost *host) { mHost = host; }
     virtual void press(const ToolEvent &) {}
     virtual void drag(const ToolEvent &) {}
     virtual void release(const ToolEvent &) {}
@@ -48,7 +49,7 @@ public:
     virtual void paint(QPainter &) const {}
 
 protected:
-    Viewport *mViewport;
+    ToolHost *mHost;
 };
 
 } // namespace plume

@@ -1,5 +1,7 @@
 #include "viewport.h"
 
+#include "sliceframe.h"
+
 #include <document/document.h>
 #include <document/shapeedit.h>
 #include <tools/tool.h>
@@ -90,7 +92,7 @@ bool Viewport::threeD() const
     return mDocument->scene().domain.dimension == Dimension::ThreeD;
 }
 
-bool Viewport::ownsTool() const { return mTool && mTool->viewport() == this; }
+bool Viewport::ownsTool() const { return mTool && mTool->host() == this; }
 
 void Viewport::showFrame(const FramePtr &frame)
 {
@@ -468,7 +470,7 @@ void Viewport::mousePressEvent(QMouseEvent *event)
     }
     if (event->button() == Qt::LeftButton && mTool) {
         mToolDrag = true;
-        mTool->setViewport(this);
+        mTool->setHost(this);
         mTool->press(makeToolEvent(*this, event->position(), 1.f, false, event->modifiers()));
         update();
     }
@@ -490,10 +492,13 @@ void Viewport::mouseMoveEvent(QMouseEvent *event)
         update();
         return;
     }
-    if (!mTool || (!mToolDrag && mTool->viewport() != this && mTool->viewport()
-                                     && mTool->viewport()->mToolDrag))
+    // Another view dragging with the shared tool keeps it until the button comes up.
+    if (!mTool)
         return;
-    mTool->setViewport(this);
+    const auto *owner = dynamic_cast<const Viewport *>(mTool->host());
+    if (!mToolDrag && owner && owner != this && owner->mToolDrag)
+        return;
+    mTool->setHost(this);
     const ToolEvent e = makeToolEvent(*this, event->position(), 1.f, false, event->modifiers());
     if (mToolDrag)
         mTool->drag(e);
@@ -520,7 +525,7 @@ void Viewport::tabletEvent(QTabletEvent *event)
         event->ignore();
         return;
     }
-    mTool->setViewport(this);
+    mTool->setHost(this);
     const ToolEvent e = makeToolEvent(*this, event->position(), float(event->pressure()), true,
                                       event->modifiers());
     switch (event->type()) {

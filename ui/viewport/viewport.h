@@ -1,10 +1,11 @@
 #pragma once
 
 #include "fieldrender.h"
-#include "sliceplane.h"
 
+#include <document/sliceplane.h>
 #include <scene/scene.h>
 #include <simulation/framecache.h>
+#include <tools/toolhost.h>
 
 #include <QImage>
 #include <QPainterPath>
@@ -24,8 +25,8 @@ class ToolOptions;
 /// plane. Several viewports may share one tool: the one that last forwarded an event owns it.
 ///
 /// The view's x-y are the plane's u-v (world x-y for the Z slice); widget y points down. The
-/// view is a centre point (plane coordinates) and a zoom.
-class Viewport : public QWidget
+/// view is a centre point (plane coordinates) and a zoom. Tools see it as their ToolHost.
+class Viewport : public QWidget, public ToolHost
 {
     Q_OBJECT
 
@@ -39,8 +40,8 @@ public:
 
     Viewport(Document *document, ToolOptions *options, QWidget *parent = nullptr);
 
-    Document *document() const { return mDocument; }
-    ToolOptions *toolOptions() const { return mOptions; }
+    Document *document() const override { return mDocument; }
+    ToolOptions *toolOptions() const override { return mOptions; }
 
     void setTool(Tool *tool);
     Tool *tool() const { return mTool; }
@@ -51,9 +52,9 @@ public:
 
     /// The slice shown in 3D scenes (ignored in 2D, which always shows the x-y plane).
     void setSlicePlane(SlicePlane plane);
-    const SlicePlane &slicePlane() const { return mPlane; }
+    const SlicePlane &slicePlane() const override { return mPlane; }
     /// Whether the document's scene is 3D.
-    bool threeD() const;
+    bool threeD() const override;
     /// The shown frame's slice on the plane (a 2D frame in plane coordinates), or null when
     /// the frame has no 3D data for it (see sliceFrame).
     const FrameData *sliceData() const { return mHasSlice ? &mSlice : nullptr; }
@@ -62,31 +63,33 @@ public:
     void showFrame(const FramePtr &frame);
     const FramePtr &frame() const { return mFrame; }
     /// The shown frame's number (0 before any).
-    int frameNumber() const { return mFrame ? mFrame->frame : 0; }
+    int frameNumber() const override { return mFrame ? mFrame->frame : 0; }
 
     /// Fits the domain into the widget and keeps fitting on resize until the user pans/zooms.
     void fitToView();
 
     // Coordinates. toWorld gives the point on the slice plane (the middle z in 2D).
-    QPointF toWidget(sim::Vec3 world) const;
+    QPointF toWidget(sim::Vec3 world) const override;
     sim::Vec3 toWorld(QPointF widget) const;
-    double pixelsPerUnit() const { return mZoom; }
+    double pixelsPerUnit() const override { return mZoom; }
     /// The domain rectangle in widget coordinates.
     QRectF domainRect() const;
     /// A shape's outline (its cross-section with the slice plane in 3D) in widget coordinates
     /// (moved by offset); empty when the plane misses it.
-    QPainterPath shapePath(const Shape &shape, sim::Vec3 offset) const;
+    QPainterPath shapePath(const Shape &shape, sim::Vec3 offset) const override;
     /// Bounds of the shape's cross-section in plane coordinates (y up); empty when missed.
-    QRectF planeBounds(const Shape &shape, sim::Vec3 offset) const;
+    QRectF planeBounds(const Shape &shape, sim::Vec3 offset) const override;
 
     /// The topmost item whose shape contains the widget point (3 px slack), or -1.
-    int itemAt(QPointF pos) const;
+    int itemAt(QPointF pos) const override;
     /// Whether pos is on the scale handle of item `index`.
-    bool scaleHandleHit(int index, QPointF pos) const;
+    bool scaleHandleHit(int index, QPointF pos) const override;
     /// Widget position of an item's scale handle (top-right of its outline).
     QPointF scaleHandle(int index) const;
 
     static QColor kindColor(ItemKind kind);
+    QColor itemColor(ItemKind kind) const override { return kindColor(kind); }
+    void requestRepaint() override { update(); }
 
     QSize sizeHint() const override { return {720, 720}; }
 

@@ -1,14 +1,14 @@
 #pragma once
 
 #include <scene/scene.h>
-#include <simulation/framecache.h>
 
 #include <vector>
 
 namespace plume {
 
-/// An axis-aligned plane through a 3D scene, as a slice view shows it. The view's 2D plane
-/// coordinates (x right, y up) are world axes u and v; w is the slice axis:
+/// An axis-aligned plane through a 3D scene, as a slice view shows it and tools draw on it
+/// (shape geometry like shapeedit.h; the frame's slice is viewport/sliceframe.h). The view's
+/// 2D plane coordinates (x right, y up) are world axes u and v; w is the slice axis:
 /// Z slice: (x, y), X slice: (z, y), Y slice: (x, z). In 2D scenes the plane is the Z slice
 /// and shapes ignore z.
 struct SlicePlane
@@ -29,16 +29,6 @@ struct SlicePlane
 
 /// "X", "Y" or "Z".
 const char *axisName(int axis);
-
-/// The cell layer of `domain` along `plane.axis` that holds the plane (clamped into the grid).
-int sliceIndex(const sim::Domain &domain, const SlicePlane &plane);
-
-/// The slice of a frame on `plane`, as a 2D frame in plane coordinates: every field, the solid
-/// cells, the in-plane velocity as VelocityX (u) and VelocityY (v), and the domain's u-v
-/// rectangle (one cell deep). Colour ranges stay those of the whole volume. Needs the frame's
-/// volume in 3D; returns false without one (only the newest frame keeps it), except for the
-/// Z slice through the middle, which every frame stores. A 2D frame is returned as it is.
-bool sliceFrame(const FrameData &frame, const SlicePlane &plane, FrameData &out);
 
 /// The cross-section of a shape (moved by `offset`) with the plane, in plane coordinates
 /// (x = u, y = v, z = 0), as 2D shapes the x-y shape geometry understands: a sphere gives a
