@@ -23,9 +23,12 @@ void ScalarGrid::swap(ScalarGrid &other) noexcept
 
 bool ScalarGrid::identical(const ScalarGrid &other) const
 {
+    // An empty grid has no data pointer, and memcmp must not be given a null one.
     return mSize == other.mSize && mOffset == other.mOffset
            && mData.size() == other.mData.size()
-           && std::memcmp(mData.data(), other.mData.data(), mData.size() * sizeof(float)) == 0;
+           && (mData.empty()
+               || std::memcmp(mData.data(), other.mData.data(), mData.size() * sizeof(float))
+                      == 0);
 }
 
 void MacGrid::reshape(Int3 cells)
