@@ -46,8 +46,9 @@ Item strokeItem(const std::string &name, ItemKind kind, int points)
 
 bool sameField(const sim::ScalarGrid &a, const sim::ScalarGrid &b)
 {
+    // Empty fields (no dye) have no data pointer, and memcmp must not be given a null one.
     return a.count() == b.count()
-           && std::memcmp(a.data(), b.data(), a.count() * sizeof(float)) == 0;
+           && (a.count() == 0 || std::memcmp(a.data(), b.data(), a.count() * sizeof(float)) == 0);
 }
 
 /// A small 2D scene whose one emitter is an image mask, "images/mask.png" next to the scene
