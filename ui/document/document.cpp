@@ -13,6 +13,11 @@ Document::Document(QObject *parent)
             [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
 }
 
+// ~QUndoStack clears the stack and emits cleanChanged: without this the document would emit
+// modifiedChanged while it dies, into receivers that may be dying too (the MainWindow owns the
+// document and is half destroyed by then: UBSan's vptr check caught MainWindow::updateTitle).
+Document::~Document() { mUndoStack.disconnect(this); }
+
 void Document::reset(Scene scene, const QString &filePath)
 {
     mUndoStack.clear();

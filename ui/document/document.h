@@ -22,6 +22,8 @@ class Document : public QObject
 
 public:
     explicit Document(QObject *parent = nullptr);
+    /// Announces nothing: the undo stack's clean state dies with the document.
+    ~Document() override;
 
     const Scene &scene() const { return mScene; }
     QUndoStack *undoStack() { return &mUndoStack; }
