@@ -290,6 +290,10 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
 
 VolumeView::~VolumeView()
 {
+    // ~QOpenGLWidget destroys the context after this body, and its aboutToBeDestroyed would
+    // call the releasing lambda below on a VolumeView that no longer exists.
+    if (context())
+        context()->disconnect(this);
     if (mGl && context()) {
         makeCurrent();
         releaseGL();
