@@ -15,6 +15,81 @@ namespace {
 /// Number of velocity components that exist (2 in 2D).
 int axesOf(const Domain &d) { return d.is2D() ? 2 : 3; }
 
+/// Cell (i, j, k) of flat cell index c on a grid of n cells.
+Int3 cellAt(std::uint32_t c, Int3 n)
+{
+    return {int(c % std::uint32_t(n.x)), int((c / std::uint32_t(n.x)) % std::uint32_t(n.y)),
+            int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)))};
+}
+
+/// The scalars an emitter feeds: density, temperature and (when present) the dye channels.
+struct Emitted
+{
+    ScalarGrid &density;
+    ScalarGrid &temperature;
+    ScalarGrid *dye; ///< three channels, or null
+};
+
+/// q += dt * weight * rate in the emitter's fluid cells (each cell once: parallel).
+void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emitted &q)
+{
+    const std::uint32_t *cells = e.mask.cells.data();
+    const float *weights = e.mask.weights.data();
+    const std::uint8_t *solid = solids.data();
+    forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
+        const std::uint32_t c = cells[n];
+        if (solid[c])
+            return;
+        const float w = weights[n] * dt;
+        q.density[c] += w * e.density;
+        q.temperature[c] += w * e.temperature;
+        if (q.dye) {
+            q.dye[0][c] += w * e.dye.x;
+            q.dye[1][c] += w * e.dye.y;
+            q.dye[2][c] += w * e.dye.z;
+        }
+    });
+}
+
+/// A Force emitter's cells give half their weighted acceleration to each of their two faces
+/// per axis: u += dt * weight * a / 2. Faces are shared between cells, so this runs serially
+/// in mask order.
+void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel)
+{
+    for (std::size_t m = 0; m < e.mask.size(); ++m) {
+        const Int3 c = cellAt(e.mask.cells[m], domain.cells);
+        const float w = 0.5f * e.mask.weights[m] * dt;
+        for (int axis = 0; axis < axesOf(domain); ++axis) {
+            ScalarGrid &comp = vel.component(axis);
+            int hi[3] = {c.x, c.y, c.z};
+            hi[axis] += 1;
+            comp(c.x, c.y, c.z) += w * e.velocity[axis];
+            comp(hi[0], hi[1], hi[2]) += w * e.velocity[axis];
+        }
+    }
+}
+
+/// An Inflow emitter sets the faces around its fluid cells: u = lerp(u, target, weight).
+void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, MacGrid &vel)
+{
+    for (std::size_t m = 0; m < e.mask.size(); ++m) {
+        const std::uint32_t cell = e.mask.cells[m];
+        if (solids.isSolid(cell))
+            continue;
+        const Int3 c = cellAt(cell, domain.cells);
+        const float w = e.mask.weights[m];
+        for (int axis = 0; axis < axesOf(domain); ++axis) {
+            ScalarGrid &comp = vel.component(axis);
+            for (int side = 0; side < 2; ++side) {
+                int f[3] = {c.x, c.y, c.z};
+                f[axis] += side;
+                float &u = comp(f[0], f[1], f[2]);
+                u += w * (e.velocity[axis] - u);
+            }
+        }
+    }
+}
+
 } // namespace
 
 SmokeSolver::SmokeSolver(const Domain &domain, const SimParams &params)
@@ -116,44 +191,11 @@ void SmokeSolver::advectVelocity(float dt)
 // Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode).
 void SmokeSolver::addSources(float dt)
 {
-    const bool dye = hasDye();
+    const Emitted scalars{mDensity, mTemperature, hasDye() ? mDye : nullptr};
     for (const Emitter &e : mEmitters) {
-        const std::uint32_t *cells = e.mask.cells.data();
-        const float *weights = e.mask.weights.data();
-        const std::uint8_t *solid = mSolids.data();
-        forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
-            const std::uint32_t c = cells[n];
-            if (solid[c])
-                return;
-            const float w = weights[n] * dt;
-            mDensity[c] += w * e.density;
-            mTemperature[c] += w * e.temperature;
-            if (dye) {
-                mDye[0][c] += w * e.dye.x;
-                mDye[1][c] += w * e.dye.y;
-                mDye[2][c] += w * e.dye.z;
-            }
-        });
-        if (e.velocityMode != EmitterVelocity::Force)
-            continue;
-        // Each masked cell gives half its weighted acceleration to each of its two faces per
-        // axis. Faces are shared between cells, so this runs serially in mask order.
-        const Int3 n = mDomain.cells;
-        for (std::size_t m = 0; m < e.mask.size(); ++m) {
-            const std::uint32_t c = cells[m];
-            const int i = int(c % std::uint32_t(n.x));
-            const int j = int((c / std::uint32_t(n.x)) % std::uint32_t(n.y));
-            const int k = int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)));
-            const float w = 0.5f * weights[m] * dt;
-            for (int axis = 0; axis < axesOf(mDomain); ++axis) {
-                ScalarGrid &comp = mVelocity.component(axis);
-                int lo[3] = {i, j, k};
-                int hi[3] = {i, j, k};
-                hi[axis] += 1;
-                comp(lo[0], lo[1], lo[2]) += w * e.velocity[axis];
-                comp(hi[0], hi[1], hi[2]) += w * e.velocity[axis];
-            }
-        }
+        injectAmounts(e, dt, mSolids, scalars);
+        if (e.velocityMode == EmitterVelocity::Force)
+            pushFaces(e, dt, mDomain, mVelocity);
     }
 }
 
@@ -172,32 +214,14 @@ void SmokeSolver::addForces(float dt, double time)
 // Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight).
 void SmokeSolver::applyInflow()
 {
-    const Int3 n = mDomain.cells;
     for (const Emitter &e : mEmitters) {
-        if (e.velocityMode != EmitterVelocity::Inflow)
-            continue;
-        for (std::size_t m = 0; m < e.mask.size(); ++m) {
-            const std::uint32_t c = e.mask.cells[m];
-            if (mSolids.isSolid(c))
-                continue;
-            const int i = int(c % std::uint32_t(n.x));
-            const int j = int((c / std::uint32_t(n.x)) % std::uint32_t(n.y));
-            const int k = int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)));
-            const float w = e.mask.weights[m];
-            for (int axis = 0; axis < axesOf(mDomain); ++axis) {
-                ScalarGrid &comp = mVelocity.component(axis);
-                for (int side = 0; side < 2; ++side) {
-                    int f[3] = {i, j, k};
-                    f[axis] += side;
-                    float &u = comp(f[0], f[1], f[2]);
-                    u += w * (e.velocity[axis] - u);
-                }
-            }
-        }
+        if (e.velocityMode == EmitterVelocity::Inflow)
+            blendFaces(e, mSolids, mDomain, mVelocity);
     }
     enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
 }
 
+// Implicit viscosity, backward Euler (Stam 1999): (I - dt nu L) u = u*, per component.
 void SmokeSolver::diffuseVelocity(float dt)
 {
     if (mParams.viscosity <= 0.f)
@@ -219,9 +243,10 @@ StepStats SmokeSolver::project(float dt)
     return stats;
 }
 
+// Scalars follow the projected flow: semi-Lagrangian / MacCormack / BFECC, sharing one trace
+// per sample; density optionally by West's mass-conserving accounting advection (2008).
 void SmokeSolver::advectScalars(float dt)
 {
-    // Density (unless accounting moves it), temperature and dye share one trace per sample.
     std::array<ScalarGrid *, 5> fields{};
     std::size_t count = 0;
     if (mParams.accountingDensity)
@@ -237,6 +262,7 @@ void SmokeSolver::advectScalars(float dt)
                             mParams.advection, mWork);
 }
 
+// Implicit diffusion of the scalars, backward Euler: (I - dt kappa L) q = q*.
 void SmokeSolver::diffuseScalars(float dt)
 {
     if (mParams.diffusion <= 0.f)
