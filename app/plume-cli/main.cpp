@@ -48,6 +48,25 @@ bool parsePositiveInt(const QString &text, int &out)
     return true;
 }
 
+/// Reads `text` as a number within `p` (the table that the scene reader checks too).
+template<class T>
+bool parseParam(const QString &text, const plume::sim::Param &p, T &out)
+{
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    if (!ok || !p.contains(v))
+        return false;
+    out = T(v);
+    return true;
+}
+
+/// Reads `text` as one of an enum's names.
+template<class E, std::size_t N>
+bool parseName(const QString &text, const plume::sim::EnumNames<E, N> &names, E &out)
+{
+    return names.parse(text.toStdString(), out);
+}
+
 // plume-cli simulate: runs a built-in scene headless and prints per-frame timings.
 int simulate(const QStringList &arguments)
 {
@@ -77,9 +96,10 @@ int simulate(const QStringList &arguments)
         return usageError("--resolution must be a positive integer, got '"
                           + parser.value(resOpt) + "'");
     options.threeD = parser.isSet(threeDOpt);
-    if (!plume::sim::schemeFromString(parser.value(schemeOpt).toStdString(), options.scheme))
-        return usageError("--scheme must be 'smoke' or 'stam', got '" + parser.value(schemeOpt)
-                          + "'");
+    if (!parseName(parser.value(schemeOpt), plume::sim::kSchemeNames, options.scheme))
+        return usageError("--scheme must be "
+                          + QString::fromStdString(plume::sim::kSchemeNames.expected()) + ", got '"
+                          + parser.value(schemeOpt) + "'");
     int frames = 0;
     if (!parsePositiveInt(parser.value(framesOpt), frames))
         return usageError("--frames must be a positive integer, got '" + parser.value(framesOpt)
@@ -292,11 +312,12 @@ bool parseFrames(const QString &text, int &first, int &last)
     return ok1 && ok2;
 }
 
-/// Parses "AxB" (e.g. 8x8 or 256x256) into two positive integers.
-bool parsePair(const QString &text, int &a, int &b)
+/// Parses "AxB" (e.g. 8x8 or 256x256) into two integers within their ranges.
+bool parsePair(const QString &text, const plume::sim::Param &pa, int &a,
+               const plume::sim::Param &pb, int &b)
 {
     const QStringList parts = text.toLower().split('x');
-    return parts.size() == 2 && parsePositiveInt(parts[0], a) && parsePositiveInt(parts[1], b);
+    return parts.size() == 2 && parseParam(parts[0], pa, a) && parseParam(parts[1], pb, b);
 }
 
 /// The export options of bake; each one overrides the scene's preset.
@@ -340,88 +361,73 @@ struct ExportOptions
 QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
                            plume::ExportPresets &e)
 {
+    namespace fp = plume::flipbookParams;
+    namespace rp = plume::renderParams;
     plume::FlipbookSettings &f = e.flipbook;
     plume::ImageSequenceSettings &im = e.images;
     plume::RenderSettings &r = e.render;
-    auto bad = [](const QCommandLineOption &opt, const QString &expected, const QString &got) {
-        return "--" + opt.names()[0] + " must be " + expected + ", got '" + got + "'";
+    auto bad = [&p](const QCommandLineOption &opt, const std::string &expected) {
+        return "--" + opt.names()[0] + " must be " + QString::fromStdString(expected) + ", got '"
+               + p.value(opt) + "'";
     };
-    int a = 0, b = 0;
     if (p.isSet(o.flipbook)) {
-        if (!parsePair(p.value(o.flipbook), a, b))
-            return bad(o.flipbook, "ROWSxCOLUMNS", p.value(o.flipbook));
+        if (!parsePair(p.value(o.flipbook), fp::rows, f.rows, fp::columns, f.columns))
+            return bad(o.flipbook, "ROWSxCOLUMNS, each " + fp::rows.describe());
         f.enabled = true;
-        f.rows = a;
-        f.columns = b;
     }
     if (p.isSet(o.images))
         im.enabled = true;
-    if (p.isSet(o.size)) {
-        if (!parsePair(p.value(o.size), r.width, r.height))
-            return bad(o.size, "WIDTHxHEIGHT", p.value(o.size));
-    }
-    bool ok = true;
+    if (p.isSet(o.size)
+        && !parsePair(p.value(o.size), rp::width, r.width, rp::height, r.height))
+        return bad(o.size, "WIDTHxHEIGHT, each " + rp::width.describe());
     if (p.isSet(o.step)) {
-        a = p.value(o.step).toInt(&ok);
-        if (!ok || a < 0)
-            return bad(o.step, "an integer >= 0", p.value(o.step));
-        f.step = a;
-        im.step = std::max(a, 1);
+        // One step for both: the flipbook's 0 (fit the tiles) is 1 for images.
+        if (!parseParam(p.value(o.step), fp::step, f.step))
+            return bad(o.step, fp::step.describe());
+        im.step = std::max(f.step, int(plume::imageParams::step.min));
     }
-    if (p.isSet(o.padding)) {
-        f.padding = p.value(o.padding).toInt(&ok);
-        if (!ok || f.padding < 0)
-            return bad(o.padding, "an integer >= 0", p.value(o.padding));
-    }
+    if (p.isSet(o.padding) && !parseParam(p.value(o.padding), fp::padding, f.padding))
+        return bad(o.padding, fp::padding.describe());
     if (p.isSet(o.alpha)) {
-        if (!plume::alphaModeFromString(p.value(o.alpha).toStdString(), f.alpha))
-            return bad(o.alpha, "straight or premultiplied", p.value(o.alpha));
+        if (!parseName(p.value(o.alpha), plume::kAlphaModeNames, f.alpha))
+            return bad(o.alpha, plume::kAlphaModeNames.expected());
         im.alpha = f.alpha;
     }
     if (p.isSet(o.depth)) {
-        a = p.value(o.depth).toInt(&ok);
-        if (a != 8 && a != 16)
-            return bad(o.depth, "8 or 16", p.value(o.depth));
-        f.bitDepth = im.bitDepth = a;
+        bool ok = false;
+        const int bits = p.value(o.depth).toInt(&ok);
+        if (!ok || !plume::validBitDepth(bits))
+            return bad(o.depth, "8 or 16");
+        f.bitDepth = im.bitDepth = bits;
     }
     if (p.isSet(o.emission)) {
-        if (!plume::emissionOutputFromString(p.value(o.emission).toStdString(), f.emission))
-            return bad(o.emission, "none, combined or separate", p.value(o.emission));
+        if (!parseName(p.value(o.emission), plume::kEmissionOutputNames, f.emission))
+            return bad(o.emission, plume::kEmissionOutputNames.expected());
         im.emission = f.emission;
     }
     if (p.isSet(o.noMotion))
         f.motionVectors = false;
-    if (p.isSet(o.motionRange)) {
-        f.motionRange = p.value(o.motionRange).toFloat(&ok);
-        if (!ok || !(f.motionRange > 0.f))
-            return bad(o.motionRange, "a number > 0", p.value(o.motionRange));
-    }
-    if (p.isSet(o.loop)) {
-        f.loopFrames = p.value(o.loop).toInt(&ok);
-        if (!ok || f.loopFrames < 0)
-            return bad(o.loop, "an integer >= 0", p.value(o.loop));
-    }
+    if (p.isSet(o.motionRange)
+        && !parseParam(p.value(o.motionRange), fp::motionRange, f.motionRange))
+        return bad(o.motionRange, fp::motionRange.describe() + " (0: the largest motion)");
+    if (p.isSet(o.loop) && !parseParam(p.value(o.loop), fp::loopFrames, f.loopFrames))
+        return bad(o.loop, fp::loopFrames.describe());
     if (p.isSet(o.camera)) {
         const QStringList parts = p.value(o.camera).split(',');
-        bool ok2 = false;
-        if (parts.size() == 2) {
-            r.yaw = parts[0].toFloat(&ok);
-            r.pitch = parts[1].toFloat(&ok2);
-        }
-        if (!ok || !ok2 || std::abs(r.pitch) > 89.f)
-            return bad(o.camera, "YAW,PITCH with |pitch| <= 89", p.value(o.camera));
+        if (parts.size() != 2 || !parseParam(parts[0], rp::yaw, r.yaw)
+            || !parseParam(parts[1], rp::pitch, r.pitch))
+            return bad(o.camera, "YAW,PITCH with pitch " + rp::pitch.describe());
     }
     if (p.isSet(o.perspective)) {
         r.projection = plume::Projection::Perspective;
-        r.fov = p.value(o.perspective).toFloat(&ok);
-        if (!ok || !(r.fov > 0.f && r.fov < 180.f))
-            return bad(o.perspective, "an angle in (0, 180)", p.value(o.perspective));
+        if (!parseParam(p.value(o.perspective), rp::fov, r.fov))
+            return bad(o.perspective, rp::fov.describe("angle"));
     }
-    if (p.isSet(o.look) && !plume::look2DFromString(p.value(o.look).toStdString(), r.look2D))
-        return bad(o.look, "dye or field", p.value(o.look));
+    if (p.isSet(o.look) && !parseName(p.value(o.look), plume::kLook2DNames, r.look2D))
+        return bad(o.look, plume::kLook2DNames.expected());
     if (p.isSet(o.field)) {
-        if (!plume::sim::fieldKindFromString(p.value(o.field).toStdString(), r.field))
-            return bad(o.field, "a field name such as density or speed", p.value(o.field));
+        if (!parseName(p.value(o.field), plume::sim::kFieldKindNames, r.field))
+            return bad(o.field, plume::sim::kFieldKindNames.expected());
         r.look2D = plume::Look2D::Field;
     }
     if (plume::sim::Status st = plume::checkRenderSettings(r); !st)

@@ -1,11 +1,10 @@
 #include "jsonpath.h"
 
+#include <sim/param.h>
+
 #include <QJsonArray>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdio>
 #include <vector>
 
 namespace plume {
@@ -108,15 +107,7 @@ JsonLocation jsonLocation(const QByteArray &text, int offset)
     return loc;
 }
 
-std::string formatJsonNumber(double v)
-{
-    char buf[64];
-    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15)
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        *std::to_chars(buf, buf + sizeof buf - 1, v).ptr = '\0';
-    return buf;
-}
+std::string formatJsonNumber(double v) { return sim::formatNumber(v); }
 
 std::string describeJson(const QJsonValue &value)
 {

@@ -17,6 +17,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <type_traits>
+#include <utility>
 
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
@@ -29,39 +31,9 @@ using sim::Vec3;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using sim::Param;
 
-/// An allowed interval of numbers, and how to say it.
-struct Range
-{
-    double lo = -kInf;
-    double hi = kInf;
-    bool openLo = false; ///< lo itself is excluded
-    bool openHi = false;
-
-    bool contains(double v) const
-    {
-        return (openLo ? v > lo : v >= lo) && (openHi ? v < hi : v <= hi);
-    }
-    std::string describe(const char *what) const
-    {
-        auto num = [](double v) { return formatJsonNumber(v); };
-        const bool vowel = std::string("aeiou").find(what[0]) != std::string::npos;
-        const std::string s = std::string(vowel ? "an " : "a ") + what;
-        if (lo == -kInf && hi == kInf)
-            return "a finite " + std::string(what);
-        if (hi == kInf)
-            return s + (openLo ? " > " : " >= ") + num(lo);
-        if (lo == -kInf)
-            return s + (openHi ? " < " : " <= ") + num(hi);
-        return s + " in " + (openLo ? "(" : "[") + num(lo) + ", " + num(hi) + (openHi ? ")" : "]");
-    }
-};
-
-const Range kAny{};
-const Range kPositive{0.0, kInf, true, false};
-const Range kNonNegative{0.0, kInf, false, false};
-const Range kUnit{0.0, 1.0, false, false};
+const Param kAny{};
 
 /// Denormal numbers (below 2.2e-308 as doubles, 1.2e-38 as floats), what rounds to them and -0
 /// are read as 0, so a scene never holds one: solver kernels flush denormals to zero on their
@@ -145,25 +117,12 @@ public:
             mCtx.failMessage(path(key), "missing; this key is required");
     }
 
-    void number(const char *key, double &out, const Range &range = kAny)
+    /// A number (float, double) or integer (int, std::uint32_t) within `p`, at `p.key`.
+    template<class T>
+    void number(const Param &p, T &out)
     {
-        if (ok() && has(key))
-            readNumber(take(key), path(key), out, range);
-    }
-
-    void number(const char *key, float &out, const Range &range = kAny)
-    {
-        if (ok() && has(key))
-            readNumber(take(key), path(key), out, range);
-    }
-
-    void integer(const char *key, int &out, int lo, int hi)
-    {
-        if (!ok() || !has(key))
-            return;
-        double v = 0.0;
-        if (readInteger(take(key), path(key), v, lo, hi))
-            out = int(v);
+        if (ok() && has(p.key))
+            readNumber(take(p.key), path(p.key), out, p);
     }
 
     void boolean(const char *key, bool &out)
@@ -186,22 +145,21 @@ public:
         out = v.toString().toStdString();
     }
 
-    /// [x, y, z], or [x, y] keeping out.z.
-    void vec3(const char *key, Vec3 &out, const Range &range = kAny)
+    /// [x, y, z], or [x, y] keeping out.z; each component within `p`.
+    void vec3(const Param &p, Vec3 &out)
     {
-        if (ok() && has(key))
-            readVec3(take(key), path(key), out, range);
+        if (ok() && has(p.key))
+            readVec3(take(p.key), path(p.key), out, p);
     }
 
-    template<class E>
-    void enumeration(const char *key, E &out, bool (*parse)(const std::string &, E &),
-                     const std::string &known)
+    template<class E, std::size_t N>
+    void enumeration(const char *key, E &out, const sim::EnumNames<E, N> &names)
     {
         if (!ok() || !has(key))
             return;
         const QJsonValue v = take(key);
-        if (!v.isString() || !parse(v.toString().toStdString(), out))
-            mCtx.fail(path(key), "one of " + known, v);
+        if (!v.isString() || !names.parse(v.toString().toStdString(), out))
+            mCtx.fail(path(key), names.expected(), v);
     }
 
     /// Unknown keys (kept for saving), each reported as a warning.
@@ -220,18 +178,30 @@ public:
         return extra;
     }
 
-    bool readNumber(const QJsonValue &v, const std::string &at, double &out, const Range &range)
+    bool readNumber(const QJsonValue &v, const std::string &at, double &out, const Param &range)
     {
         const double d = zeroIfDenormal(v.toDouble());
-        if (!v.isDouble() || !std::isfinite(d) || !range.contains(d)) {
-            mCtx.fail(at, range.describe("number"), v);
+        if (!v.isDouble() || !range.contains(d)) {
+            mCtx.fail(at, range.describe(), v);
             return false;
         }
         out = d;
         return true;
     }
 
-    bool readNumber(const QJsonValue &v, const std::string &at, float &out, const Range &range)
+    template<class I, class = std::enable_if_t<std::is_integral_v<I>>>
+    bool readNumber(const QJsonValue &v, const std::string &at, I &out, const Param &range)
+    {
+        Param whole = range;
+        whole.integer = true;
+        double d = 0.0;
+        if (!readNumber(v, at, d, whole))
+            return false;
+        out = I(d);
+        return true;
+    }
+
+    bool readNumber(const QJsonValue &v, const std::string &at, float &out, const Param &range)
     {
         double d = 0.0;
         if (!readNumber(v, at, d, range))
@@ -244,7 +214,7 @@ public:
         // as well.
         const float f = zeroIfDenormal(float(d));
         if (!range.contains(double(f))) {
-            mCtx.fail(at, range.describe("number") + " as a 32-bit float (this one is "
+            mCtx.fail(at, range.describe() + " as a 32-bit float (this one is "
                               + formatJsonNumber(double(f)) + " as a float)", v);
             return false;
         }
@@ -252,20 +222,7 @@ public:
         return true;
     }
 
-    bool readInteger(const QJsonValue &v, const std::string &at, double &out, double lo,
-                     double hi)
-    {
-        const Range r{lo, hi};
-        const double d = zeroIfDenormal(v.toDouble());
-        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || !r.contains(d)) {
-            mCtx.fail(at, r.describe("integer"), v);
-            return false;
-        }
-        out = d;
-        return true;
-    }
-
-    bool readVec3(const QJsonValue &v, const std::string &at, Vec3 &out, const Range &range)
+    bool readVec3(const QJsonValue &v, const std::string &at, Vec3 &out, const Param &range)
     {
         const QJsonArray a = v.toArray();
         if (!v.isArray() || a.size() < 2 || a.size() > 3) {
@@ -290,21 +247,22 @@ private:
 
 /// Reads a value of T (float or Vec3) at `at` from a plain JSON value.
 bool readValue(ObjectReader &r, const QJsonValue &v, const std::string &at, float &out,
-               const Range &range)
+               const Param &range)
 {
     return r.readNumber(v, at, out, range);
 }
 
 bool readValue(ObjectReader &r, const QJsonValue &v, const std::string &at, Vec3 &out,
-               const Range &range)
+               const Param &range)
 {
     return r.readVec3(v, at, out, range);
 }
 
 /// An animated value: a plain value, or {"interpolation", "keys": [{"frame", "value"}]}.
 template<class T>
-void readAnimated(ObjectReader &parent, const char *key, Animated<T> &out, const Range &range)
+void readAnimated(ObjectReader &parent, const Param &range, Animated<T> &out)
 {
+    const char *key = range.key;
     if (!parent.ok() || !parent.has(key))
         return;
     const QJsonValue v = parent.take(key);
@@ -318,8 +276,7 @@ void readAnimated(ObjectReader &parent, const char *key, Animated<T> &out, const
         return;
     }
     ObjectReader r(parent.context(), v, at);
-    r.enumeration("interpolation", out.interpolation, interpolationFromString,
-                  "linear, smooth");
+    r.enumeration("interpolation", out.interpolation, kInterpolationNames);
     r.require("keys");
     const QJsonValue keys = r.take("keys");
     if (!r.ok())
@@ -336,9 +293,9 @@ void readAnimated(ObjectReader &parent, const char *key, Animated<T> &out, const
         key.value = out.value;
         k.require("frame");
         k.require("value");
-        k.number("frame", key.frame);
+        k.number(Param{.key = "frame"}, key.frame);
         if (k.ok() && !out.keys.empty() && !(key.frame > out.keys.back().frame)) {
-            const Range after{out.keys.back().frame, kInf, true};
+            const Param after = Param::above(out.keys.back().frame, false);
             return k.context().fail(k.path("frame"),
                                     after.describe("frame") + " (keys are sorted by frame)",
                                     array[n].toObject().value("frame"));
@@ -353,28 +310,28 @@ void readAnimated(ObjectReader &parent, const char *key, Animated<T> &out, const
 
 void readDomain(ObjectReader &r, DomainSettings &d)
 {
-    r.enumeration("dimension", d.dimension, dimensionFromString, "2d, 3d");
+    r.enumeration("dimension", d.dimension, kDimensionNames);
     const bool threeD = d.dimension == Dimension::ThreeD;
     if (r.has("size")) {
+        // z must be > 0 only in 3D: check the components that count.
         const std::string at = r.path("size");
         Vec3 size = d.size;
         if (r.readVec3(r.take("size"), at, size, kAny)) {
             for (int c = 0; c < (threeD ? 3 : 2); ++c) {
-                if (!(size[c] > 0.f))
+                if (!domainParams::size.contains(size[c]))
                     return r.context().fail(at + "[" + std::to_string(c) + "]",
-                                            kPositive.describe("number"), double(size[c]));
+                                            domainParams::size.describe(), double(size[c]));
             }
             d.size = size;
         }
     }
-    r.vec3("origin", d.origin);
-    r.integer("resolution", d.resolution, kMinResolution, kMaxResolution);
+    r.vec3(domainParams::origin, d.origin);
+    r.number(domainParams::resolution, d.resolution);
     if (r.has("boundaries")) {
         ObjectReader b(r.context(), r.take("boundaries"), r.path("boundaries"));
         const char *faces[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
         for (int f = 0; f < 6; ++f)
-            b.enumeration(faces[f], d.boundaries[f], sim::boundaryFromString,
-                          knownBoundaryNames());
+            b.enumeration(faces[f], d.boundaries[f], sim::kBoundaryNames);
         d.boundariesExtra = b.finish();
     }
     if (!r.ok())
@@ -401,8 +358,8 @@ void readDomain(ObjectReader &r, DomainSettings &d)
 
 void readPressure(ObjectReader &r, sim::PressureSettings &p)
 {
-    r.number("tolerance", p.tolerance, Range{0.0, 1.0, true, true});
-    r.integer("maxIterations", p.maxIterations, 1, 100000);
+    r.number(sim::simParams::pressureTolerance, p.tolerance);
+    r.number(sim::simParams::pressureMaxIterations, p.maxIterations);
     r.boolean("multigrid", p.multigrid);
 }
 
@@ -410,45 +367,42 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
 {
     sim::SimParams &p = s.params;
     sim::TimeSettings &t = s.time;
-    r.enumeration("scheme", p.scheme, sim::schemeFromString, "stam, smoke");
-    r.number("frameRate", t.frameRate, Range{0.0, 10000.0, true, false});
-    r.integer("substeps", t.substeps, 1, 1000);
-    r.number("cfl", t.cfl, kNonNegative);
-    r.integer("maxSubsteps", t.maxSubsteps, 1, 1000);
-    r.integer("frameStart", s.frameStart, 0, 10000000);
-    r.integer("frameEnd", s.frameEnd, 0, 10000000);
+    namespace sp = sim::simParams;
+    r.enumeration("scheme", p.scheme, sim::kSchemeNames);
+    r.number(sim::timeParams::frameRate, t.frameRate);
+    r.number(sim::timeParams::substeps, t.substeps);
+    r.number(sim::timeParams::cfl, t.cfl);
+    r.number(sim::timeParams::maxSubsteps, t.maxSubsteps);
+    r.number(simulationParams::frameStart, s.frameStart);
+    r.number(simulationParams::frameEnd, s.frameEnd);
     if (r.ok() && s.frameEnd < s.frameStart)
         return r.context().fail(r.path("frameEnd"),
-                                Range{double(s.frameStart)}.describe("integer")
+                                Param::above(s.frameStart, true, true).describe()
                                     + " (not before frameStart)",
                                 s.frameEnd);
-    if (r.has("seed")) {
-        double seed = 0.0;
-        if (r.readInteger(r.take("seed"), r.path("seed"), seed, 0.0, 4294967295.0))
-            s.seed = std::uint32_t(seed);
-    }
-    r.number("viscosity", p.viscosity, kNonNegative);
-    r.number("diffusion", p.diffusion, kNonNegative);
-    r.number("densityDissipation", p.densityDissipation, kNonNegative);
-    r.number("temperatureDissipation", p.temperatureDissipation, kNonNegative);
-    r.number("velocityDissipation", p.velocityDissipation, kNonNegative);
-    r.vec3("up", p.up);
+    r.number(simulationParams::seed, s.seed);
+    for (auto [param, value] : {std::pair{&sp::viscosity, &p.viscosity},
+                                {&sp::diffusion, &p.diffusion},
+                                {&sp::densityDissipation, &p.densityDissipation},
+                                {&sp::temperatureDissipation, &p.temperatureDissipation},
+                                {&sp::velocityDissipation, &p.velocityDissipation}})
+        r.number(*param, *value);
+    r.vec3(sp::up, p.up);
     if (r.ok() && p.up == Vec3{})
         return r.context().failMessage(r.path("up"), "expected a non-zero direction");
-    r.number("ambientTemperature", p.ambientTemperature);
-    r.number("buoyancyDensity", p.buoyancyDensity);
-    r.number("buoyancyTemperature", p.buoyancyTemperature);
-    r.number("vorticity", p.vorticity, kNonNegative);
-    r.enumeration("advection", p.advection, sim::advectionOrderFromString,
-                  "linear, maccormack, bfecc");
+    r.number(sp::ambientTemperature, p.ambientTemperature);
+    r.number(sp::buoyancyDensity, p.buoyancyDensity);
+    r.number(sp::buoyancyTemperature, p.buoyancyTemperature);
+    r.number(sp::vorticity, p.vorticity);
+    r.enumeration("advection", p.advection, sim::kAdvectionOrderNames);
     r.boolean("accountingDensity", p.accountingDensity);
     if (r.has("pressure")) {
         ObjectReader pr(r.context(), r.take("pressure"), r.path("pressure"));
         readPressure(pr, p.pressure);
         s.pressureExtra = pr.finish();
     }
-    r.integer("stamIterations", p.stamIterations, 1, 100000);
-    r.enumeration("stamSweep", p.stamSweep, sim::sweepOrderFromString, "paper, red-black");
+    r.number(sp::stamIterations, p.stamIterations);
+    r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);
 }
 
 void readImageShape(ObjectReader &r, Shape &s)
@@ -470,12 +424,12 @@ void readImageShape(ObjectReader &r, Shape &s)
                                            "expected an image file Qt can decode; '" + resolved
                                                + "': " + reader.errorString().toStdString());
     }
-    r.vec3("min", s.imageMin);
-    r.vec3("max", s.imageMax);
+    r.vec3(shapeParams::imageMin, s.imageMin);
+    r.vec3(shapeParams::imageMax, s.imageMax);
     if (r.ok() && !(s.imageMax.x > s.imageMin.x && s.imageMax.y > s.imageMin.y))
         return r.context().failMessage(r.path("max"),
                                        "expected a corner above and right of \"min\"");
-    r.enumeration("channel", s.channel, imageChannelFromString, "luminance, alpha");
+    r.enumeration("channel", s.channel, kImageChannelNames);
     r.boolean("invert", s.invert);
 }
 
@@ -493,9 +447,9 @@ void readStroke(ObjectReader &r, Shape &s)
         ObjectReader p(r.context(), array[n], r.path("points") + "[" + std::to_string(n) + "]");
         StrokePoint point;
         p.require("position");
-        p.vec3("position", point.position);
-        p.number("radius", point.radius, kPositive);
-        p.number("pressure", point.pressure, kUnit);
+        p.vec3(strokeParams::position, point.position);
+        p.number(strokeParams::radius, point.radius);
+        p.number(strokeParams::pressure, point.pressure);
         point.extra = p.finish();
         s.points.push_back(std::move(point));
     }
@@ -504,33 +458,34 @@ void readStroke(ObjectReader &r, Shape &s)
 void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
 {
     r.require("type");
+    const ShapeType everywhere = ShapeType::Everywhere;
     const std::string known = kind == ItemKind::ForceField
-                                  ? "sphere, circle, box, capsule, stroke, image, everywhere"
-                                  : "sphere, circle, box, capsule, stroke, image (\"everywhere\" "
-                                    "is for force items only)";
+                                  ? kShapeTypeNames.expected()
+                                  : "one of " + kShapeTypeNames.list(", ", &everywhere)
+                                        + " (\"everywhere\" is for force items only)";
     if (r.ok() && r.has("type")) {
         const QJsonValue v = r.take("type");
-        if (!v.isString() || !shapeTypeFromString(v.toString().toStdString(), s.type)
-            || (s.type == ShapeType::Everywhere && kind != ItemKind::ForceField))
-            return r.context().fail(r.path("type"), "one of " + known, v);
+        if (!v.isString() || !kShapeTypeNames.parse(v.toString().toStdString(), s.type)
+            || (s.type == everywhere && kind != ItemKind::ForceField))
+            return r.context().fail(r.path("type"), known, v);
         if (s.type == ShapeType::Image && dim != Dimension::TwoD)
             return r.context().failMessage(r.path("type"),
                                            "image masks need a 2d domain (this one is 3d)");
     }
     switch (s.type) {
     case ShapeType::Sphere:
-        r.vec3("centre", s.centre);
-        r.number("radius", s.radius, kPositive);
+        r.vec3(shapeParams::centre, s.centre);
+        r.number(shapeParams::radius, s.radius);
         break;
     case ShapeType::Box:
-        r.vec3("centre", s.centre);
-        r.vec3("halfSize", s.halfSize, kPositive);
-        r.number("rotation", s.rotation);
+        r.vec3(shapeParams::centre, s.centre);
+        r.vec3(shapeParams::halfSize, s.halfSize);
+        r.number(shapeParams::rotation, s.rotation);
         break;
     case ShapeType::Capsule:
-        r.vec3("start", s.start);
-        r.vec3("end", s.end);
-        r.number("radius", s.radius, kPositive);
+        r.vec3(shapeParams::start, s.start);
+        r.vec3(shapeParams::end, s.end);
+        r.number(shapeParams::radius, s.radius);
         break;
     case ShapeType::Stroke:
         readStroke(r, s);
@@ -545,29 +500,29 @@ void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
 
 void readEmitter(ObjectReader &r, EmitterSettings &e)
 {
-    r.number("density", e.density, kNonNegative);
-    r.number("temperature", e.temperature);
-    r.vec3("dye", e.dye, kNonNegative);
-    r.enumeration("velocityMode", e.velocityMode, emitterVelocityFromString,
-                  "none, force, inflow");
-    r.vec3("velocity", e.velocity);
-    readAnimated(r, "rate", e.rate, kNonNegative);
+    r.number(emitterParams::density, e.density);
+    r.number(emitterParams::temperature, e.temperature);
+    r.vec3(emitterParams::dye, e.dye);
+    r.enumeration("velocityMode", e.velocityMode, sim::kEmitterVelocityNames);
+    r.vec3(emitterParams::velocity, e.velocity);
+    readAnimated(r, emitterParams::rate, e.rate);
 }
 
 void readForce(ObjectReader &r, ForceSettings &f)
 {
-    r.enumeration("type", f.type, sim::forceTypeFromString,
-                  "directional, vortex, radial, turbulence, drag");
-    readAnimated(r, "strength", f.strength,
-                 f.type == sim::ForceType::Drag ? kNonNegative : kAny);
-    r.vec3("direction", f.direction);
+    r.enumeration("type", f.type, sim::kForceTypeNames);
+    readAnimated(r,
+                 f.type == sim::ForceType::Drag ? forceParams::dragStrength
+                                                : forceParams::strength,
+                 f.strength);
+    r.vec3(forceParams::direction, f.direction);
     if (r.ok() && f.direction == Vec3{}
         && (f.type == sim::ForceType::Directional || f.type == sim::ForceType::Vortex))
         return r.context().failMessage(r.path("direction"), "expected a non-zero direction");
-    r.vec3("centre", f.centre);
-    r.number("scale", f.scale, kPositive);
-    r.number("timeScale", f.timeScale, kNonNegative);
-    r.number("falloff", f.falloff, kNonNegative);
+    r.vec3(forceParams::centre, f.centre);
+    r.number(forceParams::scale, f.scale);
+    r.number(forceParams::timeScale, f.timeScale);
+    r.number(forceParams::falloff, f.falloff);
 }
 
 void readItem(ObjectReader &r, Item &item, Dimension dim)
@@ -575,15 +530,15 @@ void readItem(ObjectReader &r, Item &item, Dimension dim)
     r.require("name");
     r.string("name", item.name, true);
     r.require("kind");
-    r.enumeration("kind", item.kind, itemKindFromString, "emitter, obstacle, force");
+    r.enumeration("kind", item.kind, kItemKindNames);
     r.boolean("enabled", item.enabled);
     if (r.ok() && r.has("active")) {
         ObjectReader a(r.context(), r.take("active"), r.path("active"));
-        a.number("start", item.activeStart);
-        a.number("end", item.activeEnd);
+        a.number(itemParams::activeStart, item.activeStart);
+        a.number(itemParams::activeEnd, item.activeEnd);
         if (a.ok() && item.activeEnd < item.activeStart)
             return a.context().fail(a.path("end"),
-                                    Range{item.activeStart}.describe("frame")
+                                    Param::above(item.activeStart, true).describe("frame")
                                         + " (not before start)",
                                     item.activeEnd);
         item.activeExtra = a.finish();
@@ -594,7 +549,7 @@ void readItem(ObjectReader &r, Item &item, Dimension dim)
         readShape(s, item.shape, item.kind, dim);
         item.shape.extra = s.finish();
     }
-    readAnimated(r, "offset", item.offset, kAny);
+    readAnimated(r, itemParams::offset, item.offset);
     if (r.ok() && item.kind == ItemKind::Emitter && r.has("emitter")) {
         ObjectReader e(r.context(), r.take("emitter"), r.path("emitter"));
         readEmitter(e, item.emitter);
@@ -638,54 +593,50 @@ void readItems(ObjectReader &root, Scene &scene)
 
 void readRender(ObjectReader &r, RenderSettings &s)
 {
-    r.integer("width", s.width, 1, 8192);
-    r.integer("height", s.height, 1, 8192);
-    r.enumeration("look2d", s.look2D, look2DFromString, "dye, field");
-    r.enumeration("field", s.field, sim::fieldKindFromString,
-                  "density, temperature, dye-red, dye-green, dye-blue, velocity-x, velocity-y, "
-                  "velocity-z, speed, pressure, divergence, vorticity, solid");
-    r.enumeration("colorMap", s.colorMap, colorMapFromString, "smoke, inferno, diverging");
-    r.number("fieldMin", s.fieldMin);
-    r.number("fieldMax", s.fieldMax);
+    namespace rp = renderParams;
+    r.number(rp::width, s.width);
+    r.number(rp::height, s.height);
+    r.enumeration("look2d", s.look2D, kLook2DNames);
+    r.enumeration("field", s.field, sim::kFieldKindNames);
+    r.enumeration("colorMap", s.colorMap, kColorMapNames);
+    r.number(rp::fieldMin, s.fieldMin);
+    r.number(rp::fieldMax, s.fieldMax);
     if (r.ok() && !(s.fieldMax > s.fieldMin))
-        return r.context().fail(r.path("fieldMax"),
-                                Range{s.fieldMin, kInf, true}.describe("number"),
+        return r.context().fail(r.path("fieldMax"), Param::above(s.fieldMin, false).describe(),
                                 double(s.fieldMax));
-    r.enumeration("projection", s.projection, projectionFromString,
-                  "orthographic, perspective");
-    r.number("yaw", s.yaw);
-    r.number("pitch", s.pitch, Range{-89.0, 89.0});
-    r.number("fov", s.fov, Range{0.0, 180.0, true, true});
-    r.number("zoom", s.zoom, kPositive);
-    r.vec3("lightDirection", s.lightDirection);
+    r.enumeration("projection", s.projection, kProjectionNames);
+    for (auto [param, value] : {std::pair{&rp::yaw, &s.yaw}, {&rp::pitch, &s.pitch},
+                                {&rp::fov, &s.fov}, {&rp::zoom, &s.zoom}})
+        r.number(*param, *value);
+    r.vec3(rp::lightDirection, s.lightDirection);
     if (r.ok() && s.lightDirection == Vec3{})
         return r.context().failMessage(r.path("lightDirection"), "expected a non-zero direction");
-    r.vec3("lightColor", s.lightColor, kNonNegative);
-    r.number("lightIntensity", s.lightIntensity, kNonNegative);
-    r.number("ambient", s.ambient, kNonNegative);
-    r.vec3("smokeColor", s.smokeColor, kNonNegative);
-    r.number("densityScale", s.densityScale, kNonNegative);
-    r.number("stepCells", s.stepCells, Range{0.0, 4.0, true, false});
-    r.number("emissionIntensity", s.emissionIntensity, kNonNegative);
-    r.number("emissionMin", s.emissionMin);
-    r.number("emissionMax", s.emissionMax);
+    r.vec3(rp::lightColor, s.lightColor);
+    r.number(rp::lightIntensity, s.lightIntensity);
+    r.number(rp::ambient, s.ambient);
+    r.vec3(rp::smokeColor, s.smokeColor);
+    for (auto [param, value] :
+         {std::pair{&rp::densityScale, &s.densityScale}, {&rp::stepCells, &s.stepCells},
+          {&rp::emissionIntensity, &s.emissionIntensity}, {&rp::emissionMin, &s.emissionMin},
+          {&rp::emissionMax, &s.emissionMax}})
+        r.number(*param, *value);
     if (r.ok() && !(s.emissionMax > s.emissionMin))
         return r.context().fail(r.path("emissionMax"),
-                                Range{s.emissionMin, kInf, true}.describe("number"),
+                                Param::above(s.emissionMin, false).describe(),
                                 double(s.emissionMax));
 }
 
 /// "first" and "last" frames of an output (absent: the bake's range) and a bit depth.
 void readFrames(ObjectReader &r, int &first, int &last, int &bitDepth)
 {
-    r.integer("first", first, 0, 10000000);
-    r.integer("last", last, 0, 10000000);
+    r.number(flipbookParams::first, first);
+    r.number(flipbookParams::last, last);
     if (r.ok() && first != kBakeRange && last != kBakeRange && last < first)
-        return r.context().fail(r.path("last"), Range{double(first)}.describe("integer")
+        return r.context().fail(r.path("last"), Param::above(first, true, true).describe()
                                 + " (not before first)", last);
     if (r.ok() && r.has("bitDepth")) {
         const QJsonValue v = r.take("bitDepth");
-        if (!(v.isDouble() && (v.toDouble() == 8.0 || v.toDouble() == 16.0)))
+        if (!(v.isDouble() && validBitDepth(v.toDouble())))
             return r.context().fail(r.path("bitDepth"), "8 or 16", v);
         bitDepth = v.toInt();
     }
@@ -694,17 +645,16 @@ void readFrames(ObjectReader &r, int &first, int &last, int &bitDepth)
 void readFlipbook(ObjectReader &r, FlipbookSettings &s)
 {
     r.boolean("enabled", s.enabled);
-    r.integer("rows", s.rows, 1, 256);
-    r.integer("columns", s.columns, 1, 256);
+    r.number(flipbookParams::rows, s.rows);
+    r.number(flipbookParams::columns, s.columns);
     readFrames(r, s.first, s.last, s.bitDepth);
-    r.integer("step", s.step, 0, 100000);
-    r.integer("padding", s.padding, 0, 256);
-    r.enumeration("alpha", s.alpha, alphaModeFromString, "straight, premultiplied");
-    r.enumeration("emission", s.emission, emissionOutputFromString,
-                  "none, combined, separate");
+    r.number(flipbookParams::step, s.step);
+    r.number(flipbookParams::padding, s.padding);
+    r.enumeration("alpha", s.alpha, kAlphaModeNames);
+    r.enumeration("emission", s.emission, kEmissionOutputNames);
     r.boolean("motionVectors", s.motionVectors);
-    r.number("motionRange", s.motionRange, kNonNegative);
-    r.integer("loopFrames", s.loopFrames, 0, 100000);
+    r.number(flipbookParams::motionRange, s.motionRange);
+    r.number(flipbookParams::loopFrames, s.loopFrames);
     r.string("fileName", s.fileName, false);
 }
 
@@ -712,10 +662,9 @@ void readImages(ObjectReader &r, ImageSequenceSettings &s)
 {
     r.boolean("enabled", s.enabled);
     readFrames(r, s.first, s.last, s.bitDepth);
-    r.integer("step", s.step, 1, 100000);
-    r.enumeration("alpha", s.alpha, alphaModeFromString, "straight, premultiplied");
-    r.enumeration("emission", s.emission, emissionOutputFromString,
-                  "none, combined, separate");
+    r.number(imageParams::step, s.step);
+    r.enumeration("alpha", s.alpha, kAlphaModeNames);
+    r.enumeration("emission", s.emission, kEmissionOutputNames);
     r.string("fileName", s.fileName, false);
 }
 
@@ -748,7 +697,9 @@ void readRoot(ObjectReader &root, Scene &scene)
                                    format);
     root.require("version");
     double version = 0.0;
-    if (root.ok() && !root.readInteger(root.take("version"), "version", version, 1.0, 1e9))
+    if (root.ok()
+        && !root.readNumber(root.take("version"), "version", version,
+                            Param{.min = 1, .max = 1e9, .integer = true}))
         return;
     if (root.ok() && version > kSceneFormatVersion)
         return root.context().failMessage(

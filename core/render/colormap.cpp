@@ -46,21 +46,6 @@ const QRgb kSolidColor = qRgb(110, 118, 130);
 
 } // namespace
 
-const char *toString(ColorMap map)
-{
-    switch (map) {
-    case ColorMap::Smoke: return "smoke";
-    case ColorMap::Inferno: return "inferno";
-    case ColorMap::Diverging: return "diverging";
-    }
-    return "unknown";
-}
-
-bool colorMapFromString(const std::string &s, ColorMap &out)
-{
-    return sim::enumFromString(s, out, {ColorMap::Smoke, ColorMap::Inferno, ColorMap::Diverging});
-}
-
 QRgb mapColor(ColorMap map, float t)
 {
     switch (map) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <sim/grid.h>
+#include <sim/param.h>
 
 #include <QImage>
 #include <QRgb>
@@ -16,9 +17,9 @@ enum class ColorMap {
     Diverging, ///< blue-white-red around zero: pressure, divergence, velocity components
 };
 
-/// Stable names ("smoke", "inferno", "diverging") for files; false for an unknown name.
-const char *toString(ColorMap map);
-bool colorMapFromString(const std::string &s, ColorMap &out);
+/// Stable names for files.
+inline constexpr sim::EnumNames<ColorMap, 3> kColorMapNames{{"smoke", "inferno", "diverging"}};
+inline const char *toString(ColorMap map) { return kColorMapNames.name(map); }
 
 /// Colour of t in [0, 1] (clamped) on a map.
 QRgb mapColor(ColorMap map, float t);

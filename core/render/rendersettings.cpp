@@ -1,54 +1,50 @@
 #include "rendersettings.h"
 
-#include <cmath>
-
 namespace plume {
-
-const char *toString(Look2D v)
-{
-    switch (v) {
-    case Look2D::Dye: return "dye";
-    case Look2D::Field: return "field";
-    }
-    return "unknown";
-}
-
-const char *toString(Projection v)
-{
-    switch (v) {
-    case Projection::Orthographic: return "orthographic";
-    case Projection::Perspective: return "perspective";
-    }
-    return "unknown";
-}
-
-bool look2DFromString(const std::string &s, Look2D &out)
-{
-    return sim::enumFromString(s, out, {Look2D::Dye, Look2D::Field});
-}
-
-bool projectionFromString(const std::string &s, Projection &out)
-{
-    return sim::enumFromString(s, out, {Projection::Orthographic, Projection::Perspective});
-}
 
 sim::Status checkRenderSettings(const RenderSettings &s)
 {
     auto fail = [](const std::string &m) { return sim::Status::failure("render: " + m); };
-    if (s.width < 1 || s.width > 8192 || s.height < 1 || s.height > 8192)
-        return fail("frame size " + std::to_string(s.width) + "x" + std::to_string(s.height)
-                    + " is outside 1..8192 pixels");
-    if (!(s.stepCells > 0.f && s.stepCells <= 4.f))
-        return fail("stepCells must be in (0, 4]");
+    const std::pair<const sim::Param &, double> values[] = {
+        {renderParams::width, s.width},
+        {renderParams::height, s.height},
+        {renderParams::fieldMin, s.fieldMin},
+        {renderParams::fieldMax, s.fieldMax},
+        {renderParams::yaw, s.yaw},
+        {renderParams::pitch, s.pitch},
+        {renderParams::fov, s.fov},
+        {renderParams::zoom, s.zoom},
+        {renderParams::lightIntensity, s.lightIntensity},
+        {renderParams::ambient, s.ambient},
+        {renderParams::densityScale, s.densityScale},
+        {renderParams::stepCells, s.stepCells},
+        {renderParams::emissionIntensity, s.emissionIntensity},
+        {renderParams::emissionMin, s.emissionMin},
+        {renderParams::emissionMax, s.emissionMax},
+    };
+    for (const auto &[param, v] : values) {
+        if (!param.contains(v))
+            return fail(std::string(param.key) + " is " + sim::formatNumber(v) + "; expected "
+                        + param.describe());
+    }
+    const std::pair<const sim::Param &, sim::Vec3> vectors[] = {
+        {renderParams::lightDirection, s.lightDirection},
+        {renderParams::lightColor, s.lightColor},
+        {renderParams::smokeColor, s.smokeColor},
+    };
+    for (const auto &[param, v] : vectors) {
+        for (int c = 0; c < 3; ++c) {
+            if (!param.contains(v[c]))
+                return fail(std::string(param.key) + "[" + std::to_string(c) + "] is "
+                            + sim::formatNumber(v[c]) + "; expected " + param.describe());
+        }
+    }
     if (!(s.fieldMax > s.fieldMin))
         return fail("fieldMax must be greater than fieldMin");
     if (!(s.emissionMax > s.emissionMin))
         return fail("emissionMax must be greater than emissionMin");
-    if (!(s.zoom > 0.f) || !(s.fov > 0.f && s.fov < 180.f) || !(std::abs(s.pitch) <= 89.f))
-        return fail("camera needs zoom > 0, fov in (0, 180) and pitch in [-89, 89]");
-    if (!(s.densityScale >= 0.f) || !(s.ambient >= 0.f) || !(s.lightIntensity >= 0.f)
-        || !(s.emissionIntensity >= 0.f))
-        return fail("densityScale, ambient, lightIntensity and emissionIntensity must be >= 0");
+    if (s.lightDirection == sim::Vec3{})
+        return fail("lightDirection must not be the zero vector");
     return sim::Status::success();
 }
 

@@ -21,6 +21,39 @@ enum class Look2D : std::uint8_t {
 /// How a 3D camera projects. Stored as "orthographic" and "perspective".
 enum class Projection : std::uint8_t { Orthographic, Perspective };
 
+inline constexpr sim::EnumNames<Look2D, 2> kLook2DNames{{"dye", "field"}};
+inline constexpr sim::EnumNames<Projection, 2> kProjectionNames{{"orthographic", "perspective"}};
+inline const char *toString(Look2D v) { return kLook2DNames.name(v); }
+inline const char *toString(Projection v) { return kProjectionNames.name(v); }
+
+/// Keys and ranges of RenderSettings' numbers (sim/param.h); the defaults are its member
+/// initialisers. Colours and directions give each component's range.
+namespace renderParams {
+inline constexpr sim::Param width{.key = "width", .min = 1, .max = 8192, .integer = true};
+inline constexpr sim::Param height{.key = "height", .min = 1, .max = 8192, .integer = true};
+/// fieldMax is also > fieldMin.
+inline constexpr sim::Param fieldMin{.key = "fieldMin", .softMin = -1e6, .softMax = 1e6};
+inline constexpr sim::Param fieldMax{.key = "fieldMax", .softMin = -1e6, .softMax = 1e6};
+inline constexpr sim::Param yaw{.key = "yaw", .softMin = -360, .softMax = 360, .decimals = 1};
+inline constexpr sim::Param pitch{.key = "pitch", .min = -89, .max = 89, .decimals = 1};
+inline constexpr sim::Param fov{.key = "fov", .min = 0, .max = 180, .openMin = true,
+                                .openMax = true, .decimals = 1};
+inline constexpr sim::Param zoom{.key = "zoom", .min = 0, .openMin = true, .softMax = 100,
+                                 .decimals = 2};
+inline constexpr sim::Param lightDirection{.key = "lightDirection"};
+inline constexpr sim::Param lightColor{.key = "lightColor", .min = 0};
+inline constexpr sim::Param lightIntensity{.key = "lightIntensity", .min = 0};
+inline constexpr sim::Param ambient{.key = "ambient", .min = 0};
+inline constexpr sim::Param smokeColor{.key = "smokeColor", .min = 0};
+inline constexpr sim::Param densityScale{.key = "densityScale", .min = 0};
+inline constexpr sim::Param stepCells{.key = "stepCells", .min = 0, .max = 4, .openMin = true};
+inline constexpr sim::Param emissionIntensity{.key = "emissionIntensity", .min = 0,
+                                              .softMax = 1000, .decimals = 2};
+/// emissionMax is also > emissionMin.
+inline constexpr sim::Param emissionMin{.key = "emissionMin"};
+inline constexpr sim::Param emissionMax{.key = "emissionMax"};
+} // namespace renderParams
+
 /// How the renderer turns simulation fields into images (docs/flipbook.md). Plain data kept in
 /// the scene's export presets. Colours are linear RGB; lengths in world units.
 struct RenderSettings
@@ -40,7 +73,7 @@ struct RenderSettings
     // fitted into the frame; `zoom` > 1 magnifies.
     Projection projection = Projection::Orthographic;
     float yaw = 0.f;   ///< degrees
-    float pitch = 0.f; ///< degrees, in [-89, 89]
+    float pitch = 0.f; ///< degrees (renderParams::pitch)
     float fov = 40.f;  ///< perspective: vertical field of view in degrees
     float zoom = 1.f;
 
@@ -51,7 +84,7 @@ struct RenderSettings
     float ambient = 0.25f;     ///< light reaching every point regardless of shadows
     sim::Vec3 smokeColor{0.9f, 0.9f, 0.9f}; ///< albedo where there is no dye
     float densityScale = 20.f; ///< extinction per unit density per world unit
-    float stepCells = 0.75f;   ///< ray-march step in cells, in (0, 4]
+    float stepCells = 0.75f;   ///< ray-march step in cells
 
     // Emission (2D and 3D): blackbody-style colour from temperature. Below emissionMin
     // nothing glows; at emissionMax the colour is white-hot. 0 intensity turns it off.
@@ -64,13 +97,8 @@ struct RenderSettings
     friend bool operator==(const RenderSettings &, const RenderSettings &) = default;
 };
 
-const char *toString(Look2D v);
-const char *toString(Projection v);
-bool look2DFromString(const std::string &s, Look2D &out);
-bool projectionFromString(const std::string &s, Projection &out);
-
-/// Refuses sizes outside [1, 8192], non-positive steps, a field range with max <= min, and
-/// out-of-range camera values; the message names the setting.
+/// Refuses a value outside its renderParams range, a field or emission range with max <= min
+/// and a zero light direction; the message names the setting.
 sim::Status checkRenderSettings(const RenderSettings &s);
 
 } // namespace plume

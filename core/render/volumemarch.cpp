@@ -73,7 +73,10 @@ struct Camera
 
     Camera(const sim::Domain &domain, const RenderSettings &s, int width, int height)
     {
-        const float yaw = s.yaw * kDegrees, pitch = std::clamp(s.pitch, -89.f, 89.f) * kDegrees;
+        const sim::Param &pitchRange = renderParams::pitch;
+        const float yaw = s.yaw * kDegrees;
+        const float pitch =
+            std::clamp(s.pitch, float(pitchRange.min), float(pitchRange.max)) * kDegrees;
         const Vec3 toCamera{std::sin(yaw) * std::cos(pitch), std::sin(pitch),
                             std::cos(yaw) * std::cos(pitch)};
         forward = toCamera * -1.f;

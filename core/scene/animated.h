@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sim/param.h>
+
 #include <QJsonObject>
 
 #include <algorithm>
@@ -15,8 +17,8 @@ enum class Interpolation : std::uint8_t {
     Smooth, ///< smoothstep ease (3u^2 - 2u^3): zero slope at every key, never overshoots
 };
 
-const char *toString(Interpolation i);
-bool interpolationFromString(const std::string &s, Interpolation &out);
+inline constexpr sim::EnumNames<Interpolation, 2> kInterpolationNames{{"linear", "smooth"}};
+inline const char *toString(Interpolation i) { return kInterpolationNames.name(i); }
 
 /// One key: a value at a time given in frames (fractional frames allowed).
 template<class T>

@@ -13,10 +13,9 @@ std::string itemLabel(const Item &item) { return "item '" + item.name + "'"; }
 sim::Status checkScene(const Scene &scene)
 {
     const DomainSettings &ds = scene.domain;
-    if (ds.resolution < kMinResolution || ds.resolution > kMaxResolution)
-        return sim::Status::failure("domain: resolution " + std::to_string(ds.resolution)
-                                    + " must lie in [" + std::to_string(kMinResolution) + ", "
-                                    + std::to_string(kMaxResolution) + "]");
+    if (!domainParams::resolution.contains(ds.resolution))
+        return sim::Status::failure("domain: resolution is " + std::to_string(ds.resolution)
+                                    + "; expected " + domainParams::resolution.describe());
     if (sim::Status s = makeDomain(ds).validate(kMaxCells); !s)
         return s;
     if (sim::Status s = scene.simulation.params.validate(); !s)

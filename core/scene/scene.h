@@ -42,9 +42,7 @@ struct DomainSettings
     friend bool operator==(const DomainSettings &, const DomainSettings &) = default;
 };
 
-/// Resolution limits: cells along the longest axis, and cells in all.
-inline constexpr int kMinResolution = 8;
-inline constexpr int kMaxResolution = 16384;
+/// Cells in all at most (the resolution's range is domainParams::resolution).
 inline constexpr std::int64_t kMaxCells = sim::Domain::kDefaultMaxCells; // 512^3
 /// Bytes per cell assumed by memory estimates: the smoke scheme's state, scratch and dye
 /// stay under this (docs/architecture.md).
@@ -206,19 +204,83 @@ struct Scene
     friend bool operator==(const Scene &a, const Scene &b);
 };
 
-/// Stable strings of the scene enums, and their readers (false for an unknown string).
-const char *toString(Dimension d);
-const char *toString(ItemKind k);
-const char *toString(ShapeType t);
-const char *toString(ImageChannel c);
-bool dimensionFromString(const std::string &s, Dimension &out);
-bool itemKindFromString(const std::string &s, ItemKind &out);
-bool shapeTypeFromString(const std::string &s, ShapeType &out); ///< "circle" reads as Sphere
-bool imageChannelFromString(const std::string &s, ImageChannel &out);
-bool emitterVelocityFromString(const std::string &s, sim::EmitterVelocity &out);
+/// Stable strings of the scene enums (sim/param.h). A sphere is also read as "circle".
+inline constexpr sim::EnumNames<Dimension, 2> kDimensionNames{{"2d", "3d"}};
+inline constexpr sim::EnumNames<ItemKind, 3> kItemKindNames{{"emitter", "obstacle", "force"}};
+inline constexpr sim::EnumNames<ShapeType, 6> kShapeTypeNames{
+    {"sphere", "box", "capsule", "stroke", "image", "everywhere"}, "circle", ShapeType::Sphere};
+inline constexpr sim::EnumNames<ImageChannel, 2> kImageChannelNames{{"luminance", "alpha"}};
+inline const char *toString(Dimension d) { return kDimensionNames.name(d); }
+inline const char *toString(ItemKind k) { return kItemKindNames.name(k); }
+inline const char *toString(ShapeType t) { return kShapeTypeNames.name(t); }
+inline const char *toString(ImageChannel c) { return kImageChannelNames.name(c); }
 
-/// The known strings of an enum, comma separated, for messages ("wall, open, periodic").
-std::string knownBoundaryNames();
+// Keys and ranges of the scene's numbers (sim/param.h), one namespace per struct above; the
+// defaults are the structs' member initialisers. Vector settings give each component's range.
+
+namespace domainParams {
+inline constexpr sim::Param size{.key = "size", .min = 0, .openMin = true, .softMax = 1e4};
+inline constexpr sim::Param origin{.key = "origin"};
+inline constexpr sim::Param resolution{.key = "resolution", .min = 8, .max = 16384,
+                                       .integer = true};
+} // namespace domainParams
+
+namespace simulationParams {
+inline constexpr sim::Param frameStart{.key = "frameStart", .min = 0, .max = 1e7, .integer = true};
+/// Also at least frameStart.
+inline constexpr sim::Param frameEnd{.key = "frameEnd", .min = 0, .max = 1e7, .integer = true};
+inline constexpr sim::Param seed{.key = "seed", .min = 0, .max = 4294967295.0, .integer = true};
+} // namespace simulationParams
+
+namespace itemParams {
+/// In the "active" object, in frames; end is also at least start.
+inline constexpr sim::Param activeStart{.key = "start", .softMin = -1e6, .softMax = 1e6,
+                                        .decimals = 1};
+inline constexpr sim::Param activeEnd{.key = "end", .softMin = -1e6, .softMax = 1e6,
+                                      .decimals = 1};
+inline constexpr sim::Param offset{.key = "offset", .softMin = -100, .softMax = 100};
+} // namespace itemParams
+
+namespace shapeParams {
+inline constexpr sim::Param centre{.key = "centre", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param start{.key = "start", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param end{.key = "end", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param imageMin{.key = "min", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param imageMax{.key = "max", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param radius{.key = "radius", .min = 0, .openMin = true, .softMax = 100,
+                                   .decimals = 4};
+inline constexpr sim::Param halfSize{.key = "halfSize", .min = 0, .openMin = true,
+                                     .softMax = 100, .decimals = 4};
+inline constexpr sim::Param rotation{.key = "rotation", .softMin = -360, .softMax = 360,
+                                     .decimals = 1};
+} // namespace shapeParams
+
+namespace strokeParams {
+inline constexpr sim::Param position{.key = "position", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param radius{.key = "radius", .min = 0, .openMin = true, .softMax = 100,
+                                   .decimals = 4};
+inline constexpr sim::Param pressure{.key = "pressure", .min = 0, .max = 1};
+} // namespace strokeParams
+
+namespace emitterParams {
+inline constexpr sim::Param density{.key = "density", .min = 0};
+inline constexpr sim::Param temperature{.key = "temperature"};
+inline constexpr sim::Param dye{.key = "dye", .min = 0};
+inline constexpr sim::Param velocity{.key = "velocity"};
+inline constexpr sim::Param rate{.key = "rate", .min = 0};
+} // namespace emitterParams
+
+namespace forceParams {
+/// Drag's strength is also >= 0 (dragStrength).
+inline constexpr sim::Param strength{.key = "strength"};
+inline constexpr sim::Param dragStrength{.key = "strength", .min = 0};
+inline constexpr sim::Param direction{.key = "direction", .softMin = -1, .softMax = 1};
+inline constexpr sim::Param centre{.key = "centre", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param scale{.key = "scale", .min = 0, .openMin = true, .softMax = 100,
+                                  .decimals = 4};
+inline constexpr sim::Param timeScale{.key = "timeScale", .min = 0, .softMax = 100};
+inline constexpr sim::Param falloff{.key = "falloff", .min = 0, .softMax = 100, .decimals = 4};
+} // namespace forceParams
 
 /// Stable seed of an item's turbulence: the scene seed mixed with the item name (FNV-1a), so
 /// reordering items does not change the noise.

@@ -26,8 +26,40 @@ enum class EmissionOutput : std::uint8_t {
     Separate, ///< its own image, RGB, sRGB-encoded, opaque
 };
 
+inline constexpr sim::EnumNames<AlphaMode, 2> kAlphaModeNames{{"straight", "premultiplied"}};
+inline constexpr sim::EnumNames<EmissionOutput, 3> kEmissionOutputNames{
+    {"none", "combined", "separate"}};
+inline const char *toString(AlphaMode v) { return kAlphaModeNames.name(v); }
+inline const char *toString(EmissionOutput v) { return kEmissionOutputNames.name(v); }
+
 /// A frame number that is not set: the bake's range is used.
 inline constexpr int kBakeRange = -1;
+
+/// PNG bits per channel: 8 or 16 (bitDepth of both presets).
+inline constexpr int kBitDepths[] = {8, 16};
+inline bool validBitDepth(double bits) { return bits == kBitDepths[0] || bits == kBitDepths[1]; }
+
+/// Keys and ranges of FlipbookSettings' numbers (sim/param.h); the defaults are its member
+/// initialisers. first and last (frames) are also in imageParams; last is at least first.
+namespace flipbookParams {
+inline constexpr sim::Param rows{.key = "rows", .min = 1, .max = 256, .integer = true};
+inline constexpr sim::Param columns{.key = "columns", .min = 1, .max = 256, .integer = true};
+inline constexpr sim::Param first{.key = "first", .min = 0, .max = 1e7, .integer = true};
+inline constexpr sim::Param last{.key = "last", .min = 0, .max = 1e7, .integer = true};
+inline constexpr sim::Param step{.key = "step", .min = 0, .max = 100000, .integer = true};
+inline constexpr sim::Param padding{.key = "padding", .min = 0, .max = 256, .integer = true};
+inline constexpr sim::Param motionRange{.key = "motionRange", .min = 0, .softMax = 10000,
+                                        .decimals = 2};
+inline constexpr sim::Param loopFrames{.key = "loopFrames", .min = 0, .max = 100000,
+                                       .integer = true};
+} // namespace flipbookParams
+
+/// Keys and ranges of ImageSequenceSettings' numbers; the defaults are its initialisers.
+namespace imageParams {
+inline constexpr sim::Param first = flipbookParams::first;
+inline constexpr sim::Param last = flipbookParams::last;
+inline constexpr sim::Param step{.key = "step", .min = 1, .max = 100000, .integer = true};
+} // namespace imageParams
 
 /// A flipbook atlas preset (docs/flipbook.md). Frames first, first + step, ... up to last,
 /// placed left-to-right, top-to-bottom in rows x columns tiles of the render's frame size plus
@@ -79,10 +111,5 @@ struct ExportPresets
 
     friend bool operator==(const ExportPresets &, const ExportPresets &) = default;
 };
-
-const char *toString(AlphaMode v);
-const char *toString(EmissionOutput v);
-bool alphaModeFromString(const std::string &s, AlphaMode &out);
-bool emissionOutputFromString(const std::string &s, EmissionOutput &out);
 
 } // namespace plume

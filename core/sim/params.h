@@ -26,12 +26,37 @@ enum class SweepOrder : std::uint8_t {
     RedBlack, ///< red cells then black cells, parallel and deterministic
 };
 
-const char *toString(Scheme s);
-const char *toString(AdvectionOrder a);
-const char *toString(SweepOrder o);
-bool schemeFromString(const std::string &s, Scheme &out);
-bool advectionOrderFromString(const std::string &s, AdvectionOrder &out);
-bool sweepOrderFromString(const std::string &s, SweepOrder &out);
+inline constexpr EnumNames<Scheme, 2> kSchemeNames{{"stam", "smoke"}};
+inline constexpr EnumNames<AdvectionOrder, 3> kAdvectionOrderNames{{"linear", "maccormack",
+                                                                    "bfecc"}};
+inline constexpr EnumNames<SweepOrder, 2> kSweepOrderNames{{"paper", "red-black"}};
+inline const char *toString(Scheme s) { return kSchemeNames.name(s); }
+inline const char *toString(AdvectionOrder a) { return kAdvectionOrderNames.name(a); }
+inline const char *toString(SweepOrder o) { return kSweepOrderNames.name(o); }
+
+/// Keys and ranges of the numbers in SimParams and PressureSettings (param.h); the defaults
+/// are their member initialisers. `up` gives the range of each component.
+namespace simParams {
+inline constexpr Param viscosity{.key = "viscosity", .min = 0, .softMax = 100, .decimals = 5};
+inline constexpr Param diffusion{.key = "diffusion", .min = 0, .softMax = 100, .decimals = 5};
+inline constexpr Param densityDissipation{.key = "densityDissipation", .min = 0, .softMax = 100};
+inline constexpr Param temperatureDissipation{.key = "temperatureDissipation", .min = 0,
+                                              .softMax = 100};
+inline constexpr Param velocityDissipation{.key = "velocityDissipation", .min = 0,
+                                           .softMax = 100};
+inline constexpr Param up{.key = "up", .softMin = -1, .softMax = 1};
+inline constexpr Param ambientTemperature{.key = "ambientTemperature"};
+inline constexpr Param buoyancyDensity{.key = "buoyancyDensity"};
+inline constexpr Param buoyancyTemperature{.key = "buoyancyTemperature"};
+inline constexpr Param vorticity{.key = "vorticity", .min = 0, .softMax = 100};
+inline constexpr Param stamIterations{.key = "stamIterations", .min = 1, .max = 100000,
+                                      .integer = true};
+/// In the "pressure" object.
+inline constexpr Param pressureTolerance{.key = "tolerance", .min = 0, .max = 1, .openMin = true,
+                                         .openMax = true, .decimals = 8};
+inline constexpr Param pressureMaxIterations{.key = "maxIterations", .min = 1, .max = 100000,
+                                             .integer = true};
+} // namespace simParams
 
 /// Tolerance and limit of the pressure solve.
 struct PressureSettings

@@ -23,18 +23,17 @@ std::string pressureTrouble(const FrameStats &stats)
 
 Status TimeSettings::validate() const
 {
-    if (!std::isfinite(frameRate) || frameRate <= 0.f || frameRate > 10000.f)
-        return Status::failure("frame rate " + std::to_string(frameRate)
-                               + " must be a number in (0, 10000]");
-    if (substeps < 1 || substeps > 1000)
-        return Status::failure("substeps " + std::to_string(substeps)
-                               + " must lie in [1, 1000]");
-    if (!std::isfinite(cfl) || cfl < 0.f)
-        return Status::failure("CFL number " + std::to_string(cfl)
-                               + " must be a finite number >= 0 (0: fixed substeps)");
-    if (maxSubsteps < 1 || maxSubsteps > 1000)
-        return Status::failure("maximum substeps " + std::to_string(maxSubsteps)
-                               + " must lie in [1, 1000]");
+    const std::pair<const Param &, double> values[] = {
+        {timeParams::frameRate, frameRate},
+        {timeParams::substeps, substeps},
+        {timeParams::cfl, cfl},
+        {timeParams::maxSubsteps, maxSubsteps},
+    };
+    for (const auto &[param, v] : values) {
+        if (!param.contains(v))
+            return Status::failure(std::string(param.key) + " is " + formatNumber(v)
+                                   + "; expected " + param.describe());
+    }
     return Status::success();
 }
 

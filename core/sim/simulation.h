@@ -7,6 +7,15 @@
 
 namespace plume::sim {
 
+/// Keys and ranges of TimeSettings' numbers (param.h); the defaults are its initialisers.
+namespace timeParams {
+inline constexpr Param frameRate{.key = "frameRate", .min = 0, .max = 10000, .openMin = true,
+                                 .decimals = 2};
+inline constexpr Param substeps{.key = "substeps", .min = 1, .max = 1000, .integer = true};
+inline constexpr Param cfl{.key = "cfl", .min = 0, .softMax = 100, .decimals = 2};
+inline constexpr Param maxSubsteps{.key = "maxSubsteps", .min = 1, .max = 1000, .integer = true};
+} // namespace timeParams
+
 /// How frames are split into solver steps.
 struct TimeSettings
 {

@@ -5,38 +5,6 @@
 
 namespace plume::sim {
 
-
-const char *toString(FieldKind f)
-{
-    switch (f) {
-    case FieldKind::Density: return "density";
-    case FieldKind::Temperature: return "temperature";
-    case FieldKind::DyeRed: return "dye-red";
-    case FieldKind::DyeGreen: return "dye-green";
-    case FieldKind::DyeBlue: return "dye-blue";
-    case FieldKind::VelocityX: return "velocity-x";
-    case FieldKind::VelocityY: return "velocity-y";
-    case FieldKind::VelocityZ: return "velocity-z";
-    case FieldKind::Speed: return "speed";
-    case FieldKind::Pressure: return "pressure";
-    case FieldKind::Divergence: return "divergence";
-    case FieldKind::Vorticity: return "vorticity";
-    case FieldKind::Solid: return "solid";
-    }
-    return "unknown";
-}
-
-bool fieldKindFromString(const std::string &s, FieldKind &out)
-{
-    for (int f = 0; f <= int(FieldKind::Solid); ++f) {
-        if (s == toString(FieldKind(f))) {
-            out = FieldKind(f);
-            return true;
-        }
-    }
-    return false;
-}
-
 Status Solver::setObstacles(const FlagGrid &solids)
 {
     const Int3 want = domain().cells, got = solids.size();

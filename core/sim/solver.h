@@ -29,8 +29,10 @@ enum class FieldKind : std::uint8_t {
     Solid,      ///< 1 in obstacles, 0 elsewhere
 };
 
-const char *toString(FieldKind f);
-bool fieldKindFromString(const std::string &s, FieldKind &out);
+inline constexpr EnumNames<FieldKind, 13> kFieldKindNames{
+    {"density", "temperature", "dye-red", "dye-green", "dye-blue", "velocity-x", "velocity-y",
+     "velocity-z", "speed", "pressure", "divergence", "vorticity", "solid"}};
+inline const char *toString(FieldKind f) { return kFieldKindNames.name(f); }
 
 /// What one substep did.
 struct StepStats

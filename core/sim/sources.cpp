@@ -25,35 +25,6 @@ Status validate(const Region &r)
 
 } // namespace
 
-const char *toString(EmitterVelocity v)
-{
-    switch (v) {
-    case EmitterVelocity::None: return "none";
-    case EmitterVelocity::Force: return "force";
-    case EmitterVelocity::Inflow: return "inflow";
-    }
-    return "unknown";
-}
-
-const char *toString(ForceType t)
-{
-    switch (t) {
-    case ForceType::Directional: return "directional";
-    case ForceType::Vortex: return "vortex";
-    case ForceType::Radial: return "radial";
-    case ForceType::Turbulence: return "turbulence";
-    case ForceType::Drag: return "drag";
-    }
-    return "unknown";
-}
-
-bool forceTypeFromString(const std::string &s, ForceType &out)
-{
-    return enumFromString(s, out,
-                          {ForceType::Directional, ForceType::Vortex, ForceType::Radial,
-                           ForceType::Turbulence, ForceType::Drag});
-}
-
 Status validate(const Emitter &e, std::size_t cellCount)
 {
     if (Status s = e.mask.validate(cellCount); !s)

@@ -39,9 +39,11 @@ enum class ForceType : std::uint8_t {
     Drag,        ///< acceleration -strength * velocity
 };
 
-const char *toString(EmitterVelocity v);
-const char *toString(ForceType t);
-bool forceTypeFromString(const std::string &s, ForceType &out);
+inline constexpr EnumNames<EmitterVelocity, 3> kEmitterVelocityNames{{"none", "force", "inflow"}};
+inline constexpr EnumNames<ForceType, 5> kForceTypeNames{
+    {"directional", "vortex", "radial", "turbulence", "drag"}};
+inline const char *toString(EmitterVelocity v) { return kEmitterVelocityNames.name(v); }
+inline const char *toString(ForceType t) { return kForceTypeNames.name(t); }
 
 /// Where a force field acts, with a soft edge.
 enum class RegionShape : std::uint8_t {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "param.h"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -58,23 +60,9 @@ using Boundaries = std::array<Boundary, 6>;
 
 inline Boundaries allBoundaries(Boundary b) { return {b, b, b, b, b, b}; }
 
-/// Finds the enum value among `values` whose stable string, toString(value), is `s`. Every
-/// enum written to files or command lines is read back through this.
-template<class E, std::size_t N>
-bool enumFromString(const std::string &s, E &out, const E (&values)[N])
-{
-    for (E v : values) {
-        if (s == toString(v)) {
-            out = v;
-            return true;
-        }
-    }
-    return false;
-}
-
 /// Stable string names (used in messages, files and command lines).
-const char *toString(Boundary b);
-bool boundaryFromString(const std::string &s, Boundary &out);
+inline constexpr EnumNames<Boundary, 3> kBoundaryNames{{"wall", "open", "periodic"}};
+inline const char *toString(Boundary b) { return kBoundaryNames.name(b); }
 
 /// Outcome of an operation that can fail: empty message means success.
 /// Library code reports errors through this instead of throwing or aborting.

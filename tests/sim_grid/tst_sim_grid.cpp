@@ -109,10 +109,10 @@ private slots:
         p.vorticity = std::nanf("");
         QVERIFY(QString::fromStdString(p.validate().error).contains("vorticity"));
         Scheme s;
-        QVERIFY(schemeFromString("stam", s) && s == Scheme::Stam);
-        QVERIFY(!schemeFromString("navier", s));
+        QVERIFY(kSchemeNames.parse("stam", s) && s == Scheme::Stam);
+        QVERIFY(!kSchemeNames.parse("navier", s));
         AdvectionOrder a;
-        QVERIFY(advectionOrderFromString("bfecc", a) && a == AdvectionOrder::Bfecc);
+        QVERIFY(kAdvectionOrderNames.parse("bfecc", a) && a == AdvectionOrder::Bfecc);
     }
 };
 

@@ -215,7 +215,7 @@ private slots:
                 for (std::size_t c = 0; c < out.count(); ++c)
                     QVERIFY(std::isfinite(out[c]));
                 FieldKind back;
-                QVERIFY(fieldKindFromString(toString(FieldKind(f)), back) && back == FieldKind(f));
+                QVERIFY(kFieldKindNames.parse(toString(FieldKind(f)), back) && back == FieldKind(f));
             }
             ScalarGrid rho, red;
             s->sample(FieldKind::Density, rho);

@@ -42,7 +42,7 @@ private slots:
         QTest::newRow("too big to fit") << 2 << "limit";
         QTest::newRow("NaN viscosity") << 3 << "viscosity";
         QTest::newRow("NaN cell size") << 4 << "cell size";
-        QTest::newRow("bad frame rate") << 5 << "frame rate";
+        QTest::newRow("bad frame rate") << 5 << "frameRate";
         QTest::newRow("zero substeps") << 6 << "substeps";
         QTest::newRow("bad tolerance") << 7 << "pressure.tolerance";
         QTest::newRow("one-sided periodic") << 8 << "periodic";

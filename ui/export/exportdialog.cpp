@@ -77,14 +77,20 @@ QSpinBox *spinBox(const char *name, int lo, int hi, const QString &special = {})
     return box;
 }
 
-QDoubleSpinBox *doubleBox(const char *name, double lo, double hi, double step, int decimals,
+/// A spin box with a setting's range (the one the scene reader and plume-cli check).
+QSpinBox *spinBox(const char *name, const sim::Param &range, const QString &special = {})
+{
+    return spinBox(name, int(range.lowest()), int(range.highest()), special);
+}
+
+QDoubleSpinBox *doubleBox(const char *name, const sim::Param &range, double step,
                           const QString &suffix = {})
 {
     auto *box = new QDoubleSpinBox;
     box->setObjectName(name);
-    box->setRange(lo, hi);
+    box->setDecimals(range.decimals);
+    box->setRange(range.lowest(), range.highest());
     box->setSingleStep(step);
-    box->setDecimals(decimals);
     box->setSuffix(suffix);
     return box;
 }
@@ -254,8 +260,8 @@ QWidget *ExportDialog::createRenderGroup()
 {
     auto *group = new QGroupBox("Render");
     auto *form = new QFormLayout(group);
-    mWidth = spinBox("frameWidth", 1, 8192);
-    mHeight = spinBox("frameHeight", 1, 8192);
+    mWidth = spinBox("frameWidth", renderParams::width);
+    mHeight = spinBox("frameHeight", renderParams::height);
     form->addRow("Frame size", sideBySide(mWidth, mHeight, "x"));
     mLook = comboBox("look", {{"Dye (density as alpha)", int(Look2D::Dye)},
                               {"Field with colour map", int(Look2D::Field)}});
@@ -268,23 +274,25 @@ QWidget *ExportDialog::createRenderGroup()
           sim::FieldKind::VelocityX, sim::FieldKind::VelocityY})
         mField->addItem(toString(f), int(f));
     form->addRow("Field", mField);
-    mColorMap = comboBox("colorMap", {{"inferno", int(ColorMap::Inferno)},
-                                      {"smoke", int(ColorMap::Smoke)},
-                                      {"diverging", int(ColorMap::Diverging)}});
+    mColorMap = new QComboBox;
+    mColorMap->setObjectName("colorMap");
+    for (std::size_t m = 0; m < kColorMapNames.size(); ++m)
+        mColorMap->addItem(kColorMapNames.names[m], int(m));
     form->addRow("Colour map", mColorMap);
-    mFieldMin = doubleBox("fieldMin", -1e6, 1e6, 0.1, 3);
-    mFieldMax = doubleBox("fieldMax", -1e6, 1e6, 0.1, 3);
+    mFieldMin = doubleBox("fieldMin", renderParams::fieldMin, 0.1);
+    mFieldMax = doubleBox("fieldMax", renderParams::fieldMax, 0.1);
     form->addRow("Field range", sideBySide(mFieldMin, mFieldMax, "to"));
     mProjection = comboBox("projection", {{"Orthographic", int(Projection::Orthographic)},
                                           {"Perspective", int(Projection::Perspective)}});
     form->addRow("Camera (3D)", mProjection);
-    mYaw = doubleBox("yaw", -360, 360, 5, 1, QString::fromUtf8("\u00b0"));
-    mPitch = doubleBox("pitch", -89, 89, 5, 1, QString::fromUtf8("\u00b0"));
+    const QString degrees = QString::fromUtf8("\u00b0");
+    mYaw = doubleBox("yaw", renderParams::yaw, 5, degrees);
+    mPitch = doubleBox("pitch", renderParams::pitch, 5, degrees);
     form->addRow("Yaw, pitch", sideBySide(mYaw, mPitch));
-    mFov = doubleBox("fov", 1, 179, 1, 1, QString::fromUtf8("\u00b0"));
-    mZoom = doubleBox("zoom", 0.05, 100, 0.1, 2);
+    mFov = doubleBox("fov", renderParams::fov, 1, degrees);
+    mZoom = doubleBox("zoom", renderParams::zoom, 0.1);
     form->addRow("Field of view, zoom", sideBySide(mFov, mZoom));
-    mEmissionIntensity = doubleBox("emissionIntensity", 0, 1000, 0.1, 2);
+    mEmissionIntensity = doubleBox("emissionIntensity", renderParams::emissionIntensity, 0.1);
     form->addRow("Emission intensity", mEmissionIntensity);
     return group;
 }
@@ -293,12 +301,12 @@ QWidget *ExportDialog::createFlipbookGroup()
 {
     mFlipbookGroup = new QGroupBox("Flipbook atlas");
     auto *form = new QFormLayout(mFlipbookGroup);
-    mRows = spinBox("rows", 1, 256);
-    mColumns = spinBox("columns", 1, 256);
+    mRows = spinBox("rows", flipbookParams::rows);
+    mColumns = spinBox("columns", flipbookParams::columns);
     form->addRow("Rows x columns", sideBySide(mRows, mColumns, "x"));
-    mFlipStep = spinBox("flipbookStep", 0, 100000, "Auto (fit the tiles)");
+    mFlipStep = spinBox("flipbookStep", flipbookParams::step, "Auto (fit the tiles)");
     form->addRow("Step", mFlipStep);
-    mPadding = spinBox("padding", 0, 256);
+    mPadding = spinBox("padding", flipbookParams::padding);
     mPadding->setSuffix(" px");
     form->addRow("Padding", mPadding);
     mFlipAlpha = alphaBox("flipbookAlpha");
@@ -308,10 +316,10 @@ QWidget *ExportDialog::createFlipbookGroup()
     mFlipEmission = emissionBox("flipbookEmission");
     form->addRow("Emission", mFlipEmission);
     mMotion = checkBox("motionVectors", "Motion-vector atlas");
-    mMotionRange = doubleBox("motionRange", 0, 10000, 0.25, 2, " px/frame");
+    mMotionRange = doubleBox("motionRange", flipbookParams::motionRange, 0.25, " px/frame");
     mMotionRange->setSpecialValueText("Auto (largest motion)");
     form->addRow("Motion", sideBySide(mMotion, mMotionRange));
-    mLoop = spinBox("loopFrames", 0, 4096, "Off");
+    mLoop = spinBox("loopFrames", flipbookParams::loopFrames, "Off");
     mLoop->setSuffix(" frames");
     form->addRow("Loop blend", mLoop);
     return mFlipbookGroup;
@@ -321,7 +329,7 @@ QWidget *ExportDialog::createImagesGroup()
 {
     mImagesGroup = new QGroupBox("Image sequence");
     auto *form = new QFormLayout(mImagesGroup);
-    mImageStep = spinBox("imageStep", 1, 100000);
+    mImageStep = spinBox("imageStep", imageParams::step);
     form->addRow("Step", mImageStep);
     mImageAlpha = alphaBox("imageAlpha");
     form->addRow("Alpha", mImageAlpha);

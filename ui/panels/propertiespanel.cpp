@@ -12,20 +12,24 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace plume {
 
 namespace {
 
-const QStringList kKinds{"emitter", "obstacle", "force"};
-const QStringList kShapes{"circle", "box", "capsule", "stroke", "image", "everywhere"};
-const QStringList kVelocityModes{"none", "force", "inflow"};
-const QStringList kForceTypes{"directional", "vortex", "radial", "turbulence", "drag"};
-const QStringList kBoundaries{"wall", "open", "periodic"};
-const QStringList kSchemes{"stam", "smoke"};
-const QStringList kAdvection{"linear", "maccormack", "bfecc"};
-const QStringList kSweeps{"paper", "red-black"};
+/// A combo box's entries: an enum's names, in value order (the box's index is the value).
+template<class E, std::size_t N>
+QStringList names(const sim::EnumNames<E, N> &table)
+{
+    QStringList list;
+    for (const char *name : table.names)
+        list << QString::fromLatin1(name);
+    return list;
+}
+
 const char *const kFaces[6] = {"x min", "x max", "y min", "y max", "z min", "z max"};
 
 QFormLayout *section(QVBoxLayout *layout, const QString &title)
@@ -109,10 +113,13 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             });
     addBool(form, "Enabled", [this] { return item().enabled; },
             [this, i](bool on) { push<values::ItemEnabled>(i, on); });
-    addChoice(form, "Kind", kKinds, [this] { return int(item().kind); },
+    addChoice(form, "Kind", names(kItemKindNames), [this] { return int(item().kind); },
               [this, i](int k) { push<values::ItemKindValue>(i, ItemKind(k)); });
     addDouble(form, "Active from (frame)", [this] { return item().activeStart; },
-              [this, i](double v) { push<values::ItemActiveStart>(i, v); }, 0, 1e6, 1);
+              [this, i](double v) { push<values::ItemActiveStart>(i, v); },
+              itemParams::activeStart);
+    sim::Param activeEnd = itemParams::activeEnd;
+    activeEnd.softMin = -1; // the editor's "forever"
     addDouble(form, "Active to (frame, -1 = forever)",
               [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
               [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
@@ -127,7 +134,7 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                    Animated<sim::Vec3> o = item().offset;
                    o.value = v;
                    push<values::ItemOffset>(i, o);
-               }, 3, -100, 100);
+               }, 3, itemParams::offset);
 
     QFormLayout *shape = section(layout, "Shape");
     auto setShape = [this, i](auto edit) {
@@ -140,25 +147,31 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     switch (item().shape.type) {
     case ShapeType::Sphere:
         addVec(shape, "Centre", [this] { return item().shape.centre; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3, -100, 100);
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3,
+               shapeParams::centre);
         addDouble(shape, "Radius", [this] { return item().shape.radius; },
-                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }), 0.0001, 100, 4);
+                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }),
+                  shapeParams::radius);
         break;
     case ShapeType::Box:
         addVec(shape, "Centre", [this] { return item().shape.centre; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3, -100, 100);
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3,
+               shapeParams::centre);
         addVec(shape, "Half size", [this] { return item().shape.halfSize; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.halfSize = v; }), 3, 0.0001, 100);
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.halfSize = v; }), 3,
+               shapeParams::halfSize);
         addDouble(shape, "Rotation (deg)", [this] { return item().shape.rotation; },
-                  setShape([](plume::Shape &s, double v) { s.rotation = float(v); }), -360, 360, 1);
+                  setShape([](plume::Shape &s, double v) { s.rotation = float(v); }),
+                  shapeParams::rotation);
         break;
     case ShapeType::Capsule:
         addVec(shape, "Start", [this] { return item().shape.start; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.start = v; }), 3, -100, 100);
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.start = v; }), 3, shapeParams::start);
         addVec(shape, "End", [this] { return item().shape.end; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.end = v; }), 3, -100, 100);
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.end = v; }), 3, shapeParams::end);
         addDouble(shape, "Radius", [this] { return item().shape.radius; },
-                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }), 0.0001, 100, 4);
+                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }),
+                  shapeParams::radius);
         break;
     case ShapeType::Stroke:
         addNote(shape, "Points", [this] { return QString::number(item().shape.points.size()); });
@@ -167,22 +180,24 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                   setShape([](plume::Shape &s, double v) {
                       for (StrokePoint &p : s.points)
                           p.radius = float(v);
-                  }), 0.0001, 100, 4);
+                  }), strokeParams::radius);
         addDouble(shape, "Pressure (all points)",
                   [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].pressure; },
                   setShape([](plume::Shape &s, double v) {
                       for (StrokePoint &p : s.points)
                           p.pressure = float(v);
-                  }), 0, 1, 3);
+                  }), strokeParams::pressure);
         break;
     case ShapeType::Image:
         addText(shape, "File", [this] { return QString::fromStdString(item().shape.file); },
                 setShape([](plume::Shape &s, QString v) { s.file = v.toStdString(); }));
         addVec(shape, "Min", [this] { return item().shape.imageMin; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMin = v; }), 2, -100, 100);
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMin = v; }), 2,
+               shapeParams::imageMin);
         addVec(shape, "Max", [this] { return item().shape.imageMax; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMax = v; }), 2, -100, 100);
-        addChoice(shape, "Channel", {"luminance", "alpha"}, [this] { return int(item().shape.channel); },
+               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMax = v; }), 2,
+               shapeParams::imageMax);
+        addChoice(shape, "Channel", names(kImageChannelNames), [this] { return int(item().shape.channel); },
                   setShape([](plume::Shape &s, int v) { s.channel = ImageChannel(v); }));
         addBool(shape, "Invert", [this] { return item().shape.invert; },
                 setShape([](plume::Shape &s, bool v) { s.invert = v; }));
@@ -202,23 +217,27 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             };
         };
         addDouble(f, "Density /s", [this] { return item().emitter.density; },
-                  setE([](EmitterSettings &e, double v) { e.density = float(v); }), 0, 1e4);
+                  setE([](EmitterSettings &e, double v) { e.density = float(v); }),
+                  emitterParams::density);
         addDouble(f, "Temperature /s", [this] { return item().emitter.temperature; },
-                  setE([](EmitterSettings &e, double v) { e.temperature = float(v); }), -1e4, 1e4);
+                  setE([](EmitterSettings &e, double v) { e.temperature = float(v); }),
+                  emitterParams::temperature);
         addVec(f, "Dye /s", [this] { return item().emitter.dye; },
-               setE([](EmitterSettings &e, sim::Vec3 v) { e.dye = v; }), 3, 0, 1e4);
-        addChoice(f, "Velocity mode", kVelocityModes,
+               setE([](EmitterSettings &e, sim::Vec3 v) { e.dye = v; }), 3, emitterParams::dye);
+        addChoice(f, "Velocity mode", names(sim::kEmitterVelocityNames),
                   [this] { return int(item().emitter.velocityMode); },
                   setE([](EmitterSettings &e, int v) { e.velocityMode = sim::EmitterVelocity(v); }));
         addVec(f, "Velocity", [this] { return item().emitter.velocity; },
-               setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3, -1e4, 1e4);
+               setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3,
+               emitterParams::velocity);
         if (item().emitter.rate.isAnimated())
             addNote(f, "Rate", [this] {
                 return QString("keyframed (%1 keys)").arg(item().emitter.rate.keys.size());
             });
         else
             addDouble(f, "Rate", [this] { return item().emitter.rate.value; },
-                      setE([](EmitterSettings &e, double v) { e.rate.value = float(v); }), 0, 1e4);
+                      setE([](EmitterSettings &e, double v) { e.rate.value = float(v); }),
+                      emitterParams::rate);
     } else if (item().kind == ItemKind::ForceField) {
         QFormLayout *f = section(layout, "Force");
         auto setF = [this, i](auto edit) {
@@ -228,7 +247,7 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                 push<values::ItemForce>(i, e);
             };
         };
-        addChoice(f, "Type", kForceTypes, [this] { return int(item().force.type); },
+        addChoice(f, "Type", names(sim::kForceTypeNames), [this] { return int(item().force.type); },
                   setF([](ForceSettings &e, int v) { e.type = sim::ForceType(v); }));
         if (item().force.strength.isAnimated())
             addNote(f, "Strength", [this] {
@@ -237,17 +256,21 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         else
             addDouble(f, "Strength", [this] { return item().force.strength.value; },
                       setF([](ForceSettings &e, double v) { e.strength.value = float(v); }),
-                      -1e4, 1e4);
+                      item().force.type == sim::ForceType::Drag ? forceParams::dragStrength
+                                                                : forceParams::strength);
         addVec(f, "Direction", [this] { return item().force.direction; },
-               setF([](ForceSettings &e, sim::Vec3 v) { e.direction = v; }), 3, -1, 1);
+               setF([](ForceSettings &e, sim::Vec3 v) { e.direction = v; }), 3,
+               forceParams::direction);
         addVec(f, "Centre", [this] { return item().force.centre; },
-               setF([](ForceSettings &e, sim::Vec3 v) { e.centre = v; }), 3, -100, 100);
+               setF([](ForceSettings &e, sim::Vec3 v) { e.centre = v; }), 3, forceParams::centre);
         addDouble(f, "Scale", [this] { return item().force.scale; },
-                  setF([](ForceSettings &e, double v) { e.scale = float(v); }), 0.0001, 100, 4);
+                  setF([](ForceSettings &e, double v) { e.scale = float(v); }), forceParams::scale);
         addDouble(f, "Time scale", [this] { return item().force.timeScale; },
-                  setF([](ForceSettings &e, double v) { e.timeScale = float(v); }), 0, 100);
+                  setF([](ForceSettings &e, double v) { e.timeScale = float(v); }),
+                  forceParams::timeScale);
         addDouble(f, "Falloff", [this] { return item().force.falloff; },
-                  setF([](ForceSettings &e, double v) { e.falloff = float(v); }), 0, 100, 4);
+                  setF([](ForceSettings &e, double v) { e.falloff = float(v); }),
+                  forceParams::falloff);
     }
 }
 
@@ -267,16 +290,16 @@ void PropertiesPanel::buildDomain(QVBoxLayout *layout)
                 if (!v.trimmed().isEmpty())
                     push<values::SceneName>(-1, v.trimmed().toStdString());
             });
-    addChoice(f, "Dimension", {"2d", "3d"}, [domain] { return int(domain().dimension); },
+    addChoice(f, "Dimension", names(kDimensionNames), [domain] { return int(domain().dimension); },
               setD([](DomainSettings &d, int v) { d.dimension = Dimension(v); }));
     addVec(f, "Size", [domain] { return domain().size; },
-           setD([](DomainSettings &d, sim::Vec3 v) { d.size = v; }), 3, 0.001, 1e4);
+           setD([](DomainSettings &d, sim::Vec3 v) { d.size = v; }), 3, domainParams::size);
     addVec(f, "Origin", [domain] { return domain().origin; },
-           setD([](DomainSettings &d, sim::Vec3 v) { d.origin = v; }), 3, -1e4, 1e4);
+           setD([](DomainSettings &d, sim::Vec3 v) { d.origin = v; }), 3, domainParams::origin);
     addInt(f, "Resolution", [domain] { return domain().resolution; },
-           setD([](DomainSettings &d, int v) { d.resolution = v; }), kMinResolution, 4096);
+           setD([](DomainSettings &d, int v) { d.resolution = v; }), domainParams::resolution);
     for (int face = 0; face < 6; ++face)
-        addChoice(f, QString("Boundary %1").arg(kFaces[face]), kBoundaries,
+        addChoice(f, QString("Boundary %1").arg(kFaces[face]), names(sim::kBoundaryNames),
                   [domain, face] { return int(domain().boundaries[std::size_t(face)]); },
                   setD([face](DomainSettings &d, int v) {
                       d.boundaries[std::size_t(face)] = sim::Boundary(v);
@@ -295,66 +318,79 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
         };
     };
     using S = SimulationSettings;
-    addChoice(f, "Scheme", kSchemes, [s] { return int(s().params.scheme); },
+    addChoice(f, "Scheme", names(sim::kSchemeNames), [s] { return int(s().params.scheme); },
               setS([](S &x, int v) { x.params.scheme = sim::Scheme(v); }));
     addDouble(f, "Frame rate", [s] { return s().time.frameRate; },
-              setS([](S &x, double v) { x.time.frameRate = float(v); }), 1, 1000, 2);
+              setS([](S &x, double v) { x.time.frameRate = float(v); }),
+              sim::timeParams::frameRate);
     addInt(f, "Substeps", [s] { return s().time.substeps; },
-           setS([](S &x, int v) { x.time.substeps = v; }), 1, 256);
+           setS([](S &x, int v) { x.time.substeps = v; }), sim::timeParams::substeps);
     addDouble(f, "CFL (0 = fixed substeps)", [s] { return s().time.cfl; },
-              setS([](S &x, double v) { x.time.cfl = float(v); }), 0, 100, 2);
+              setS([](S &x, double v) { x.time.cfl = float(v); }), sim::timeParams::cfl);
     addInt(f, "Max substeps", [s] { return s().time.maxSubsteps; },
-           setS([](S &x, int v) { x.time.maxSubsteps = v; }), 1, 1024);
+           setS([](S &x, int v) { x.time.maxSubsteps = v; }), sim::timeParams::maxSubsteps);
     addInt(f, "Frame start", [s] { return s().frameStart; },
-           setS([](S &x, int v) { x.frameStart = v; }), 1, 1000000);
+           setS([](S &x, int v) { x.frameStart = v; }), simulationParams::frameStart);
     addInt(f, "Frame end", [s] { return s().frameEnd; },
-           setS([](S &x, int v) { x.frameEnd = v; }), 1, 1000000);
+           setS([](S &x, int v) { x.frameEnd = v; }), simulationParams::frameEnd);
     addInt(f, "Seed", [s] { return int(s().seed); },
-           setS([](S &x, int v) { x.seed = std::uint32_t(v); }), 0, 2147483647);
+           setS([](S &x, int v) { x.seed = std::uint32_t(v); }), simulationParams::seed);
     addDouble(f, "Viscosity", [s] { return s().params.viscosity; },
-              setS([](S &x, double v) { x.params.viscosity = float(v); }), 0, 100, 5);
+              setS([](S &x, double v) { x.params.viscosity = float(v); }),
+              sim::simParams::viscosity);
     addDouble(f, "Diffusion", [s] { return s().params.diffusion; },
-              setS([](S &x, double v) { x.params.diffusion = float(v); }), 0, 100, 5);
+              setS([](S &x, double v) { x.params.diffusion = float(v); }),
+              sim::simParams::diffusion);
     addDouble(f, "Density dissipation", [s] { return s().params.densityDissipation; },
-              setS([](S &x, double v) { x.params.densityDissipation = float(v); }), 0, 100);
+              setS([](S &x, double v) { x.params.densityDissipation = float(v); }),
+              sim::simParams::densityDissipation);
     addDouble(f, "Temperature dissipation", [s] { return s().params.temperatureDissipation; },
-              setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }), 0, 100);
+              setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }), 
+              sim::simParams::temperatureDissipation);
     addDouble(f, "Velocity dissipation", [s] { return s().params.velocityDissipation; },
-              setS([](S &x, double v) { x.params.velocityDissipation = float(v); }), 0, 100);
+              setS([](S &x, double v) { x.params.velocityDissipation = float(v); }),
+              sim::simParams::velocityDissipation);
     addVec(f, "Up", [s] { return s().params.up; },
-           setS([](S &x, sim::Vec3 v) { x.params.up = v; }), 3, -1, 1);
+           setS([](S &x, sim::Vec3 v) { x.params.up = v; }), 3, sim::simParams::up);
     addDouble(f, "Ambient temperature", [s] { return s().params.ambientTemperature; },
-              setS([](S &x, double v) { x.params.ambientTemperature = float(v); }), -1e4, 1e4);
+              setS([](S &x, double v) { x.params.ambientTemperature = float(v); }), 
+              sim::simParams::ambientTemperature);
     addDouble(f, "Buoyancy (density)", [s] { return s().params.buoyancyDensity; },
-              setS([](S &x, double v) { x.params.buoyancyDensity = float(v); }), -1e4, 1e4);
+              setS([](S &x, double v) { x.params.buoyancyDensity = float(v); }),
+              sim::simParams::buoyancyDensity);
     addDouble(f, "Buoyancy (temperature)", [s] { return s().params.buoyancyTemperature; },
-              setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }), -1e4, 1e4);
+              setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }), 
+              sim::simParams::buoyancyTemperature);
     addDouble(f, "Vorticity", [s] { return s().params.vorticity; },
-              setS([](S &x, double v) { x.params.vorticity = float(v); }), 0, 100);
-    addChoice(f, "Advection", kAdvection, [s] { return int(s().params.advection); },
+              setS([](S &x, double v) { x.params.vorticity = float(v); }),
+              sim::simParams::vorticity);
+    addChoice(f, "Advection", names(sim::kAdvectionOrderNames), [s] { return int(s().params.advection); },
               setS([](S &x, int v) { x.params.advection = sim::AdvectionOrder(v); }));
     addBool(f, "Accounting density", [s] { return s().params.accountingDensity; },
             setS([](S &x, bool v) { x.params.accountingDensity = v; }));
     addDouble(f, "Pressure tolerance", [s] { return s().params.pressure.tolerance; },
-              setS([](S &x, double v) { x.params.pressure.tolerance = v; }), 1e-12, 1, 8);
+              setS([](S &x, double v) { x.params.pressure.tolerance = v; }),
+              sim::simParams::pressureTolerance);
     addInt(f, "Pressure max iterations", [s] { return s().params.pressure.maxIterations; },
-           setS([](S &x, int v) { x.params.pressure.maxIterations = v; }), 1, 100000);
+           setS([](S &x, int v) { x.params.pressure.maxIterations = v; }),
+           sim::simParams::pressureMaxIterations);
     addBool(f, "Multigrid", [s] { return s().params.pressure.multigrid; },
             setS([](S &x, bool v) { x.params.pressure.multigrid = v; }));
     addInt(f, "Stam iterations", [s] { return s().params.stamIterations; },
-           setS([](S &x, int v) { x.params.stamIterations = v; }), 1, 10000);
-    addChoice(f, "Stam sweep", kSweeps, [s] { return int(s().params.stamSweep); },
+           setS([](S &x, int v) { x.params.stamIterations = v; }), sim::simParams::stamIterations);
+    addChoice(f, "Stam sweep", names(sim::kSweepOrderNames), [s] { return int(s().params.stamSweep); },
               setS([](S &x, int v) { x.params.stamSweep = sim::SweepOrder(v); }));
 }
 
 void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
                                 std::function<double()> get, std::function<void(double)> set,
-                                double lo, double hi, int decimals)
+                                const sim::Param &range)
 {
     auto *box = new QDoubleSpinBox;
-    box->setRange(lo, hi);
-    box->setDecimals(decimals);
-    box->setSingleStep(std::pow(10.0, -std::max(0, decimals - 1)));
+    box->setObjectName(QString::fromLatin1(range.key));
+    box->setDecimals(range.decimals);
+    box->setRange(range.lowest(), range.highest());
+    box->setSingleStep(std::pow(10.0, -std::max(0, range.decimals - 1)));
     box->setKeyboardTracking(false);
     form->addRow(label, box);
     mRefreshers.push_back([box, get] {
@@ -368,10 +404,13 @@ void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
 }
 
 void PropertiesPanel::addInt(QFormLayout *form, const QString &label, std::function<int()> get,
-                             std::function<void(int)> set, int lo, int hi)
+                             std::function<void(int)> set, const sim::Param &range)
 {
     auto *box = new QSpinBox;
-    box->setRange(lo, hi);
+    box->setObjectName(QString::fromLatin1(range.key));
+    // A QSpinBox holds an int: the seed's range ends at INT_MAX here.
+    box->setRange(int(std::max(range.lowest(), double(INT_MIN))),
+                  int(std::min(range.highest(), double(INT_MAX))));
     box->setKeyboardTracking(false);
     form->addRow(label, box);
     mRefreshers.push_back([box, get] {
@@ -436,7 +475,7 @@ void PropertiesPanel::addText(QFormLayout *form, const QString &label,
 
 void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
                              std::function<sim::Vec3()> get, std::function<void(sim::Vec3)> set,
-                             int components, double lo, double hi)
+                             int components, const sim::Param &range)
 {
     auto *row = new QWidget;
     auto *h = new QHBoxLayout(row);
@@ -444,8 +483,9 @@ void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
     std::vector<QDoubleSpinBox *> boxes;
     for (int c = 0; c < components; ++c) {
         auto *box = new QDoubleSpinBox;
-        box->setRange(lo, hi);
-        box->setDecimals(3);
+        box->setObjectName(QString::fromLatin1(range.key));
+        box->setDecimals(range.decimals);
+        box->setRange(range.lowest(), range.highest());
         box->setSingleStep(0.01);
         box->setKeyboardTracking(false);
         h->addWidget(box);

@@ -44,9 +44,9 @@ private:
 
     // Editors: a label, a getter and a setter.
     void addDouble(QFormLayout *form, const QString &label, std::function<double()> get,
-                   std::function<void(double)> set, double lo, double hi, int decimals = 3);
+                   std::function<void(double)> set, const sim::Param &range);
     void addInt(QFormLayout *form, const QString &label, std::function<int()> get,
-                std::function<void(int)> set, int lo, int hi);
+                std::function<void(int)> set, const sim::Param &range);
     void addBool(QFormLayout *form, const QString &label, std::function<bool()> get,
                  std::function<void(bool)> set);
     void addChoice(QFormLayout *form, const QString &label, const QStringList &choices,
@@ -54,7 +54,7 @@ private:
     void addText(QFormLayout *form, const QString &label, std::function<QString()> get,
                  std::function<void(QString)> set);
     void addVec(QFormLayout *form, const QString &label, std::function<sim::Vec3()> get,
-                std::function<void(sim::Vec3)> set, int components, double lo, double hi);
+                std::function<void(sim::Vec3)> set, int components, const sim::Param &range);
     void addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
 
     Document *mDocument;

@@ -26,6 +26,12 @@ namespace {
 
 constexpr float kFov = 40.f; // vertical field of view, degrees
 
+/// The orbit's pitch stays within the export camera's (renderParams::pitch).
+float clampPitch(float degrees)
+{
+    return std::clamp(degrees, float(renderParams::pitch.min), float(renderParams::pitch.max));
+}
+
 // A triangle covering the viewport, from gl_VertexID alone (no vertex buffer).
 const char *kScreenVertex = R"(#version 330 core
 out vec2 vNdc;
@@ -347,7 +353,7 @@ void VolumeView::setStillQuality(Quality q)
 void VolumeView::setCamera(float yaw, float pitch, float distance)
 {
     mYaw = yaw;
-    mPitch = std::clamp(pitch, -89.f, 89.f);
+    mPitch = clampPitch(pitch);
     mDistance = std::max(distance, 1e-3f);
     mFramed = true;
     changed();
@@ -662,7 +668,7 @@ void VolumeView::mouseMoveEvent(QMouseEvent *event)
         mTarget += (-float(delta.x()) * right + float(delta.y()) * up) * perPixel;
     } else if (mDragButton == Qt::LeftButton) {
         mYaw -= 0.4f * float(delta.x());
-        mPitch = std::clamp(mPitch + 0.4f * float(delta.y()), -89.f, 89.f);
+        mPitch = clampPitch(mPitch + 0.4f * float(delta.y()));
     }
     changed();
 }
