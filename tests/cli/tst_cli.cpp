@@ -134,6 +134,17 @@ private slots:
         QCOMPARE(outside.exitCode, 2);
         const Run threads = run({"bake", scene, "-o", dir.path(), "--threads", "zero"});
         QCOMPARE(threads.exitCode, 2);
+        // Option checks read the scene reader's tables (flipbookParams, renderParams, names).
+        const Run padding = run({"bake", scene, "-o", dir.path(), "--padding", "257"});
+        QCOMPARE(padding.exitCode, 2);
+        QVERIFY2(padding.err.contains("--padding must be an integer in [0, 256]"),
+                 qPrintable(padding.err));
+        const Run pitch = run({"bake", scene, "-o", dir.path(), "--camera", "0,89.5"});
+        QCOMPARE(pitch.exitCode, 2);
+        QVERIFY2(pitch.err.contains("[-89, 89]"), qPrintable(pitch.err));
+        const Run alpha = run({"bake", scene, "-o", dir.path(), "--alpha", "opaque"});
+        QCOMPARE(alpha.exitCode, 2);
+        QVERIFY2(alpha.err.contains("one of straight, premultiplied"), qPrintable(alpha.err));
         const Run bad = run({"bake", kBad + "huge-resolution.plume", "-o", dir.path()});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("huge-resolution.plume"));

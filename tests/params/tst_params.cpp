@@ -1,0 +1,360 @@
+// The one table per setting (sim/param.h): enum tables round-trip, the scene reader accepts
+// exactly the values each Param allows (probing both ends of every range), and the properties
+// panel's and export dialog's spin boxes offer the tables' ranges. A limit or name changed in
+// one place only fails here.
+#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+
+#include <document/document.h>
+#include <export/exportdialog.h>
+#include <io/scenereader.h>
+#include <panels/propertiespanel.h>
+
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSpinBox>
+#include <QTest>
+
+#include <climits>
+#include <cmath>
+#include <functional>
+
+using namespace plume;
+using sim::Param;
+
+namespace {
+
+/// A scene exercising every object the tables cover. Partner limits (frameEnd >= frameStart,
+/// fieldMax > fieldMin, active end >= start) are set wide so that each key is probed alone.
+QJsonObject baseScene()
+{
+    auto item = [](const char *name, const char *kind, QJsonObject shape) {
+        return QJsonObject{{"name", name}, {"kind", kind}, {"shape", shape},
+                           {"active", QJsonObject{{"start", -1e7}}}};
+    };
+    QJsonObject emitter = item("emitter", "emitter", {{"type", "sphere"}});
+    emitter["emitter"] = QJsonObject{};
+    QJsonObject drag = item("drag", "force", {{"type", "everywhere"}});
+    drag["force"] = QJsonObject{{"type", "drag"}};
+    QJsonObject turbulence = item("turbulence", "force", {{"type", "box"}});
+    turbulence["force"] = QJsonObject{{"type", "turbulence"}};
+    const QJsonObject point{{"position", QJsonArray{0.5, 0.5}}};
+    const QJsonObject stroke =
+        item("stroke", "obstacle", {{"type", "stroke"}, {"points", QJsonArray{point}}});
+    const QJsonObject capsule = item("capsule", "obstacle", {{"type", "capsule"}});
+    const QJsonObject wide{{"fieldMin", -1e7}, {"fieldMax", 1e7}, {"emissionMin", -1e7},
+                           {"emissionMax", 1e7}};
+    return QJsonObject{
+        {"format", "plume-scene"},
+        {"version", 1},
+        {"domain", QJsonObject{{"size", QJsonArray{1, 0.25}}}},
+        {"simulation",
+         QJsonObject{{"frameStart", 0}, {"frameEnd", 1e7}, {"pressure", QJsonObject{}}}},
+        {"items", QJsonArray{emitter, drag, turbulence, stroke, capsule}},
+        {"export", QJsonObject{{"render", wide}, {"flipbook", QJsonObject{}},
+                               {"images", QJsonObject{}}}},
+    };
+}
+
+/// Sets the value at a path like "items/0/shape/radius" (numbers index arrays).
+QJsonValue setPath(const QJsonValue &node, QStringList path, const QJsonValue &value)
+{
+    if (path.isEmpty())
+        return value;
+    const QString head = path.takeFirst();
+    bool isIndex = false;
+    const int index = head.toInt(&isIndex);
+    if (isIndex) {
+        QJsonArray a = node.toArray();
+        a[index] = setPath(a[index], path, value);
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    o[head] = setPath(o.value(head), path, value);
+    return o;
+}
+
+struct Probe
+{
+    QString path;  ///< where the key's object is; the key is Param::key
+    Param param;
+    int vector = 0; ///< 1: probe [v, 1, 1] (x alone); 3: [v, v, v] (the domain's size)
+};
+
+QList<Probe> probes()
+{
+    namespace sp = sim::simParams;
+    namespace tp = sim::timeParams;
+    namespace rp = renderParams;
+    namespace fp = flipbookParams;
+    const QString sim = "simulation", render = "export/render";
+    return {
+        {"domain", domainParams::size, 3},
+        {"domain", domainParams::origin, 1},
+        {"domain", domainParams::resolution},
+        {sim, tp::frameRate}, {sim, tp::substeps}, {sim, tp::cfl}, {sim, tp::maxSubsteps},
+        {sim, simulationParams::frameStart}, {sim, simulationParams::frameEnd},
+        {sim, simulationParams::seed},
+        {sim, sp::viscosity}, {sim, sp::diffusion}, {sim, sp::densityDissipation},
+        {sim, sp::temperatureDissipation}, {sim, sp::velocityDissipation}, {sim, sp::up, 1},
+        {sim, sp::ambientTemperature}, {sim, sp::buoyancyDensity}, {sim, sp::buoyancyTemperature},
+        {sim, sp::vorticity}, {sim, sp::stamIterations},
+        {"simulation/pressure", sp::pressureTolerance},
+        {"simulation/pressure", sp::pressureMaxIterations},
+        {"items/0/active", itemParams::activeStart},
+        {"items/0/active", itemParams::activeEnd},
+        {"items/0", itemParams::offset, 1},
+        {"items/0/shape", shapeParams::centre, 1},
+        {"items/0/shape", shapeParams::radius},
+        {"items/2/shape", shapeParams::halfSize, 1},
+        {"items/2/shape", shapeParams::rotation},
+        {"items/4/shape", shapeParams::start, 1},
+        {"items/4/shape", shapeParams::end, 1},
+        {"items/3/shape/points/0", strokeParams::position, 1},
+        {"items/3/shape/points/0", strokeParams::radius},
+        {"items/3/shape/points/0", strokeParams::pressure},
+        {"items/0/emitter", emitterParams::density},
+        {"items/0/emitter", emitterParams::temperature},
+        {"items/0/emitter", emitterParams::dye, 1},
+        {"items/0/emitter", emitterParams::velocity, 1},
+        {"items/0/emitter", emitterParams::rate},
+        {"items/1/force", forceParams::dragStrength},
+        {"items/2/force", forceParams::strength},
+        {"items/2/force", forceParams::direction, 1},
+        {"items/2/force", forceParams::centre, 1},
+        {"items/2/force", forceParams::scale},
+        {"items/2/force", forceParams::timeScale},
+        {"items/2/force", forceParams::falloff},
+        {render, rp::width}, {render, rp::height}, {render, rp::fieldMin}, {render, rp::fieldMax},
+        {render, rp::yaw}, {render, rp::pitch}, {render, rp::fov}, {render, rp::zoom},
+        {render, rp::lightDirection, 1}, {render, rp::lightColor, 1},
+        {render, rp::lightIntensity}, {render, rp::ambient}, {render, rp::smokeColor, 1},
+        {render, rp::densityScale}, {render, rp::stepCells}, {render, rp::emissionIntensity},
+        {render, rp::emissionMin}, {render, rp::emissionMax},
+        {"export/flipbook", fp::rows}, {"export/flipbook", fp::columns},
+        {"export/flipbook", fp::first}, {"export/flipbook", fp::last},
+        {"export/flipbook", fp::step}, {"export/flipbook", fp::padding},
+        {"export/flipbook", fp::motionRange}, {"export/flipbook", fp::loopFrames},
+        {"export/images", imageParams::first}, {"export/images", imageParams::last},
+        {"export/images", imageParams::step},
+    };
+}
+
+/// Values around both ends of a range, and inside it.
+QList<double> probeValues(const Param &p)
+{
+    QList<double> v;
+    for (double end : {p.min, p.max}) {
+        if (std::isinf(end))
+            continue;
+        const double d = std::max(1.0, std::abs(end)) * 1e-3;
+        v << end << end - d << end + d << end - 1 << end + 1;
+    }
+    v << (std::isinf(p.min) ? -10 : p.min + 0.5) << (std::isinf(p.max) ? 10 : p.max - 0.5);
+    return v;
+}
+
+SceneReadResult readWith(const Probe &probe, double value)
+{
+    const QJsonValue v = probe.vector == 3   ? QJsonValue(QJsonArray{value, value, value})
+                         : probe.vector == 1 ? QJsonValue(QJsonArray{value, 1, 1})
+                                             : QJsonValue(value);
+    QStringList path = probe.path.split('/');
+    path << QString::fromLatin1(probe.param.key);
+    const QJsonValue scene = setPath(baseScene(), path, v);
+    return readSceneJson(QJsonDocument(scene.toObject()).toJson(), "probe.plume", ".");
+}
+
+template<class E, std::size_t N>
+void checkNames(const sim::EnumNames<E, N> &table)
+{
+    for (std::size_t i = 0; i < N; ++i) {
+        E back{};
+        QVERIFY2(table.parse(table.name(E(i)), back) && back == E(i), table.names[i]);
+        QVERIFY(table.expected().find(table.names[i]) != std::string::npos);
+    }
+    E out{};
+    QVERIFY(!table.parse("no-such-name", out));
+    QCOMPARE(std::string(table.name(E(N))), std::string("unknown"));
+    if (table.alias) {
+        QVERIFY(table.parse(table.alias, out) && out == table.aliasOf);
+        QVERIFY(table.expected().find(table.alias) != std::string::npos);
+    }
+}
+
+/// Every spin box named after a table key offers that key's range.
+void checkSpinBoxes(QWidget *root, const QList<Param> &params, int expectedCount)
+{
+    int found = 0;
+    for (const Param &p : params) {
+        const QString key = QString::fromLatin1(p.key);
+        for (auto *box : root->findChildren<QDoubleSpinBox *>(key)) {
+            QCOMPARE(box->minimum(), p.lowest());
+            QCOMPARE(box->maximum(), p.highest());
+            QCOMPARE(box->decimals(), p.decimals);
+            ++found;
+        }
+        for (auto *box : root->findChildren<QSpinBox *>(key)) {
+            QCOMPARE(box->minimum(), int(std::max(p.lowest(), double(INT_MIN))));
+            QCOMPARE(box->maximum(), int(std::min(p.highest(), double(INT_MAX))));
+            ++found;
+        }
+    }
+    QCOMPARE(found, expectedCount);
+}
+
+} // namespace
+
+class TestParams : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void enumTablesRoundTrip()
+    {
+        checkNames(sim::kBoundaryNames);
+        checkNames(sim::kSchemeNames);
+        checkNames(sim::kAdvectionOrderNames);
+        checkNames(sim::kSweepOrderNames);
+        checkNames(sim::kFieldKindNames);
+        checkNames(sim::kEmitterVelocityNames);
+        checkNames(sim::kForceTypeNames);
+        checkNames(kInterpolationNames);
+        checkNames(kDimensionNames);
+        checkNames(kItemKindNames);
+        checkNames(kShapeTypeNames);
+        checkNames(kImageChannelNames);
+        checkNames(kColorMapNames);
+        checkNames(kLook2DNames);
+        checkNames(kProjectionNames);
+        checkNames(kAlphaModeNames);
+        checkNames(kEmissionOutputNames);
+        QCOMPARE(kShapeTypeNames.expected(),
+                 std::string("one of sphere, circle, box, capsule, stroke, image, everywhere"));
+    }
+
+    void describe()
+    {
+        QCOMPARE(simulationParams::seed.describe(), std::string("an integer in [0, 4294967295]"));
+        QCOMPARE(sim::simParams::pressureTolerance.describe(), std::string("a number in (0, 1)"));
+        QCOMPARE(shapeParams::radius.describe(), std::string("a number > 0"));
+        QCOMPARE(emitterParams::temperature.describe(), std::string("a finite number"));
+        QCOMPARE(renderParams::fov.describe("angle"), std::string("an angle in (0, 180)"));
+        QCOMPARE(shapeParams::radius.lowest(), 1e-4);
+        QCOMPARE(renderParams::fov.highest(), 179.9);
+    }
+
+    void baseSceneIsValid()
+    {
+        const SceneReadResult r =
+            readSceneJson(QJsonDocument(baseScene()).toJson(), "probe.plume", ".");
+        QVERIFY2(r.ok, r.error.c_str());
+    }
+
+    // The reader accepts a value exactly when its Param contains it, and says what it expected.
+    void readerFollowsTables_data()
+    {
+        QTest::addColumn<int>("index");
+        const QList<Probe> all = probes();
+        for (int i = 0; i < all.size(); ++i)
+            QTest::newRow(qPrintable(all[i].path + "/" + all[i].param.key)) << i;
+    }
+
+    void readerFollowsTables()
+    {
+        QFETCH(int, index);
+        const Probe probe = probes()[index];
+        for (double v : probeValues(probe.param)) {
+            // A float setting holds the value as a float: probe what it becomes.
+            const SceneReadResult r = readWith(probe, v);
+            const bool allowed = probe.param.contains(v);
+            QVERIFY2(r.ok == allowed || (!r.ok && allowed && !probe.param.contains(float(v))),
+                     qPrintable(QString("%1 = %2: %3").arg(probe.param.key).arg(v).arg(
+                         QString::fromStdString(r.ok ? "accepted" : r.error))));
+            if (!r.ok)
+                QVERIFY2(r.error.find(probe.param.describe()) != std::string::npos,
+                         r.error.c_str());
+        }
+    }
+
+    // Each enum key reads every name of its table and refuses others, naming the table's list.
+    void readerUsesEnumTables()
+    {
+        // Keys separated by '|' take the same name (periodic needs both faces of an axis).
+        auto check = [](const QString &path, const char *keys, const auto &table) {
+            const auto with = [&](const char *name) {
+                QJsonValue scene = baseScene();
+                for (const QString &key : QString(keys).split('|'))
+                    scene = setPath(scene, path.split('/') << key, name);
+                return scene;
+            };
+            for (std::size_t i = 0; i < table.size(); ++i) {
+                const QJsonValue scene = with(table.names[i]);
+                const SceneReadResult r =
+                    readSceneJson(QJsonDocument(scene.toObject()).toJson(), "probe.plume", ".");
+                QVERIFY2(r.ok, r.error.c_str());
+            }
+            const QJsonValue bad = with("no-such-name");
+            const SceneReadResult r =
+                readSceneJson(QJsonDocument(bad.toObject()).toJson(), "probe.plume", ".");
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.find(table.expected()) != std::string::npos, r.error.c_str());
+        };
+        check("domain/boundaries", "xmin|xmax", sim::kBoundaryNames);
+        check("simulation", "scheme", sim::kSchemeNames);
+        check("simulation", "advection", sim::kAdvectionOrderNames);
+        check("simulation", "stamSweep", sim::kSweepOrderNames);
+        check("items/0/emitter", "velocityMode", sim::kEmitterVelocityNames);
+        check("export/render", "field", sim::kFieldKindNames);
+        check("export/render", "colorMap", kColorMapNames);
+        check("export/render", "look2d", kLook2DNames);
+        check("export/render", "projection", kProjectionNames);
+        check("export/flipbook", "alpha", kAlphaModeNames);
+        check("export/images", "emission", kEmissionOutputNames);
+    }
+
+    // The properties panel's spin boxes for the domain and simulation offer the tables' ranges.
+    void panelSpinBoxesFollowTables()
+    {
+        Document document;
+        PropertiesPanel panel(&document);
+        namespace sp = sim::simParams;
+        namespace tp = sim::timeParams;
+        checkSpinBoxes(&panel,
+                       {domainParams::size, domainParams::origin, domainParams::resolution,
+                        tp::frameRate, tp::substeps, tp::cfl, tp::maxSubsteps,
+                        simulationParams::frameStart, simulationParams::frameEnd,
+                        simulationParams::seed, sp::viscosity, sp::diffusion,
+                        sp::densityDissipation, sp::temperatureDissipation,
+                        sp::velocityDissipation, sp::up, sp::ambientTemperature,
+                        sp::buoyancyDensity, sp::buoyancyTemperature, sp::vorticity,
+                        sp::pressureTolerance, sp::pressureMaxIterations, sp::stamIterations},
+                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3);
+    }
+
+    // So do the export dialog's.
+    void exportDialogSpinBoxesFollowTables()
+    {
+        Document document;
+        ExportDialog dialog(&document, 1);
+        namespace rp = renderParams;
+        namespace fp = flipbookParams;
+        const auto named = [&](const char *name, const Param &p) {
+            Param renamed = p;
+            renamed.key = name;
+            return renamed;
+        };
+        checkSpinBoxes(&dialog,
+                       {named("frameWidth", rp::width), named("frameHeight", rp::height),
+                        rp::fieldMin, rp::fieldMax, rp::yaw, rp::pitch, rp::fov, rp::zoom,
+                        rp::emissionIntensity, fp::rows, fp::columns,
+                        named("flipbookStep", fp::step), fp::padding, fp::motionRange,
+                        fp::loopFrames, named("imageStep", imageParams::step)},
+                       16);
+    }
+};
+
+QTEST_MAIN(TestParams)
+#include "tst_params.moc"
