@@ -118,12 +118,12 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     addDouble(form, "Active from (frame)", [this] { return item().activeStart; },
               [this, i](double v) { push<values::ItemActiveStart>(i, v); },
               itemParams::activeStart);
-    sim::Param activeEnd = itemParams::activeEnd;
-    activeEnd.softMin = -1; // the editor's "forever"
+    sim::Param activeEndRange = itemParams::activeEnd;
+    activeEndRange.softMin = -1; // the editor's "forever"
     addDouble(form, "Active to (frame, -1 = forever)",
               [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
               [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
-              -1, 1e6, 1);
+              activeEndRange);
     if (item().offset.isAnimated())
         addNote(form, "Offset", [this] {
             return QString("keyframed (%1 keys)").arg(item().offset.keys.size());
@@ -345,7 +345,7 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
               setS([](S &x, double v) { x.params.densityDissipation = float(v); }),
               sim::simParams::densityDissipation);
     addDouble(f, "Temperature dissipation", [s] { return s().params.temperatureDissipation; },
-              setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }), 
+              setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }),
               sim::simParams::temperatureDissipation);
     addDouble(f, "Velocity dissipation", [s] { return s().params.velocityDissipation; },
               setS([](S &x, double v) { x.params.velocityDissipation = float(v); }),
@@ -353,13 +353,13 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     addVec(f, "Up", [s] { return s().params.up; },
            setS([](S &x, sim::Vec3 v) { x.params.up = v; }), 3, sim::simParams::up);
     addDouble(f, "Ambient temperature", [s] { return s().params.ambientTemperature; },
-              setS([](S &x, double v) { x.params.ambientTemperature = float(v); }), 
+              setS([](S &x, double v) { x.params.ambientTemperature = float(v); }),
               sim::simParams::ambientTemperature);
     addDouble(f, "Buoyancy (density)", [s] { return s().params.buoyancyDensity; },
               setS([](S &x, double v) { x.params.buoyancyDensity = float(v); }),
               sim::simParams::buoyancyDensity);
     addDouble(f, "Buoyancy (temperature)", [s] { return s().params.buoyancyTemperature; },
-              setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }), 
+              setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }),
               sim::simParams::buoyancyTemperature);
     addDouble(f, "Vorticity", [s] { return s().params.vorticity; },
               setS([](S &x, double v) { x.params.vorticity = float(v); }),
