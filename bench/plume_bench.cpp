@@ -5,14 +5,15 @@
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam]
 //
 // Each case runs `warmup` steps first (the plume has then reached the obstacle), then times
-// `steps` more and reports the median. Thread counts are compared in the same run.
+// `steps` more and reports the median. Thread counts are compared in the same run. The scenes
+// run through SceneSimulation, the frame loop of the baker and the app, one step per frame;
+// a step's time includes the frame loop's blow-up check after it.
 #include <scene/builtinscene.h>
-#include <sim/simulation.h>
+#include <scene/scenesimulation.h>
 
 #include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -35,6 +36,9 @@ struct Result
     double bytesPerCell = 0;
 };
 
+/// Runs the frame loop the baker and the app use (SceneSimulation). The scene's frame rate is
+/// multiplied by its substeps and one substep is taken per frame: each frame is then one solver
+/// step of the same length (1/48 s), so its time, iterations and residual are one step's.
 Result runCase(const Case &c, int threads, int warmup, int steps)
 {
     oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism,
@@ -44,39 +48,40 @@ Result runCase(const Case &c, int threads, int warmup, int steps)
     options.threeD = c.threeD;
     options.scheme = c.scheme;
     options.dye = false; // density and temperature, as in the targets
-    plume::SceneSetup scene;
+    plume::Scene scene;
     std::string error;
     plume::makeBuiltinScene("plume", options, scene, &error);
-    auto simulation =
-        plume::sim::Simulation::create(scene.domain, scene.params, scene.time, &error);
-    if (!simulation) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    plume::sim::TimeSettings &time = scene.simulation.time;
+    time.frameRate *= float(time.substeps);
+    time.substeps = 1;
+    plume::SceneSimulation simulation;
+    if (plume::sim::Status st = simulation.setScene(scene); !st) {
+        std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());
         std::exit(1);
     }
-    plume::applyScene(scene, *simulation);
-    plume::sim::Solver &solver = simulation->solver();
-    const float dt = 1.f / (scene.time.frameRate * float(scene.time.substeps));
-    double t = 0;
-    for (int s = 0; s < warmup; ++s, t += dt)
-        solver.step(dt, t);
+    int frame = 0;
+    auto step = [&] {
+        const plume::sim::FrameStats stats = simulation.advance(++frame);
+        if (!stats.status) {
+            std::fprintf(stderr, "plume-bench: %s\n", stats.status.error.c_str());
+            std::exit(1);
+        }
+        return stats;
+    };
+    for (int s = 0; s < warmup; ++s)
+        step();
     std::vector<double> ms;
     Result r;
-    for (int s = 0; s < steps; ++s, t += dt) {
-        const auto start = std::chrono::steady_clock::now();
-        const plume::sim::StepStats stats = solver.step(dt, t);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
-                                                                - start)
-                         .count());
+    for (int s = 0; s < steps; ++s) {
+        const plume::sim::FrameStats stats = step();
+        ms.push_back(stats.milliseconds);
         r.iterations = stats.pressureIterations;
         r.residual = stats.pressureResidual;
     }
-    if (!solver.firstNonFiniteField().empty()) {
-        std::fprintf(stderr, "plume-bench: the simulation blew up\n");
-        std::exit(1);
-    }
     std::sort(ms.begin(), ms.end());
     r.medianMs = ms[ms.size() / 2];
-    r.bytesPerCell = double(solver.memoryBytes()) / double(scene.domain.cellCount());
+    const plume::sim::Solver &solver = simulation.solver();
+    r.bytesPerCell = double(solver.memoryBytes()) / double(solver.domain().cellCount());
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include <io/scenereader.h>
 #include <scene/builtinscene.h>
 #include <scene/rasterize.h>
+#include <scene/scenesimulation.h>
 #include <settings/exportsettings.h>
 #include <sim/simulation.h>
 
@@ -114,29 +115,32 @@ int simulate(const QStringList &arguments)
                             std::size_t(threads));
     }
 
-    plume::SceneSetup scene;
+    plume::Scene scene;
     std::string error;
     if (!plume::makeBuiltinScene(parser.value(sceneOpt).toStdString(), options, scene, &error))
         return usageError(QString::fromStdString(error));
-    std::unique_ptr<plume::sim::Simulation> simulation =
-        plume::sim::Simulation::create(scene.domain, scene.params, scene.time, &error);
-    if (!simulation)
-        return usageError(QString::fromStdString(error));
-    if (plume::sim::Status st = plume::applyScene(scene, *simulation); !st)
+    // The frame loop of the baker and the app: scene frames 1, 2, ... (the inputs are handed
+    // over before the memory line, so it counts the grids they need, such as dye).
+    plume::SceneSimulation simulation;
+    plume::sim::Status st = simulation.setScene(scene);
+    if (st)
+        st = simulation.applyInputs(1);
+    if (!st)
         return usageError(QString::fromStdString(st.error));
 
     const bool quiet = parser.isSet(quietOpt);
-    const plume::sim::Int3 c = scene.domain.cells;
+    const plume::sim::Solver &solver = simulation.solver();
+    const plume::sim::Int3 c = solver.domain().cells;
     std::printf("scene %s, %s scheme, %d x %d x %d cells, %.1f MiB (%.1f bytes/cell)\n",
-                scene.name.c_str(), plume::sim::toString(scene.params.scheme), c.x, c.y, c.z,
-                simulation->solver().memoryBytes() / 1048576.0,
-                double(simulation->solver().memoryBytes()) / double(scene.domain.cellCount()));
+                scene.name.c_str(), plume::sim::toString(solver.params().scheme), c.x, c.y, c.z,
+                solver.memoryBytes() / 1048576.0,
+                double(solver.memoryBytes()) / double(solver.domain().cellCount()));
     if (!quiet)
         std::printf("%6s %8s %10s %10s %10s %12s\n", "frame", "substeps", "ms/frame", "ms/step",
                     "pressure", "residual");
     std::vector<double> stepMs;
-    for (int f = 0; f < frames; ++f) {
-        const plume::sim::FrameStats stats = simulation->advanceFrame();
+    for (int f = 1; f <= frames; ++f) {
+        const plume::sim::FrameStats stats = simulation.advance(f);
         if (!stats.status) {
             std::fprintf(stderr, "plume-cli: %s\n", stats.status.error.c_str());
             return kExitFailure;

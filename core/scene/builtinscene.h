@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scenesetup.h"
+#include "scene.h"
 
 #include <string>
 #include <vector>
@@ -8,7 +8,8 @@
 namespace plume {
 
 /// The built-in scenes that need no file: "plume" (a hot smoke plume rising from a disc past a
-/// round obstacle, closed walls and an open top) in 2D or 3D.
+/// round obstacle, closed walls and an open top) in 2D or 3D. They are scene documents like any
+/// file's, simulated through SceneSimulation (`plume-cli simulate`, `plume-bench`).
 struct BuiltinOptions
 {
     int resolution = 128;        ///< cells along each axis
@@ -20,13 +21,9 @@ struct BuiltinOptions
 /// Names accepted by makeBuiltinScene.
 std::vector<std::string> builtinSceneNames();
 
-/// Builds a built-in scene. Returns false and sets `error` for an unknown name or a bad
-/// resolution.
-bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, SceneSetup &out,
+/// Builds a built-in scene. Returns false and sets `error` for an unknown name or a resolution
+/// outside domainParams::resolution.
+bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Scene &out,
                       std::string *error);
-
-/// Anti-aliased coverage of a sphere (a disc in 2D, where z is ignored) on the domain's cells:
-/// 1 well inside, 0 outside, linear across one cell at the edge.
-sim::ScalarGrid sphereCoverage(const sim::Domain &domain, sim::Vec3 centre, float radius);
 
 } // namespace plume

@@ -23,7 +23,4 @@ struct SceneSetup
     std::vector<sim::ForceField> forces;
 };
 
-/// Applies the scene's obstacles, emitters and force fields to a simulation.
-sim::Status applyScene(const SceneSetup &scene, sim::Simulation &simulation);
-
 } // namespace plume
