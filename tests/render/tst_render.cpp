@@ -263,7 +263,12 @@ private slots:
             best = std::min(best, double(timer.nsecsElapsed()) / 1e6);
         }
         qInfo("256x256 frame of a 64^3 volume, 2 threads: %.1f ms (best of 3)", best);
-        QVERIFY(best < 1000.0);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        const double budget = 10000.0; // instrumented -O1 build (scripts/run-tests --sanitize)
+#else
+        const double budget = 1000.0;
+#endif
+        QVERIFY(best < budget);
     }
 };
 
