@@ -36,30 +36,6 @@ std::int64_t estimateMemoryBytes(const DomainSettings &d)
     return domainCells(d).volume() * kBytesPerCellEstimate;
 }
 
-bool operator==(const SimulationSettings &a, const SimulationSettings &b)
-{
-    const sim::SimParams &p = a.params;
-    const sim::SimParams &q = b.params;
-    const bool params =
-        p.scheme == q.scheme && p.viscosity == q.viscosity && p.diffusion == q.diffusion
-        && p.densityDissipation == q.densityDissipation
-        && p.temperatureDissipation == q.temperatureDissipation
-        && p.velocityDissipation == q.velocityDissipation && p.up == q.up
-        && p.ambientTemperature == q.ambientTemperature && p.buoyancyDensity == q.buoyancyDensity
-        && p.buoyancyTemperature == q.buoyancyTemperature && p.vorticity == q.vorticity
-        && p.advection == q.advection && p.accountingDensity == q.accountingDensity
-        && p.pressure.tolerance == q.pressure.tolerance
-        && p.pressure.maxIterations == q.pressure.maxIterations
-        && p.pressure.multigrid == q.pressure.multigrid && p.stamIterations == q.stamIterations
-        && p.stamSweep == q.stamSweep;
-    const sim::TimeSettings &s = a.time;
-    const sim::TimeSettings &t = b.time;
-    const bool time = s.frameRate == t.frameRate && s.substeps == t.substeps && s.cfl == t.cfl
-                      && s.maxSubsteps == t.maxSubsteps;
-    return params && time && a.frameStart == b.frameStart && a.frameEnd == b.frameEnd
-           && a.seed == b.seed && a.extra == b.extra && a.pressureExtra == b.pressureExtra;
-}
-
 bool operator==(const Scene &a, const Scene &b)
 {
     return a.name == b.name && a.domain == b.domain && a.simulation == b.simulation

@@ -29,6 +29,7 @@ enum class Dimension : std::uint8_t { TwoD, ThreeD };
 /// The simulated box in world units and its resolution.
 struct DomainSettings
 {
+    /// What an edit can change (scenechanges.h): `Boundaries` includes their unknown keys.
     enum class Property { Dimension, Size, Origin, Resolution, Boundaries };
 
     Dimension dimension = Dimension::TwoD;
@@ -63,6 +64,7 @@ std::int64_t estimateMemoryBytes(const DomainSettings &d);
 /// substeps (fixed, or from a CFL number when time.cfl > 0).
 struct SimulationSettings
 {
+    /// What an edit can change (scenechanges.h): `Params` includes the pressure's unknown keys.
     enum class Property { Params, Time, FrameStart, FrameEnd, Seed };
 
     sim::SimParams params;
@@ -73,7 +75,7 @@ struct SimulationSettings
     QJsonObject extra;
     QJsonObject pressureExtra;
 
-    friend bool operator==(const SimulationSettings &a, const SimulationSettings &b);
+    friend bool operator==(const SimulationSettings &, const SimulationSettings &) = default;
 };
 
 /// What an item is. Stored as "emitter", "obstacle", "force".
@@ -101,8 +103,6 @@ struct StrokePoint
 /// A shape in world units. Only the fields of `type` are used (and written).
 struct Shape
 {
-    enum class Property { Type, Centre, Radius, HalfSize, Rotation, Ends, Points, Image };
-
     ShapeType type = ShapeType::Sphere;
     sim::Vec3 centre{0.5f, 0.5f, 0.5f};       ///< sphere, box
     float radius = 0.1f;                      ///< sphere, capsule
@@ -124,8 +124,6 @@ struct Shape
 /// Emitter parameters. Rates are per second; `rate` multiplies density, temperature and dye.
 struct EmitterSettings
 {
-    enum class Property { Density, Temperature, Dye, VelocityMode, Velocity, Rate };
-
     float density = 1.f;                      ///< density per second
     float temperature = 0.f;                  ///< temperature above ambient per second
     sim::Vec3 dye{0.f, 0.f, 0.f};             ///< linear RGB dye per second
@@ -140,8 +138,6 @@ struct EmitterSettings
 /// Force field parameters; the item's shape is the region where it acts.
 struct ForceSettings
 {
-    enum class Property { Type, Strength, Direction, Centre, Scale, TimeScale, Falloff };
-
     sim::ForceType type = sim::ForceType::Directional;
     Animated<float> strength{1.f};            ///< units/s^2 (drag: 1/s), keyframable
     sim::Vec3 direction{0.f, 1.f, 0.f};       ///< directional: push; vortex: axis (3D)
@@ -161,6 +157,7 @@ inline constexpr double kForever = std::numeric_limits<double>::infinity();
 /// and while the frame lies in [activeStart, activeEnd] (frames, inclusive).
 struct Item
 {
+    /// What an edit can change (scenechanges.h).
     enum class Property { Name, Enabled, Active, Kind, Shape, Offset, Emitter, Force };
 
     std::string name;
@@ -186,8 +183,6 @@ struct Item
 /// A scene document.
 struct Scene
 {
-    enum class Property { Name, Domain, Simulation, Items, Exports };
-
     std::string name = "untitled";
     DomainSettings domain;
     SimulationSettings simulation;

@@ -67,6 +67,8 @@ struct PressureSettings
     /// stalled), it gets 4 times as many on top, each about a quarter of the cost.
     int maxIterations = 200;
     bool multigrid = true;    ///< multigrid preconditioner (else diagonal)
+
+    friend bool operator==(const PressureSettings &, const PressureSettings &) = default;
 };
 
 /// Every parameter of a simulation. Units are world units and seconds.
@@ -96,6 +98,8 @@ struct SimParams
 
     /// Refuses NaN, negative rates, unknown combinations. Names the parameter.
     Status validate() const;
+
+    friend bool operator==(const SimParams &, const SimParams &) = default;
 };
 
 } // namespace plume::sim

@@ -25,6 +25,8 @@ struct TimeSettings
     int maxSubsteps = 16;    ///< upper bound on CFL-chosen substeps
 
     Status validate() const;
+
+    friend bool operator==(const TimeSettings &, const TimeSettings &) = default;
 };
 
 /// What a frame did, or why it stopped.

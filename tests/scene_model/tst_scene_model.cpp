@@ -1,9 +1,12 @@
-// Scene model: domain sizing, shape coverage at several resolutions, keyframes, and the
-// rasterizer's determinism and caching. No simulation runs here.
+// Scene model: domain sizing, shape coverage at several resolutions, keyframes, the
+// rasterizer's determinism and caching, and what an edit changes. Only the last test simulates
+// (a few frames), to hold the "does this edit change the simulation" rule to the solver.
 #include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <scene/rasterize.h>
 #include <scene/scene.h>
+#include <scene/scenechanges.h>
+#include <scene/scenesimulation.h>
 #include <scene/shapecoverage.h>
 
 #include <QImage>
@@ -14,6 +17,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <numbers>
 
 using namespace plume;
@@ -154,6 +158,8 @@ private slots:
     void rasterizeDeterministic();
     void rasterizerCaching();
     void activityAndForces();
+    void changedPropertiesNameEachEdit();
+    void editsThatDoNotChangeTheSimulation();
 };
 
 void TestSceneModel::domainCells_data()
@@ -528,6 +534,135 @@ void TestSceneModel::activityAndForces()
     scene.items[0].shape.type = ShapeType::Everywhere;
     QVERIFY(!checkScene(scene).ok());
     QVERIFY(QString::fromStdString(checkScene(scene).error).contains("disc"));
+}
+
+// Each edit reports exactly the properties it touched, whatever field inside them it was.
+void TestSceneModel::changedPropertiesNameEachEdit()
+{
+    using P = Item::Property;
+    const Item base = everythingScene(false).items[0];
+    const auto item = [&](auto edit) {
+        Item after = base;
+        edit(after);
+        return changedProperties(base, after);
+    };
+    QVERIFY(item([](Item &) {}).empty());
+    QVERIFY(item([](Item &i) { i.name = "renamed"; }) == ItemChanges{P::Name});
+    QVERIFY(item([](Item &i) { i.enabled = false; }) == ItemChanges{P::Enabled});
+    QVERIFY(item([](Item &i) { i.activeStart = 3; }) == ItemChanges{P::Active});
+    QVERIFY(item([](Item &i) { i.activeEnd = 9; }) == ItemChanges{P::Active});
+    QVERIFY(item([](Item &i) { i.kind = ItemKind::Obstacle; }) == ItemChanges{P::Kind});
+    QVERIFY(item([](Item &i) { i.shape.radius = 0.3f; }) == ItemChanges{P::Shape});
+    QVERIFY(item([](Item &i) { i.shape.points.push_back({}); }) == ItemChanges{P::Shape});
+    QVERIFY(item([](Item &i) { i.offset.keys[1].value.x = 0.5f; }) == ItemChanges{P::Offset});
+    QVERIFY(item([](Item &i) { i.emitter.rate.keys[0].value = 2.f; }) == ItemChanges{P::Emitter});
+    QVERIFY(item([](Item &i) { i.force.falloff = 0.1f; }) == ItemChanges{P::Force});
+    QVERIFY((item([](Item &i) {
+                i.name = "moved";
+                i.shape.centre.x = 0.1f;
+            })
+             == ItemChanges{P::Name, P::Shape}));
+
+    using D = DomainSettings::Property;
+    const DomainSettings domain;
+    const auto dom = [&](auto edit) {
+        DomainSettings after = domain;
+        edit(after);
+        return changedProperties(domain, after);
+    };
+    QVERIFY(dom([](DomainSettings &) {}).empty());
+    QVERIFY(dom([](DomainSettings &d) { d.dimension = Dimension::ThreeD; }) == DomainChanges{D::Dimension});
+    QVERIFY(dom([](DomainSettings &d) { d.size.y = 2.f; }) == DomainChanges{D::Size});
+    QVERIFY(dom([](DomainSettings &d) { d.origin.z = 1.f; }) == DomainChanges{D::Origin});
+    QVERIFY(dom([](DomainSettings &d) { d.resolution = 64; }) == DomainChanges{D::Resolution});
+    QVERIFY(dom([](DomainSettings &d) { d.boundaries[3] = sim::Boundary::Open; })
+            == DomainChanges{D::Boundaries});
+
+    using S = SimulationSettings::Property;
+    const SimulationSettings simulation;
+    const auto sim = [&](auto edit) {
+        SimulationSettings after = simulation;
+        edit(after);
+        return changedProperties(simulation, after);
+    };
+    QVERIFY(sim([](SimulationSettings &) {}).empty());
+    QVERIFY(sim([](SimulationSettings &s) { s.params.vorticity = 1.f; }) == SimulationChanges{S::Params});
+    QVERIFY(sim([](SimulationSettings &s) { s.params.pressure.tolerance = 1e-3; })
+            == SimulationChanges{S::Params});
+    QVERIFY(sim([](SimulationSettings &s) { s.time.cfl = 2.f; }) == SimulationChanges{S::Time});
+    QVERIFY(sim([](SimulationSettings &s) { s.frameStart = 4; }) == SimulationChanges{S::FrameStart});
+    QVERIFY(sim([](SimulationSettings &s) { s.frameEnd = 40; }) == SimulationChanges{S::FrameEnd});
+    QVERIFY(sim([](SimulationSettings &s) { s.seed = 7; }) == SimulationChanges{S::Seed});
+}
+
+// The rule the app uses to keep its frames (changesSimulation) holds for the solver: the edits
+// it lets through simulate to the same bytes, the ones it stops change them.
+void TestSceneModel::editsThatDoNotChangeTheSimulation()
+{
+    Scene scene = everythingScene(false);
+    scene.domain.resolution = 40;
+    Item swirl;
+    swirl.name = "swirl";
+    swirl.kind = ItemKind::ForceField;
+    swirl.shape.type = ShapeType::Everywhere;
+    swirl.force.type = sim::ForceType::Turbulence;
+    swirl.force.strength = Animated<float>(20.f);
+    scene.items.push_back(swirl);
+    const auto simulate = [](const Scene &s) {
+        SceneSimulation run;
+        QByteArray bytes;
+        if (!run.setScene(s).ok())
+            return bytes;
+        sim::ScalarGrid field;
+        for (int frame = 1; frame <= 4; ++frame) {
+            run.advance(frame);
+            for (sim::FieldKind kind : {sim::FieldKind::Density, sim::FieldKind::VelocityX}) {
+                run.solver().sample(kind, field);
+                bytes.append(reinterpret_cast<const char *>(field.data()),
+                             qsizetype(field.count() * sizeof(float)));
+            }
+        }
+        return bytes;
+    };
+    const QByteArray before = simulate(scene);
+    QVERIFY(!before.isEmpty());
+
+    struct Edit
+    {
+        const char *what;
+        std::size_t item; // the item edited, or npos for the simulation settings
+        std::function<void(Scene &)> apply;
+        bool changes;
+    };
+    const std::size_t none = std::size_t(-1);
+    const std::vector<Edit> edits = {
+        {"rename an emitter", 0, [](Scene &s) { s.items[0].name = "plume"; }, false},
+        {"rename an obstacle", 1, [](Scene &s) { s.items[1].name = "pillar"; }, false},
+        {"rename a capsule field", 2, [](Scene &s) { s.items[2].name = "push"; }, false},
+        {"rename a turbulence field", 4, [](Scene &s) { s.items[4].name = "eddies"; }, true},
+        {"move the frame range", none, [](Scene &s) {
+             s.simulation.frameStart = 3;
+             s.simulation.frameEnd = 9;
+         }, false},
+        {"change the seed", none, [](Scene &s) { s.simulation.seed = 99; }, true},
+        {"move an emitter", 0, [](Scene &s) { s.items[0].shape.centre.x += 0.1f; }, true},
+    };
+    for (const Edit &e : edits) {
+        Scene after = scene;
+        e.apply(after);
+        const bool predicted =
+            e.item == none
+                ? changesSimulation(changedProperties(scene.simulation, after.simulation))
+                : changesSimulation(after.items[e.item],
+                                    changedProperties(scene.items[e.item], after.items[e.item]));
+        QVERIFY2(predicted == e.changes, e.what);
+        QVERIFY2((simulate(after) != before) == e.changes, e.what);
+    }
+    // Names of the scene and export presets are not simulated at all.
+    Scene renamed = scene;
+    renamed.name = "another";
+    renamed.exports.render.densityScale += 1.f;
+    QCOMPARE(simulate(renamed), before);
 }
 
 QTEST_GUILESS_MAIN(TestSceneModel)

@@ -1,6 +1,7 @@
 // The main window driven like a user: painting with the mouse, undo/redo by keyboard, saving
 // and reopening, bad files, and the solver thread running while the window handles events.
 #include <document/document.h>
+#include <document/undocommands.h>
 #include <io/scenereader.h>
 #include <mainwindow/mainwindow.h>
 #include <simulation/simulationcontroller.h>
@@ -8,6 +9,7 @@
 #include <viewport/viewport.h>
 
 #include <QAction>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -218,6 +220,59 @@ private slots:
         QTest::qWait(600);
         QVERIFY2(sim->framesSimulated() <= simulated + 1, "the solver kept running");
         QCOMPARE(sim->headFrame(), 12);
+    }
+
+    // Renaming items or the scene, moving the frame range and changing export presets keep
+    // every simulated frame (nothing re-simulates); an edit the solver sees does re-simulate.
+    void editsThatKeepTheFrames()
+    {
+        QTemporaryDir dir;
+        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        text.replace("\"frameEnd\": 120", "\"frameEnd\": 12");
+        text.replace("\"resolution\": 128", "\"resolution\": 32");
+        QFile out(dir.filePath("short.plume"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(out.fileName()));
+        SimulationController *sim = window.simulation();
+        QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() == 12, 30000);
+        // Back to frame 6: an edit the simulation must hear of now drops frames 7 to 12.
+        sim->scrub(6);
+        QTest::qWait(100);
+        Document *doc = window.document();
+        const int simulated = sim->framesSimulated();
+        QUndoStack *undo = doc->undoStack();
+
+        // Through the outliner, as an artist renames.
+        auto *outliner = window.findChild<QListWidget *>();
+        QVERIFY(outliner && outliner->count() == int(doc->scene().items.size()));
+        outliner->item(0)->setText("renamed source");
+        QCOMPARE(doc->scene().items[0].name, std::string("renamed source"));
+        undo->push(new ChangeValue<values::SceneName>(doc, -1, "another name"));
+        SimulationSettings range = doc->scene().simulation;
+        range.frameStart = 2;
+        range.frameEnd = 10;
+        undo->push(new ChangeValue<values::SceneSimulation>(doc, -1, range));
+        ExportPresets exports = doc->scene().exports;
+        exports.render.densityScale *= 2.f;
+        undo->push(new ChangeValue<values::SceneExports>(doc, -1, exports));
+        undo->undo();
+        undo->undo();
+        QTest::qWait(300);
+        QCOMPARE(sim->framesSimulated(), simulated);
+        QCOMPARE(sim->headFrame(), 12);
+
+        // An edit the solver sees makes it simulate again.
+        Item moved = doc->scene().items[0];
+        moved.shape.centre.x += 0.05f;
+        undo->push(new ChangeValue<values::ItemValue>(doc, 0, moved));
+        QTRY_COMPARE_WITH_TIMEOUT(sim->headFrame(), 6, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(sim->framesSimulated() >= simulated + 6, 30000);
     }
 
     // While the worker simulates, the GUI thread keeps turning: a 10 ms timer is never held

@@ -25,7 +25,7 @@ void Document::reset(Scene scene, const QString &filePath)
     mFilePath = filePath;
     mSelected = -1;
     mUndoStack.setClean();
-    Q_EMIT changed({ChangeEvent::Type::Reset, -1});
+    Q_EMIT changed(ChangeEvent::reset());
     Q_EMIT selectionChanged(-1);
     Q_EMIT filePathChanged(mFilePath);
     Q_EMIT modifiedChanged(false);
@@ -94,20 +94,24 @@ void Document::removeItem(int index)
 
 void Document::setItem(int index, Item item)
 {
-    mScene.items[std::size_t(index)] = std::move(item);
-    Q_EMIT changed({ChangeEvent::Type::ItemChanged, index});
+    Item &current = mScene.items[std::size_t(index)];
+    const ItemChanges what = changedProperties(current, item);
+    current = std::move(item);
+    Q_EMIT changed(ChangeEvent::itemChanged(index, what));
 }
 
 void Document::setDomain(const DomainSettings &domain)
 {
+    const DomainChanges what = changedProperties(mScene.domain, domain);
     mScene.domain = domain;
-    Q_EMIT changed({ChangeEvent::Type::Domain, -1});
+    Q_EMIT changed(ChangeEvent::domainChanged(what));
 }
 
 void Document::setSimulation(const SimulationSettings &simulation)
 {
+    const SimulationChanges what = changedProperties(mScene.simulation, simulation);
     mScene.simulation = simulation;
-    Q_EMIT changed({ChangeEvent::Type::Simulation, -1});
+    Q_EMIT changed(ChangeEvent::simulationChanged(what));
 }
 
 void Document::setSceneName(const std::string &name)

@@ -76,7 +76,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mDocument, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &Document::changed, this, [this](const ChangeEvent &e) {
-        if (e.type == ChangeEvent::Type::Reset || e.type == ChangeEvent::Type::Domain)
+        using P = DomainSettings::Property;
+        if (e.type == ChangeEvent::Type::Reset
+            || (e.type == ChangeEvent::Type::Domain
+                && !e.domain.within({P::Resolution, P::Boundaries})))
             mViewport->fitToView();
     });
 

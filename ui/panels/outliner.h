@@ -17,7 +17,10 @@ public:
     explicit Outliner(Document *document, QWidget *parent = nullptr);
 
 private:
+    /// Every row again (a new scene, an item added or removed).
     void rebuild();
+    /// Row `n` shows the item's name, enabled state, kind and shape.
+    void updateRow(int n);
     void itemEdited(QListWidgetItem *row);
 
     Document *mDocument;

@@ -52,8 +52,12 @@ PropertiesPanel::PropertiesPanel(Document *document, QWidget *parent)
     connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
         if (event.type == ChangeEvent::Type::Reset || structureKey() != mStructure)
             rebuild();
-        else
-            refresh();
+        else if (event.type == ChangeEvent::Type::Domain)
+            refresh(Section::Domain);
+        else if (event.type == ChangeEvent::Type::Simulation)
+            refresh(Section::Simulation);
+        else if (event.touchesItem(mIndex))
+            refresh(Section::Item);
     });
     rebuild();
 }
@@ -73,30 +77,36 @@ std::string PropertiesPanel::structureKey() const
 
 void PropertiesPanel::rebuild()
 {
-    mRefreshers.clear();
+    for (auto &section : mRefreshers)
+        section.clear();
     mIndex = mDocument->selectedItem();
     if (mIndex >= int(mDocument->scene().items.size()))
         mIndex = -1;
     mStructure = structureKey();
     auto *content = new QWidget;
     auto *layout = new QVBoxLayout(content);
-    if (mIndex >= 0)
+    if (mIndex >= 0) {
+        mBuilding = Section::Item;
         buildItem(layout);
+    }
+    mBuilding = Section::Domain;
     buildDomain(layout);
+    mBuilding = Section::Simulation;
     buildSimulation(layout);
     layout->addStretch(1);
     setWidget(content); // deletes the previous form
-    refresh();
+    for (Section s : {Section::Item, Section::Domain, Section::Simulation})
+        refresh(s);
 }
 
-void PropertiesPanel::refresh()
+void PropertiesPanel::refresh(Section section)
 {
     if (mIndex >= int(mDocument->scene().items.size())) {
         rebuild();
         return;
     }
     mRefreshing = true;
-    for (const auto &f : mRefreshers)
+    for (const auto &f : mRefreshers[std::size_t(section)])
         f();
     mRefreshing = false;
 }
@@ -393,7 +403,7 @@ void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
     box->setSingleStep(std::pow(10.0, -std::max(0, range.decimals - 1)));
     box->setKeyboardTracking(false);
     form->addRow(label, box);
-    mRefreshers.push_back([box, get] {
+    mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setValue(get());
     });
@@ -413,7 +423,7 @@ void PropertiesPanel::addInt(QFormLayout *form, const QString &label, std::funct
                   int(std::min(range.highest(), double(INT_MAX))));
     box->setKeyboardTracking(false);
     form->addRow(label, box);
-    mRefreshers.push_back([box, get] {
+    mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setValue(get());
     });
@@ -428,7 +438,7 @@ void PropertiesPanel::addBool(QFormLayout *form, const QString &label, std::func
 {
     auto *box = new QCheckBox;
     form->addRow(label, box);
-    mRefreshers.push_back([box, get] {
+    mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setChecked(get());
     });
@@ -445,7 +455,7 @@ void PropertiesPanel::addChoice(QFormLayout *form, const QString &label,
     auto *box = new QComboBox;
     box->addItems(choices);
     form->addRow(label, box);
-    mRefreshers.push_back([box, get] {
+    mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setCurrentIndex(get());
     });
@@ -460,7 +470,7 @@ void PropertiesPanel::addText(QFormLayout *form, const QString &label,
 {
     auto *edit = new QLineEdit;
     form->addRow(label, edit);
-    mRefreshers.push_back([edit, get] {
+    mRefreshers[std::size_t(mBuilding)].push_back([edit, get] {
         const QSignalBlocker block(edit);
         edit->setText(get());
     });
@@ -492,7 +502,7 @@ void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
         boxes.push_back(box);
     }
     form->addRow(label, row);
-    mRefreshers.push_back([boxes, get] {
+    mRefreshers[std::size_t(mBuilding)].push_back([boxes, get] {
         const sim::Vec3 v = get();
         for (std::size_t c = 0; c < boxes.size(); ++c) {
             const QSignalBlocker block(boxes[c]);
@@ -514,7 +524,7 @@ void PropertiesPanel::addNote(QFormLayout *form, const QString &label,
 {
     auto *note = new QLabel;
     form->addRow(label, note);
-    mRefreshers.push_back([note, get] { note->setText(get()); });
+    mRefreshers[std::size_t(mBuilding)].push_back([note, get] { note->setText(get()); });
 }
 
 } // namespace plume

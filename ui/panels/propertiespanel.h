@@ -4,6 +4,7 @@
 
 #include <QScrollArea>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,8 +16,9 @@ namespace plume {
 
 /// Edits every parameter of the selected item, the domain and the simulation. Each editor is a
 /// getter and a setter; the setter pushes a ChangeValue command and never touches the scene.
-/// The editors refresh from Document::changed; the form is rebuilt only when the selection or
-/// the item's structure (kind, shape type) changes, so focus survives ordinary edits.
+/// The editors refresh from Document::changed, each section only on the edits that concern it
+/// (the selected item's, the domain's, the simulation's); the form is rebuilt only when the
+/// selection or the item's structure (kind, shape type) changes, so focus survives ordinary edits.
 class PropertiesPanel : public QScrollArea
 {
     Q_OBJECT
@@ -25,8 +27,11 @@ public:
     explicit PropertiesPanel(Document *document, QWidget *parent = nullptr);
 
 private:
+    /// The panel's sections, each refreshed only by the edits that concern it.
+    enum class Section { Item, Domain, Simulation };
+
     void rebuild();
-    void refresh();
+    void refresh(Section section);
     std::string structureKey() const;
     const Item &item() const { return mDocument->scene().items[std::size_t(mIndex)]; }
 
@@ -60,7 +65,8 @@ private:
     Document *mDocument;
     int mIndex = -1;
     std::string mStructure;
-    std::vector<std::function<void()>> mRefreshers;
+    std::array<std::vector<std::function<void()>>, 3> mRefreshers; ///< per Section
+    Section mBuilding = Section::Item; ///< the section the editors being added belong to
     bool mRefreshing = false;
 };
 

@@ -36,9 +36,14 @@ SimulationController::SimulationController(Document *document, QObject *parent)
     mThread.start();
 
     connect(&mPlayback, &QTimer::timeout, this, &SimulationController::playCached);
+    connect(this, &SimulationController::runnerFrameEnd, mRunner, &SimulationRunner::setFrameEnd);
     connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
-        // Export presets do not change what is simulated.
-        if (event.type != ChangeEvent::Type::Exports)
+        // Names, the frame range and export presets do not change what is simulated: the
+        // frames stay. Playing stops at the range's end.
+        if (event.type == ChangeEvent::Type::Simulation
+            && event.simulation.has(SimulationSettings::Property::FrameEnd))
+            Q_EMIT runnerFrameEnd(mDocument->scene().simulation.frameEnd);
+        if (event.changesSimulation(mDocument->scene()))
             onDocumentChanged(event.type == ChangeEvent::Type::Reset);
     });
 }

@@ -61,6 +61,7 @@ signals:
     void runnerPause();
     void runnerStep();
     void runnerReset();
+    void runnerFrameEnd(int frameEnd);
 
 private:
     void onFrameReady(int frame);

@@ -34,6 +34,7 @@ SimulationRunner::~SimulationRunner() = default;
 void SimulationRunner::load(const Scene &scene)
 {
     mVersions = {{0, scene}};
+    mFrameEnd = scene.simulation.frameEnd;
     restart();
 }
 
@@ -55,6 +56,7 @@ void SimulationRunner::setScene(const Scene &scene, int frame)
         Q_EMIT failed(QString::fromStdString(st.error));
         return;
     }
+    mFrameEnd = scene.simulation.frameEnd;
     frame = std::clamp(frame, 0, mTarget);
     while (mVersions.size() > 1 && mVersions.back().frame >= frame)
         mVersions.pop_back();
@@ -77,6 +79,8 @@ void SimulationRunner::setScene(const Scene &scene, int frame)
     }
     schedule();
 }
+
+void SimulationRunner::setFrameEnd(int frameEnd) { mFrameEnd = frameEnd; }
 
 void SimulationRunner::play()
 {
@@ -152,7 +156,7 @@ void SimulationRunner::runFrame()
         Q_EMIT headChanged(frame);
         Q_EMIT frameReady(frame);
         // The scene's range is simulated: stop (the controller then loops over the cache).
-        if (mPlaying && !mVersions.empty() && frame >= mVersions.back().scene.simulation.frameEnd)
+        if (mPlaying && frame >= mFrameEnd)
             pause();
     }
     schedule();

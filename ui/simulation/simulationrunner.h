@@ -43,6 +43,9 @@ public slots:
     void load(const plume::Scene &scene);
     /// The scene changed: it acts from `frame` on (clamped to the newest frame).
     void setScene(const plume::Scene &scene, int frame);
+    /// Playing stops at this frame (the scene's frameEnd; the range does not change what is
+    /// simulated, so changing it keeps every frame).
+    void setFrameEnd(int frameEnd);
     void play();
     void pause();
     /// One frame, then pause.
@@ -77,6 +80,7 @@ private:
 
     std::shared_ptr<FrameCache> mCache;
     std::vector<Version> mVersions;
+    int mFrameEnd = 0;                  ///< playing stops here
     std::size_t mApplied = 0;           ///< index into mVersions the solver runs with
     SceneSimulation mLoop;              ///< the scene's rasteriser and simulation
     int mTarget = 0;                    ///< re-simulate silently up to this frame

@@ -36,7 +36,11 @@ ViewLayout::ViewLayout(Viewport *main, QWidget *parent)
     mVolumePanel = makeVolumePanel();
     connect(main, &Viewport::displayChanged, this, &ViewLayout::mirrorMain);
     connect(mDocument, &Document::changed, this, [this](const ChangeEvent &e) {
-        syncToScene(e.type == ChangeEvent::Type::Reset || e.type == ChangeEvent::Type::Domain);
+        // The slice sliders follow the cells and the planes the box; boundaries move neither.
+        using P = DomainSettings::Property;
+        if (e.type == ChangeEvent::Type::Reset
+            || (e.type == ChangeEvent::Type::Domain && !e.domain.within({P::Boundaries})))
+            syncToScene(true);
     });
     mQuadAction = new QAction("&Quad View", this);
     mQuadAction->setObjectName("actionQuadView");

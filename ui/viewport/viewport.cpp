@@ -36,7 +36,12 @@ Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(200, 200);
-    connect(document, &Document::changed, this, [this] { update(); });
+    connect(document, &Document::changed, this, [this](const ChangeEvent &e) {
+        // The view draws the domain and the items over the frame.
+        using T = ChangeEvent::Type;
+        if (e.type != T::SceneName && e.type != T::Simulation && e.type != T::Exports)
+            update();
+    });
     connect(document, &Document::selectionChanged, this, [this] { update(); });
 }
 

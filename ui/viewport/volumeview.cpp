@@ -290,7 +290,12 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
         mStillDue = true;
         update();
     });
-    connect(document, &Document::changed, this, [this] { changed(); });
+    connect(document, &Document::changed, this, [this](const ChangeEvent &e) {
+        // The volume draws the domain, the items and the export presets' render look.
+        using T = ChangeEvent::Type;
+        if (e.type != T::SceneName && e.type != T::Simulation)
+            changed();
+    });
     connect(document, &Document::selectionChanged, this, [this] { update(); });
 }
 

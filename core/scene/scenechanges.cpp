@@ -1,0 +1,78 @@
+#include "scenechanges.h"
+
+namespace plume {
+
+DomainChanges changedProperties(const DomainSettings &before, const DomainSettings &after)
+{
+    using P = DomainSettings::Property;
+    DomainChanges c;
+    if (before.dimension != after.dimension)
+        c.add(P::Dimension);
+    if (before.size != after.size)
+        c.add(P::Size);
+    if (before.origin != after.origin)
+        c.add(P::Origin);
+    if (before.resolution != after.resolution)
+        c.add(P::Resolution);
+    if (before.boundaries != after.boundaries || before.boundariesExtra != after.boundariesExtra)
+        c.add(P::Boundaries);
+    return c;
+}
+
+SimulationChanges changedProperties(const SimulationSettings &before,
+                                    const SimulationSettings &after)
+{
+    using P = SimulationSettings::Property;
+    SimulationChanges c;
+    if (before.params != after.params || before.pressureExtra != after.pressureExtra)
+        c.add(P::Params);
+    if (before.time != after.time)
+        c.add(P::Time);
+    if (before.frameStart != after.frameStart)
+        c.add(P::FrameStart);
+    if (before.frameEnd != after.frameEnd)
+        c.add(P::FrameEnd);
+    if (before.seed != after.seed)
+        c.add(P::Seed);
+    return c;
+}
+
+ItemChanges changedProperties(const Item &before, const Item &after)
+{
+    using P = Item::Property;
+    ItemChanges c;
+    if (before.name != after.name)
+        c.add(P::Name);
+    if (before.enabled != after.enabled)
+        c.add(P::Enabled);
+    if (before.activeStart != after.activeStart || before.activeEnd != after.activeEnd
+        || before.activeExtra != after.activeExtra)
+        c.add(P::Active);
+    if (before.kind != after.kind)
+        c.add(P::Kind);
+    if (before.shape != after.shape)
+        c.add(P::Shape);
+    if (before.offset != after.offset)
+        c.add(P::Offset);
+    if (before.emitter != after.emitter)
+        c.add(P::Emitter);
+    if (before.force != after.force)
+        c.add(P::Force);
+    return c;
+}
+
+bool changesSimulation(const Item &item, ItemChanges changes)
+{
+    using P = Item::Property;
+    const bool seededByName =
+        item.kind == ItemKind::ForceField && item.force.type == sim::ForceType::Turbulence;
+    return !changes.within({P::Name}) || (seededByName && changes.has(P::Name));
+}
+
+bool changesSimulation(SimulationChanges changes)
+{
+    using P = SimulationSettings::Property;
+    return !changes.within({P::FrameStart, P::FrameEnd});
+}
+
+} // namespace plume
