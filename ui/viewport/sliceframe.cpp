@@ -14,22 +14,30 @@ int sliceIndex(const sim::Domain &domain, const SlicePlane &plane)
 
 namespace {
 
-/// Copies the layer `index` of a 3D grid along `axis` into a (nu, nv, 1) grid in plane order.
+/// Calls f(i, j, c) for each cell (i, j) of layer `index` across `plane` (a grid of `n` cells),
+/// in plane order: c is the cell in the 3D grid.
+template<class F>
+void forEachLayerCell(sim::Int3 n, const SlicePlane &plane, int index, F &&f)
+{
+    sim::Int3 c;
+    c[plane.axis] = index;
+    for (int j = 0; j < n[plane.v()]; ++j) {
+        c[plane.v()] = j;
+        for (int i = 0; i < n[plane.u()]; ++i) {
+            c[plane.u()] = i;
+            f(i, j, c);
+        }
+    }
+}
+
+/// Copies the layer `index` of a 3D grid across `plane` into a (nu, nv, 1) grid in plane order.
 void copyLayer(const sim::ScalarGrid &full, const SlicePlane &plane, int index,
                sim::ScalarGrid &out)
 {
     const sim::Int3 n = full.size();
-    const int nu = n[plane.u()], nv = n[plane.v()];
-    out.reshape({nu, nv, 1}, {0.5f, 0.5f, 0.5f});
-    sim::Int3 c;
-    c[plane.axis] = index;
-    for (int j = 0; j < nv; ++j) {
-        c[plane.v()] = j;
-        for (int i = 0; i < nu; ++i) {
-            c[plane.u()] = i;
-            out(i, j, 0) = full(c.x, c.y, c.z);
-        }
-    }
+    out.reshape({n[plane.u()], n[plane.v()], 1}, {0.5f, 0.5f, 0.5f});
+    forEachLayerCell(n, plane, index,
+                     [&](int i, int j, sim::Int3 c) { out(i, j, 0) = full(c.x, c.y, c.z); });
 }
 
 } // namespace
@@ -82,17 +90,10 @@ bool sliceFrame(const FrameData &frame, const SlicePlane &plane, FrameData &out)
         if (vol.fields[f].count() > 0)
             copyLayer(vol.fields[f], plane, index, out.fields[int(target)]);
     }
-    const int nu = out.domain.cells.x, nv = out.domain.cells.y;
-    out.solids.reshape({nu, nv, 1});
-    sim::Int3 c;
-    c[plane.axis] = index;
-    for (int j = 0; j < nv; ++j) {
-        c[plane.v()] = j;
-        for (int i = 0; i < nu; ++i) {
-            c[plane.u()] = i;
-            out.solids.setSolid(i, j, 0, vol.solids.isSolid(c.x, c.y, c.z));
-        }
-    }
+    out.solids.reshape(out.domain.cells);
+    forEachLayerCell(d.cells, plane, index, [&](int i, int j, sim::Int3 c) {
+        out.solids.setSolid(i, j, 0, vol.solids.isSolid(c.x, c.y, c.z));
+    });
     return true;
 }
 
