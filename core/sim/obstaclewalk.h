@@ -105,7 +105,8 @@ Vec3 Obstacles::clip(Vec3 from, Vec3 to) const
 {
     const float d[3] = {to.x - from.x, to.y - from.y, k3D ? to.z - from.z : 0.f};
     const float start[3] = {from.x, from.y, from.z};
-    const WalkResult r = walkFromPoint<k3D>(Walk<k3D>{*this}, start, d);
+    VoxelWalk w;
+    const WalkResult r = walkFromPoint<k3D>(Walk<k3D>{*this}, start, d, w);
     const Vec3 path{d[0], d[1], d[2]};
     switch (r.end) {
     case WalkEnd::Clear:

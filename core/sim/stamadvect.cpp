@@ -77,11 +77,12 @@ struct Tracer
         float d[3] = {0.f, 0.f, 0.f};
         for (int a = 0; a < axes; ++a)
             d[a] = p[a] - float(c[a]);
-        const detail::WalkResult r = detail::walkFromCentre<D3>(Cells{*this}, c, d);
+        detail::VoxelWalk w;
+        const detail::WalkResult r = detail::walkFromCentre<D3>(Cells{*this}, c, d, w);
         float tLast = r.t;
         switch (r.end) {
         case detail::WalkEnd::Clear:
-            return wrappedIndex(r.cell);
+            return wrappedIndex(w.cell);
         case detail::WalkEnd::NonFinite:
         case detail::WalkEnd::Stuck:
             return wrappedIndex(c);
@@ -94,7 +95,7 @@ struct Tracer
         }
         for (int a = 0; a < axes; ++a)
             p[a] = float(c[a]) + d[a] * tLast;
-        return wrappedIndex(r.cell);
+        return wrappedIndex(w.cell);
     }
 
     /// Interpolation corners along an axis: i0 and i0 + 1, wrapped on periodic axes.

@@ -24,16 +24,18 @@ enum class WalkEnd : std::uint8_t {
     Stuck,     ///< the start cell is solid and the path does not leave it at t = 0
 };
 
-/// Where a walk stopped: t is a fraction of the path, `cell` the last cell entered.
+/// Where a walk stopped: t is a fraction of the path (the walk's `cell` is the last cell
+/// entered).
 struct WalkResult
 {
     WalkEnd end = WalkEnd::Clear;
     float t = 0.f;
-    int cell[3] = {0, 0, 0};
 };
 
 /// The traversal state: the current cell, the step per axis, the time of the next crossing
-/// of each axis and the time between two crossings (in fractions of the path).
+/// of each axis and the time between two crossings (in fractions of the path). The walks
+/// update it in place: copying it right after its scalar stores would stall on
+/// store-to-load forwarding, a third of the stam scheme's advection time.
 struct VoxelWalk
 {
     int cell[3] = {0, 0, 0};
@@ -53,7 +55,7 @@ struct VoxelWalk
 /// - `int budget(const float d[3]) const`: the most crossings to take.
 /// With `startSolid`, the walk may leave its start cell only by a crossing at t = 0.
 template<bool k3D, class Cells>
-WalkResult runWalk(const Cells &cells, VoxelWalk w, const float d[3], bool startSolid)
+WalkResult runWalk(const Cells &cells, VoxelWalk &w, const float d[3], bool startSolid)
 {
     WalkResult r;
     r.end = WalkEnd::Budget;
@@ -70,7 +72,6 @@ WalkResult runWalk(const Cells &cells, VoxelWalk w, const float d[3], bool start
         startSolid = false;
         if (!(next < 1.f)) {
             r.end = WalkEnd::Clear;
-            std::copy_n(w.cell, 3, r.cell);
             return r;
         }
         int to = w.cell[a] + w.step[a];
@@ -91,19 +92,19 @@ WalkResult runWalk(const Cells &cells, VoxelWalk w, const float d[3], bool start
         t = next;
         r.t = t;
     }
-    std::copy_n(w.cell, 3, r.cell);
     return r;
 }
 
-/// Walks the path d from any point `from` (cell coordinates: cell i spans [i, i + 1)).
+/// Walks the path d from any point `from` (cell coordinates: cell i spans [i, i + 1)), in `w`
+/// (default-constructed).
 /// `Cells` adds to runWalk's policy `int clampStart(int axis, int floorOfFrom) const` (the start
 /// cell whose faces give the first crossing), `int wrapStart(int axis, int cell) const` (the
 /// cell index the walk keeps) and `bool startsSolid(const int cell[3]) const`.
 template<bool k3D, class Cells>
-WalkResult walkFromPoint(const Cells &cells, const float from[3], const float d[3])
+WalkResult walkFromPoint(const Cells &cells, const float from[3], const float d[3],
+                         VoxelWalk &w)
 {
     WalkResult r;
-    VoxelWalk w;
     float longest = 0.f;
     for (int a = 0; a < (k3D ? 3 : 2); ++a) {
         if (!std::isfinite(d[a]) || !std::isfinite(from[a])) {
@@ -133,12 +134,12 @@ WalkResult walkFromPoint(const Cells &cells, const float from[3], const float d[
 
 /// Walks the path d from the centre of cell c (the crossing times are then half a step).
 template<bool k3D, class Cells>
-WalkResult walkFromCentre(const Cells &cells, const int c[3], const float d[3])
+WalkResult walkFromCentre(const Cells &cells, const int c[3], const float d[3], VoxelWalk &w)
 {
     WalkResult r;
-    VoxelWalk w;
-    std::copy_n(c, 3, w.cell);
-    std::copy_n(c, 3, r.cell);
+    w.cell[0] = c[0];
+    w.cell[1] = c[1];
+    w.cell[2] = c[2];
     for (int a = 0; a < (k3D ? 3 : 2); ++a) {
         if (!std::isfinite(d[a])) {
             r.end = WalkEnd::NonFinite;
