@@ -44,6 +44,21 @@ void closeNextDialog(QString *text)
     });
 }
 
+/// The 2D example at 32 cells and 12 frames, written into `dir`; its path, or empty on failure.
+QString writeShortScene(const QTemporaryDir &dir)
+{
+    QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QString text = QString::fromUtf8(in.readAll());
+    text.replace("\"frameEnd\": 120", "\"frameEnd\": 12");
+    text.replace("\"resolution\": 128", "\"resolution\": 32");
+    QFile out(dir.filePath("short.plume"));
+    if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0)
+        return {};
+    return out.fileName();
+}
+
 } // namespace
 
 class TestUiWindow : public QObject
@@ -199,18 +214,11 @@ private slots:
     void playbackLoopsOverTheRange()
     {
         QTemporaryDir dir;
-        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QString text = QString::fromUtf8(in.readAll());
-        text.replace("\"frameEnd\": 120", "\"frameEnd\": 12");
-        text.replace("\"resolution\": 128", "\"resolution\": 32");
-        QFile out(dir.filePath("short.plume"));
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(text.toUtf8());
-        out.close();
+        const QString scene = writeShortScene(dir);
+        QVERIFY(!scene.isEmpty());
         MainWindow window;
         window.show();
-        QVERIFY(window.openFile(out.fileName()));
+        QVERIFY(window.openFile(scene));
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() == 12, 30000);
         // Round again: the cursor goes back to the start while the head stays at the end.
@@ -227,18 +235,11 @@ private slots:
     void editsThatKeepTheFrames()
     {
         QTemporaryDir dir;
-        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QString text = QString::fromUtf8(in.readAll());
-        text.replace("\"frameEnd\": 120", "\"frameEnd\": 12");
-        text.replace("\"resolution\": 128", "\"resolution\": 32");
-        QFile out(dir.filePath("short.plume"));
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(text.toUtf8());
-        out.close();
+        const QString scene = writeShortScene(dir);
+        QVERIFY(!scene.isEmpty());
         MainWindow window;
         window.show();
-        QVERIFY(window.openFile(out.fileName()));
+        QVERIFY(window.openFile(scene));
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() == 12, 30000);
         // Back to frame 6: an edit the simulation must hear of now drops frames 7 to 12.
