@@ -15,8 +15,7 @@ public:
     Preference(const char *key, T defaultValue)
         : mKey(QString::fromLatin1(key))
         , mDefault(std::move(defaultValue))
-    {
-    }
+    {}
 
     T get() const
     {

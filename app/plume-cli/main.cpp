@@ -15,9 +15,9 @@
 #include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -94,8 +94,8 @@ int simulate(const QStringList &arguments)
 
     plume::BuiltinOptions options;
     if (!parsePositiveInt(parser.value(resOpt), options.resolution))
-        return usageError("--resolution must be a positive integer, got '"
-                          + parser.value(resOpt) + "'");
+        return usageError("--resolution must be a positive integer, got '" + parser.value(resOpt)
+                          + "'");
     options.threeD = parser.isSet(threeDOpt);
     if (!parseName(parser.value(schemeOpt), plume::sim::kSchemeNames, options.scheme))
         return usageError("--scheme must be "
@@ -147,8 +147,7 @@ int simulate(const QStringList &arguments)
         }
         const double perStep = stats.milliseconds / std::max(1, stats.substeps);
         stepMs.push_back(perStep);
-        if (!quiet)
-        {
+        if (!quiet) {
             const std::string note = plume::sim::pressureTrouble(stats);
             std::printf("%6d %8d %10.2f %10.2f %10d %12.3g%s%s%s\n", stats.frame, stats.substeps,
                         stats.milliseconds, perStep, stats.pressureIterations,
@@ -237,14 +236,17 @@ int info(const QStringList &arguments)
     std::printf("scene:      %s\n", scene->name.c_str());
     std::printf("dimension:  %s\n", plume::toString(d.dimension));
     std::printf("domain:     %g x %g x %g world units at (%g, %g, %g)\n", d.size.x, d.size.y,
-                d.dimension == plume::Dimension::TwoD ? 0.0 : double(d.size.z), d.origin.x, d.origin.y, d.origin.z);
-    std::printf("cells:      %d x %d x %d = %lld (cell size %g)\n", domain.cells.x,
-                domain.cells.y, domain.cells.z, static_cast<long long>(domain.cellCount()),
-                domain.cellSize);
+                d.dimension == plume::Dimension::TwoD ? 0.0 : double(d.size.z), d.origin.x,
+                d.origin.y, d.origin.z);
+    std::printf("cells:      %d x %d x %d = %lld (cell size %g)\n", domain.cells.x, domain.cells.y,
+                domain.cells.z, static_cast<long long>(domain.cellCount()), domain.cellSize);
     std::printf("boundaries: x %s/%s, y %s/%s, z %s/%s\n",
-                plume::sim::toString(domain.boundaries[0]), plume::sim::toString(domain.boundaries[1]),
-                plume::sim::toString(domain.boundaries[2]), plume::sim::toString(domain.boundaries[3]),
-                plume::sim::toString(domain.boundaries[4]), plume::sim::toString(domain.boundaries[5]));
+                plume::sim::toString(domain.boundaries[0]),
+                plume::sim::toString(domain.boundaries[1]),
+                plume::sim::toString(domain.boundaries[2]),
+                plume::sim::toString(domain.boundaries[3]),
+                plume::sim::toString(domain.boundaries[4]),
+                plume::sim::toString(domain.boundaries[5]));
     std::printf("scheme:     %s\n", plume::sim::toString(s.params.scheme));
     std::printf("frames:     %d to %d at %g fps, ", s.frameStart, s.frameEnd, s.time.frameRate);
     if (s.time.cfl > 0.f)
@@ -272,8 +274,7 @@ class ProgressLine : public plume::BakeObserver
 public:
     explicit ProgressLine(bool show)
         : mShow(show)
-    {
-    }
+    {}
 
     void frameWritten(int frame, int done, int total, double milliseconds) override
     {
@@ -282,8 +283,8 @@ public:
             return;
         const double perFrame = mTotalMs / done / 1000.0;
         const int eta = int(perFrame * (total - done) + 0.5);
-        std::fprintf(stderr, "\rframe %d  %d/%d  %3d%%  %.2f s/frame  ETA %d:%02d   ", frame,
-                     done, total, int(100.0 * done / total), perFrame, eta / 60, eta % 60);
+        std::fprintf(stderr, "\rframe %d  %d/%d  %3d%%  %.2f s/frame  ETA %d:%02d   ", frame, done,
+                     total, int(100.0 * done / total), perFrame, eta / 60, eta % 60);
         if (done == total)
             std::fputc('\n', stderr);
         std::fflush(stderr);
@@ -333,8 +334,8 @@ struct ExportOptions
                                 "RxC"};
     QCommandLineOption images{"images", "Write an image sequence: one PNG per frame."};
     QCommandLineOption size{"size", "Frame size in pixels.", "WxH"};
-    QCommandLineOption step{"step",
-                            "Frames between flipbook tiles and images (flipbook 0: fit).", "N"};
+    QCommandLineOption step{"step", "Frames between flipbook tiles and images (flipbook 0: fit).",
+                            "N"};
     QCommandLineOption padding{"padding", "Flipbook gutter pixels per frame side.", "N"};
     QCommandLineOption alpha{"alpha", "straight or premultiplied.", "mode"};
     QCommandLineOption depth{"depth", "Bits per PNG channel: 8 or 16.", "bits"};
@@ -343,21 +344,20 @@ struct ExportOptions
     QCommandLineOption motionRange{"motion-range",
                                    "Pixels per frame at motion RG 0 or 1 (default: largest).",
                                    "px"};
-    QCommandLineOption loop{"loop", "Crossfade N frames into the start for a seamless loop.",
-                            "N"};
+    QCommandLineOption loop{"loop", "Crossfade N frames into the start for a seamless loop.", "N"};
     QCommandLineOption camera{"camera", "3D camera yaw and pitch in degrees (0,0 = front).",
                               "yaw,pitch"};
-    QCommandLineOption perspective{"perspective", "3D perspective camera with this vertical "
-                                                  "field of view (default orthographic).",
+    QCommandLineOption perspective{"perspective",
+                                   "3D perspective camera with this vertical "
+                                   "field of view (default orthographic).",
                                    "degrees"};
     QCommandLineOption look{"look", "2D look: dye or field.", "name"};
-    QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).",
-                             "name"};
+    QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
 
     QList<QCommandLineOption> all() const
     {
-        return {flipbook, images, size, step, padding, alpha, depth, emission, noMotion,
-                motionRange, loop, camera, perspective, look, field};
+        return {flipbook, images,      size, step,   padding,     alpha, depth, emission,
+                noMotion, motionRange, loop, camera, perspective, look,  field};
     }
 };
 
@@ -381,8 +381,7 @@ QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
     }
     if (p.isSet(o.images))
         im.enabled = true;
-    if (p.isSet(o.size)
-        && !parsePair(p.value(o.size), rp::width, r.width, rp::height, r.height))
+    if (p.isSet(o.size) && !parsePair(p.value(o.size), rp::width, r.width, rp::height, r.height))
         return bad(o.size, "WIDTHxHEIGHT, each " + rp::width.describe());
     if (p.isSet(o.step)) {
         // One step for both: the flipbook's 0 (fit the tiles) is 1 for images.
@@ -504,8 +503,8 @@ int bake(const QStringList &arguments)
     settings.flipbook = presets.flipbook;
     settings.images = presets.images;
     settings.vdb = parser.isSet(vdbOpt) || (!presets.flipbook.enabled && !presets.images.enabled);
-    if (plume::sim::Status st =
-            plume::checkFrameRange(*scene, settings.firstFrame, settings.lastFrame);
+    if (plume::sim::Status st = plume::checkFrameRange(*scene, settings.firstFrame,
+                                                       settings.lastFrame);
         !st)
         return usageError("--frames: " + QString::fromStdString(st.error));
 

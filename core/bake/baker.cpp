@@ -37,8 +37,8 @@ struct Span
 };
 
 /// An output's own range when set, else the bake's, checked against the scene's.
-sim::Status resolveSpan(const Scene &scene, const BakeSettings &b, bool on, int first,
-                        int last, int step, const char *what, Span &out)
+sim::Status resolveSpan(const Scene &scene, const BakeSettings &b, bool on, int first, int last,
+                        int step, const char *what, Span &out)
 {
     out.on = on;
     out.first = first == kBakeRange ? b.firstFrame : first;
@@ -139,16 +139,14 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
          {resolveSpan(scene, settings, settings.vdb, settings.firstFrame, settings.lastFrame, 1,
                       "vdb", vdb),
           resolveSpan(scene, settings, fs.enabled, fs.first, fs.last, 1, "flipbook", flip),
-          resolveSpan(scene, settings, is.enabled, is.first, is.last, is.step, "images",
-                      images)}) {
+          resolveSpan(scene, settings, is.enabled, is.first, is.last, is.step, "images", images)}) {
         if (!st)
             return fail(st.error);
     }
     if (!vdb.on && !flip.on && !images.on)
         return fail("nothing to bake: no VDB, flipbook or image output is enabled");
     if (flip.on) {
-        if (sim::Status st = selectFlipbookFrames(fs, flip.first, flip.last, flipFrames,
-                                                  flip.step);
+        if (sim::Status st = selectFlipbookFrames(fs, flip.first, flip.last, flipFrames, flip.step);
             !st)
             return fail(st.error);
         flip.last = flipFrames.back();
@@ -201,23 +199,23 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
             result.files.push_back(path);
         }
         if (flip.has(frame) || images.has(frame)) {
-            sampleFrameFields(solver, settings.render, motion,
-                              setup.params.ambientTemperature, fields);
+            sampleFrameFields(solver, settings.render, motion, setup.params.ambientTemperature,
+                              fields);
             // Motion vectors are per flipbook frame: the step's worth of simulation frames.
-            RenderedFrame image =
-                renderFrame(fields, settings.render, motion, frameRate / float(flip.step));
+            RenderedFrame image = renderFrame(fields, settings.render, motion,
+                                              frameRate / float(flip.step));
             if (images.has(frame)) {
                 const std::string base = is.fileName.empty() ? settings.baseName : is.fileName;
-                if (sim::Status st = writeSequenceFrame(image, is, settings.outputDirectory,
-                                                        base, frame, result.files);
+                if (sim::Status st = writeSequenceFrame(image, is, settings.outputDirectory, base,
+                                                        frame, result.files);
                     !st)
                     return fail(st.error);
             }
             if (flip.has(frame))
                 rendered.push_back(std::move(image));
         }
-        const double ms = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - start)
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
+                                                                    - start)
                               .count();
         if (observer)
             observer->frameWritten(frame, frame - lo + 1, total, ms);

@@ -36,10 +36,10 @@ struct BakeSettings
     int firstFrame = 1;                    ///< inclusive; the simulation runs from the scene's
     int lastFrame = 1;                     ///< frameStart regardless, writing [first, last]
     std::string plumeVersion;
-    bool vdb = true;                       ///< write OpenVDB files for [firstFrame, lastFrame]
-    RenderSettings render;                 ///< the look of flipbooks and images
-    FlipbookSettings flipbook;             ///< written when enabled; kBakeRange = [first, last]
-    ImageSequenceSettings images;          ///< written when enabled; kBakeRange likewise
+    bool vdb = true;              ///< write OpenVDB files for [firstFrame, lastFrame]
+    RenderSettings render;        ///< the look of flipbooks and images
+    FlipbookSettings flipbook;    ///< written when enabled; kBakeRange = [first, last]
+    ImageSequenceSettings images; ///< written when enabled; kBakeRange likewise
 };
 
 /// The outcome: success, or the reason (blow-up, I/O error, cancelled) naming the frame.

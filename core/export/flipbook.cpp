@@ -16,8 +16,7 @@
 
 namespace plume {
 
-QImage assembleAtlas(const std::vector<QImage> &frames, const AtlasLayout &layout,
-                     QRgba64 empty)
+QImage assembleAtlas(const std::vector<QImage> &frames, const AtlasLayout &layout, QRgba64 empty)
 {
     const QImage::Format format = frames.empty() ? QImage::Format_RGBA8888 : frames[0].format();
     QImage atlas(layout.width(), layout.height(), format);
@@ -68,9 +67,13 @@ sim::Status selectFlipbookFrames(const FlipbookSettings &settings, int first, in
             + std::to_string(loop) + " loop frames do not fit " + std::to_string(settings.rows)
             + " x " + std::to_string(settings.columns) + " tiles; raise the step or the layout");
     if (count - loop < 1)
-        return sim::Status::failure("flipbook: " + std::to_string(loop) + " loop frames need at "
-                                    "least " + std::to_string(loop + 1) + " selected frames, "
-                                    "got " + std::to_string(count));
+        return sim::Status::failure("flipbook: " + std::to_string(loop)
+                                    + " loop frames need at "
+                                      "least "
+                                    + std::to_string(loop + 1)
+                                    + " selected frames, "
+                                      "got "
+                                    + std::to_string(count));
     return sim::Status::success();
 }
 
@@ -93,11 +96,11 @@ std::vector<RenderedFrame> blendLoop(std::vector<RenderedFrame> frames, int loop
                 }
             }
             for (int c = 0; c < 4; ++c)
-                head.color[4 * p + c] =
-                    w * head.color[4 * p + c] + (1.f - w) * tail.color[4 * p + c];
+                head.color[4 * p + c] = w * head.color[4 * p + c]
+                                        + (1.f - w) * tail.color[4 * p + c];
             for (int c = 0; c < 3; ++c)
-                head.emission[3 * p + c] =
-                    w * head.emission[3 * p + c] + (1.f - w) * tail.emission[3 * p + c];
+                head.emission[3 * p + c] = w * head.emission[3 * p + c]
+                                           + (1.f - w) * tail.emission[3 * p + c];
         });
     }
     frames.resize(std::size_t(m - n));
@@ -119,10 +122,14 @@ namespace {
 QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const AtlasLayout &l,
                     int frameCount, float range, const QString &base)
 {
-    QJsonObject atlas{{"width", l.width()},     {"height", l.height()},
-                      {"rows", l.rows},         {"columns", l.columns},
-                      {"tileWidth", l.tileWidth()}, {"tileHeight", l.tileHeight()},
-                      {"padding", l.padding},   {"order", "left-to-right, top-to-bottom"}};
+    QJsonObject atlas{{"width", l.width()},
+                      {"height", l.height()},
+                      {"rows", l.rows},
+                      {"columns", l.columns},
+                      {"tileWidth", l.tileWidth()},
+                      {"tileHeight", l.tileHeight()},
+                      {"padding", l.padding},
+                      {"order", "left-to-right, top-to-bottom"}};
     QJsonObject frames{{"count", frameCount},
                        {"width", l.frameWidth},
                        {"height", l.frameHeight},
@@ -134,16 +141,19 @@ QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const A
                       {"alpha", toString(s.alpha)},
                       {"bitDepth", s.bitDepth},
                       {"emission", s.emission == EmissionOutput::Combined ? "added" : "none"}};
-    QJsonObject out{{"format", "plume-flipbook"}, {"version", 1},
+    QJsonObject out{{"format", "plume-flipbook"},
+                    {"version", 1},
                     {"scene", QString::fromStdString(info.sceneName)},
                     {"plumeVersion", QString::fromStdString(info.plumeVersion)},
-                    {"atlas", atlas},          {"frames", frames},
+                    {"atlas", atlas},
+                    {"frames", frames},
                     {"color", color},
-                    {"loop", QJsonObject{{"enabled", s.loopFrames > 0},
-                                         {"blendFrames", s.loopFrames}}}};
+                    {"loop",
+                     QJsonObject{{"enabled", s.loopFrames > 0}, {"blendFrames", s.loopFrames}}}};
     if (s.emission == EmissionOutput::Separate)
         out["emission"] = QJsonObject{{"file", base + "_emission.png"},
-                                      {"colorSpace", "sRGB"}, {"bitDepth", s.bitDepth}};
+                                      {"colorSpace", "sRGB"},
+                                      {"bitDepth", s.bitDepth}};
     if (s.motionVectors)
         out["motionVectors"] = QJsonObject{
             {"file", base + "_motion.png"},
@@ -189,15 +199,15 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
         QRgba64::fromRgba64(0, 0, 0, 0)));
     if (s.motionVectors) {
         paths.push_back(dir.filePath(base + "_motion.png"));
-        contents.push_back(atlasOf(
-            [&](const RenderedFrame &f) { return motionImage(f, range, s.bitDepth); },
-            QRgba64::fromRgba64(32768, 32768, 0, 65535)));
+        contents.push_back(
+            atlasOf([&](const RenderedFrame &f) { return motionImage(f, range, s.bitDepth); },
+                    QRgba64::fromRgba64(32768, 32768, 0, 65535)));
     }
     if (s.emission == EmissionOutput::Separate) {
         paths.push_back(dir.filePath(base + "_emission.png"));
-        contents.push_back(atlasOf(
-            [&](const RenderedFrame &f) { return emissionImage(f, s.bitDepth); },
-            QRgba64::fromRgba64(0, 0, 0, 65535)));
+        contents.push_back(
+            atlasOf([&](const RenderedFrame &f) { return emissionImage(f, s.bitDepth); },
+                    QRgba64::fromRgba64(0, 0, 0, 65535)));
     }
     paths.push_back(dir.filePath(base + ".json"));
     const QJsonDocument json(sidecar(s, info, layout, count, range, base));

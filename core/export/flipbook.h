@@ -36,8 +36,7 @@ struct AtlasLayout
 /// Places same-sized frame images into an atlas of their format. Gutter pixels repeat the
 /// nearest edge pixel of their frame (edge dilation), so mip-maps and bilinear filtering do not
 /// bleed between frames; tiles without a frame hold `empty`.
-QImage assembleAtlas(const std::vector<QImage> &frames, const AtlasLayout &layout,
-                     QRgba64 empty);
+QImage assembleAtlas(const std::vector<QImage> &frames, const AtlasLayout &layout, QRgba64 empty);
 
 /// The frames a flipbook takes from [first, last]: first, first + step, ... with `step` from
 /// the settings or, when 0, the smallest that fits rows * columns + loopFrames frames. Fails

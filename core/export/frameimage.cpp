@@ -59,7 +59,7 @@ QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput em
                   int bitDepth)
 {
     const bool add = emission == EmissionOutput::Combined;
-    return makeImage(frame, bitDepth, [&](std::size_t p, float (&c)[4]) {
+    return makeImage(frame, bitDepth, [&](std::size_t p, float(&c)[4]) {
         const float a = frame.color[4 * p + 3];
         c[3] = a;
         for (int ch = 0; ch < 3; ++ch) {
@@ -77,7 +77,7 @@ QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput em
 
 QImage emissionImage(const RenderedFrame &frame, int bitDepth)
 {
-    return makeImage(frame, bitDepth, [&](std::size_t p, float (&c)[4]) {
+    return makeImage(frame, bitDepth, [&](std::size_t p, float(&c)[4]) {
         for (int ch = 0; ch < 3; ++ch)
             c[ch] = detail::linearToSrgb(frame.emission[3 * p + ch]);
         c[3] = 1.f;
@@ -86,7 +86,7 @@ QImage emissionImage(const RenderedFrame &frame, int bitDepth)
 
 QImage motionImage(const RenderedFrame &frame, float range, int bitDepth)
 {
-    return makeImage(frame, bitDepth, [&](std::size_t p, float (&c)[4]) {
+    return makeImage(frame, bitDepth, [&](std::size_t p, float(&c)[4]) {
         const bool has = frame.hasMotion;
         c[0] = encodeMotion(has ? frame.motion[2 * p] : 0.f, range);
         c[1] = encodeMotion(has ? frame.motion[2 * p + 1] : 0.f, range);

@@ -2,8 +2,8 @@
 
 #include <sim/parallel.h>
 
-#include <openvdb/openvdb.h>
 #include <openvdb/io/Archive.h>
+#include <openvdb/openvdb.h>
 #include <openvdb/tools/Prune.h>
 
 // After every oneTBB header (through OpenVDB and sim/parallel.h): Qt defines `emit`.
@@ -64,9 +64,14 @@ using NamedField = std::pair<const ScalarGrid *, const char *>;
 // The frame's field pointers (null when absent) with the names used in messages.
 std::array<NamedField, 8> namedFields(const VdbFrame &f)
 {
-    return {{{f.density, "density"}, {f.temperature, "temperature"}, {f.velocityX, "velocity x"},
-             {f.velocityY, "velocity y"}, {f.velocityZ, "velocity z"}, {f.dyeRed, "dye red"},
-             {f.dyeGreen, "dye green"}, {f.dyeBlue, "dye blue"}}};
+    return {{{f.density, "density"},
+             {f.temperature, "temperature"},
+             {f.velocityX, "velocity x"},
+             {f.velocityY, "velocity y"},
+             {f.velocityZ, "velocity z"},
+             {f.dyeRed, "dye red"},
+             {f.dyeGreen, "dye green"},
+             {f.dyeBlue, "dye blue"}}};
 }
 
 // A field must be cell-centred over the whole domain.
@@ -116,8 +121,8 @@ Status findNonFinite(const VdbFrame &f)
                 for (int i = 0; i < c.x; ++i)
                     if (!std::isfinite((*grid)(i, j, k)))
                         return Status::failure(std::string(name) + " is not finite at cell ("
-                                               + std::to_string(i) + ", " + std::to_string(j)
-                                               + ", " + std::to_string(k) + ")");
+                                               + std::to_string(i) + ", " + std::to_string(j) + ", "
+                                               + std::to_string(k) + ")");
     return Status::failure("a field holds a non-finite value");
 }
 
@@ -207,8 +212,7 @@ openvdb::math::Transform::Ptr cellCentredTransform(const sim::Domain &d)
 {
     const double h = d.cellSize;
     auto xform = openvdb::math::Transform::createLinearTransform(h);
-    xform->postTranslate(openvdb::Vec3d(double(d.origin.x) + 0.5 * h,
-                                        double(d.origin.y) + 0.5 * h,
+    xform->postTranslate(openvdb::Vec3d(double(d.origin.x) + 0.5 * h, double(d.origin.y) + 0.5 * h,
                                         double(d.origin.z) + 0.5 * h));
     return xform;
 }
@@ -273,10 +277,9 @@ class MemoryArchive : public openvdb::io::Archive
 public:
     MemoryArchive()
     {
-        setCompression(hasBloscCompression() ? openvdb::io::COMPRESS_BLOSC
-                                                   | openvdb::io::COMPRESS_ACTIVE_MASK
-                                             : openvdb::io::COMPRESS_ZIP
-                                                   | openvdb::io::COMPRESS_ACTIVE_MASK);
+        setCompression(hasBloscCompression()
+                           ? openvdb::io::COMPRESS_BLOSC | openvdb::io::COMPRESS_ACTIVE_MASK
+                           : openvdb::io::COMPRESS_ZIP | openvdb::io::COMPRESS_ACTIVE_MASK);
         setGridStatsMetadataEnabled(true);
     }
     void writeSeekable(std::ostream &os, const openvdb::GridCPtrVec &grids,

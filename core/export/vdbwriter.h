@@ -23,17 +23,17 @@ namespace plume {
 ///   unknown. Written when all three dye components are given.
 struct VdbFrame
 {
-    sim::Domain domain;               ///< cells, cellSize (world units) and origin (low corner)
-    int frame = 0;                    ///< stored as int metadata `frame`
-    std::string sceneName;            ///< stored as string metadata `scene`
-    std::string plumeVersion;         ///< `plume_version`, and `creator` = "Plume <version>"
+    sim::Domain domain;       ///< cells, cellSize (world units) and origin (low corner)
+    int frame = 0;            ///< stored as int metadata `frame`
+    std::string sceneName;    ///< stored as string metadata `scene`
+    std::string plumeVersion; ///< `plume_version`, and `creator` = "Plume <version>"
 
     const sim::ScalarGrid *density = nullptr;
     const sim::ScalarGrid *temperature = nullptr;
     const sim::ScalarGrid *velocityX = nullptr; ///< cell-centred, world units per second
     const sim::ScalarGrid *velocityY = nullptr;
     const sim::ScalarGrid *velocityZ = nullptr;
-    const sim::ScalarGrid *dyeRed = nullptr;    ///< dye amount (colour times density)
+    const sim::ScalarGrid *dyeRed = nullptr; ///< dye amount (colour times density)
     const sim::ScalarGrid *dyeGreen = nullptr;
     const sim::ScalarGrid *dyeBlue = nullptr;
 };

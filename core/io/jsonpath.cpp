@@ -76,12 +76,8 @@ JsonLocation jsonLocation(const QByteArray &text, int offset)
             collecting = !levels.empty() && levels.back().object && levels.back().expectKey;
             current.clear();
             break;
-        case '{':
-            levels.push_back({true, true, {}, 0});
-            break;
-        case '[':
-            levels.push_back({false, false, {}, 0});
-            break;
+        case '{': levels.push_back({true, true, {}, 0}); break;
+        case '[': levels.push_back({false, false, {}, 0}); break;
         case '}':
         case ']':
             if (!levels.empty())
@@ -99,8 +95,7 @@ JsonLocation jsonLocation(const QByteArray &text, int offset)
                 ++levels.back().index;
             }
             break;
-        default:
-            break;
+        default: break;
         }
     }
     loc.path = joinPath(levels);

@@ -52,7 +52,11 @@ class KeepDenormals
 {
 public:
 #ifdef PLUME_READER_MXCSR
-    KeepDenormals() : mCsr(_mm_getcsr()) { _mm_setcsr(mCsr & ~0x8040u); } // FTZ, DAZ bits
+    KeepDenormals()
+        : mCsr(_mm_getcsr())
+    {
+        _mm_setcsr(mCsr & ~0x8040u);
+    } // FTZ, DAZ bits
     ~KeepDenormals() { _mm_setcsr(mCsr); }
 
 private:
@@ -92,7 +96,8 @@ class ObjectReader
 {
 public:
     ObjectReader(Context &ctx, const QJsonValue &value, std::string path)
-        : mCtx(ctx), mPath(std::move(path))
+        : mCtx(ctx)
+        , mPath(std::move(path))
     {
         if (!value.isObject())
             mCtx.fail(mPath, "an object", value);
@@ -214,8 +219,10 @@ public:
         // as well.
         const float f = zeroIfDenormal(float(d));
         if (!range.contains(double(f))) {
-            mCtx.fail(at, range.describe() + " as a 32-bit float (this one is "
-                              + formatJsonNumber(double(f)) + " as a float)", v);
+            mCtx.fail(at,
+                      range.describe() + " as a 32-bit float (this one is "
+                          + formatJsonNumber(double(f)) + " as a float)",
+                      v);
             return false;
         }
         out = f;
@@ -342,11 +349,11 @@ void readDomain(ObjectReader &r, DomainSettings &d)
         std::snprintf(gib, sizeof gib, "%.1f", double(estimateMemoryBytes(d)) / (1 << 30));
         return r.context().failMessage(
             r.path("resolution"),
-            "expected a resolution giving at most " + std::to_string(kMaxCells)
-                + " cells (512^3); " + std::to_string(d.resolution) + " gives "
-                + std::to_string(cells.x) + " x " + std::to_string(cells.y) + " x "
-                + std::to_string(cells.z) + " = " + std::to_string(cells.volume())
-                + " cells, about " + gib + " GiB of solver memory");
+            "expected a resolution giving at most " + std::to_string(kMaxCells) + " cells (512^3); "
+                + std::to_string(d.resolution) + " gives " + std::to_string(cells.x) + " x "
+                + std::to_string(cells.y) + " x " + std::to_string(cells.z) + " = "
+                + std::to_string(cells.volume()) + " cells, about " + gib
+                + " GiB of solver memory");
     }
     if (sim::Status s = makeDomain(d).validate(kMaxCells); !s) {
         // The solver's messages start with "domain: ", which the path already says.
@@ -414,10 +421,9 @@ void readImageShape(ObjectReader &r, Shape &s)
         const std::string resolved = resolveImagePath(s.file, ctx.directory);
         const QString qpath = QString::fromStdString(resolved);
         if (!QFileInfo(qpath).isFile())
-            return r.context().failMessage(r.path("file"),
-                                           "expected an image file; '" + s.file
-                                               + "' (resolved to '" + resolved
-                                               + "') does not exist");
+            return r.context().failMessage(r.path("file"), "expected an image file; '" + s.file
+                                                               + "' (resolved to '" + resolved
+                                                               + "') does not exist");
         QImageReader reader(qpath);
         if (!reader.canRead())
             return r.context().failMessage(r.path("file"),
@@ -487,14 +493,9 @@ void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
         r.vec3(shapeParams::end, s.end);
         r.number(shapeParams::radius, s.radius);
         break;
-    case ShapeType::Stroke:
-        readStroke(r, s);
-        break;
-    case ShapeType::Image:
-        readImageShape(r, s);
-        break;
-    case ShapeType::Everywhere:
-        break;
+    case ShapeType::Stroke: readStroke(r, s); break;
+    case ShapeType::Image: readImageShape(r, s); break;
+    case ShapeType::Everywhere: break;
     }
 }
 
@@ -512,8 +513,7 @@ void readForce(ObjectReader &r, ForceSettings &f)
 {
     r.enumeration("type", f.type, sim::kForceTypeNames);
     readAnimated(r,
-                 f.type == sim::ForceType::Drag ? forceParams::dragStrength
-                                                : forceParams::strength,
+                 f.type == sim::ForceType::Drag ? forceParams::dragStrength : forceParams::strength,
                  f.strength);
     r.vec3(forceParams::direction, f.direction);
     if (r.ok() && f.direction == Vec3{}
@@ -605,8 +605,10 @@ void readRender(ObjectReader &r, RenderSettings &s)
         return r.context().fail(r.path("fieldMax"), Param::above(s.fieldMin, false).describe(),
                                 double(s.fieldMax));
     r.enumeration("projection", s.projection, kProjectionNames);
-    for (auto [param, value] : {std::pair{&rp::yaw, &s.yaw}, {&rp::pitch, &s.pitch},
-                                {&rp::fov, &s.fov}, {&rp::zoom, &s.zoom}})
+    for (auto [param, value] : {std::pair{&rp::yaw, &s.yaw},
+                                {&rp::pitch, &s.pitch},
+                                {&rp::fov, &s.fov},
+                                {&rp::zoom, &s.zoom}})
         r.number(*param, *value);
     r.vec3(rp::lightDirection, s.lightDirection);
     if (r.ok() && s.lightDirection == Vec3{})
@@ -615,10 +617,11 @@ void readRender(ObjectReader &r, RenderSettings &s)
     r.number(rp::lightIntensity, s.lightIntensity);
     r.number(rp::ambient, s.ambient);
     r.vec3(rp::smokeColor, s.smokeColor);
-    for (auto [param, value] :
-         {std::pair{&rp::densityScale, &s.densityScale}, {&rp::stepCells, &s.stepCells},
-          {&rp::emissionIntensity, &s.emissionIntensity}, {&rp::emissionMin, &s.emissionMin},
-          {&rp::emissionMax, &s.emissionMax}})
+    for (auto [param, value] : {std::pair{&rp::densityScale, &s.densityScale},
+                                {&rp::stepCells, &s.stepCells},
+                                {&rp::emissionIntensity, &s.emissionIntensity},
+                                {&rp::emissionMin, &s.emissionMin},
+                                {&rp::emissionMax, &s.emissionMax}})
         r.number(*param, *value);
     if (r.ok() && !(s.emissionMax > s.emissionMin))
         return r.context().fail(r.path("emissionMax"),
@@ -632,8 +635,9 @@ void readFrames(ObjectReader &r, int &first, int &last, int &bitDepth)
     r.number(flipbookParams::first, first);
     r.number(flipbookParams::last, last);
     if (r.ok() && first != kBakeRange && last != kBakeRange && last < first)
-        return r.context().fail(r.path("last"), Param::above(first, true, true).describe()
-                                + " (not before first)", last);
+        return r.context().fail(r.path("last"),
+                                Param::above(first, true, true).describe() + " (not before first)",
+                                last);
     if (r.ok() && r.has("bitDepth")) {
         const QJsonValue v = r.take("bitDepth");
         if (!(v.isDouble() && validBitDepth(v.toDouble())))
@@ -693,8 +697,7 @@ void readRoot(ObjectReader &root, Scene &scene)
     root.require("format");
     const QJsonValue format = root.take("format");
     if (root.ok() && format.toString() != QLatin1String(kSceneFormatName))
-        return root.context().fail("format", std::string("\"") + kSceneFormatName + "\"",
-                                   format);
+        return root.context().fail("format", std::string("\"") + kSceneFormatName + "\"", format);
     root.require("version");
     double version = 0.0;
     if (root.ok()
@@ -702,11 +705,11 @@ void readRoot(ObjectReader &root, Scene &scene)
                             Param{.min = 1, .max = 1e9, .integer = true}))
         return;
     if (root.ok() && version > kSceneFormatVersion)
-        return root.context().failMessage(
-            "version", "format version " + std::to_string(int(version))
-                           + " is newer than this Plume reads (version "
-                           + std::to_string(kSceneFormatVersion)
-                           + " and older); open it with a newer Plume");
+        return root.context().failMessage("version",
+                                          "format version " + std::to_string(int(version))
+                                              + " is newer than this Plume reads (version "
+                                              + std::to_string(kSceneFormatVersion)
+                                              + " and older); open it with a newer Plume");
     root.string("name", scene.name, true);
     if (root.ok() && root.has("domain")) {
         ObjectReader d(root.context(), root.take("domain"), "domain");
@@ -742,8 +745,8 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         const JsonLocation loc = jsonLocation(json, parseError.offset);
-        result.error = fileName.toStdString() + ": line " + std::to_string(loc.line)
-                       + ", column " + std::to_string(loc.column) + " (offset "
+        result.error = fileName.toStdString() + ": line " + std::to_string(loc.line) + ", column "
+                       + std::to_string(loc.column) + " (offset "
                        + std::to_string(parseError.offset) + ", in "
                        + (loc.path.empty() ? std::string("the top level") : loc.path)
                        + "): JSON parse error: " + parseError.errorString().toStdString();

@@ -26,9 +26,9 @@ struct Member;
 struct Node
 {
     enum class Type { Scalar, Object, Array } type = Type::Scalar;
-    std::string text;                                 ///< Scalar: JSON text
-    std::vector<Member> members;                      ///< Object, in writing order
-    std::vector<Node> elements;                        ///< Array
+    std::string text;            ///< Scalar: JSON text
+    std::vector<Member> members; ///< Object, in writing order
+    std::vector<Node> elements;  ///< Array
 
     static Node object();
     static Node array();
@@ -263,8 +263,7 @@ Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std
         o.add("channel", string(toString(s.channel)));
         o.add("invert", boolean(s.invert));
         break;
-    case ShapeType::Everywhere:
-        break;
+    case ShapeType::Everywhere: break;
     }
     addExtra(o, s.extra);
     return o;
@@ -413,8 +412,7 @@ bool allScalars(const Node &array)
 std::string inlineText(const Node &node)
 {
     switch (node.type) {
-    case Node::Type::Scalar:
-        return node.text;
+    case Node::Type::Scalar: return node.text;
     case Node::Type::Array: {
         std::string s = "[";
         for (std::size_t n = 0; n < node.elements.size(); ++n) {
@@ -449,9 +447,7 @@ void writeNode(const Node &node, int depth, std::string &out)
     const std::string indent(std::size_t(4 * (depth + 1)), ' ');
     const std::string closing(std::size_t(4 * depth), ' ');
     switch (node.type) {
-    case Node::Type::Scalar:
-        out += node.text;
-        return;
+    case Node::Type::Scalar: out += node.text; return;
     case Node::Type::Object:
         if (node.members.empty()) {
             out += "{}";
@@ -501,8 +497,8 @@ QByteArray sceneToJson(const Scene &scene, const std::string &directory)
     root.add("simulation", simulationNode(scene.simulation));
     Node &items = root.add("items", Node::array());
     for (const Item &item : scene.items)
-        items.elements.push_back(itemNode(item, scene.domain.dimension, scene.directory,
-                                          directory));
+        items.elements.push_back(
+            itemNode(item, scene.domain.dimension, scene.directory, directory));
     // Scenes without export presets stay as they were: "export" appears once anything in it
     // differs from the defaults, and then with every key.
     if (!(scene.exports == ExportPresets{}))
@@ -527,16 +523,16 @@ sim::Status writeSceneFile(const Scene &scene, const QString &path)
     const QByteArray bytes = sceneToJson(scene, directory);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return sim::Status::failure(path.toStdString() + ": cannot write: "
-                                    + file.errorString().toStdString());
+        return sim::Status::failure(path.toStdString()
+                                    + ": cannot write: " + file.errorString().toStdString());
     if (file.write(bytes) != bytes.size()) {
         const std::string why = file.errorString().toStdString();
         file.cancelWriting();
         return sim::Status::failure(path.toStdString() + ": write failed: " + why);
     }
     if (!file.commit())
-        return sim::Status::failure(path.toStdString() + ": could not save: "
-                                    + file.errorString().toStdString());
+        return sim::Status::failure(path.toStdString()
+                                    + ": could not save: " + file.errorString().toStdString());
     return sim::Status::success();
 }
 

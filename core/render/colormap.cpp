@@ -39,9 +39,8 @@ constexpr std::array<Stop, 5> kInferno{{{0.f, 0.0f, 0.0f, 0.02f},
                                         {0.5f, 0.73f, 0.21f, 0.33f},
                                         {0.75f, 0.98f, 0.55f, 0.04f},
                                         {1.f, 0.99f, 1.0f, 0.64f}}};
-constexpr std::array<Stop, 3> kDiverging{{{0.f, 0.17f, 0.35f, 0.8f},
-                                          {0.5f, 0.95f, 0.95f, 0.95f},
-                                          {1.f, 0.8f, 0.15f, 0.15f}}};
+constexpr std::array<Stop, 3> kDiverging{
+    {{0.f, 0.17f, 0.35f, 0.8f}, {0.5f, 0.95f, 0.95f, 0.95f}, {1.f, 0.8f, 0.15f, 0.15f}}};
 const QRgb kSolidColor = qRgb(110, 118, 130);
 
 } // namespace
@@ -100,7 +99,8 @@ QImage dyeImage(const sim::ScalarGrid &density, const sim::ScalarGrid &red,
             }
             int rgb[3];
             for (int ch = 0; ch < 3; ++ch) {
-                const float v = background[ch] + alpha * (std::clamp(c[ch], 0.f, 1.f) - background[ch]);
+                const float v = background[ch]
+                                + alpha * (std::clamp(c[ch], 0.f, 1.f) - background[ch]);
                 rgb[ch] = int(std::lround(255.f * std::clamp(v, 0.f, 1.f)));
             }
             line[i] = qRgb(rgb[0], rgb[1], rgb[2]);

@@ -165,8 +165,8 @@ void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings
         solver.sample(settings.field, out.field);
 }
 
-RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
-                          bool motion, float frameRate)
+RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
+                          float frameRate)
 {
     RenderedFrame out;
     out.width = std::max(settings.width, 1);
@@ -183,8 +183,8 @@ RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &setti
     if (fields.domain.is2D())
         render2D(fields, settings, motion, frameRate, out);
     else
-        detail::renderVolume(fields, settings, motion && fields.velocityZ.count() != 0,
-                             frameRate, out);
+        detail::renderVolume(fields, settings, motion && fields.velocityZ.count() != 0, frameRate,
+                             out);
     return out;
 }
 

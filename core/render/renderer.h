@@ -16,7 +16,7 @@ struct FrameFields
 {
     sim::Domain domain;
     sim::ScalarGrid density;
-    sim::ScalarGrid temperature; ///< above ambient
+    sim::ScalarGrid temperature;                     ///< above ambient
     sim::ScalarGrid velocityX, velocityY, velocityZ; ///< world units / s
     sim::ScalarGrid dyeRed, dyeGreen, dyeBlue;       ///< colour times density
     sim::ScalarGrid field;                           ///< Look2D::Field: the chosen field
@@ -47,8 +47,8 @@ struct RenderedFrame
 /// `frameRate` (frames per second) turns velocities into pixels per frame. The result does
 /// not depend on the thread count (rows are independent). An empty domain gives a transparent
 /// frame.
-RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
-                          bool motion, float frameRate);
+RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
+                          float frameRate);
 
 namespace detail {
 /// Optical depth towards the light, per cell: tau = integral of densityScale * density along

@@ -36,10 +36,10 @@ inline constexpr sim::Param fieldMin{.key = "fieldMin", .softMin = -1e6, .softMa
 inline constexpr sim::Param fieldMax{.key = "fieldMax", .softMin = -1e6, .softMax = 1e6};
 inline constexpr sim::Param yaw{.key = "yaw", .softMin = -360, .softMax = 360, .decimals = 1};
 inline constexpr sim::Param pitch{.key = "pitch", .min = -89, .max = 89, .decimals = 1};
-inline constexpr sim::Param fov{.key = "fov", .min = 0, .max = 180, .openMin = true,
-                                .openMax = true, .decimals = 1};
-inline constexpr sim::Param zoom{.key = "zoom", .min = 0, .openMin = true, .softMax = 100,
-                                 .decimals = 2};
+inline constexpr sim::Param fov{
+    .key = "fov", .min = 0, .max = 180, .openMin = true, .openMax = true, .decimals = 1};
+inline constexpr sim::Param zoom{
+    .key = "zoom", .min = 0, .openMin = true, .softMax = 100, .decimals = 2};
 inline constexpr sim::Param lightDirection{.key = "lightDirection"};
 inline constexpr sim::Param lightColor{.key = "lightColor", .min = 0};
 inline constexpr sim::Param lightIntensity{.key = "lightIntensity", .min = 0};
@@ -47,8 +47,10 @@ inline constexpr sim::Param ambient{.key = "ambient", .min = 0};
 inline constexpr sim::Param smokeColor{.key = "smokeColor", .min = 0};
 inline constexpr sim::Param densityScale{.key = "densityScale", .min = 0};
 inline constexpr sim::Param stepCells{.key = "stepCells", .min = 0, .max = 4, .openMin = true};
-inline constexpr sim::Param emissionIntensity{.key = "emissionIntensity", .min = 0,
-                                              .softMax = 1000, .decimals = 2};
+inline constexpr sim::Param emissionIntensity{.key = "emissionIntensity",
+                                              .min = 0,
+                                              .softMax = 1000,
+                                              .decimals = 2};
 /// emissionMax is also > emissionMin.
 inline constexpr sim::Param emissionMin{.key = "emissionMin"};
 inline constexpr sim::Param emissionMax{.key = "emissionMax"};
@@ -81,10 +83,10 @@ struct RenderSettings
     sim::Vec3 lightDirection{-0.5f, 1.f, 0.5f}; ///< towards the light (normalised on use)
     sim::Vec3 lightColor{1.f, 0.97f, 0.92f};
     float lightIntensity = 1.f;
-    float ambient = 0.25f;     ///< light reaching every point regardless of shadows
+    float ambient = 0.25f;                  ///< light reaching every point regardless of shadows
     sim::Vec3 smokeColor{0.9f, 0.9f, 0.9f}; ///< albedo where there is no dye
-    float densityScale = 20.f; ///< extinction per unit density per world unit
-    float stepCells = 0.75f;   ///< ray-march step in cells
+    float densityScale = 20.f;              ///< extinction per unit density per world unit
+    float stepCells = 0.75f;                ///< ray-march step in cells
 
     // Emission (2D and 3D): blackbody-style colour from temperature. Below emissionMin
     // nothing glows; at emissionMax the colour is white-hot. 0 intensity turns it off.

@@ -75,8 +75,8 @@ struct Camera
     {
         const sim::Param &pitchRange = renderParams::pitch;
         const float yaw = s.yaw * kDegrees;
-        const float pitch =
-            std::clamp(s.pitch, float(pitchRange.min), float(pitchRange.max)) * kDegrees;
+        const float pitch = std::clamp(s.pitch, float(pitchRange.min), float(pitchRange.max))
+                            * kDegrees;
         const Vec3 toCamera{std::sin(yaw) * std::cos(pitch), std::sin(pitch),
                             std::cos(yaw) * std::cos(pitch)};
         forward = toCamera * -1.f;
@@ -207,8 +207,7 @@ struct Marcher
             rgb[1] += c * albedo.y * (light.y * shadow + s.ambient);
             rgb[2] += c * albedo.z * (light.z * shadow + s.ambient);
             if (motion) {
-                const Vec3 v{w(f.velocityX.data()), w(f.velocityY.data()),
-                             w(f.velocityZ.data())};
+                const Vec3 v{w(f.velocityX.data()), w(f.velocityY.data()), w(f.velocityZ.data())};
                 const float ppu = camera.pixelsPerUnit(f.domain.toWorld(p)) / frameRate;
                 mx += c * dot(v, camera.right) * ppu;
                 my += c * dot(v, camera.up) * ppu;
@@ -248,9 +247,7 @@ void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, Vec3 to
     const float stepLength = cellSize / la;                 // world length between slices
     const int dir = toLight[a] > 0.f ? 1 : -1;
     const std::size_t stride[3] = {1, std::size_t(n.x), std::size_t(n.x) * n.y};
-    auto index = [&](int w, int u, int v) {
-        return stride[a] * w + stride[b] * u + stride[c] * v;
-    };
+    auto index = [&](int w, int u, int v) { return stride[a] * w + stride[b] * u + stride[c] * v; };
     const float sigma = densityScale;
     // tau(x) = tau(x + one slice towards the light) + trapezoid of sigma * density over it.
     for (int step = 0; step < n[a]; ++step) {
@@ -288,8 +285,8 @@ void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, Vec3 to
     }
 }
 
-void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motion,
-                  float frameRate, RenderedFrame &out)
+void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motion, float frameRate,
+                  RenderedFrame &out)
 {
     const Camera camera(fields.domain, s, out.width, out.height);
     sim::ScalarGrid tau;
@@ -299,8 +296,11 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motio
                             s.densityScale, tau);
     const bool hot = s.emissionIntensity > 0.f
                      && fields.temperature.count() == fields.density.count();
-    const Marcher marcher{fields,  s,  camera, tau, motion, lit, fields.hasDye(), hot,
-                          frameRate, s.lightColor * s.lightIntensity};
+    const Marcher marcher{fields,          s,
+                          camera,          tau,
+                          motion,          lit,
+                          fields.hasDye(), hot,
+                          frameRate,       s.lightColor * s.lightIntensity};
     sim::forEachRow(Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px)
             marcher.pixel(px, py, out);

@@ -37,13 +37,15 @@ struct Key
 template<class T>
 struct Animated
 {
-    T value{};                                 ///< the value when there are no keys
+    T value{}; ///< the value when there are no keys
     Interpolation interpolation = Interpolation::Linear;
     std::vector<Key<T>> keys;
-    QJsonObject extra;                         ///< unknown keys of the keyframe object
+    QJsonObject extra; ///< unknown keys of the keyframe object
 
     Animated() = default;
-    Animated(T constant) : value(constant) {} // NOLINT: a constant converts implicitly
+    Animated(T constant)
+        : value(constant)
+    {} // NOLINT: a constant converts implicitly
 
     bool isAnimated() const { return !keys.empty(); }
 

@@ -12,10 +12,10 @@ namespace plume {
 /// file's, simulated through SceneSimulation (`plume-cli simulate`, `plume-bench`).
 struct BuiltinOptions
 {
-    int resolution = 128;        ///< cells along each axis
+    int resolution = 128; ///< cells along each axis
     bool threeD = false;
     sim::Scheme scheme = sim::Scheme::Smoke;
-    bool dye = true;             ///< colour the smoke (three more advected fields)
+    bool dye = true; ///< colour the smoke (three more advected fields)
 };
 
 /// Names accepted by makeBuiltinScene.

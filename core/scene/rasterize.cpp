@@ -104,9 +104,7 @@ InputChanges SceneRasterizer::update(double frame)
             src.generation = mCache[n].generation;
         }
         switch (item.kind) {
-        case ItemKind::Obstacle:
-            solids.push_back(src);
-            break;
+        case ItemKind::Obstacle: solids.push_back(src); break;
         case ItemKind::Emitter:
             src.scalar = item.emitter.rate.at(frame);
             emitters.push_back(src);

@@ -53,7 +53,7 @@ private:
     struct ItemCache
     {
         bool valid = false;
-        sim::Vec3 offset;           ///< the offset `coverage` was computed at
+        sim::Vec3 offset; ///< the offset `coverage` was computed at
         sim::SparseMask coverage;
         std::uint64_t generation = 0;
     };
@@ -76,7 +76,7 @@ private:
     Scene mScene;
     SceneSetup mSetup;
     std::vector<ItemCache> mCache;
-    std::vector<MaskImage> mImages;  ///< per item; empty unless its shape is an image
+    std::vector<MaskImage> mImages; ///< per item; empty unless its shape is an image
     std::uint64_t mNextGeneration = 1;
     bool mFirst = true;
     std::vector<Source> mSolidSources, mEmitterSources, mForceSources;

@@ -17,8 +17,8 @@ sim::Int3 domainCells(const DomainSettings &d)
 {
     const float h = domainCellSize(d);
     auto along = [&](float extent) { return std::max(1, int(std::lround(extent / h))); };
-    return {along(d.size.x), along(d.size.y), d.dimension == Dimension::ThreeD ? along(d.size.z)
-                                                                              : 1};
+    return {along(d.size.x), along(d.size.y),
+            d.dimension == Dimension::ThreeD ? along(d.size.z) : 1};
 }
 
 sim::Domain makeDomain(const DomainSettings &d)

@@ -69,9 +69,9 @@ struct SimulationSettings
 
     sim::SimParams params;
     sim::TimeSettings time;
-    int frameStart = 1;      ///< first frame to bake (frame 1 ends at 1 / frameRate seconds)
-    int frameEnd = 120;      ///< last frame to bake, inclusive
-    std::uint32_t seed = 0;  ///< seeds turbulence noise (mixed with each item's name)
+    int frameStart = 1;     ///< first frame to bake (frame 1 ends at 1 / frameRate seconds)
+    int frameEnd = 120;     ///< last frame to bake, inclusive
+    std::uint32_t seed = 0; ///< seeds turbulence noise (mixed with each item's name)
     QJsonObject extra;
     QJsonObject pressureExtra;
 
@@ -93,8 +93,8 @@ enum class ImageChannel : std::uint8_t { Luminance, Alpha };
 struct StrokePoint
 {
     sim::Vec3 position;
-    float radius = 0.02f;  ///< world units
-    float pressure = 1.f;  ///< coverage weight, [0, 1]
+    float radius = 0.02f; ///< world units
+    float pressure = 1.f; ///< coverage weight, [0, 1]
     QJsonObject extra;
 
     friend bool operator==(const StrokePoint &, const StrokePoint &) = default;
@@ -104,18 +104,18 @@ struct StrokePoint
 struct Shape
 {
     ShapeType type = ShapeType::Sphere;
-    sim::Vec3 centre{0.5f, 0.5f, 0.5f};       ///< sphere, box
-    float radius = 0.1f;                      ///< sphere, capsule
-    sim::Vec3 halfSize{0.1f, 0.1f, 0.1f};     ///< box
-    float rotation = 0.f;                     ///< box: degrees, counter-clockwise about z
-    sim::Vec3 start{0.4f, 0.5f, 0.5f};        ///< capsule
-    sim::Vec3 end{0.6f, 0.5f, 0.5f};          ///< capsule
-    std::vector<StrokePoint> points;          ///< stroke
-    std::string file;                         ///< image: path relative to the scene file
-    sim::Vec3 imageMin{0.f, 0.f, 0.f};        ///< image: world rectangle, low corner (x, y)
-    sim::Vec3 imageMax{1.f, 1.f, 0.f};        ///< image: high corner (x, y)
+    sim::Vec3 centre{0.5f, 0.5f, 0.5f};   ///< sphere, box
+    float radius = 0.1f;                  ///< sphere, capsule
+    sim::Vec3 halfSize{0.1f, 0.1f, 0.1f}; ///< box
+    float rotation = 0.f;                 ///< box: degrees, counter-clockwise about z
+    sim::Vec3 start{0.4f, 0.5f, 0.5f};    ///< capsule
+    sim::Vec3 end{0.6f, 0.5f, 0.5f};      ///< capsule
+    std::vector<StrokePoint> points;      ///< stroke
+    std::string file;                     ///< image: path relative to the scene file
+    sim::Vec3 imageMin{0.f, 0.f, 0.f};    ///< image: world rectangle, low corner (x, y)
+    sim::Vec3 imageMax{1.f, 1.f, 0.f};    ///< image: high corner (x, y)
     ImageChannel channel = ImageChannel::Luminance;
-    bool invert = false;                      ///< image: coverage = 1 - channel
+    bool invert = false; ///< image: coverage = 1 - channel
     QJsonObject extra;
 
     friend bool operator==(const Shape &, const Shape &) = default;
@@ -124,12 +124,12 @@ struct Shape
 /// Emitter parameters. Rates are per second; `rate` multiplies density, temperature and dye.
 struct EmitterSettings
 {
-    float density = 1.f;                      ///< density per second
-    float temperature = 0.f;                  ///< temperature above ambient per second
-    sim::Vec3 dye{0.f, 0.f, 0.f};             ///< linear RGB dye per second
+    float density = 1.f;          ///< density per second
+    float temperature = 0.f;      ///< temperature above ambient per second
+    sim::Vec3 dye{0.f, 0.f, 0.f}; ///< linear RGB dye per second
     sim::EmitterVelocity velocityMode = sim::EmitterVelocity::None;
-    sim::Vec3 velocity{0.f, 0.f, 0.f};        ///< units/s^2 (force) or units/s (inflow)
-    Animated<float> rate{1.f};                ///< keyframable multiplier, >= 0
+    sim::Vec3 velocity{0.f, 0.f, 0.f}; ///< units/s^2 (force) or units/s (inflow)
+    Animated<float> rate{1.f};         ///< keyframable multiplier, >= 0
     QJsonObject extra;
 
     friend bool operator==(const EmitterSettings &, const EmitterSettings &) = default;
@@ -139,12 +139,12 @@ struct EmitterSettings
 struct ForceSettings
 {
     sim::ForceType type = sim::ForceType::Directional;
-    Animated<float> strength{1.f};            ///< units/s^2 (drag: 1/s), keyframable
-    sim::Vec3 direction{0.f, 1.f, 0.f};       ///< directional: push; vortex: axis (3D)
-    sim::Vec3 centre{0.5f, 0.5f, 0.5f};       ///< vortex, radial: centre (moves with offset)
-    float scale = 0.25f;                      ///< turbulence feature size, world units
-    float timeScale = 1.f;                    ///< turbulence evolution, periods per second
-    float falloff = 0.f;                      ///< soft edge outside the shape, world units
+    Animated<float> strength{1.f};      ///< units/s^2 (drag: 1/s), keyframable
+    sim::Vec3 direction{0.f, 1.f, 0.f}; ///< directional: push; vortex: axis (3D)
+    sim::Vec3 centre{0.5f, 0.5f, 0.5f}; ///< vortex, radial: centre (moves with offset)
+    float scale = 0.25f;                ///< turbulence feature size, world units
+    float timeScale = 1.f;              ///< turbulence evolution, periods per second
+    float falloff = 0.f;                ///< soft edge outside the shape, world units
     QJsonObject extra;
 
     friend bool operator==(const ForceSettings &, const ForceSettings &) = default;
@@ -162,13 +162,13 @@ struct Item
 
     std::string name;
     bool enabled = true;
-    double activeStart = 0.0;                 ///< frames
-    double activeEnd = kForever;              ///< frames; kForever: no end
+    double activeStart = 0.0;    ///< frames
+    double activeEnd = kForever; ///< frames; kForever: no end
     ItemKind kind = ItemKind::Emitter;
     Shape shape;
-    Animated<sim::Vec3> offset;               ///< keyframable translation of the shape
-    EmitterSettings emitter;                  ///< used when kind == Emitter
-    ForceSettings force;                      ///< used when kind == ForceField
+    Animated<sim::Vec3> offset; ///< keyframable translation of the shape
+    EmitterSettings emitter;    ///< used when kind == Emitter
+    ForceSettings force;        ///< used when kind == ForceField
     QJsonObject extra;
     QJsonObject activeExtra;
 
@@ -216,7 +216,9 @@ inline const char *toString(ImageChannel c) { return kImageChannelNames.name(c);
 namespace domainParams {
 inline constexpr sim::Param size{.key = "size", .min = 0, .openMin = true, .softMax = 1e4};
 inline constexpr sim::Param origin{.key = "origin"};
-inline constexpr sim::Param resolution{.key = "resolution", .min = 8, .max = 16384,
+inline constexpr sim::Param resolution{.key = "resolution",
+                                       .min = 8,
+                                       .max = 16384,
                                        .integer = true};
 } // namespace domainParams
 
@@ -229,10 +231,11 @@ inline constexpr sim::Param seed{.key = "seed", .min = 0, .max = 4294967295.0, .
 
 namespace itemParams {
 /// In the "active" object, in frames; end is also at least start.
-inline constexpr sim::Param activeStart{.key = "start", .softMin = -1e6, .softMax = 1e6,
+inline constexpr sim::Param activeStart{.key = "start",
+                                        .softMin = -1e6,
+                                        .softMax = 1e6,
                                         .decimals = 1};
-inline constexpr sim::Param activeEnd{.key = "end", .softMin = -1e6, .softMax = 1e6,
-                                      .decimals = 1};
+inline constexpr sim::Param activeEnd{.key = "end", .softMin = -1e6, .softMax = 1e6, .decimals = 1};
 inline constexpr sim::Param offset{.key = "offset", .softMin = -100, .softMax = 100};
 } // namespace itemParams
 
@@ -242,18 +245,20 @@ inline constexpr sim::Param start{.key = "start", .softMin = -100, .softMax = 10
 inline constexpr sim::Param end{.key = "end", .softMin = -100, .softMax = 100};
 inline constexpr sim::Param imageMin{.key = "min", .softMin = -100, .softMax = 100};
 inline constexpr sim::Param imageMax{.key = "max", .softMin = -100, .softMax = 100};
-inline constexpr sim::Param radius{.key = "radius", .min = 0, .openMin = true, .softMax = 100,
-                                   .decimals = 4};
-inline constexpr sim::Param halfSize{.key = "halfSize", .min = 0, .openMin = true,
-                                     .softMax = 100, .decimals = 4};
-inline constexpr sim::Param rotation{.key = "rotation", .softMin = -360, .softMax = 360,
+inline constexpr sim::Param radius{
+    .key = "radius", .min = 0, .openMin = true, .softMax = 100, .decimals = 4};
+inline constexpr sim::Param halfSize{
+    .key = "halfSize", .min = 0, .openMin = true, .softMax = 100, .decimals = 4};
+inline constexpr sim::Param rotation{.key = "rotation",
+                                     .softMin = -360,
+                                     .softMax = 360,
                                      .decimals = 1};
 } // namespace shapeParams
 
 namespace strokeParams {
 inline constexpr sim::Param position{.key = "position", .softMin = -100, .softMax = 100};
-inline constexpr sim::Param radius{.key = "radius", .min = 0, .openMin = true, .softMax = 100,
-                                   .decimals = 4};
+inline constexpr sim::Param radius{
+    .key = "radius", .min = 0, .openMin = true, .softMax = 100, .decimals = 4};
 inline constexpr sim::Param pressure{.key = "pressure", .min = 0, .max = 1};
 } // namespace strokeParams
 
@@ -271,8 +276,8 @@ inline constexpr sim::Param strength{.key = "strength"};
 inline constexpr sim::Param dragStrength{.key = "strength", .min = 0};
 inline constexpr sim::Param direction{.key = "direction", .softMin = -1, .softMax = 1};
 inline constexpr sim::Param centre{.key = "centre", .softMin = -100, .softMax = 100};
-inline constexpr sim::Param scale{.key = "scale", .min = 0, .openMin = true, .softMax = 100,
-                                  .decimals = 4};
+inline constexpr sim::Param scale{
+    .key = "scale", .min = 0, .openMin = true, .softMax = 100, .decimals = 4};
 inline constexpr sim::Param timeScale{.key = "timeScale", .min = 0, .softMax = 100};
 inline constexpr sim::Param falloff{.key = "falloff", .min = 0, .softMax = 100, .decimals = 4};
 } // namespace forceParams

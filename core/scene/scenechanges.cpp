@@ -64,8 +64,8 @@ ItemChanges changedProperties(const Item &before, const Item &after)
 bool changesSimulation(const Item &item, ItemChanges changes)
 {
     using P = Item::Property;
-    const bool seededByName =
-        item.kind == ItemKind::ForceField && item.force.type == sim::ForceType::Turbulence;
+    const bool seededByName = item.kind == ItemKind::ForceField
+                              && item.force.type == sim::ForceType::Turbulence;
     return !changes.within({P::Name}) || (seededByName && changes.has(P::Name));
 }
 

@@ -9,7 +9,7 @@ namespace plume {
 /// A set of properties of one settings struct (values of its `Property` enum): what an edit
 /// changed. Edits compare before and after (changedProperties below), so every way of editing
 /// reports the same set.
-template <class E>
+template<class E>
 class PropertySet
 {
 public:

@@ -21,15 +21,15 @@ namespace {
 struct Primitive
 {
     bool isBox = false;
-    Vec3 a, b;             ///< round cone: end points
-    float ra = 0.f;        ///< radius at a
-    float rb = 0.f;        ///< radius at b
-    float pa = 1.f;        ///< weight (pressure) at a
-    float pb = 1.f;        ///< weight at b
-    Vec3 centre, half;     ///< box: centre and half size
-    float cosR = 1.f;      ///< box: rotation about z
+    Vec3 a, b;         ///< round cone: end points
+    float ra = 0.f;    ///< radius at a
+    float rb = 0.f;    ///< radius at b
+    float pa = 1.f;    ///< weight (pressure) at a
+    float pb = 1.f;    ///< weight at b
+    Vec3 centre, half; ///< box: centre and half size
+    float cosR = 1.f;  ///< box: rotation about z
     float sinR = 0.f;
-    Vec3 lo, hi;           ///< world bounding box
+    Vec3 lo, hi; ///< world bounding box
 };
 
 Vec3 minVec(Vec3 a, Vec3 b) { return {std::min(a.x, b.x), std::min(a.y, b.y), std::min(a.z, b.z)}; }
@@ -102,9 +102,7 @@ std::vector<Primitive> primitives(const Shape &s, bool twoD)
     case ShapeType::Capsule:
         out.push_back(roundCone(flat(s.start), flat(s.end), s.radius, s.radius, 1.f, 1.f));
         break;
-    case ShapeType::Box:
-        out.push_back(box(flat(s.centre), s.halfSize, s.rotation));
-        break;
+    case ShapeType::Box: out.push_back(box(flat(s.centre), s.halfSize, s.rotation)); break;
     case ShapeType::Stroke:
         if (s.points.size() == 1) {
             const StrokePoint &p = s.points.front();
@@ -119,8 +117,7 @@ std::vector<Primitive> primitives(const Shape &s, bool twoD)
         }
         break;
     case ShapeType::Image:
-    case ShapeType::Everywhere:
-        break;
+    case ShapeType::Everywhere: break;
     }
     return out;
 }
@@ -383,12 +380,9 @@ sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape, Vec
 {
     const Shape s = translated(shape, offset);
     switch (s.type) {
-    case ShapeType::Everywhere:
-        return everywhere(domain);
-    case ShapeType::Image:
-        return image ? imageCoverage(domain, s, *image) : sim::SparseMask{};
-    default:
-        return distanceCoverage(domain, primitives(s, domain.is2D()), falloff);
+    case ShapeType::Everywhere: return everywhere(domain);
+    case ShapeType::Image: return image ? imageCoverage(domain, s, *image) : sim::SparseMask{};
+    default: return distanceCoverage(domain, primitives(s, domain.is2D()), falloff);
     }
 }
 

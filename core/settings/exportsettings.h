@@ -48,9 +48,13 @@ inline constexpr sim::Param first{.key = "first", .min = 0, .max = 1e7, .integer
 inline constexpr sim::Param last{.key = "last", .min = 0, .max = 1e7, .integer = true};
 inline constexpr sim::Param step{.key = "step", .min = 0, .max = 100000, .integer = true};
 inline constexpr sim::Param padding{.key = "padding", .min = 0, .max = 256, .integer = true};
-inline constexpr sim::Param motionRange{.key = "motionRange", .min = 0, .softMax = 10000,
+inline constexpr sim::Param motionRange{.key = "motionRange",
+                                        .min = 0,
+                                        .softMax = 10000,
                                         .decimals = 2};
-inline constexpr sim::Param loopFrames{.key = "loopFrames", .min = 0, .max = 100000,
+inline constexpr sim::Param loopFrames{.key = "loopFrames",
+                                       .min = 0,
+                                       .max = 100000,
                                        .integer = true};
 } // namespace flipbookParams
 
@@ -95,7 +99,7 @@ struct ImageSequenceSettings
     AlphaMode alpha = AlphaMode::Straight;
     int bitDepth = 8;
     EmissionOutput emission = EmissionOutput::None; ///< separate: <fileName>_emission.<frame>
-    std::string fileName; ///< base name; empty: the scene's
+    std::string fileName;                           ///< base name; empty: the scene's
     QJsonObject extra;
 
     friend bool operator==(const ImageSequenceSettings &, const ImageSequenceSettings &) = default;

@@ -178,8 +178,8 @@ PLUME_INLINE Vec3 traceAlong(const Setup &c, Path path, Vec3 p, Vec3 d)
 /// West's forward-then-backward accounting advection. Each half moves by `scale` * u (cells),
 /// so the caller passes half of dt / h: the content travels dt u over the whole step.
 template<bool k3D, bool kSolids>
-void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
-                ScalarGrid &movedHi, ScalarGrid &movedLo, ScalarGrid &asked)
+void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale, ScalarGrid &movedHi,
+                ScalarGrid &movedLo, ScalarGrid &asked)
 {
     const Int3 n = c.domain.cells;
     const CentreDisplacement<k3D> disp{vel, scale};
@@ -204,8 +204,8 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
         for (int k = k3D ? begin : 0; k < (k3D ? end : 1); ++k) {
             for (int j = k3D ? 0 : begin; j < (k3D ? n.y : end); ++j) {
                 const auto velocity = disp.row(j, k);
-                [[maybe_unused]] const RowClearance room =
-                    kSolids ? rowClearance(c, -1, j, k) : RowClearance{};
+                [[maybe_unused]] const RowClearance room = kSolids ? rowClearance(c, -1, j, k)
+                                                                   : RowClearance{};
                 for (int i = 0; i < n.x; ++i) {
                     const std::size_t self = q.index(i, j, k);
                     if constexpr (kSolids) {
@@ -259,8 +259,7 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale,
 
 } // namespace
 
-void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt,
-                                Workspace &work) const
+void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt, Workspace &work) const
 {
     const float scale = dt / mDomain.cellSize;
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
@@ -274,8 +273,8 @@ void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt,
     movedLo.reshape(q.size(), q.offset(), 0.f);
     asked.reshape(q.size(), q.offset(), 0.f);
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
-        accounting<decltype(k3D)::value, decltype(solids)::value>(c, q, vel, 0.5f * scale,
-                                                                  movedHi, movedLo, asked);
+        accounting<decltype(k3D)::value, decltype(solids)::value>(c, q, vel, 0.5f * scale, movedHi,
+                                                                  movedLo, asked);
     });
 }
 

@@ -112,7 +112,7 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
         return;
     const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     const int most = order == AdvectionOrder::SemiLagrangian ? Workspace::kGrids
-                                                              : Workspace::kGrids / 2;
+                                                             : Workspace::kGrids / 2;
     std::array<ScalarGrid *, std::size_t(Workspace::kGrids)> group{};
     int count = 0;
     // A single grid takes advectScalar's own path: with the workspace to itself, MacCormack
@@ -140,8 +140,7 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
     flush();
 }
 
-void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order,
-                              Workspace &work) const
+void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const
 {
     const float scale = dt / mDomain.cellSize;
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))

@@ -49,8 +49,8 @@ struct Passes
             cell[a] = std::clamp(int(std::floor(p[a])), 0, n[a] - 1);
         auto distance = [&](const int *q) {
             return int(c.solidDistance[std::size_t(q[0])
-                                       + std::size_t(n.x) * (std::size_t(q[1])
-                                                             + std::size_t(n.y) * q[2])]);
+                                       + std::size_t(n.x)
+                                             * (std::size_t(q[1]) + std::size_t(n.y) * q[2])]);
         };
         if (distance(cell) <= need)
             return true;
@@ -75,9 +75,9 @@ struct Passes
     {
         visitSamples<kSolids>(c, layout.size(), layout.offset(), faceAxis, disp, body,
                               [&](std::size_t dst) {
-                                  for (float *o : out)
-                                      o[dst] = 0.f;
-                              });
+            for (float *o : out)
+                o[dst] = 0.f;
+        });
     }
 
     /// Semi-Lagrangian step (Stam 1999): out(x) = src(x - dt u(x) / h). With kKeepRange it
@@ -89,30 +89,29 @@ struct Passes
                 const Out *hi = nullptr) const
     {
         const GridMap m = gridMap(layout, c.domain);
-        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst)
-                  PLUME_LAMBDA_INLINE {
-                      constexpr Path kPath = decltype(path)::value;
-                      const Stencil st = at<kPath>(m, p, d * -1.f);
-                      for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
-                          const float *s = src[f];
-                          if constexpr (kKeepRange) {
-                              float &l = (*lo)[f][n];
-                              float &h = (*hi)[f][n];
-                              float v;
-                              if constexpr (kPath == Path::Exact) {
-                                  if (!interpolateFluid<k3D>(s, st, c.obstacles, faceAxis, v, l,
-                                                             h))
-                                      v = l = h = s[n];
-                              } else {
-                                  v = interpolate<k3D>(s, st);
-                                  cornerRange<k3D>(s, st, l, h);
-                              }
-                              out[f][dst] = v;
-                          } else {
-                              out[f][dst] = valueAt<k3D, kPath>(c, faceAxis, s, st, s[n]);
-                          }
-                      }
-                  });
+        sweep(out,
+              [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil st = at<kPath>(m, p, d * -1.f);
+            for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
+                const float *s = src[f];
+                if constexpr (kKeepRange) {
+                    float &l = (*lo)[f][n];
+                    float &h = (*hi)[f][n];
+                    float v;
+                    if constexpr (kPath == Path::Exact) {
+                        if (!interpolateFluid<k3D>(s, st, c.obstacles, faceAxis, v, l, h))
+                            v = l = h = s[n];
+                    } else {
+                        v = interpolate<k3D>(s, st);
+                        cornerRange<k3D>(s, st, l, h);
+                    }
+                    out[f][dst] = v;
+                } else {
+                    out[f][dst] = valueAt<k3D, kPath>(c, faceAxis, s, st, s[n]);
+                }
+            }
+        });
     }
 
     /// MacCormack correction (Selle et al. 2008): phi1 + (q - A_rev(phi1)) / 2, clamped to the
@@ -123,86 +122,84 @@ struct Passes
                     const In *hi = nullptr) const
     {
         const GridMap m = gridMap(layout, c.domain);
-        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst)
-                  PLUME_LAMBDA_INLINE {
-                      constexpr Path kPath = decltype(path)::value;
-                      if (nearSolid(p, d)) {
-                          for (std::size_t f = 0; f < std::size_t(kCount); ++f)
-                              out[f][dst] = phi1[f][n];
-                          return;
-                      }
-                      const Stencil ahead = at<kPath>(m, p, d);
-                      [[maybe_unused]] Stencil behind;
-                      if constexpr (!kKeptRange)
-                          behind = at<kPath>(m, p, d * -1.f);
-                      for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
-                          const float *s = q[f];
-                          const float *t = phi1[f];
-                          const float back = valueAt<k3D, kPath>(c, faceAxis, t, ahead, t[n]);
-                          float l, h;
-                          if constexpr (kKeptRange) {
-                              l = (*lo)[f][n];
-                              h = (*hi)[f][n];
-                          } else {
-                              rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], l, h);
-                          }
-                          out[f][dst] = std::min(std::max(t[n] + 0.5f * (s[n] - back), l), h);
-                      }
-                  });
+        sweep(out,
+              [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            if (nearSolid(p, d)) {
+                for (std::size_t f = 0; f < std::size_t(kCount); ++f)
+                    out[f][dst] = phi1[f][n];
+                return;
+            }
+            const Stencil ahead = at<kPath>(m, p, d);
+            [[maybe_unused]] Stencil behind;
+            if constexpr (!kKeptRange)
+                behind = at<kPath>(m, p, d * -1.f);
+            for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
+                const float *s = q[f];
+                const float *t = phi1[f];
+                const float back = valueAt<k3D, kPath>(c, faceAxis, t, ahead, t[n]);
+                float l, h;
+                if constexpr (kKeptRange) {
+                    l = (*lo)[f][n];
+                    h = (*hi)[f][n];
+                } else {
+                    rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], l, h);
+                }
+                out[f][dst] = std::min(std::max(t[n] + 0.5f * (s[n] - back), l), h);
+            }
+        });
     }
 
     /// BFECC error compensation (Kim et al. 2005): q + (q - A_rev(A(q))) / 2.
     void bfeccCompensate(const In &q, const In &phi1, const Out &out) const
     {
         const GridMap m = gridMap(layout, c.domain);
-        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst)
-                  PLUME_LAMBDA_INLINE {
-                      constexpr Path kPath = decltype(path)::value;
-                      const Stencil ahead = at<kPath>(m, p, d);
-                      for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
-                          const float *s = q[f];
-                          const float *t = phi1[f];
-                          const float back = valueAt<k3D, kPath>(c, faceAxis, t, ahead, t[n]);
-                          out[f][dst] = s[n] + 0.5f * (s[n] - back);
-                      }
-                  });
+        sweep(out,
+              [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil ahead = at<kPath>(m, p, d);
+            for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
+                const float *s = q[f];
+                const float *t = phi1[f];
+                const float back = valueAt<k3D, kPath>(c, faceAxis, t, ahead, t[n]);
+                out[f][dst] = s[n] + 0.5f * (s[n] - back);
+            }
+        });
     }
 
     /// BFECC final step: A(compensated), clamped to the corners of q that A(q) interpolated.
     void bfeccFinal(const In &q, const In &compensated, const Out &out) const
     {
         const GridMap m = gridMap(layout, c.domain);
-        sweep(out, [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst)
-                  PLUME_LAMBDA_INLINE {
-                      constexpr Path kPath = decltype(path)::value;
-                      const Stencil behind = at<kPath>(m, p, d * -1.f);
-                      const bool firstOrder = nearSolid(p, d);
-                      for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
-                          const float *s = q[f];
-                          const float *t = compensated[f];
-                          if (firstOrder) {
-                              out[f][dst] = valueAt<k3D, kPath>(c, faceAxis, s, behind, s[n]);
-                              continue;
-                          }
-                          const float v = valueAt<k3D, kPath>(c, faceAxis, t, behind, t[n]);
-                          float l, h;
-                          rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], l, h);
-                          out[f][dst] = std::min(std::max(v, l), h);
-                      }
-                  });
+        sweep(out,
+              [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t dst) PLUME_LAMBDA_INLINE {
+            constexpr Path kPath = decltype(path)::value;
+            const Stencil behind = at<kPath>(m, p, d * -1.f);
+            const bool firstOrder = nearSolid(p, d);
+            for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
+                const float *s = q[f];
+                const float *t = compensated[f];
+                if (firstOrder) {
+                    out[f][dst] = valueAt<k3D, kPath>(c, faceAxis, s, behind, s[n]);
+                    continue;
+                }
+                const float v = valueAt<k3D, kPath>(c, faceAxis, t, behind, t[n]);
+                float l, h;
+                rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], l, h);
+                out[f][dst] = std::min(std::max(v, l), h);
+            }
+        });
     }
 
     /// Moves the grids q by one step of `order`; a and b are one scratch grid per field each.
     /// With lo and hi (cell-centred samples only), MacCormack keeps the limiter's bounds there
     /// instead of gathering them twice. The results end up in a (BFECC) or b (the others):
     /// the return value is true for a.
-    bool run(AdvectionOrder order, const In &q, const Out &a, const Out &b,
-             const Out *lo = nullptr, const Out *hi = nullptr) const
+    bool run(AdvectionOrder order, const In &q, const Out &a, const Out &b, const Out *lo = nullptr,
+             const Out *hi = nullptr) const
     {
         switch (order) {
-        case AdvectionOrder::SemiLagrangian:
-            advect(q, b);
-            return false;
+        case AdvectionOrder::SemiLagrangian: advect(q, b); return false;
         case AdvectionOrder::MacCormack:
             if (lo && hi && faceAxis < 0) {
                 const In keptLo = reading(*lo);

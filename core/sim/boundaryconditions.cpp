@@ -42,8 +42,9 @@ void enforceVelocityBoundaries(MacGrid &vel, const FlagGrid &solids, const Domai
         const Boundary hi = domain.boundary(axis, true);
         // Interior faces: closed when a neighbouring cell is solid. The cells on the two sides
         // of face (i,j,k) are (i,j,k) - e_axis and (i,j,k).
-        const std::size_t step = axis == 0 ? 1 : (axis == 1 ? std::size_t(n.x)
-                                                             : std::size_t(n.x) * n.y);
+        const std::size_t step = axis == 0
+                                     ? 1
+                                     : (axis == 1 ? std::size_t(n.x) : std::size_t(n.x) * n.y);
         forEachRow(s, [&](int j, int k) {
             float *row = &c(0, j, k);
             const int along = axis == 0 ? -1 : (axis == 1 ? j : k);

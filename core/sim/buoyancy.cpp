@@ -11,8 +11,7 @@ void addBuoyancy(MacGrid &vel, const ScalarGrid &density, const ScalarGrid &temp
                  const SimParams &params, const FlagGrid &solids, const Domain &domain, float dt)
 {
     const Int3 n = domain.cells;
-    if (vel.cells() != n || solids.size() != n || density.size() != n
-        || temperature.size() != n)
+    if (vel.cells() != n || solids.size() != n || density.size() != n || temperature.size() != n)
         return;
     const Vec3 up = normalizedOrZero(params.up);
     const float alpha = params.buoyancyDensity;

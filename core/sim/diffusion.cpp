@@ -178,10 +178,10 @@ SolveResult diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const Fl
 
     double maxR = maxAbs(r);
     const double target = kDiffusionTolerance * bNorm;
-    const CgOutcome outcome =
-        maxR <= target ? CgOutcome::Converged
-                       : conjugateGradient(ops, maxR, target, kDiffusionMaxIterations, false,
-                                           result.iterations);
+    const CgOutcome outcome = maxR <= target
+                                  ? CgOutcome::Converged
+                                  : conjugateGradient(ops, maxR, target, kDiffusionMaxIterations,
+                                                      false, result.iterations);
     result.converged = outcome == CgOutcome::Converged;
     result.residual = maxR / bNorm;
     return result;

@@ -11,8 +11,8 @@ namespace plume::sim {
 struct Domain
 {
     Int3 cells{64, 64, 1};
-    float cellSize = 1.f / 64.f;   ///< world units per cell edge (cells are cubes)
-    Vec3 origin{0.f, 0.f, 0.f};    ///< world position of the low corner of cell (0,0,0)
+    float cellSize = 1.f / 64.f; ///< world units per cell edge (cells are cubes)
+    Vec3 origin{0.f, 0.f, 0.f};  ///< world position of the low corner of cell (0,0,0)
     Boundaries boundaries = allBoundaries(Boundary::Wall);
 
     bool is2D() const { return cells.z == 1; }
@@ -31,10 +31,7 @@ struct Domain
         return toWorld({float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f});
     }
     /// World size of the box.
-    Vec3 extent() const
-    {
-        return Vec3{float(cells.x), float(cells.y), float(cells.z)} * cellSize;
-    }
+    Vec3 extent() const { return Vec3{float(cells.x), float(cells.y), float(cells.z)} * cellSize; }
 
     /// Refuses non-positive or non-finite sizes, grids above `maxCells`, and periodic set on
     /// only one face of an axis. The message names the value and why it is refused.

@@ -3,8 +3,8 @@
 // curlnoise.{h,cpp}; buoyancy and vorticity confinement are buoyancy.cpp and vorticity.cpp.
 #include "forces.h"
 
-#include "faceloops.h"
 #include "curlnoise.h"
+#include "faceloops.h"
 
 #include <algorithm>
 #include <array>
@@ -59,8 +59,7 @@ inline float weightAt(const Region &r, const ScalarGrid &mask, const Domain &d, 
                              (z - d.origin.z) * inv);
     const float dx = x - r.centre.x, dy = y - r.centre.y, dz = d.is2D() ? 0.f : z - r.centre.z;
     switch (r.shape) {
-    case RegionShape::Everywhere:
-        return 1.f;
+    case RegionShape::Everywhere: return 1.f;
     case RegionShape::Sphere:
         return falloffWeight(std::sqrt(dx * dx + dy * dy + dz * dz) - r.radius, r.falloff);
     case RegionShape::Box:
@@ -88,7 +87,9 @@ struct ForceEvaluator::BlockScratch
     std::array<std::vector<std::uint8_t>, 3> touched; ///< rows that received any force
     std::array<std::vector<float>, 3> psi;            ///< potential on x-, y- and z-edges
 
-    explicit BlockScratch(int nx) : rowLength(nx + 1) {}
+    explicit BlockScratch(int nx)
+        : rowLength(nx + 1)
+    {}
 
     std::size_t row(const Block &b, int j, int k) const
     {
@@ -214,9 +215,7 @@ Vec3 ForceEvaluator::acceleration(Vec3 world, Vec3 velocity, double time) const
             continue;
         Vec3 a;
         switch (f.type) {
-        case ForceType::Directional:
-            a = mPrepared[n].unit * f.strength;
-            break;
+        case ForceType::Directional: a = mPrepared[n].unit * f.strength; break;
         case ForceType::Vortex:
             a = swirl(mPrepared[n].unit, world - f.centre, h) * f.strength;
             break;
@@ -232,9 +231,7 @@ Vec3 ForceEvaluator::acceleration(Vec3 world, Vec3 velocity, double time) const
                             mDomain.is2D())
                 * f.strength;
             break;
-        case ForceType::Drag:
-            a = velocity * -f.strength;
-            break;
+        case ForceType::Drag: a = velocity * -f.strength; break;
         }
         sum = sum + a * weight;
     }
@@ -333,11 +330,8 @@ void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Bl
                 return (axis == 0 ? dx : (axis == 1 ? dy : dz)) / (len > h ? len : h);
             });
             break;
-        case ForceType::Drag:
-            rows([](float, float, float, float u) { return -u; });
-            break;
-        case ForceType::Turbulence:
-            break;
+        case ForceType::Drag: rows([](float, float, float, float u) { return -u; }); break;
+        case ForceType::Turbulence: break;
         }
     }
 }
@@ -380,8 +374,8 @@ void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, dou
             // psi_x on x-edges (i + 1/2, j, k) and psi_y on y-edges (i, j + 1/2, k).
             if (i0 < nc.x)
                 noiseRow(s.edgeRow(0, block, j, k), i0, std::min(i1, nc.x - 1),
-                         RowX{o.x, 0.5f, h, invScale}, coord(o.y, float(j)),
-                         coord(o.z, float(k)), lw, seeds[0], gain);
+                         RowX{o.x, 0.5f, h, invScale}, coord(o.y, float(j)), coord(o.z, float(k)),
+                         lw, seeds[0], gain);
             if (j < nc.y)
                 noiseRow(s.edgeRow(1, block, j, k), i0, i1, RowX{o.x, 0.f, h, invScale},
                          coord(o.y, float(j) + 0.5f), coord(o.z, float(k)), lw, seeds[1], gain);
@@ -435,15 +429,13 @@ void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, dou
     }
 }
 
-void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt,
-                                double time) const
+void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, double time) const
 {
     const Int3 n = mDomain.cells;
     if (mFields.empty() || dt == 0.f || vel.cells() != n || solids.size() != n)
         return;
-    if (std::none_of(mPrepared.begin(), mPrepared.end(), [](const Prepared &p) {
-            return p.active;
-        }))
+    if (std::none_of(mPrepared.begin(), mPrepared.end(),
+                     [](const Prepared &p) { return p.active; }))
         return;
     const bool is2D = mDomain.is2D();
     constexpr int kRows = BlockScratch::kBlockRows;

@@ -24,11 +24,9 @@ void ScalarGrid::swap(ScalarGrid &other) noexcept
 bool ScalarGrid::identical(const ScalarGrid &other) const
 {
     // An empty grid has no data pointer, and memcmp must not be given a null one.
-    return mSize == other.mSize && mOffset == other.mOffset
-           && mData.size() == other.mData.size()
+    return mSize == other.mSize && mOffset == other.mOffset && mData.size() == other.mData.size()
            && (mData.empty()
-               || std::memcmp(mData.data(), other.mData.data(), mData.size() * sizeof(float))
-                      == 0);
+               || std::memcmp(mData.data(), other.mData.data(), mData.size() * sizeof(float)) == 0);
 }
 
 void MacGrid::reshape(Int3 cells)

@@ -7,7 +7,7 @@ namespace plume::sim {
 
 namespace {
 
-constexpr int kCoarsestSide = 4;    // coarsen while some side is longer than this
+constexpr int kCoarsestSide = 4; // coarsen while some side is longer than this
 constexpr int kMaxLevels = 16;
 constexpr int kCoarsestSweeps = 16; // black-red sweep pairs that stand in for a coarsest solve
 
@@ -73,8 +73,8 @@ inline Tap prolongTap(int i, int nc, bool periodic, float loSign, float hiSign)
 
 // Index of the neighbour of cell (i, j, k) across face `side` (0: low, 1: high) of `axis`, or
 // -1 outside a side that does not wrap; `boundary` gets that side's mode when outside.
-std::int64_t Multigrid::neighbour(const Level &l, int i, int j, int k, int axis,
-                                             int side, Boundary *boundary) const
+std::int64_t Multigrid::neighbour(const Level &l, int i, int j, int k, int axis, int side,
+                                  Boundary *boundary) const
 {
     const int along = axis == 0 ? i : (axis == 1 ? j : k);
     const int next = along + (side ? 1 : -1);
@@ -196,8 +196,8 @@ int Multigrid::labelRegions(const Level &l, std::vector<std::int32_t> &label)
                     continue;
                 // Join the run on the left; unite with the cells below only where their sets
                 // may differ (most neighbours already share the parent).
-                parent[std::size_t(c)] =
-                    i > 0 && active(c - 1) ? find(std::int32_t(c - 1)) : std::int32_t(c);
+                parent[std::size_t(c)] = i > 0 && active(c - 1) ? find(std::int32_t(c - 1))
+                                                                : std::int32_t(c);
                 const std::int64_t below[2] = {j > 0 ? c - n.x : -1,
                                                k > 0 ? c - std::int64_t(n.x) * n.y : -1};
                 for (int b = 0; b < axes - 1; ++b) {
@@ -263,8 +263,8 @@ int Multigrid::labelRegions(const Level &l, std::vector<std::int32_t> &label)
 
 // The (up to eight) coarse taps of linear prolongation into fine cell (i, j, k), as in
 // prolongIntoRed, with their weights (ghost signs included).
-int Multigrid::prolongTaps(const Level &f, const Level &c, int i, int j, int k,
-                                      std::uint32_t *taps, float *weights) const
+int Multigrid::prolongTaps(const Level &f, const Level &c, int i, int j, int k, std::uint32_t *taps,
+                           float *weights) const
 {
     const bool k3D = !domain.is2D();
     const float *sg = f.ghostSign.data();
@@ -292,7 +292,7 @@ int Multigrid::prolongTaps(const Level &f, const Level &c, int i, int j, int k,
 // Finds the fine red cells and coarse cells whose transfer taps reach across regions and lists
 // their taps within the region (see Level).
 void Multigrid::buildTransferFix(const Level &f, const std::vector<std::int32_t> &fineLabel,
-                                            Level &c, const std::vector<std::int32_t> &coarseLabel)
+                                 Level &c, const std::vector<std::int32_t> &coarseLabel)
 {
     struct Entry
     {
@@ -449,8 +449,7 @@ void Multigrid::build(const Domain &d, const std::vector<std::uint8_t> &fineFlui
 // Storing them in place of x_red (which prolongIntoRed recomputes) keeps the fine level within
 // the three workspace grids. With `partial`, also the row's r.z, sum z and sum r.
 template<bool k3D, bool kResidual>
-void Multigrid::sweep(Level &l, float *x, const float *b, int colour,
-                                 std::vector<double> *partial)
+void Multigrid::sweep(Level &l, float *x, const float *b, int colour, std::vector<double> *partial)
 {
     const bool px = l.periodic[0];
     const int nx = l.n.x;
@@ -650,7 +649,8 @@ std::size_t Multigrid::memoryBytes() const
                  + (l.x.capacity() + l.b.capacity()) * sizeof(float);
         for (const TransferFix *fix : {&l.prolongFix, &l.restrictFix})
             total += (fix->cells.capacity() + fix->start.capacity() + fix->taps.capacity()
-                      + fix->weights.capacity()) * 4;
+                      + fix->weights.capacity())
+                     * 4;
     }
     return total;
 }

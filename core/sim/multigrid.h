@@ -83,10 +83,7 @@ inline float keepIf(std::uint32_t keep, float v)
 }
 
 // v / diag; a cell without open faces divides by 1 (callers mask it).
-inline float overDiag(float v, std::uint32_t d)
-{
-    return v / float(d | std::uint32_t(d == 0));
-}
+inline float overDiag(float v, std::uint32_t d) { return v / float(d | std::uint32_t(d == 0)); }
 
 // Calls cell(i, sum of the neighbours of i) for i = first, first + kStep, ... < nx. The centre
 // row `c` must be the pointer that `cell` writes through, so that the compiler sees the
@@ -181,10 +178,10 @@ inline Dots sumDots(const std::vector<double> &partial)
 struct Multigrid
 {
     Domain domain;
-    bool singular = false;         // one region and no open face: constants are A's null space
-    bool multigridUsable = false;  // every level admits a red-black colouring
-    double activeCells = 0.0;      // cells with at least one open face
-    std::vector<Level> levels;     // levels[0] is the fine grid (its vectors live outside)
+    bool singular = false;        // one region and no open face: constants are A's null space
+    bool multigridUsable = false; // every level admits a red-black colouring
+    double activeCells = 0.0;     // cells with at least one open face
+    std::vector<Level> levels;    // levels[0] is the fine grid (its vectors live outside)
     std::vector<float> zeroRow;
 
     /// Cells of the pockets (fluid regions with no open face), in compressed rows.
@@ -199,7 +196,8 @@ struct Multigrid
 
     /// Symmetric V-cycle from zero on `level`: x = M^-1 b. On level 0 the red start x = b / diag
     /// must be in x already (startRow); returns the fine level's dots (empty on coarse levels).
-    template<bool k3D> Dots vcycle(int level, float *x, const float *b);
+    template<bool k3D>
+    Dots vcycle(int level, float *x, const float *b);
 
     /// Per pocket: v -= mean of v over the pocket. With `r`, returns the sum over pockets of
     /// mean(v) * sum(r) (what r.v loses by it).
@@ -220,8 +218,10 @@ private:
     template<bool k3D, bool kResidual = false>
     void sweep(Level &l, float *x, const float *b, int colour,
                std::vector<double> *partial = nullptr);
-    template<bool k3D> void restrictResidual(const Level &f, const float *x, Level &c);
-    template<bool k3D> void prolongIntoRed(Level &f, float *x, const float *b, const Level &c);
+    template<bool k3D>
+    void restrictResidual(const Level &f, const float *x, Level &c);
+    template<bool k3D>
+    void prolongIntoRed(Level &f, float *x, const float *b, const Level &c);
 };
 
 } // namespace plume::sim

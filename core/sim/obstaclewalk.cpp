@@ -109,8 +109,9 @@ std::vector<std::uint8_t> clearanceMap(const Domain &d, const FlagGrid &solids)
                             continue;
                         from = ((from % n[axis]) + n[axis]) % n[axis];
                     }
-                    const std::uint8_t *src =
-                        own + (std::ptrdiff_t(from) - at) * std::ptrdiff_t(stride);
+                    const std::uint8_t *src = own
+                                              + (std::ptrdiff_t(from) - at)
+                                                    * std::ptrdiff_t(stride);
                     minOfFarther(dst, src, std::uint8_t(delta), n.x);
                 }
             }

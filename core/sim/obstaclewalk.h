@@ -73,8 +73,8 @@ struct Obstacles::Walk
     }
     bool startsSolid(const int c[3]) const
     {
-        return c[0] >= 0 && c[0] < o.n.x && c[1] >= 0 && c[1] < o.n.y && c[2] >= 0
-               && c[2] < o.n.z && o.cell(c[0], c[1], c[2]);
+        return c[0] >= 0 && c[0] < o.n.x && c[1] >= 0 && c[1] < o.n.y && c[2] >= 0 && c[2] < o.n.z
+               && o.cell(c[0], c[1], c[2]);
     }
     bool enter(int a, int &ci) const
     {
@@ -109,21 +109,16 @@ Vec3 Obstacles::clip(Vec3 from, Vec3 to) const
     const WalkResult r = walkFromPoint<k3D>(Walk<k3D>{*this}, start, d, w);
     const Vec3 path{d[0], d[1], d[2]};
     switch (r.end) {
-    case WalkEnd::Clear:
-        return to;
+    case WalkEnd::Clear: return to;
     case WalkEnd::Solid: {
-        const float longest = std::max(std::max(std::fabs(d[0]), std::fabs(d[1])),
-                                       std::fabs(d[2]));
+        const float longest = std::max(std::max(std::fabs(d[0]), std::fabs(d[1])), std::fabs(d[2]));
         const float backOff = 1e-4f / longest; // stop 1e-4 cells before the solid
         return from + path * std::max(0.f, r.t - backOff);
     }
-    case WalkEnd::Face:
-        return from + path * r.t;
-    case WalkEnd::Budget:
-        return from + path * std::min(r.t, 1.f);
+    case WalkEnd::Face: return from + path * r.t;
+    case WalkEnd::Budget: return from + path * std::min(r.t, 1.f);
     case WalkEnd::NonFinite:
-    case WalkEnd::Stuck:
-        break;
+    case WalkEnd::Stuck: break;
     }
     return from;
 }
@@ -239,8 +234,8 @@ PLUME_INLINE Vec3 trace(const Setup &c, Vec3 p, Vec3 d)
         return to;
     } else if constexpr (kPath == Path::Clear) {
         const bool inside = to.x >= c.boxLo.x && to.x <= c.boxHi.x && to.y >= c.boxLo.y
-                            && to.y <= c.boxHi.y && (!k3D || (to.z >= c.boxLo.z
-                                                               && to.z <= c.boxHi.z));
+                            && to.y <= c.boxHi.y
+                            && (!k3D || (to.z >= c.boxLo.z && to.z <= c.boxHi.z));
         return inside ? to : c.obstacles.clipAtFaces<k3D>(p, to);
     } else {
         return c.obstacles.clip<k3D>(p, to);

@@ -46,9 +46,9 @@ void forRowChunks(std::int64_t rows, F &&rowBody)
     }
     oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::int64_t>(0, rows),
                               [&](const oneapi::tbb::blocked_range<std::int64_t> &r) {
-                                  enableFlushToZero();
-                                  rowBody(r.begin(), r.end());
-                              });
+        enableFlushToZero();
+        rowBody(r.begin(), r.end());
+    });
 }
 } // namespace detail
 

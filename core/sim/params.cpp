@@ -38,7 +38,8 @@ Status SimParams::validate() const
     }
     if (up.x == 0.f && up.y == 0.f && up.z == 0.f)
         return Status::failure("parameter up is the zero vector; it needs a direction");
-    if (Status s = check(simParams::pressureTolerance, pressure.tolerance, "pressure.tolerance"); !s)
+    if (Status s = check(simParams::pressureTolerance, pressure.tolerance, "pressure.tolerance");
+        !s)
         return s;
     if (Status s = check(simParams::pressureMaxIterations, pressure.maxIterations,
                          "pressure.maxIterations");

@@ -27,8 +27,8 @@ enum class SweepOrder : std::uint8_t {
 };
 
 inline constexpr EnumNames<Scheme, 2> kSchemeNames{{"stam", "smoke"}};
-inline constexpr EnumNames<AdvectionOrder, 3> kAdvectionOrderNames{{"linear", "maccormack",
-                                                                    "bfecc"}};
+inline constexpr EnumNames<AdvectionOrder, 3> kAdvectionOrderNames{
+    {"linear", "maccormack", "bfecc"}};
 inline constexpr EnumNames<SweepOrder, 2> kSweepOrderNames{{"paper", "red-black"}};
 inline const char *toString(Scheme s) { return kSchemeNames.name(s); }
 inline const char *toString(AdvectionOrder a) { return kAdvectionOrderNames.name(a); }
@@ -40,33 +40,37 @@ namespace simParams {
 inline constexpr Param viscosity{.key = "viscosity", .min = 0, .softMax = 100, .decimals = 5};
 inline constexpr Param diffusion{.key = "diffusion", .min = 0, .softMax = 100, .decimals = 5};
 inline constexpr Param densityDissipation{.key = "densityDissipation", .min = 0, .softMax = 100};
-inline constexpr Param temperatureDissipation{.key = "temperatureDissipation", .min = 0,
+inline constexpr Param temperatureDissipation{.key = "temperatureDissipation",
+                                              .min = 0,
                                               .softMax = 100};
-inline constexpr Param velocityDissipation{.key = "velocityDissipation", .min = 0,
-                                           .softMax = 100};
+inline constexpr Param velocityDissipation{.key = "velocityDissipation", .min = 0, .softMax = 100};
 inline constexpr Param up{.key = "up", .softMin = -1, .softMax = 1};
 inline constexpr Param ambientTemperature{.key = "ambientTemperature"};
 inline constexpr Param buoyancyDensity{.key = "buoyancyDensity"};
 inline constexpr Param buoyancyTemperature{.key = "buoyancyTemperature"};
 inline constexpr Param vorticity{.key = "vorticity", .min = 0, .softMax = 100};
-inline constexpr Param stamIterations{.key = "stamIterations", .min = 1, .max = 100000,
+inline constexpr Param stamIterations{.key = "stamIterations",
+                                      .min = 1,
+                                      .max = 100000,
                                       .integer = true};
 /// In the "pressure" object.
-inline constexpr Param pressureTolerance{.key = "tolerance", .min = 0, .max = 1, .openMin = true,
-                                         .openMax = true, .decimals = 8};
-inline constexpr Param pressureMaxIterations{.key = "maxIterations", .min = 1, .max = 100000,
+inline constexpr Param pressureTolerance{
+    .key = "tolerance", .min = 0, .max = 1, .openMin = true, .openMax = true, .decimals = 8};
+inline constexpr Param pressureMaxIterations{.key = "maxIterations",
+                                             .min = 1,
+                                             .max = 100000,
                                              .integer = true};
 } // namespace simParams
 
 /// Tolerance and limit of the pressure solve.
 struct PressureSettings
 {
-    double tolerance = 1e-5;  ///< relative residual: max|r| <= tolerance * max|b|
+    double tolerance = 1e-5; ///< relative residual: max|r| <= tolerance * max|b|
     /// Conjugate-gradient iterations at most. When the diagonal preconditioner stands in for
     /// multigrid (a layout without red-black colouring, or a multigrid run that diverged or
     /// stalled), it gets 4 times as many on top, each about a quarter of the cost.
     int maxIterations = 200;
-    bool multigrid = true;    ///< multigrid preconditioner (else diagonal)
+    bool multigrid = true; ///< multigrid preconditioner (else diagonal)
 
     friend bool operator==(const PressureSettings &, const PressureSettings &) = default;
 };
@@ -76,24 +80,24 @@ struct SimParams
 {
     Scheme scheme = Scheme::Smoke;
 
-    float viscosity = 0.f;             ///< kinematic viscosity, units^2 / s (implicit)
-    float diffusion = 0.f;             ///< density, temperature and dye diffusion, units^2 / s
-    float densityDissipation = 0.f;    ///< exponential decay rate of density, 1 / s
-    float temperatureDissipation = 0.f;///< exponential decay rate of temperature, 1 / s
-    float velocityDissipation = 0.f;   ///< exponential decay rate of velocity, 1 / s
+    float viscosity = 0.f;              ///< kinematic viscosity, units^2 / s (implicit)
+    float diffusion = 0.f;              ///< density, temperature and dye diffusion, units^2 / s
+    float densityDissipation = 0.f;     ///< exponential decay rate of density, 1 / s
+    float temperatureDissipation = 0.f; ///< exponential decay rate of temperature, 1 / s
+    float velocityDissipation = 0.f;    ///< exponential decay rate of velocity, 1 / s
 
-    Vec3 up{0.f, 1.f, 0.f};            ///< buoyancy pushes along this (normalised on use)
-    float ambientTemperature = 0.f;    ///< temperature with no buoyancy
-    float buoyancyDensity = 0.f;       ///< alpha: sinking acceleration per unit density
-    float buoyancyTemperature = 1.f;   ///< beta: rising acceleration per unit temperature
-    float vorticity = 0.f;             ///< vorticity confinement epsilon (dimensionless)
+    Vec3 up{0.f, 1.f, 0.f};          ///< buoyancy pushes along this (normalised on use)
+    float ambientTemperature = 0.f;  ///< temperature with no buoyancy
+    float buoyancyDensity = 0.f;     ///< alpha: sinking acceleration per unit density
+    float buoyancyTemperature = 1.f; ///< beta: rising acceleration per unit temperature
+    float vorticity = 0.f;           ///< vorticity confinement epsilon (dimensionless)
 
     AdvectionOrder advection = AdvectionOrder::MacCormack;
-    bool accountingDensity = false;    ///< Mick West's mass-conserving advection for density
+    bool accountingDensity = false; ///< Mick West's mass-conserving advection for density
     PressureSettings pressure;
 
     // stam scheme
-    int stamIterations = 20;           ///< Gauss-Seidel sweeps in diffuse and project
+    int stamIterations = 20; ///< Gauss-Seidel sweeps in diffuse and project
     SweepOrder stamSweep = SweepOrder::RedBlack;
 
     /// Refuses NaN, negative rates, unknown combinations. Names the parameter.

@@ -39,18 +39,24 @@ struct PressureSolver::Impl : Multigrid
     bool ready = false;
     std::vector<std::uint8_t> fluidRow;
 
-    template<bool k3D> double applyOperator(const float *s, float *q);
+    template<bool k3D>
+    double applyOperator(const float *s, float *q);
     double updateResidual(float *r, float *zq, float alpha, bool diagonal, Dots &dots);
     void updateDirection(float *x, float *s, const float *z, float alpha, float beta, float zm);
     void addScaled(float *x, const float *s, float alpha);
-    template<bool k3D> struct Cg;
+    template<bool k3D>
+    struct Cg;
     double maxAbs(const float *v) const;
-    template<bool k3D> double loadDivergence(const MacGrid &vel, float *r);
-    template<bool k3D> double residualPass(float *r, float *z, const float *x, float meanB, bool mg,
-                                           Dots &dots, double &maxR);
-    template<bool k3D> SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
-                                         const PressureSettings &settings, Workspace &work);
-    template<bool k3D> void subtractGradient(MacGrid &vel, const float *x);
+    template<bool k3D>
+    double loadDivergence(const MacGrid &vel, float *r);
+    template<bool k3D>
+    double residualPass(float *r, float *z, const float *x, float meanB, bool mg, Dots &dots,
+                        double &maxR);
+    template<bool k3D>
+    SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
+                      const PressureSettings &settings, Workspace &work);
+    template<bool k3D>
+    void subtractGradient(MacGrid &vel, const float *x);
 };
 
 // q = A s on the fine level; returns s.q (double, row order).
@@ -66,9 +72,9 @@ double PressureSolver::Impl::applyOperator(const float *s, float *q)
         const std::uint8_t *f = l.flags.data() + o;
         forCells<k3D, 1>(sr, neighbourRows(l, s, zeroRow.data(), j, k), l.n.x, px, 0,
                          [&](int i, float sum) {
-                             const std::uint32_t d = f[i] & kDiagBits;
-                             qr[i] = keepIf(d != 0, float(d) * sr[i] - sum);
-                         });
+            const std::uint32_t d = f[i] & kDiagBits;
+            qr[i] = keepIf(d != 0, float(d) * sr[i] - sum);
+        });
         return rowDot(sr, qr, l.n.x);
     });
 }
@@ -212,8 +218,8 @@ double PressureSolver::Impl::loadDivergence(const MacGrid &vel, float *r)
 // r = (b - meanB) - A x with b in r; then the preconditioner's start in z (startRow) and, for
 // the diagonal preconditioner, its dots. Returns max |b - meanB|; max |r| into maxR.
 template<bool k3D>
-double PressureSolver::Impl::residualPass(float *r, float *z, const float *x, float meanB,
-                                          bool mg, Dots &dots, double &maxR)
+double PressureSolver::Impl::residualPass(float *r, float *z, const float *x, float meanB, bool mg,
+                                          Dots &dots, double &maxR)
 {
     const Level &l = levels[0];
     const int nx = l.n.x;
@@ -229,9 +235,9 @@ double PressureSolver::Impl::residualPass(float *r, float *z, const float *x, fl
         const double rowB = rowAbsMax(rr, nx);
         forCells<k3D, 1>(xr, neighbourRows(l, x, zeroRow.data(), j, k), nx, px, 0,
                          [&](int i, float sum) {
-                             const std::uint32_t d = f[i] & kDiagBits;
-                             rr[i] = keepIf(d != 0, rr[i] - (float(d) * xr[i] - sum));
-                         });
+            const std::uint32_t d = f[i] & kDiagBits;
+            rr[i] = keepIf(d != 0, rr[i] - (float(d) * xr[i] - sum));
+        });
         rowMaxR[l.rowIndex(j, k)] = rowAbsMax(rr, nx);
         startRow(rr, z + o, f, nx, std::uint32_t(j + k) & 1u, !mg);
         if (!mg)
@@ -347,11 +353,10 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
             loadDivergence<k3D>(vel, r);
             residualPass<k3D>(r, z, x, meanB, false, dots, maxR);
             Cg<k3D> diagonal{*this, x, r, z, s, false, dots};
-            outcome = maxR <= target
-                          ? CgOutcome::Converged
-                          : conjugateGradient(diagonal, maxR, target,
-                                              kDiagonalBudget * settings.maxIterations, false,
-                                              result.iterations);
+            outcome = maxR <= target ? CgOutcome::Converged
+                                     : conjugateGradient(diagonal, maxR, target,
+                                                         kDiagonalBudget * settings.maxIterations,
+                                                         false, result.iterations);
         }
     }
     result.residual = maxR / maxB;
@@ -383,8 +388,7 @@ double PressureSolver::Impl::maxAbs(const float *v) const
 
 PressureSolver::PressureSolver()
     : d(std::make_unique<Impl>())
-{
-}
+{}
 
 PressureSolver::~PressureSolver() = default;
 
@@ -447,10 +451,7 @@ void PressureSolver::precondition(const ScalarGrid &r, ScalarGrid &z)
         d->vcycle<true>(0, z.data(), r.data());
 }
 
-int PressureSolver::pockets() const
-{
-    return int(d->pockets.count());
-}
+int PressureSolver::pockets() const { return int(d->pockets.count()); }
 
 void PressureSolver::divergence(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
                                 ScalarGrid &out)

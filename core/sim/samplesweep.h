@@ -48,9 +48,9 @@ struct CentreDisplacement
     Row row(int j, int k) const
     {
         const float *w0 = k3D ? vel.w.data() + vel.w.index(0, j, k) : nullptr;
-        return {vel.u.data() + vel.u.index(0, j, k), vel.v.data() + vel.v.index(0, j, k),
-                vel.v.data() + vel.v.index(0, j + 1, k), w0, k3D ? w0 + vel.w.strideZ() : nullptr,
-                0.5f * scale};
+        return {vel.u.data() + vel.u.index(0, j, k),     vel.v.data() + vel.v.index(0, j, k),
+                vel.v.data() + vel.v.index(0, j + 1, k), w0,
+                k3D ? w0 + vel.w.strideZ() : nullptr,    0.5f * scale};
     }
 
     Vec3 exact(int i, int j, int k) const { return row(j, k)(i); }
@@ -161,8 +161,9 @@ struct FaceDisplacement
 
     Row row(int j, int k) const
     {
-        Row r{*this, j, k, vel.component(kAxis).data() + vel.component(kAxis).index(0, j, k),
-              {}, 0.25f * scale};
+        Row r{*this, j,
+              k,     vel.component(kAxis).data() + vel.component(kAxis).index(0, j, k),
+              {},    0.25f * scale};
         const int idx[3] = {0, j, k};
         const int n = setup.domain.cells[kAxis];
         int m = 0;
@@ -207,8 +208,8 @@ struct FaceDisplacement
 /// displacements and plain/other first, in loops without branches, then the samples. The last
 /// face of a periodic axis is computed as the first one, so the two stay byte-equal.
 template<bool kSolids, class Disp, class Body, class Zero>
-void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp &disp,
-                  Body &&body, Zero &&zero)
+void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp &disp, Body &&body,
+                  Zero &&zero)
 {
     constexpr int kChunk = 64;
     const bool alias = faceAxis >= 0 && c.periodic[faceAxis];
@@ -273,9 +274,8 @@ void forEachSample(const Setup &c, ScalarGrid &out, int faceAxis, const Disp &di
     float *dst = out.data();
     visitSamples<kSolids>(
         c, out.size(), out.offset(), faceAxis, disp,
-        [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t at) PLUME_LAMBDA_INLINE {
-            dst[at] = body(path, n, p, d);
-        },
+        [&](auto path, std::size_t n, Vec3 p, Vec3 d, std::size_t at)
+            PLUME_LAMBDA_INLINE { dst[at] = body(path, n, p, d); },
         [&](std::size_t at) { dst[at] = 0.f; });
 }
 

@@ -35,7 +35,7 @@ struct AxisMap
     float offset = 0.5f; ///< cell coordinate of sample 0
     float last = 0.f;    ///< highest sample index (clamp limit of non-periodic axes)
     int samples = 1;
-    int period = 1;      ///< domain cells along the axis: the wrap length of a periodic axis
+    int period = 1; ///< domain cells along the axis: the wrap length of a periodic axis
     bool periodic = false;
 };
 

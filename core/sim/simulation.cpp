@@ -31,8 +31,8 @@ Status TimeSettings::validate() const
     };
     for (const auto &[param, v] : values) {
         if (!param.contains(v))
-            return Status::failure(std::string(param.key) + " is " + formatNumber(v)
-                                   + "; expected " + param.describe());
+            return Status::failure(std::string(param.key) + " is " + formatNumber(v) + "; expected "
+                                   + param.describe());
     }
     return Status::success();
 }

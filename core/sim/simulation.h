@@ -9,8 +9,8 @@ namespace plume::sim {
 
 /// Keys and ranges of TimeSettings' numbers (param.h); the defaults are its initialisers.
 namespace timeParams {
-inline constexpr Param frameRate{.key = "frameRate", .min = 0, .max = 10000, .openMin = true,
-                                 .decimals = 2};
+inline constexpr Param frameRate{
+    .key = "frameRate", .min = 0, .max = 10000, .openMin = true, .decimals = 2};
 inline constexpr Param substeps{.key = "substeps", .min = 1, .max = 1000, .integer = true};
 inline constexpr Param cfl{.key = "cfl", .min = 0, .softMax = 100, .decimals = 2};
 inline constexpr Param maxSubsteps{.key = "maxSubsteps", .min = 1, .max = 1000, .integer = true};
@@ -19,10 +19,10 @@ inline constexpr Param maxSubsteps{.key = "maxSubsteps", .min = 1, .max = 1000, 
 /// How frames are split into solver steps.
 struct TimeSettings
 {
-    float frameRate = 24.f;  ///< frames per second
-    int substeps = 1;        ///< steps per frame when cfl == 0
-    float cfl = 0.f;         ///< > 0: choose substeps so that no cell moves more than cfl cells
-    int maxSubsteps = 16;    ///< upper bound on CFL-chosen substeps
+    float frameRate = 24.f; ///< frames per second
+    int substeps = 1;       ///< steps per frame when cfl == 0
+    float cfl = 0.f;        ///< > 0: choose substeps so that no cell moves more than cfl cells
+    int maxSubsteps = 16;   ///< upper bound on CFL-chosen substeps
 
     Status validate() const;
 
@@ -32,14 +32,14 @@ struct TimeSettings
 /// What a frame did, or why it stopped.
 struct FrameStats
 {
-    Status status;              ///< failure: blow-up (names step and field) or bad input
-    int frame = 0;              ///< the frame just finished (1 after the first frame)
+    Status status; ///< failure: blow-up (names step and field) or bad input
+    int frame = 0; ///< the frame just finished (1 after the first frame)
     int substeps = 0;
-    int pressureIterations = 0; ///< summed over the substeps
+    int pressureIterations = 0;    ///< summed over the substeps
     double pressureResidual = 0.0; ///< largest over the substeps
     bool pressureConverged = true;
-    int pressureFallbacks = 0;  ///< substeps whose multigrid preconditioner broke down
-    double milliseconds = 0.0;  ///< wall time of the frame
+    int pressureFallbacks = 0; ///< substeps whose multigrid preconditioner broke down
+    double milliseconds = 0.0; ///< wall time of the frame
 };
 
 /// What went wrong in a frame's pressure solves, for status lines: "" when every solve met its

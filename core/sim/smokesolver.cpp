@@ -22,6 +22,20 @@ Int3 cellAt(std::uint32_t c, Int3 n)
             int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)))};
 }
 
+/// Whether every value of g is finite (parallel over rows).
+bool allFinite(const ScalarGrid &g)
+{
+    const double nonFinite = maxRows(g.size(), [&](int j, int k) {
+        const std::size_t base = g.index(0, j, k);
+        for (int i = 0; i < g.size().x; ++i) {
+            if (!std::isfinite(g[base + i]))
+                return 1.0;
+        }
+        return 0.0;
+    });
+    return nonFinite == 0.0;
+}
+
 /// The scalars an emitter feeds: density, temperature and (when present) the dye channels.
 struct Emitted
 {
@@ -169,15 +183,15 @@ void SmokeSolver::reset()
 // One step of the smoke scheme (Fedkiw, Stam and Jensen 2001; Bridson 2015, ch. 2).
 StepStats SmokeSolver::step(float dt, double time)
 {
-    advectVelocity(dt);                 // u* = u(x - dt u), self-advection
-    addSources(dt);                     // emitters: density, heat, dye, force
-    addForces(dt, time);                // force fields, buoyancy, vorticity confinement
-    applyInflow();                      // inflow emitters set the velocity
-    diffuseVelocity(dt);                // (I - dt nu L) u = u*
+    advectVelocity(dt);                  // u* = u(x - dt u), self-advection
+    addSources(dt);                      // emitters: density, heat, dye, force
+    addForces(dt, time);                 // force fields, buoyancy, vorticity confinement
+    applyInflow();                       // inflow emitters set the velocity
+    diffuseVelocity(dt);                 // (I - dt nu L) u = u*
     const StepStats stats = project(dt); // div u = 0
-    advectScalars(dt);                  // density, temperature, dye follow the new flow
-    diffuseScalars(dt);                 // (I - dt kappa L) q = q*
-    dissipate(dt);                      // q *= exp(-rate dt)
+    advectScalars(dt);                   // density, temperature, dye follow the new flow
+    diffuseScalars(dt);                  // (I - dt kappa L) q = q*
+    dissipate(dt);                       // q *= exp(-rate dt)
     return stats;
 }
 
@@ -316,19 +330,17 @@ void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
     case FieldKind::Divergence:
         PressureSolver::divergence(mVelocity, mSolids, mDomain, out);
         return;
-    case FieldKind::Vorticity:
-        vorticityMagnitude(mVelocity, mSolids, mDomain, out);
-        return;
+    case FieldKind::Vorticity: vorticityMagnitude(mVelocity, mSolids, mDomain, out); return;
     case FieldKind::Solid:
         out.reshape(n, kCellCentre);
-        forEachIndex(std::int64_t(out.count()),
-                     [&](std::int64_t c) { out[std::size_t(c)] = mSolids.isSolid(std::size_t(c)) ? 1.f : 0.f; });
+        forEachIndex(std::int64_t(out.count()), [&](std::int64_t c) {
+            out[std::size_t(c)] = mSolids.isSolid(std::size_t(c)) ? 1.f : 0.f;
+        });
         return;
     case FieldKind::VelocityX:
     case FieldKind::VelocityY:
     case FieldKind::VelocityZ:
-    case FieldKind::Speed:
-        break;
+    case FieldKind::Speed: break;
     }
     out.reshape(n, kCellCentre);
     forEachRow(n, [&](int j, int k) {
@@ -352,28 +364,19 @@ float SmokeSolver::maxVelocity() const
     for (int axis = 0; axis < axesOf(mDomain); ++axis) {
         const ScalarGrid &c = mVelocity.component(axis);
         m = std::max(m, maxRows(c.size(), [&](int j, int k) {
-            double rowMax = 0.0;
-            const std::size_t base = c.index(0, j, k);
-            for (int i = 0; i < c.size().x; ++i)
-                rowMax = std::max(rowMax, double(std::fabs(c[base + i])));
-            return rowMax;
-        }));
+                         double rowMax = 0.0;
+                         const std::size_t base = c.index(0, j, k);
+                         for (int i = 0; i < c.size().x; ++i)
+                             rowMax = std::max(rowMax, double(std::fabs(c[base + i])));
+                         return rowMax;
+                     }));
     }
     return float(m);
 }
 
 std::string SmokeSolver::firstNonFiniteField() const
 {
-    auto bad = [](const ScalarGrid &g) {
-        return maxRows(g.size(), [&](int j, int k) {
-                   const std::size_t base = g.index(0, j, k);
-                   for (int i = 0; i < g.size().x; ++i) {
-                       if (!std::isfinite(g[base + i]))
-                           return 1.0;
-                   }
-                   return 0.0;
-               }) > 0.0;
-    };
+    auto bad = [](const ScalarGrid &g) { return !allFinite(g); };
     if (bad(mVelocity.u))
         return "velocity x";
     if (bad(mVelocity.v))

@@ -19,7 +19,7 @@ enum class FieldKind : std::uint8_t {
     DyeRed,
     DyeGreen,
     DyeBlue,
-    VelocityX,  ///< world units / s, averaged from faces to centres (smoke)
+    VelocityX, ///< world units / s, averaged from faces to centres (smoke)
     VelocityY,
     VelocityZ,
     Speed,      ///< |velocity| at the centre

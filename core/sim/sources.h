@@ -20,10 +20,10 @@ enum class EmitterVelocity : std::uint8_t {
 /// coverage weight: density += weight * density * dt.
 struct Emitter
 {
-    SparseMask mask;              ///< cells of the domain grid and their coverage
-    float density = 0.f;          ///< density per second
-    float temperature = 0.f;      ///< temperature (above ambient) per second
-    Vec3 dye{0.f, 0.f, 0.f};      ///< RGB dye per second (linear colour times amount)
+    SparseMask mask;         ///< cells of the domain grid and their coverage
+    float density = 0.f;     ///< density per second
+    float temperature = 0.f; ///< temperature (above ambient) per second
+    Vec3 dye{0.f, 0.f, 0.f}; ///< RGB dye per second (linear colour times amount)
     EmitterVelocity velocityMode = EmitterVelocity::None;
     Vec3 velocity{0.f, 0.f, 0.f}; ///< acceleration (Force) or target velocity (Inflow)
 
@@ -70,14 +70,14 @@ struct Region
 struct ForceField
 {
     ForceType type = ForceType::Directional;
-    float strength = 0.f;            ///< acceleration scale, world units / s^2 (drag: 1 / s)
-    Vec3 direction{0.f, 1.f, 0.f};   ///< Directional: push direction; Vortex: axis (normalised
-                                     ///< on use; in 2D the swirl is about z whatever this says)
-    Vec3 centre{0.f, 0.f, 0.f};      ///< Vortex, Radial: the centre
-    float scale = 0.25f;             ///< Turbulence: feature size, world units
-    float timeScale = 1.f;           ///< Turbulence: evolution speed (noise periods per second)
-    std::uint32_t seed = 0;          ///< Turbulence: noise seed
-    Region region;                   ///< where it acts
+    float strength = 0.f;          ///< acceleration scale, world units / s^2 (drag: 1 / s)
+    Vec3 direction{0.f, 1.f, 0.f}; ///< Directional: push direction; Vortex: axis (normalised
+                                   ///< on use; in 2D the swirl is about z whatever this says)
+    Vec3 centre{0.f, 0.f, 0.f};    ///< Vortex, Radial: the centre
+    float scale = 0.25f;           ///< Turbulence: feature size, world units
+    float timeScale = 1.f;         ///< Turbulence: evolution speed (noise periods per second)
+    std::uint32_t seed = 0;        ///< Turbulence: noise seed
+    Region region;                 ///< where it acts
 };
 
 /// Checks every number of an emitter/force field: finite, in range. Names the value.

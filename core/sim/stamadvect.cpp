@@ -81,17 +81,12 @@ struct Tracer
         const detail::WalkResult r = detail::walkFromCentre<D3>(Cells{*this}, c, d, w);
         float tLast = r.t;
         switch (r.end) {
-        case detail::WalkEnd::Clear:
-            return wrappedIndex(w.cell);
+        case detail::WalkEnd::Clear: return wrappedIndex(w.cell);
         case detail::WalkEnd::NonFinite:
-        case detail::WalkEnd::Stuck:
-            return wrappedIndex(c);
-        case detail::WalkEnd::Solid:
-            tLast = r.t * (1.f - 1e-4f);
-            break;
+        case detail::WalkEnd::Stuck: return wrappedIndex(c);
+        case detail::WalkEnd::Solid: tLast = r.t * (1.f - 1e-4f); break;
         case detail::WalkEnd::Face:
-        case detail::WalkEnd::Budget:
-            break;
+        case detail::WalkEnd::Budget: break;
         }
         for (int a = 0; a < axes; ++a)
             p[a] = float(c[a]) + d[a] * tLast;
@@ -115,9 +110,8 @@ struct Tracer
 /// clamping and (bi/tri)linear interpolation; with obstacles the trace stops before solids and
 /// solid corners drop out of the weights.
 template<bool D3, bool S>
-void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u,
-                const float *v, const float *w, float *const *dst, const float *const *src,
-                int count)
+void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u, const float *v,
+                const float *w, float *const *dst, const float *const *src, int count)
 {
     const StamLayout &L = tr.L;
     const Index n = Index(L.index(i, j, k));
@@ -167,10 +161,12 @@ void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u
         for (int f = 0; f < count; ++f) {
             const float *d0 = src[f];
             if constexpr (D3) {
-                dst[f][n] = s0 * (t0 * (u0 * d0[c[0]] + u1 * d0[c[1]])
-                                  + (t1 * (u0 * d0[c[2]] + u1 * d0[c[3]])))
-                            + s1 * (t0 * (u0 * d0[c[4]] + u1 * d0[c[5]])
-                                    + (t1 * (u0 * d0[c[6]] + u1 * d0[c[7]])));
+                dst[f][n] = s0
+                                * (t0 * (u0 * d0[c[0]] + u1 * d0[c[1]])
+                                   + (t1 * (u0 * d0[c[2]] + u1 * d0[c[3]])))
+                            + s1
+                                  * (t0 * (u0 * d0[c[4]] + u1 * d0[c[5]])
+                                     + (t1 * (u0 * d0[c[6]] + u1 * d0[c[7]])));
             } else {
                 dst[f][n] = s0 * (t0 * d0[c[0]] + t1 * d0[c[2]])
                             + s1 * (t0 * d0[c[4]] + t1 * d0[c[6]]);
@@ -217,8 +213,8 @@ void advectCell(const Tracer &tr, int i, int j, int k, float dt0, const float *u
 } // namespace
 
 // The paper's advect for several fields carried by the same velocity, then set_bnd.
-void StamSolver::advect(const Carried *fields, int count, const ScalarGrid &u,
-                        const ScalarGrid &v, const ScalarGrid &w, float dt) const
+void StamSolver::advect(const Carried *fields, int count, const ScalarGrid &u, const ScalarGrid &v,
+                        const ScalarGrid &w, float dt) const
 {
     const StamLayout &L = mLayout;
     const float dt0 = dt / mDomain.cellSize;

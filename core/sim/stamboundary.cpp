@@ -98,21 +98,24 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
     for (int k = L.k0; k <= L.k1; ++k)
         for (int I : {0, nx + 1})
             for (int J : {0, ny + 1})
-                x[L.index(I, J, k)] = 0.5f * (x[L.index(inner(I, nx), J, k)]
-                                              + x[L.index(I, inner(J, ny), k)]);
+                x[L.index(I, J, k)] = 0.5f
+                                      * (x[L.index(inner(I, nx), J, k)]
+                                         + x[L.index(I, inner(J, ny), k)]);
     if (!L.is3D)
         return;
     for (int J : {0, ny + 1})
         for (int K : {0, nz + 1}) {
             for (int i = 1; i <= nx; ++i)
-                x[L.index(i, J, K)] = 0.5f * (x[L.index(i, inner(J, ny), K)]
-                                              + x[L.index(i, J, inner(K, nz))]);
+                x[L.index(i, J, K)] = 0.5f
+                                      * (x[L.index(i, inner(J, ny), K)]
+                                         + x[L.index(i, J, inner(K, nz))]);
         }
     for (int I : {0, nx + 1})
         for (int K : {0, nz + 1}) {
             for (int j = 1; j <= ny; ++j)
-                x[L.index(I, j, K)] = 0.5f * (x[L.index(inner(I, nx), j, K)]
-                                              + x[L.index(I, j, inner(K, nz))]);
+                x[L.index(I, j, K)] = 0.5f
+                                      * (x[L.index(inner(I, nx), j, K)]
+                                         + x[L.index(I, j, inner(K, nz))]);
         }
     // Corners: mean of the three adjacent edge ghosts.
     for (int I : {0, nx + 1})
@@ -124,17 +127,16 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
                                       / 3.f;
 }
 
-
 // Nothing lives in an obstacle: zero the state there and refresh the ghosts.
 void StamSolver::clearSolids()
 {
     if (mFlags.empty())
         return;
     const std::pair<ScalarGrid *, Quantity> fields[] = {
-        {&mDensity, Quantity::Scalar},      {&mTemperature, Quantity::Scalar},
-        {&mDye[0], Quantity::Scalar},       {&mDye[1], Quantity::Scalar},
-        {&mDye[2], Quantity::Scalar},       {&mU, Quantity::VelocityX},
-        {&mV, Quantity::VelocityY},         {&mW, Quantity::VelocityZ},
+        {&mDensity, Quantity::Scalar},   {&mTemperature, Quantity::Scalar},
+        {&mDye[0], Quantity::Scalar},    {&mDye[1], Quantity::Scalar},
+        {&mDye[2], Quantity::Scalar},    {&mU, Quantity::VelocityX},
+        {&mV, Quantity::VelocityY},      {&mW, Quantity::VelocityZ},
         {&mPressure, Quantity::Pressure}};
     for (const auto &[grid, q] : fields) {
         if (grid->count() == 0)

@@ -41,7 +41,6 @@ void forEachInteriorRow(const StamLayout &L, F &&body)
     forEachRow(rows, [&](int j, int k) { body(j + 1, k + L.k0); });
 }
 
-
 inline Vec3 paddedOffset(bool is3D) { return {-0.5f, -0.5f, is3D ? -0.5f : 0.5f}; }
 
 /// The axis whose velocity component a quantity is (its mirror negates), -1 for the others.

@@ -115,8 +115,8 @@ void sweepRedBlack(const StamLayout &L, const Relax &relax)
 void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
-    const Relax relax{x.data(), x0.data(), mFlags.data(), L.sy, L.sz, a, c, 1.f / c,
-                      normalAxisOf(int(q))};
+    const Relax relax{x.data(), x0.data(), mFlags.data(),       L.sy, L.sz, a,
+                      c,        1.f / c,   normalAxisOf(int(q))};
     const bool paper = mParams.stamSweep == SweepOrder::Paper;
     const bool solids = !mFlags.empty();
     for (int it = 0; it < mParams.stamIterations; ++it) {
@@ -145,9 +145,8 @@ void StamSolver::diffuse(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float 
     float *xd = x.data();
     const float *x0d = x0.data();
     const std::uint8_t *flags = mFlags.empty() ? nullptr : mFlags.data();
-    forEachIndex(std::int64_t(x.count()), [&](std::int64_t n) {
-        xd[n] = flags && (flags[n] & kSelfSolid) ? 0.f : x0d[n];
-    });
+    forEachIndex(std::int64_t(x.count()),
+                 [&](std::int64_t n) { xd[n] = flags && (flags[n] & kSelfSolid) ? 0.f : x0d[n]; });
     setBoundary(q, x);
 }
 
@@ -205,13 +204,15 @@ void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
                     if constexpr (D3)
                         pw[n] = 0.f;
                 } else {
-                    pu[n] -= g * (mirrored(p, n, 1, f & 2, false)
-                                  - mirrored(p, n, -1, f & 1, false));
-                    pv[n] -= g * (mirrored(p, n, sy, f & 8, false)
-                                  - mirrored(p, n, -sy, f & 4, false));
+                    pu[n] -= g
+                             * (mirrored(p, n, 1, f & 2, false) - mirrored(p, n, -1, f & 1, false));
+                    pv[n] -= g
+                             * (mirrored(p, n, sy, f & 8, false)
+                                - mirrored(p, n, -sy, f & 4, false));
                     if constexpr (D3)
-                        pw[n] -= g * (mirrored(p, n, sz, f & 32, false)
-                                      - mirrored(p, n, -sz, f & 16, false));
+                        pw[n] -= g
+                                 * (mirrored(p, n, sz, f & 32, false)
+                                    - mirrored(p, n, -sz, f & 16, false));
                 }
             }
         });

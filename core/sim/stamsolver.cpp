@@ -149,9 +149,9 @@ void StamSolver::reset()
 // The paper's get_from_UI: the "prev" arrays receive this step's sources and forces.
 void StamSolver::gatherSources(double time)
 {
-    ScalarGrid *const prev[] = {&mU0, &mV0, &mW0, &mDensity0,
-                                (mTemperatureLive ? &mTemperature0 : nullptr),
-                                &mDye0[0], &mDye0[1], &mDye0[2]};
+    ScalarGrid *const prev[] = {
+        &mU0,      &mV0,      &mW0,     &mDensity0, (mTemperatureLive ? &mTemperature0 : nullptr),
+        &mDye0[0], &mDye0[1], &mDye0[2]};
     for (ScalarGrid *g : prev) {
         if (!g || g->count() == 0)
             continue;
@@ -198,8 +198,8 @@ void StamSolver::addForceFields(double time)
             if (!mFlags.empty() && (mFlags[n] & kSelfSolid))
                 continue;
             const Vec3 vel{mU[n], mV[n], L.is3D ? mW[n] : 0.f};
-            const Vec3 acc = mForces.acceleration(mDomain.cellCentre(i - 1, j - 1, k - L.k0),
-                                                  vel, time);
+            const Vec3 acc = mForces.acceleration(mDomain.cellCentre(i - 1, j - 1, k - L.k0), vel,
+                                                  time);
             mU0[n] += acc.x;
             mV0[n] += acc.y;
             if (L.is3D)
@@ -358,8 +358,9 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
             // d(q)/d(axis) by central differences; tangential mirrors keep the value.
             auto dq = [&](const float *q, int d) {
                 const Index off[3] = {1, sy, sz};
-                return g * (mirrored(q, n, off[d], f & (2u << (2 * d)), false)
-                            - mirrored(q, n, -off[d], f & (1u << (2 * d)), false));
+                return g
+                       * (mirrored(q, n, off[d], f & (2u << (2 * d)), false)
+                          - mirrored(q, n, -off[d], f & (1u << (2 * d)), false));
             };
             const float cz = dq(v, 0) - dq(u, 1);
             if (!L.is3D)
@@ -398,9 +399,11 @@ float StamSolver::maxVelocity() const
 std::string StamSolver::firstNonFiniteField() const
 {
     const std::pair<const ScalarGrid *, const char *> fields[] = {
-        {&mDensity, "density"},    {&mTemperature, "temperature"}, {&mDye[0], "dye red"},
-        {&mDye[1], "dye green"},   {&mDye[2], "dye blue"},         {&mU, "velocity x"},
-        {&mV, "velocity y"},       {&mW, "velocity z"},            {&mPressure, "pressure"}};
+        {&mDensity, "density"},  {&mTemperature, "temperature"},
+        {&mDye[0], "dye red"},   {&mDye[1], "dye green"},
+        {&mDye[2], "dye blue"},  {&mU, "velocity x"},
+        {&mV, "velocity y"},     {&mW, "velocity z"},
+        {&mPressure, "pressure"}};
     const StamLayout &L = mLayout;
     const Int3 rows{L.cells.x, L.cells.y, L.is3D ? L.cells.z : 1};
     for (const auto &[grid, name] : fields) {

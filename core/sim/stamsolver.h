@@ -17,12 +17,12 @@ namespace detail {
 /// (i, j, k) with i in [1, nx], j in [1, ny], k in [k0, k1] is domain cell (i-1, j-1, k-k0).
 struct StamLayout
 {
-    Int3 cells;           ///< interior cells (the domain's)
-    Int3 padded;          ///< samples per axis: cells + 2 (z stays 1 in 2D)
+    Int3 cells;            ///< interior cells (the domain's)
+    Int3 padded;           ///< samples per axis: cells + 2 (z stays 1 in 2D)
     std::ptrdiff_t sy = 0; ///< flat step to the +y neighbour
     std::ptrdiff_t sz = 0; ///< flat step to the +z neighbour
-    int k0 = 0;           ///< first interior z index (1 in 3D, 0 in 2D)
-    int k1 = 0;           ///< last interior z index (nz in 3D, 0 in 2D)
+    int k0 = 0;            ///< first interior z index (1 in 3D, 0 in 2D)
+    int k1 = 0;            ///< last interior z index (nz in 3D, 0 in 2D)
     bool is3D = false;
 
     explicit StamLayout(Int3 domainCells = {1, 1, 1});
@@ -83,7 +83,6 @@ public:
     const Domain &domain() const override { return mDomain; }
     const SimParams &params() const override { return mParams; }
     Status setParams(const SimParams &params) override;
-
 
     /// StepStats.pressureIterations counts the Gauss-Seidel sweeps of both projections.
     StepStats step(float dt, double time) override;

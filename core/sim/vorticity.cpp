@@ -224,9 +224,8 @@ void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids
     const float half = 0.5f * dt;
     for (int axis = 0; axis < domain.dimensions(); ++axis) {
         const float *f = work[axis].data();
-        addAtOpenFaces(vel.component(axis), axis, closure, [&](std::size_t lo, std::size_t hi) {
-            return half * (f[lo] + f[hi]);
-        });
+        addAtOpenFaces(vel.component(axis), axis, closure,
+                       [&](std::size_t lo, std::size_t hi) { return half * (f[lo] + f[hi]); });
     }
 }
 

@@ -40,8 +40,7 @@ struct VoxelWalk
 {
     int cell[3] = {0, 0, 0};
     int step[3] = {0, 0, 0};
-    float tMax[3] = {std::numeric_limits<float>::infinity(),
-                     std::numeric_limits<float>::infinity(),
+    float tMax[3] = {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
                      std::numeric_limits<float>::infinity()};
     float tDelta[3] = {std::numeric_limits<float>::infinity(),
                        std::numeric_limits<float>::infinity(),
@@ -101,8 +100,7 @@ WalkResult runWalk(const Cells &cells, VoxelWalk &w, const float d[3], bool star
 /// cell whose faces give the first crossing), `int wrapStart(int axis, int cell) const` (the
 /// cell index the walk keeps) and `bool startsSolid(const int cell[3]) const`.
 template<bool k3D, class Cells>
-WalkResult walkFromPoint(const Cells &cells, const float from[3], const float d[3],
-                         VoxelWalk &w)
+WalkResult walkFromPoint(const Cells &cells, const float from[3], const float d[3], VoxelWalk &w)
 {
     WalkResult r;
     float longest = 0.f;

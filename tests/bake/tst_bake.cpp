@@ -23,8 +23,8 @@ namespace {
 
 Scene loadExample(const char *name, int resolution, int frames)
 {
-    SceneReadResult r =
-        readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name + ".plume");
+    SceneReadResult r = readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name
+                                      + ".plume");
     if (!r.ok)
         qFatal("%s", r.error.c_str());
     r.scene.domain.resolution = resolution;
@@ -90,8 +90,10 @@ private slots:
         const BakeResult result = bakeScene(s, settings);
         QVERIFY2(result.status.ok(), result.status.error.c_str());
         QCOMPARE(int(result.files.size()), 2);
-        QVERIFY(result.files[0].filename().string() == scene.toStdString() + "."
-                + QString::number(settings.firstFrame).rightJustified(4, '0').toStdString() + ".vdb");
+        QVERIFY(result.files[0].filename().string()
+                == scene.toStdString() + "."
+                       + QString::number(settings.firstFrame).rightJustified(4, '0').toStdString()
+                       + ".vdb");
 
         auto sim = simulateTo(s, settings.lastFrame);
         const sim::Solver &solver = sim->solver();

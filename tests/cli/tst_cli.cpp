@@ -162,8 +162,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString scene = smallScene(dir, "vortex-3d", 20, 3);
-        QCOMPARE(run({"bake", scene, "-o", dir.filePath("a"), "--frames", "3:3", "--threads", "1"}).exitCode, 0);
-        QCOMPARE(run({"bake", scene, "-o", dir.filePath("b"), "--frames", "3:3", "--threads", "2"}).exitCode, 0);
+        QCOMPARE(run({"bake", scene, "-o", dir.filePath("a"), "--frames", "3:3", "--threads", "1"})
+                     .exitCode,
+                 0);
+        QCOMPARE(run({"bake", scene, "-o", dir.filePath("b"), "--frames", "3:3", "--threads", "2"})
+                     .exitCode,
+                 0);
         QFile a(dir.filePath("a/vortex-3d.0003.vdb")), b(dir.filePath("b/vortex-3d.0003.vdb"));
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         const QByteArray x = a.readAll();

@@ -64,8 +64,8 @@ Fields makeFields(Int3 cells)
     f.domain.cells = cells;
     f.domain.cellSize = 0.125f;
     f.domain.origin = {-1.f, 2.5f, 0.75f};
-    for (ScalarGrid *g : {&f.density, &f.temperature, &f.vx, &f.vy, &f.vz, &f.red, &f.green,
-                          &f.blue})
+    for (ScalarGrid *g :
+         {&f.density, &f.temperature, &f.vx, &f.vy, &f.vz, &f.red, &f.green, &f.blue})
         g->reshape(cells, kCellCentre);
     for (int k = 0; k < cells.z; ++k)
         for (int j = 0; j < cells.y; ++j)
@@ -211,9 +211,8 @@ private slots:
             return scalarExpect(f.density, i, j, k);
         });
         QVERIFY2(m.isEmpty(), qPrintable(m));
-        m = compareGrid(*temperature, cells, [&](int i, int j, int k) {
-            return scalarExpect(f.temperature, i, j, k);
-        });
+        m = compareGrid(*temperature, cells,
+                        [&](int i, int j, int k) { return scalarExpect(f.temperature, i, j, k); });
         QVERIFY2(m.isEmpty(), qPrintable(m));
         // Velocity: active where density is (default mask); z is zero in 2D.
         m = compareGrid(*vel, cells, [&](int i, int j, int k) {
@@ -254,9 +253,9 @@ private slots:
             const openvdb::math::Transform &xf = g->constTransform();
             QVERIFY(xf.isLinear());
             QCOMPARE(xf.voxelSize(), openvdb::Vec3d(h));
-            for (const auto &c : {openvdb::Coord(0, 0, 0),
-                                  openvdb::Coord(cells.x - 1, cells.y - 1, cells.z - 1),
-                                  openvdb::Coord(3, 1, 0)}) {
+            for (const auto &c :
+                 {openvdb::Coord(0, 0, 0), openvdb::Coord(cells.x - 1, cells.y - 1, cells.z - 1),
+                  openvdb::Coord(3, 1, 0)}) {
                 const openvdb::Vec3d w = xf.indexToWorld(c);
                 const openvdb::Vec3d want(double(f.domain.origin.x) + (c.x() + 0.5) * h,
                                           double(f.domain.origin.y) + (c.y() + 0.5) * h,
@@ -359,15 +358,24 @@ private slots:
     {
         QTest::addColumn<QString>("fault");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("no density") << "no density" << "density field is missing";
-        QTest::newRow("size") << "size" << "temperature grid is 8x8x4, the domain has 8x8x5";
-        QTest::newRow("staggered") << "staggered" << "velocity x grid is not cell-centred";
-        QTest::newRow("partial velocity") << "partial velocity" << "velocity needs x, y";
-        QTest::newRow("3D without vz") << "no vz" << "velocity needs x, y";
-        QTest::newRow("partial dye") << "partial dye" << "dye needs red, green and blue";
-        QTest::newRow("NaN") << "nan" << "density is not finite at cell (3, 2, 1)";
-        QTest::newRow("inf dye") << "inf" << "dye blue is not finite at cell (0, 7, 4)";
-        QTest::newRow("bad domain") << "domain" << "cell size";
+        QTest::newRow("no density") << "no density"
+                                    << "density field is missing";
+        QTest::newRow("size") << "size"
+                              << "temperature grid is 8x8x4, the domain has 8x8x5";
+        QTest::newRow("staggered") << "staggered"
+                                   << "velocity x grid is not cell-centred";
+        QTest::newRow("partial velocity") << "partial velocity"
+                                          << "velocity needs x, y";
+        QTest::newRow("3D without vz") << "no vz"
+                                       << "velocity needs x, y";
+        QTest::newRow("partial dye") << "partial dye"
+                                     << "dye needs red, green and blue";
+        QTest::newRow("NaN") << "nan"
+                             << "density is not finite at cell (3, 2, 1)";
+        QTest::newRow("inf dye") << "inf"
+                                 << "dye blue is not finite at cell (0, 7, 4)";
+        QTest::newRow("bad domain") << "domain"
+                                    << "cell size";
     }
 
     void refusedInputs()
@@ -438,15 +446,14 @@ private slots:
             path = dir.filePath("ro/frame.vdb");
             QVERIFY(writeVdbFrame(fsPath(path), f.frame(false, false)).ok());
             before = fileBytes(path);
-            QVERIFY(QFile::setPermissions(dir.filePath("ro"),
-                                          QFile::ReadOwner | QFile::ExeOwner));
+            QVERIFY(QFile::setPermissions(dir.filePath("ro"), QFile::ReadOwner | QFile::ExeOwner));
         }
         if (where == "proc")
             path = "/proc/plume-export-test.vdb";
         const Status s = writeVdbFrame(fsPath(path), f.frame(true, false));
         if (where == "readonly")
-            QFile::setPermissions(dir.filePath("ro"), QFile::ReadOwner | QFile::WriteOwner
-                                                          | QFile::ExeOwner);
+            QFile::setPermissions(dir.filePath("ro"),
+                                  QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         QVERIFY(!s.ok());
         QVERIFY2(QString::fromStdString(s.error).contains(path), s.error.c_str());
         if (where == "readonly") {
@@ -542,8 +549,7 @@ private slots:
             return scalarExpect(f.density, i, j, k);
         });
         QVERIFY2(m.isEmpty(), qPrintable(m));
-        QCOMPARE(grid<openvdb::Vec3SGrid>(rb, "vel")->activeVoxelCount(),
-                 openvdb::Index64(inside));
+        QCOMPARE(grid<openvdb::Vec3SGrid>(rb, "vel")->activeVoxelCount(), openvdb::Index64(inside));
     }
 };
 

@@ -28,8 +28,8 @@ namespace {
 
 Scene loadExample(const char *name, int resolution, int frames)
 {
-    SceneReadResult r =
-        readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name + ".plume");
+    SceneReadResult r = readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name
+                                      + ".plume");
     if (!r.ok)
         qFatal("%s", r.error.c_str());
     r.scene.domain.resolution = resolution;
@@ -99,7 +99,9 @@ double meanDifference(const RenderedFrame &a, const RenderedFrame &b)
 class CancelAfter : public BakeObserver
 {
 public:
-    explicit CancelAfter(int frames) : mLeft(frames) {}
+    explicit CancelAfter(int frames)
+        : mLeft(frames)
+    {}
     void frameWritten(int, int, int, double) override { --mLeft; }
     bool cancelRequested() override { return mLeft <= 0; }
 
@@ -203,8 +205,7 @@ private slots:
         QVERIFY2(result.status.ok(), result.status.error.c_str());
         QImage atlas(dir.filePath(QString::fromStdString(s.name) + "_flipbook.png"));
         QVERIFY(!atlas.isNull());
-        atlas = atlas.convertToFormat(bits == 16 ? QImage::Format_RGBA64
-                                                 : QImage::Format_RGBA8888);
+        atlas = atlas.convertToFormat(bits == 16 ? QImage::Format_RGBA64 : QImage::Format_RGBA8888);
 
         SceneRasterizer raster;
         QVERIFY(raster.setScene(s).ok());
@@ -219,8 +220,7 @@ private slots:
             sim->advanceFrame();
         }
         FrameFields fields;
-        sampleFrameFields(sim->solver(), b.render, false, setup.params.ambientTemperature,
-                          fields);
+        sampleFrameFields(sim->solver(), b.render, false, setup.params.ambientTemperature, fields);
         const QImage alone = colorImage(renderFrame(fields, b.render, false, 24.f),
                                         b.flipbook.alpha, b.flipbook.emission, bits);
         const AtlasLayout layout{2, 2, 48, 40, 3};
@@ -368,9 +368,9 @@ private slots:
                 QVERIFY(all == first);
             }
         }
-        QCOMPARE(names, QStringList({"plume-3d_flipbook.json", "plume-3d_flipbook.png",
-                                     "plume-3d_flipbook_emission.png",
-                                     "plume-3d_flipbook_motion.png"}));
+        QCOMPARE(names,
+                 QStringList({"plume-3d_flipbook.json", "plume-3d_flipbook.png",
+                              "plume-3d_flipbook_emission.png", "plume-3d_flipbook_motion.png"}));
     }
 
     // Cancelled during the frames: no atlas, no sidecar, no temporary file.

@@ -155,8 +155,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // exactly in their nearest form (integers beyond 2^53 as doubles, lone UTF-16
     // surrogates as '?'), once, after which they are stable.
     const QByteArray written = sceneToJson(scene, directory);
-    const SceneReadResult second = readSceneJson(written, QStringLiteral("fuzz.plume"),
-                                                 directory);
+    const SceneReadResult second = readSceneJson(written, QStringLiteral("fuzz.plume"), directory);
     if (!second.ok)
         fail("the written scene does not read back", second.error, written);
     if (!(withoutExtras(second.scene) == withoutExtras(scene)))

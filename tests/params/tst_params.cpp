@@ -31,7 +31,9 @@ namespace {
 QJsonObject baseScene()
 {
     auto item = [](const char *name, const char *kind, QJsonObject shape) {
-        return QJsonObject{{"name", name}, {"kind", kind}, {"shape", shape},
+        return QJsonObject{{"name", name},
+                           {"kind", kind},
+                           {"shape", shape},
                            {"active", QJsonObject{{"start", -1e7}}}};
     };
     QJsonObject emitter = item("emitter", "emitter", {{"type", "sphere"}});
@@ -41,10 +43,12 @@ QJsonObject baseScene()
     QJsonObject turbulence = item("turbulence", "force", {{"type", "box"}});
     turbulence["force"] = QJsonObject{{"type", "turbulence"}};
     const QJsonObject point{{"position", QJsonArray{0.5, 0.5}}};
-    const QJsonObject stroke =
-        item("stroke", "obstacle", {{"type", "stroke"}, {"points", QJsonArray{point}}});
+    const QJsonObject stroke = item("stroke", "obstacle",
+                                    {{"type", "stroke"}, {"points", QJsonArray{point}}});
     const QJsonObject capsule = item("capsule", "obstacle", {{"type", "capsule"}});
-    const QJsonObject wide{{"fieldMin", -1e7}, {"fieldMax", 1e7}, {"emissionMin", -1e7},
+    const QJsonObject wide{{"fieldMin", -1e7},
+                           {"fieldMax", 1e7},
+                           {"emissionMin", -1e7},
                            {"emissionMax", 1e7}};
     return QJsonObject{
         {"format", "plume-scene"},
@@ -53,8 +57,8 @@ QJsonObject baseScene()
         {"simulation",
          QJsonObject{{"frameStart", 0}, {"frameEnd", 1e7}, {"pressure", QJsonObject{}}}},
         {"items", QJsonArray{emitter, drag, turbulence, stroke, capsule}},
-        {"export", QJsonObject{{"render", wide}, {"flipbook", QJsonObject{}},
-                               {"images", QJsonObject{}}}},
+        {"export",
+         QJsonObject{{"render", wide}, {"flipbook", QJsonObject{}}, {"images", QJsonObject{}}}},
     };
 }
 
@@ -78,7 +82,7 @@ QJsonValue setPath(const QJsonValue &node, QStringList path, const QJsonValue &v
 
 struct Probe
 {
-    QString path;  ///< where the key's object is; the key is Param::key
+    QString path; ///< where the key's object is; the key is Param::key
     Param param;
     int vector = 0; ///< 1: probe [v, 1, 1] (x alone); 3: [v, v, v] (the domain's size)
 };
@@ -94,13 +98,24 @@ QList<Probe> probes()
         {"domain", domainParams::size, 3},
         {"domain", domainParams::origin, 1},
         {"domain", domainParams::resolution},
-        {sim, tp::frameRate}, {sim, tp::substeps}, {sim, tp::cfl}, {sim, tp::maxSubsteps},
-        {sim, simulationParams::frameStart}, {sim, simulationParams::frameEnd},
+        {sim, tp::frameRate},
+        {sim, tp::substeps},
+        {sim, tp::cfl},
+        {sim, tp::maxSubsteps},
+        {sim, simulationParams::frameStart},
+        {sim, simulationParams::frameEnd},
         {sim, simulationParams::seed},
-        {sim, sp::viscosity}, {sim, sp::diffusion}, {sim, sp::densityDissipation},
-        {sim, sp::temperatureDissipation}, {sim, sp::velocityDissipation}, {sim, sp::up, 1},
-        {sim, sp::ambientTemperature}, {sim, sp::buoyancyDensity}, {sim, sp::buoyancyTemperature},
-        {sim, sp::vorticity}, {sim, sp::stamIterations},
+        {sim, sp::viscosity},
+        {sim, sp::diffusion},
+        {sim, sp::densityDissipation},
+        {sim, sp::temperatureDissipation},
+        {sim, sp::velocityDissipation},
+        {sim, sp::up, 1},
+        {sim, sp::ambientTemperature},
+        {sim, sp::buoyancyDensity},
+        {sim, sp::buoyancyTemperature},
+        {sim, sp::vorticity},
+        {sim, sp::stamIterations},
         {"simulation/pressure", sp::pressureTolerance},
         {"simulation/pressure", sp::pressureMaxIterations},
         {"items/0/active", itemParams::activeStart},
@@ -127,17 +142,34 @@ QList<Probe> probes()
         {"items/2/force", forceParams::scale},
         {"items/2/force", forceParams::timeScale},
         {"items/2/force", forceParams::falloff},
-        {render, rp::width}, {render, rp::height}, {render, rp::fieldMin}, {render, rp::fieldMax},
-        {render, rp::yaw}, {render, rp::pitch}, {render, rp::fov}, {render, rp::zoom},
-        {render, rp::lightDirection, 1}, {render, rp::lightColor, 1},
-        {render, rp::lightIntensity}, {render, rp::ambient}, {render, rp::smokeColor, 1},
-        {render, rp::densityScale}, {render, rp::stepCells}, {render, rp::emissionIntensity},
-        {render, rp::emissionMin}, {render, rp::emissionMax},
-        {"export/flipbook", fp::rows}, {"export/flipbook", fp::columns},
-        {"export/flipbook", fp::first}, {"export/flipbook", fp::last},
-        {"export/flipbook", fp::step}, {"export/flipbook", fp::padding},
-        {"export/flipbook", fp::motionRange}, {"export/flipbook", fp::loopFrames},
-        {"export/images", imageParams::first}, {"export/images", imageParams::last},
+        {render, rp::width},
+        {render, rp::height},
+        {render, rp::fieldMin},
+        {render, rp::fieldMax},
+        {render, rp::yaw},
+        {render, rp::pitch},
+        {render, rp::fov},
+        {render, rp::zoom},
+        {render, rp::lightDirection, 1},
+        {render, rp::lightColor, 1},
+        {render, rp::lightIntensity},
+        {render, rp::ambient},
+        {render, rp::smokeColor, 1},
+        {render, rp::densityScale},
+        {render, rp::stepCells},
+        {render, rp::emissionIntensity},
+        {render, rp::emissionMin},
+        {render, rp::emissionMax},
+        {"export/flipbook", fp::rows},
+        {"export/flipbook", fp::columns},
+        {"export/flipbook", fp::first},
+        {"export/flipbook", fp::last},
+        {"export/flipbook", fp::step},
+        {"export/flipbook", fp::padding},
+        {"export/flipbook", fp::motionRange},
+        {"export/flipbook", fp::loopFrames},
+        {"export/images", imageParams::first},
+        {"export/images", imageParams::last},
         {"export/images", imageParams::step},
     };
 }
@@ -248,8 +280,8 @@ private slots:
 
     void baseSceneIsValid()
     {
-        const SceneReadResult r =
-            readSceneJson(QJsonDocument(baseScene()).toJson(), "probe.plume", ".");
+        const SceneReadResult r = readSceneJson(QJsonDocument(baseScene()).toJson(), "probe.plume",
+                                                ".");
         QVERIFY2(r.ok, r.error.c_str());
     }
 
@@ -271,8 +303,10 @@ private slots:
             const SceneReadResult r = readWith(probe, v);
             const bool allowed = probe.param.contains(v);
             QVERIFY2(r.ok == allowed || (!r.ok && allowed && !probe.param.contains(float(v))),
-                     qPrintable(QString("%1 = %2: %3").arg(probe.param.key).arg(v).arg(
-                         QString::fromStdString(r.ok ? "accepted" : r.error))));
+                     qPrintable(QString("%1 = %2: %3")
+                                    .arg(probe.param.key)
+                                    .arg(v)
+                                    .arg(QString::fromStdString(r.ok ? "accepted" : r.error))));
             if (!r.ok)
                 QVERIFY2(r.error.find(probe.param.describe()) != std::string::npos,
                          r.error.c_str());
@@ -292,13 +326,13 @@ private slots:
             };
             for (std::size_t i = 0; i < table.size(); ++i) {
                 const QJsonValue scene = with(table.names[i]);
-                const SceneReadResult r =
-                    readSceneJson(QJsonDocument(scene.toObject()).toJson(), "probe.plume", ".");
+                const SceneReadResult r = readSceneJson(QJsonDocument(scene.toObject()).toJson(),
+                                                        "probe.plume", ".");
                 QVERIFY2(r.ok, r.error.c_str());
             }
             const QJsonValue bad = with("no-such-name");
-            const SceneReadResult r =
-                readSceneJson(QJsonDocument(bad.toObject()).toJson(), "probe.plume", ".");
+            const SceneReadResult r = readSceneJson(QJsonDocument(bad.toObject()).toJson(),
+                                                    "probe.plume", ".");
             QVERIFY(!r.ok);
             QVERIFY2(r.error.find(table.expected()) != std::string::npos, r.error.c_str());
         };
@@ -323,14 +357,29 @@ private slots:
         namespace sp = sim::simParams;
         namespace tp = sim::timeParams;
         checkSpinBoxes(&panel,
-                       {domainParams::size, domainParams::origin, domainParams::resolution,
-                        tp::frameRate, tp::substeps, tp::cfl, tp::maxSubsteps,
-                        simulationParams::frameStart, simulationParams::frameEnd,
-                        simulationParams::seed, sp::viscosity, sp::diffusion,
-                        sp::densityDissipation, sp::temperatureDissipation,
-                        sp::velocityDissipation, sp::up, sp::ambientTemperature,
-                        sp::buoyancyDensity, sp::buoyancyTemperature, sp::vorticity,
-                        sp::pressureTolerance, sp::pressureMaxIterations, sp::stamIterations},
+                       {domainParams::size,
+                        domainParams::origin,
+                        domainParams::resolution,
+                        tp::frameRate,
+                        tp::substeps,
+                        tp::cfl,
+                        tp::maxSubsteps,
+                        simulationParams::frameStart,
+                        simulationParams::frameEnd,
+                        simulationParams::seed,
+                        sp::viscosity,
+                        sp::diffusion,
+                        sp::densityDissipation,
+                        sp::temperatureDissipation,
+                        sp::velocityDissipation,
+                        sp::up,
+                        sp::ambientTemperature,
+                        sp::buoyancyDensity,
+                        sp::buoyancyTemperature,
+                        sp::vorticity,
+                        sp::pressureTolerance,
+                        sp::pressureMaxIterations,
+                        sp::stamIterations},
                        3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3);
     }
 

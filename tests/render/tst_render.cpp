@@ -29,8 +29,8 @@ FrameFields ball(int n, bool threeD, float radius, Vec3 velocity = {}, float hot
     f.domain.cells = {n, n, threeD ? n : 1};
     f.domain.cellSize = 1.f / float(n);
     const Int3 c = f.domain.cells;
-    for (sim::ScalarGrid *g : {&f.density, &f.temperature, &f.velocityX, &f.velocityY,
-                               &f.velocityZ})
+    for (sim::ScalarGrid *g :
+         {&f.density, &f.temperature, &f.velocityX, &f.velocityY, &f.velocityZ})
         g->reshape(c, sim::kCellCentre);
     for (int k = 0; k < c.z; ++k)
         for (int j = 0; j < c.y; ++j)
@@ -240,12 +240,15 @@ private slots:
                 oneapi::tbb::task_arena arena(threads);
                 RenderedFrame r;
                 arena.execute([&] { r = renderFrame(f, settings, true, 24.f); });
-                QVERIFY(std::memcmp(r.color.data(), serial.color.data(),
-                                    r.color.size() * sizeof(float)) == 0);
+                QVERIFY(
+                    std::memcmp(r.color.data(), serial.color.data(), r.color.size() * sizeof(float))
+                    == 0);
                 QVERIFY(std::memcmp(r.emission.data(), serial.emission.data(),
-                                    r.emission.size() * sizeof(float)) == 0);
+                                    r.emission.size() * sizeof(float))
+                        == 0);
                 QVERIFY(std::memcmp(r.motion.data(), serial.motion.data(),
-                                    r.motion.size() * sizeof(float)) == 0);
+                                    r.motion.size() * sizeof(float))
+                        == 0);
             }
         }
     }

@@ -247,18 +247,19 @@ void TestSceneIo::unknownKeysKept()
     const SceneReadResult r = readSceneFile(path);
     QVERIFY2(r.ok, r.error.c_str());
     const QString warnings = joined(r.warnings);
-    const QStringList paths = {"future", "domain.fog", "simulation.pressure.smoother",
-                               "items[0].glow", "items[0].shape.bevel",
-                               "items[0].emitter.rate.keys[0].ease", "items[1].emitter"};
+    const QStringList paths = {
+        "future",          "domain.fog",           "simulation.pressure.smoother",
+        "items[0].glow",   "items[0].shape.bevel", "items[0].emitter.rate.keys[0].ease",
+        "items[1].emitter"};
     QCOMPARE(int(r.warnings.size()), int(paths.size()));
     for (const QString &p : paths)
         QVERIFY2(warnings.contains("newer.plume: " + p + ": unknown key"), qPrintable(warnings));
     const QString saved = dir.filePath("saved.plume");
     QVERIFY(writeSceneFile(r.scene, saved).ok());
     const QByteArray text = readAll(saved);
-    for (const char *kept : {"\"future\"", "\"fog\": true", "\"smoother\": \"jacobi\"",
-                             "\"glow\": 0.5", "\"bevel\": 2", "\"ease\": \"in\"",
-                             "\"b\": [1, 2.5, \"x\"]", "\"a\": null"})
+    for (const char *kept :
+         {"\"future\"", "\"fog\": true", "\"smoother\": \"jacobi\"", "\"glow\": 0.5",
+          "\"bevel\": 2", "\"ease\": \"in\"", "\"b\": [1, 2.5, \"x\"]", "\"a\": null"})
         QVERIFY2(text.contains(kept), kept);
     const SceneReadResult again = readSceneFile(saved);
     QVERIFY(again.ok);
@@ -307,8 +308,7 @@ void TestSceneIo::badFiles_data()
         {"domain.resolution", "1024 x 1024 x 1024", "64.0 GiB", "at most 134217728 cells"});
     row("resolution-out-of-range.plume", {"domain.resolution", "integer in [8, 16384]"});
     row("periodic-one-face.plume", {"domain.boundaries", "periodic", "both faces"});
-    row("missing-image.plume",
-        {"items[0].shape.file", "images/missing.png", "does not exist"});
+    row("missing-image.plume", {"items[0].shape.file", "images/missing.png", "does not exist"});
     row("duplicate-names.plume", {"items[1].name", "unique name", "items[0]"});
     row("unsorted-keys.plume", {"items[0].emitter.rate.keys[1].frame", "frame > 10"});
     row("newer-version.plume", {"version", "format version 2 is newer", "version 1"});

@@ -79,8 +79,8 @@ Shape sparseStroke()
     s.type = ShapeType::Stroke;
     for (int n = 0; n < 5; ++n) {
         const float a = float(n) / 4.f * float(kPi) * 0.8f;
-        s.points.push_back({Vec3{0.5f + 0.3f * std::cos(a), 0.3f + 0.3f * std::sin(a), 0.f},
-                            0.03f, 1.f, {}});
+        s.points.push_back(
+            {Vec3{0.5f + 0.3f * std::cos(a), 0.3f + 0.3f * std::sin(a), 0.f}, 0.03f, 1.f, {}});
     }
     return s;
 }
@@ -171,8 +171,8 @@ void TestSceneModel::domainCells_data()
     QTest::newRow("2d square") << false << Vec3{1, 1, 1} << 64 << sim::Int3{64, 64, 1};
     QTest::newRow("2d wide") << false << Vec3{2, 1, 1} << 256 << sim::Int3{256, 128, 1};
     QTest::newRow("2d tall") << false << Vec3{1, 3, 9} << 90 << sim::Int3{30, 90, 1};
-    QTest::newRow("2d sliver keeps one cell") << false << Vec3{1, 0.001f, 1} << 100
-                                              << sim::Int3{100, 1, 1};
+    QTest::newRow("2d sliver keeps one cell")
+        << false << Vec3{1, 0.001f, 1} << 100 << sim::Int3{100, 1, 1};
     QTest::newRow("3d rounds") << true << Vec3{1, 1.5f, 1} << 64 << sim::Int3{43, 64, 43};
     QTest::newRow("3d deep") << true << Vec3{1, 1, 2} << 48 << sim::Int3{24, 24, 48};
 }
@@ -265,8 +265,8 @@ void TestSceneModel::boxAndCapsuleArea()
         const sim::Domain d = squareDomain(n);
         const double covered = coveredMeasure(shapeCoverage(d, shape, {}), d);
         QVERIFY2(std::abs(covered - area) < tolerance * area,
-                 qPrintable(QString("%1 cells: covered %2, exact %3").arg(n).arg(covered)
-                                .arg(area)));
+                 qPrintable(
+                     QString("%1 cells: covered %2, exact %3").arg(n).arg(covered).arg(area)));
     }
 }
 
@@ -558,9 +558,9 @@ void TestSceneModel::changedPropertiesNameEachEdit()
     QVERIFY(item([](Item &i) { i.emitter.rate.keys[0].value = 2.f; }) == ItemChanges{P::Emitter});
     QVERIFY(item([](Item &i) { i.force.falloff = 0.1f; }) == ItemChanges{P::Force});
     QVERIFY((item([](Item &i) {
-                i.name = "moved";
-                i.shape.centre.x = 0.1f;
-            })
+                 i.name = "moved";
+                 i.shape.centre.x = 0.1f;
+             })
              == ItemChanges{P::Name, P::Shape}));
 
     using D = DomainSettings::Property;
@@ -571,7 +571,8 @@ void TestSceneModel::changedPropertiesNameEachEdit()
         return changedProperties(domain, after);
     };
     QVERIFY(dom([](DomainSettings &) {}).empty());
-    QVERIFY(dom([](DomainSettings &d) { d.dimension = Dimension::ThreeD; }) == DomainChanges{D::Dimension});
+    QVERIFY(dom([](DomainSettings &d) { d.dimension = Dimension::ThreeD; })
+            == DomainChanges{D::Dimension});
     QVERIFY(dom([](DomainSettings &d) { d.size.y = 2.f; }) == DomainChanges{D::Size});
     QVERIFY(dom([](DomainSettings &d) { d.origin.z = 1.f; }) == DomainChanges{D::Origin});
     QVERIFY(dom([](DomainSettings &d) { d.resolution = 64; }) == DomainChanges{D::Resolution});
@@ -586,11 +587,13 @@ void TestSceneModel::changedPropertiesNameEachEdit()
         return changedProperties(simulation, after);
     };
     QVERIFY(sim([](SimulationSettings &) {}).empty());
-    QVERIFY(sim([](SimulationSettings &s) { s.params.vorticity = 1.f; }) == SimulationChanges{S::Params});
+    QVERIFY(sim([](SimulationSettings &s) { s.params.vorticity = 1.f; })
+            == SimulationChanges{S::Params});
     QVERIFY(sim([](SimulationSettings &s) { s.params.pressure.tolerance = 1e-3; })
             == SimulationChanges{S::Params});
     QVERIFY(sim([](SimulationSettings &s) { s.time.cfl = 2.f; }) == SimulationChanges{S::Time});
-    QVERIFY(sim([](SimulationSettings &s) { s.frameStart = 4; }) == SimulationChanges{S::FrameStart});
+    QVERIFY(sim([](SimulationSettings &s) { s.frameStart = 4; })
+            == SimulationChanges{S::FrameStart});
     QVERIFY(sim([](SimulationSettings &s) { s.frameEnd = 40; }) == SimulationChanges{S::FrameEnd});
     QVERIFY(sim([](SimulationSettings &s) { s.seed = 7; }) == SimulationChanges{S::Seed});
 }
@@ -635,17 +638,20 @@ void TestSceneModel::editsThatDoNotChangeTheSimulation()
         bool changes;
     };
     const std::size_t none = std::size_t(-1);
-    const std::vector<Edit> edits = {
-        {"rename an emitter", 0, [](Scene &s) { s.items[0].name = "plume"; }, false},
-        {"rename an obstacle", 1, [](Scene &s) { s.items[1].name = "pillar"; }, false},
-        {"rename a capsule field", 2, [](Scene &s) { s.items[2].name = "push"; }, false},
-        {"rename a turbulence field", 4, [](Scene &s) { s.items[4].name = "eddies"; }, true},
-        {"move the frame range", none, [](Scene &s) {
-             s.simulation.frameStart = 3;
-             s.simulation.frameEnd = 9;
-         }, false},
-        {"change the seed", none, [](Scene &s) { s.simulation.seed = 99; }, true},
-        {"move an emitter", 0, [](Scene &s) { s.items[0].shape.centre.x += 0.1f; }, true},
+    const std::vector<Edit> edits =
+        {
+            {"rename an emitter", 0, [](Scene &s) { s.items[0].name = "plume"; }, false},
+            {"rename an obstacle", 1, [](Scene &s) { s.items[1].name = "pillar"; }, false},
+            {"rename a capsule field", 2, [](Scene &s) { s.items[2].name = "push"; }, false},
+            {"rename a turbulence field", 4, [](Scene &s) { s.items[4].name = "eddies"; }, true},
+            {"move the frame range", none,
+             [](Scene &s) {
+        s.simulation.frameStart = 3;
+        s.simulation.frameEnd = 9;
+             },
+             false},
+            {"change the seed", none, [](Scene &s) { s.simulation.seed = 99; }, true},
+            {"move an emitter", 0, [](Scene &s) { s.items[0].shape.centre.x += 0.1f; }, true},
     };
     for (const Edit &e : edits) {
         Scene after = scene;

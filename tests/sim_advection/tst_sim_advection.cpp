@@ -21,9 +21,9 @@ enum Mode { SemiLagrangian = 0, MacCormack, Bfecc, Accounting };
 
 AdvectionOrder orderOf(int mode)
 {
-    return mode == MacCormack ? AdvectionOrder::MacCormack
-                              : (mode == Bfecc ? AdvectionOrder::Bfecc
-                                               : AdvectionOrder::SemiLagrangian);
+    return mode == MacCormack
+               ? AdvectionOrder::MacCormack
+               : (mode == Bfecc ? AdvectionOrder::Bfecc : AdvectionOrder::SemiLagrangian);
 }
 
 Domain makeDomain(Int3 cells, Boundary b, float h = 1.f)
@@ -233,8 +233,8 @@ private slots:
         addModeColumns();
         for (bool is3D : {false, true})
             for (int mode : {SemiLagrangian, MacCormack, Bfecc})
-                QTest::newRow(qPrintable(QString("%1 %2").arg(is3D ? "3D" : "2D").arg(
-                                  toString(orderOf(mode)))))
+                QTest::newRow(qPrintable(
+                    QString("%1 %2").arg(is3D ? "3D" : "2D").arg(toString(orderOf(mode)))))
                     << mode << is3D;
     }
 
@@ -318,8 +318,10 @@ private slots:
         addModeColumns();
         for (bool is3D : {false, true})
             for (int mode : {SemiLagrangian, MacCormack, Bfecc, Accounting})
-                QTest::newRow(qPrintable(QString("%1 %2").arg(is3D ? "3D" : "2D").arg(
-                                  mode == Accounting ? "accounting" : toString(orderOf(mode)))))
+                QTest::newRow(qPrintable(
+                    QString("%1 %2")
+                        .arg(is3D ? "3D" : "2D")
+                        .arg(mode == Accounting ? "accounting" : toString(orderOf(mode)))))
                     << mode << is3D;
     }
 
@@ -367,8 +369,8 @@ private slots:
         addModeColumns();
         for (bool is3D : {false, true})
             for (int mode : {SemiLagrangian, MacCormack, Bfecc})
-                QTest::newRow(qPrintable(QString("%1 %2").arg(is3D ? "3D" : "2D").arg(
-                                  toString(orderOf(mode)))))
+                QTest::newRow(qPrintable(
+                    QString("%1 %2").arg(is3D ? "3D" : "2D").arg(toString(orderOf(mode)))))
                     << mode << is3D;
     }
 

@@ -536,8 +536,8 @@ private slots:
             for (int k = 0; k < s.z; ++k)
                 for (int j = 0; j < s.y; ++j)
                     for (int i = 0; i < s.x; ++i) {
-                        const float ref
-                            = ev.acceleration(facePosition(d, axis, i, j, k), {}, 0.3)[axis];
+                        const float ref = ev.acceleration(facePosition(d, axis, i, j, k), {},
+                                                          0.3)[axis];
                         const double e = vel.component(axis)(i, j, k) - ref;
                         errSq += e * e;
                         refSq += double(ref) * ref;
@@ -593,10 +593,10 @@ private slots:
         // beta = 2, ambient = 1, dt = 0.1.
         QTest::newRow("hot 2D") << true << 3.f << 0.f << 0.1f * 0.5f * (2.f * 2.f);
         QTest::newRow("hot 3D") << false << 3.f << 0.f << 0.1f * 0.5f * (2.f * 2.f);
-        QTest::newRow("dense cold 2D") << true << 0.5f << 4.f
-                                       << 0.1f * 0.5f * (-0.5f * 4.f + 2.f * -0.5f);
-        QTest::newRow("dense cold 3D") << false << 0.5f << 4.f
-                                       << 0.1f * 0.5f * (-0.5f * 4.f + 2.f * -0.5f);
+        QTest::newRow("dense cold 2D")
+            << true << 0.5f << 4.f << 0.1f * 0.5f * (-0.5f * 4.f + 2.f * -0.5f);
+        QTest::newRow("dense cold 3D")
+            << false << 0.5f << 4.f << 0.1f * 0.5f * (-0.5f * 4.f + 2.f * -0.5f);
         QTest::newRow("ambient 3D") << false << 1.f << 0.f << 0.f;
     }
 
@@ -827,8 +827,9 @@ private slots:
         SimParams p;
         p.buoyancyDensity = 0.3f;
         p.up = Vec3{0.2f, 1.f, 0.1f};
-        QVERIFY(threadIndependent(
-            start, [&](MacGrid &v) { addBuoyancy(v, rho, temp, p, solids, d, 0.1f); }));
+        QVERIFY(threadIndependent(start, [&](MacGrid &v) {
+            addBuoyancy(v, rho, temp, p, solids, d, 0.1f);
+        }));
 
         QVERIFY(threadIndependent(start, [&](MacGrid &v) {
             Workspace work;

@@ -372,10 +372,10 @@ private slots:
             row("open top, thin wall", openTop, Obstacles::ThinWall);
             row("walls, thin wall", walls, Obstacles::ThinWall);
         }
-        QTest::addRow("3D odd sizes, open top, sphere") << Int3{23, 17, 13} << openTop
-                                                         << Obstacles::Sphere;
-        QTest::addRow("2D odd periodic (diagonal fallback)") << Int3{33, 20, 1} << periodicX
-                                                             << Obstacles::Sphere;
+        QTest::addRow("3D odd sizes, open top, sphere")
+            << Int3{23, 17, 13} << openTop << Obstacles::Sphere;
+        QTest::addRow("2D odd periodic (diagonal fallback)")
+            << Int3{33, 20, 1} << periodicX << Obstacles::Sphere;
     }
 
     // After projection every fluid cell satisfies |D| <= tol * max|D_before| + slack, and no
@@ -402,8 +402,9 @@ private slots:
         settings.maxIterations = 400;
         const float dt = 0.05f;
         const SolveResult r = solver.project(v, p, dt, settings, work);
-        QVERIFY2(r.converged, qPrintable(QString("iterations %1 residual %2")
-                                             .arg(r.iterations).arg(r.residual)));
+        QVERIFY2(r.converged,
+                 qPrintable(
+                     QString("iterations %1 residual %2").arg(r.iterations).arg(r.residual)));
         QVERIFY(r.residual <= settings.tolerance);
         QVERIFY(r.initialResidual > 0.0);
         const double pTildeMax = maxAbs(p) * dt / d.cellSize;
@@ -691,7 +692,9 @@ private slots:
             const SolveResult r = solver.project(v, p, 0.1f, s, work);
             QVERIFY2(r.converged && !r.fallback,
                      qPrintable(QString("step %1: %2 iterations, residual %3, fallback %4")
-                                    .arg(step).arg(r.iterations).arg(r.residual)
+                                    .arg(step)
+                                    .arg(r.iterations)
+                                    .arg(r.residual)
                                     .arg(r.fallback)));
             QVERIFY(r.iterations < 40);
             QVERIFY(maxFluidDivergence(v, solids) <= 2.0 * s.tolerance * d0);
@@ -725,8 +728,8 @@ public:
     // and diagonal, instead of running the tests.
     static void benchmark()
     {
-        for (const Int3 cells : {Int3{64, 64, 64}, Int3{128, 128, 128}, Int3{256, 256, 1},
-                                 Int3{512, 512, 1}}) {
+        for (const Int3 cells :
+             {Int3{64, 64, 64}, Int3{128, 128, 128}, Int3{256, 256, 1}, Int3{512, 512, 1}}) {
             for (int threads : {1, 2}) {
                 for (bool mg : {true, false}) {
                     if (!mg && cells.x == 128)
@@ -764,7 +767,8 @@ private:
             const auto t0 = std::chrono::steady_clock::now();
             const SolveResult r = solver.project(v, p, 0.05f, s, work);
             total += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
-                                                              - t0).count();
+                                                               - t0)
+                         .count();
             its += r.iterations;
             if (!r.converged)
                 qWarning("not converged");

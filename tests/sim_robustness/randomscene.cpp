@@ -13,8 +13,7 @@ class Random
 public:
     explicit Random(std::uint64_t seed)
         : mState(seed)
-    {
-    }
+    {}
 
     std::uint64_t next()
     {
@@ -59,9 +58,11 @@ Shape stroke(Random &r, bool threeD, bool closed, sim::Vec3 around)
         const int count = 24;
         for (int n = 0; n <= count; ++n) {
             const float a = 6.2831853f * float(n) / float(count);
-            s.points.push_back({{around.x + radius * std::cos(a), around.y + radius * std::sin(a),
-                                 around.z},
-                                width, 1.f, {}});
+            s.points.push_back(
+                {{around.x + radius * std::cos(a), around.y + radius * std::sin(a), around.z},
+                 width,
+                 1.f,
+                 {}});
         }
         return s;
     }
@@ -96,9 +97,7 @@ Shape shape(Random &r, bool threeD, bool forStrokes)
         s.end = point(r, threeD);
         s.radius = r.uniform(0.006f, 0.05f);
         break;
-    default:
-        s = stroke(r, threeD, false, {});
-        break;
+    default: s = stroke(r, threeD, false, {}); break;
     }
     return s;
 }

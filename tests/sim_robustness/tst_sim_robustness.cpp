@@ -51,17 +51,14 @@ QString runScene(const Scene &scene, RunTotals &totals)
         totals.solves += stats.substeps;
         totals.fallbacks += stats.pressureFallbacks;
         totals.iterations += stats.pressureIterations;
-        totals.worstIterations =
-            std::max(totals.worstIterations, stats.pressureIterations / std::max(1, stats.substeps));
+        totals.worstIterations = std::max(totals.worstIterations,
+                                          stats.pressureIterations / std::max(1, stats.substeps));
         totals.worstResidual = std::max(totals.worstResidual, stats.pressureResidual);
     }
     return {};
 }
 
-int soakScenes()
-{
-    return qEnvironmentVariableIntValue("PLUME_SOAK");
-}
+int soakScenes() { return qEnvironmentVariableIntValue("PLUME_SOAK"); }
 
 } // namespace
 
@@ -142,9 +139,9 @@ private slots:
         RunTotals totals;
         const auto start = std::chrono::steady_clock::now();
         const QString failure = runScene(r.scene, totals);
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
+                                                                    - start)
+                              .count();
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QCOMPARE(totals.frames, r.scene.simulation.frameEnd - r.scene.simulation.frameStart + 1);
         qInfo("repro: %d frames, %.1f iterations per solve (worst frame %d per solve), %d "

@@ -95,7 +95,8 @@ private slots:
         QTest::addColumn<bool>("threeD");
         for (Scheme s : {Scheme::Smoke, Scheme::Stam})
             for (bool threeD : {false, true})
-                QTest::newRow(qPrintable(QString("%1 %2").arg(toString(s)).arg(threeD ? "3D" : "2D")))
+                QTest::newRow(
+                    qPrintable(QString("%1 %2").arg(toString(s)).arg(threeD ? "3D" : "2D")))
                     << int(s) << threeD;
     }
 
@@ -119,7 +120,7 @@ private slots:
             return s;
         };
 
-        {   // Directional: +x wind around the puff (a uniform wind over the whole closed box
+        { // Directional: +x wind around the puff (a uniform wind over the whole closed box
             // is a pure gradient, which the smoke scheme's exact projection cancels).
             auto s = puff(mid);
             const Moments before = moments(*s);
@@ -136,9 +137,10 @@ private slots:
                 s->step(0.02f, 0.02 * n);
             const Moments after = moments(*s);
             QVERIFY2(after.centroid.x > before.centroid.x + 0.01f,
-                     qPrintable(QString("x %1 -> %2").arg(before.centroid.x).arg(after.centroid.x)));
+                     qPrintable(
+                         QString("x %1 -> %2").arg(before.centroid.x).arg(after.centroid.x)));
         }
-        {   // Radial: attract towards the centre. A central force is a gradient, which the
+        { // Radial: attract towards the centre. A central force is a gradient, which the
             // projection balances with pressure: highest at the centre, as in a planet's core.
             auto s = puff(mid);
             ForceField pull;
@@ -154,7 +156,7 @@ private slots:
             QVERIFY2(p(c, c, z) > p(2, c, z) && p(c, c, z) > p(c, d.cells.y - 3, z),
                      qPrintable(QString("centre %1 edge %2").arg(p(c, c, z)).arg(p(2, c, z))));
         }
-        {   // Vortex about +z through the centre: counter-clockwise spin.
+        { // Vortex about +z through the centre: counter-clockwise spin.
             auto s = puff(mid);
             ForceField swirl;
             swirl.type = ForceType::Vortex;
@@ -166,7 +168,7 @@ private slots:
                 s->step(0.02f, 0.02 * n);
             QVERIFY2(moments(*s).angular > 0.0, qPrintable(QString::number(moments(*s).angular)));
         }
-        {   // Drag: a wind-driven flow slows down once the wind stops and drag acts.
+        { // Drag: a wind-driven flow slows down once the wind stops and drag acts.
             auto s = puff(mid);
             ForceField wind;
             wind.type = ForceType::Directional;
@@ -215,7 +217,8 @@ private slots:
                 for (std::size_t c = 0; c < out.count(); ++c)
                     QVERIFY(std::isfinite(out[c]));
                 FieldKind back;
-                QVERIFY(kFieldKindNames.parse(toString(FieldKind(f)), back) && back == FieldKind(f));
+                QVERIFY(kFieldKindNames.parse(toString(FieldKind(f)), back)
+                        && back == FieldKind(f));
             }
             ScalarGrid rho, red;
             s->sample(FieldKind::Density, rho);

@@ -159,9 +159,10 @@ private slots:
         }
         QVERIFY(!stats.status.ok());
         const QString message = QString::fromStdString(stats.status.error);
-        QVERIFY2(message.contains(QString("frame %1, substep %2 of 2").arg(frame).arg(stats.substeps))
-                     && message.contains(QRegularExpression("field '(density|velocity [xy]|pressure)'")),
-                 qPrintable(message));
+        QVERIFY2(
+            message.contains(QString("frame %1, substep %2 of 2").arg(frame).arg(stats.substeps))
+                && message.contains(QRegularExpression("field '(density|velocity [xy]|pressure)'")),
+            qPrintable(message));
         // Refuses to go on until reset.
         QVERIFY(!sim->advanceFrame().status.ok());
         sim->solver().setEmitters({});

@@ -110,8 +110,8 @@ void runBusy(SmokeSolver &s, int steps)
 
 bool sameState(const SmokeSolver &a, const SmokeSolver &b)
 {
-    for (FieldKind f : {FieldKind::Density, FieldKind::Temperature, FieldKind::DyeRed,
-                        FieldKind::Pressure}) {
+    for (FieldKind f :
+         {FieldKind::Density, FieldKind::Temperature, FieldKind::DyeRed, FieldKind::Pressure}) {
         ScalarGrid x, y;
         a.sample(f, x);
         b.sample(f, y);
@@ -157,7 +157,8 @@ private slots:
         for (int step = 0; step < 20; ++step) {
             s.step(0.05f, 0.05 * (step + 1));
             const double y = centroidY(s.density());
-            QVERIFY2(y >= previous - 1e-3, qPrintable(QString("centroid fell at step %1").arg(step)));
+            QVERIFY2(y >= previous - 1e-3,
+                     qPrintable(QString("centroid fell at step %1").arg(step)));
             previous = y;
         }
         QVERIFY2(previous > y0 + 0.05 * n,
@@ -189,7 +190,8 @@ private slots:
             // order; float rounding of the face updates adds ~1e-6 relative.
             const double scale = maxSpeed / s->domain().cellSize;
             QVERIFY2(maxDiv <= 2e-5 * scale,
-                     qPrintable(QString("max divergence %1, velocity scale %2").arg(maxDiv).arg(scale)));
+                     qPrintable(
+                         QString("max divergence %1, velocity scale %2").arg(maxDiv).arg(scale)));
         }
     }
 
@@ -280,8 +282,10 @@ private slots:
                 auto s = busySolver(threeD);
                 oneapi::tbb::task_arena arena(threads);
                 arena.execute([&] { runBusy(*s, 8); });
-                QVERIFY2(sameState(*reference, *s),
-                         qPrintable(QString("%1 threads differ (%2)").arg(threads).arg(threeD ? "3D" : "2D")));
+                QVERIFY2(
+                    sameState(*reference, *s),
+                    qPrintable(
+                        QString("%1 threads differ (%2)").arg(threads).arg(threeD ? "3D" : "2D")));
             }
         }
     }
@@ -369,8 +373,9 @@ private slots:
             // Measured: 0.019 (MacCormack), 0.024 (BFECC), 0.001 (linear); the correction that
             // trusted clipped traces gave 0.051. Sharp but smooth features make a few
             // legitimate extrema.
-            QVERIFY2(r < 0.03, qPrintable(QString("%1: %2 vs linear %3")
-                                                      .arg(toString(order)).arg(r).arg(linear)));
+            QVERIFY2(r < 0.03,
+                     qPrintable(
+                         QString("%1: %2 vs linear %3").arg(toString(order)).arg(r).arg(linear)));
         }
     }
 

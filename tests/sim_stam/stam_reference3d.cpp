@@ -26,61 +26,72 @@
 namespace stamref {
 namespace {
 
-#define IX(i,j,k) ((i)+(N+2)*(j)+(N+2)*(N+2)*(k))
-#define SWAP(x0,x) {float * tmp=x0;x0=x;x=tmp;}
+#define IX(i, j, k) ((i) + (N + 2) * (j) + (N + 2) * (N + 2) * (k))
+#define SWAP(x0, x)                                                                                \
+    {                                                                                              \
+        float *tmp = x0;                                                                           \
+        x0 = x;                                                                                    \
+        x = tmp;                                                                                   \
+    }
 
 void add_source3(int N, float *x, float *s, float dt)
 {
-    int size = (N+2)*(N+2)*(N+2);
-    for (int i = 0; i < size; i++) x[i] += dt*s[i];
+    int size = (N + 2) * (N + 2) * (N + 2);
+    for (int i = 0; i < size; i++)
+        x[i] += dt * s[i];
 }
 
 void set_bnd3(int N, int b, float *x)
 {
     for (int j = 1; j <= N; j++) {
         for (int i = 1; i <= N; i++) {
-            x[IX(i, j, 0  )] = b == 3 ? -x[IX(i, j, 1)] : x[IX(i, j, 1)];
-            x[IX(i, j, N+1)] = b == 3 ? -x[IX(i, j, N)] : x[IX(i, j, N)];
+            x[IX(i, j, 0)] = b == 3 ? -x[IX(i, j, 1)] : x[IX(i, j, 1)];
+            x[IX(i, j, N + 1)] = b == 3 ? -x[IX(i, j, N)] : x[IX(i, j, N)];
         }
     }
     for (int k = 1; k <= N; k++) {
         for (int i = 1; i <= N; i++) {
-            x[IX(i, 0  , k)] = b == 2 ? -x[IX(i, 1, k)] : x[IX(i, 1, k)];
-            x[IX(i, N+1, k)] = b == 2 ? -x[IX(i, N, k)] : x[IX(i, N, k)];
+            x[IX(i, 0, k)] = b == 2 ? -x[IX(i, 1, k)] : x[IX(i, 1, k)];
+            x[IX(i, N + 1, k)] = b == 2 ? -x[IX(i, N, k)] : x[IX(i, N, k)];
         }
     }
     for (int k = 1; k <= N; k++) {
         for (int j = 1; j <= N; j++) {
-            x[IX(0  , j, k)] = b == 1 ? -x[IX(1, j, k)] : x[IX(1, j, k)];
-            x[IX(N+1, j, k)] = b == 1 ? -x[IX(N, j, k)] : x[IX(N, j, k)];
+            x[IX(0, j, k)] = b == 1 ? -x[IX(1, j, k)] : x[IX(1, j, k)];
+            x[IX(N + 1, j, k)] = b == 1 ? -x[IX(N, j, k)] : x[IX(N, j, k)];
         }
     }
     for (int k = 1; k <= N; k++) {
-        x[IX(0  , 0  , k)] = 0.5f*(x[IX(1, 0  , k)] + x[IX(0  , 1, k)]);
-        x[IX(0  , N+1, k)] = 0.5f*(x[IX(1, N+1, k)] + x[IX(0  , N, k)]);
-        x[IX(N+1, 0  , k)] = 0.5f*(x[IX(N, 0  , k)] + x[IX(N+1, 1, k)]);
-        x[IX(N+1, N+1, k)] = 0.5f*(x[IX(N, N+1, k)] + x[IX(N+1, N, k)]);
+        x[IX(0, 0, k)] = 0.5f * (x[IX(1, 0, k)] + x[IX(0, 1, k)]);
+        x[IX(0, N + 1, k)] = 0.5f * (x[IX(1, N + 1, k)] + x[IX(0, N, k)]);
+        x[IX(N + 1, 0, k)] = 0.5f * (x[IX(N, 0, k)] + x[IX(N + 1, 1, k)]);
+        x[IX(N + 1, N + 1, k)] = 0.5f * (x[IX(N, N + 1, k)] + x[IX(N + 1, N, k)]);
     }
     for (int i = 1; i <= N; i++) {
-        x[IX(i, 0  , 0  )] = 0.5f*(x[IX(i, 1, 0  )] + x[IX(i, 0  , 1)]);
-        x[IX(i, 0  , N+1)] = 0.5f*(x[IX(i, 1, N+1)] + x[IX(i, 0  , N)]);
-        x[IX(i, N+1, 0  )] = 0.5f*(x[IX(i, N, 0  )] + x[IX(i, N+1, 1)]);
-        x[IX(i, N+1, N+1)] = 0.5f*(x[IX(i, N, N+1)] + x[IX(i, N+1, N)]);
+        x[IX(i, 0, 0)] = 0.5f * (x[IX(i, 1, 0)] + x[IX(i, 0, 1)]);
+        x[IX(i, 0, N + 1)] = 0.5f * (x[IX(i, 1, N + 1)] + x[IX(i, 0, N)]);
+        x[IX(i, N + 1, 0)] = 0.5f * (x[IX(i, N, 0)] + x[IX(i, N + 1, 1)]);
+        x[IX(i, N + 1, N + 1)] = 0.5f * (x[IX(i, N, N + 1)] + x[IX(i, N + 1, N)]);
     }
     for (int j = 1; j <= N; j++) {
-        x[IX(0  , j, 0  )] = 0.5f*(x[IX(1, j, 0  )] + x[IX(0  , j, 1)]);
-        x[IX(0  , j, N+1)] = 0.5f*(x[IX(1, j, N+1)] + x[IX(0  , j, N)]);
-        x[IX(N+1, j, 0  )] = 0.5f*(x[IX(N, j, 0  )] + x[IX(N+1, j, 1)]);
-        x[IX(N+1, j, N+1)] = 0.5f*(x[IX(N, j, N+1)] + x[IX(N+1, j, N)]);
+        x[IX(0, j, 0)] = 0.5f * (x[IX(1, j, 0)] + x[IX(0, j, 1)]);
+        x[IX(0, j, N + 1)] = 0.5f * (x[IX(1, j, N + 1)] + x[IX(0, j, N)]);
+        x[IX(N + 1, j, 0)] = 0.5f * (x[IX(N, j, 0)] + x[IX(N + 1, j, 1)]);
+        x[IX(N + 1, j, N + 1)] = 0.5f * (x[IX(N, j, N + 1)] + x[IX(N + 1, j, N)]);
     }
-    x[IX(0, 0, 0)]       = (x[IX(1, 0, 0)] + x[IX(0, 1, 0)] + x[IX(0, 0, 1)]) / 3.f;
-    x[IX(0, 0, N+1)]     = (x[IX(1, 0, N+1)] + x[IX(0, 1, N+1)] + x[IX(0, 0, N)]) / 3.f;
-    x[IX(0, N+1, 0)]     = (x[IX(1, N+1, 0)] + x[IX(0, N, 0)] + x[IX(0, N+1, 1)]) / 3.f;
-    x[IX(0, N+1, N+1)]   = (x[IX(1, N+1, N+1)] + x[IX(0, N, N+1)] + x[IX(0, N+1, N)]) / 3.f;
-    x[IX(N+1, 0, 0)]     = (x[IX(N, 0, 0)] + x[IX(N+1, 1, 0)] + x[IX(N+1, 0, 1)]) / 3.f;
-    x[IX(N+1, 0, N+1)]   = (x[IX(N, 0, N+1)] + x[IX(N+1, 1, N+1)] + x[IX(N+1, 0, N)]) / 3.f;
-    x[IX(N+1, N+1, 0)]   = (x[IX(N, N+1, 0)] + x[IX(N+1, N, 0)] + x[IX(N+1, N+1, 1)]) / 3.f;
-    x[IX(N+1, N+1, N+1)] = (x[IX(N, N+1, N+1)] + x[IX(N+1, N, N+1)] + x[IX(N+1, N+1, N)]) / 3.f;
+    x[IX(0, 0, 0)] = (x[IX(1, 0, 0)] + x[IX(0, 1, 0)] + x[IX(0, 0, 1)]) / 3.f;
+    x[IX(0, 0, N + 1)] = (x[IX(1, 0, N + 1)] + x[IX(0, 1, N + 1)] + x[IX(0, 0, N)]) / 3.f;
+    x[IX(0, N + 1, 0)] = (x[IX(1, N + 1, 0)] + x[IX(0, N, 0)] + x[IX(0, N + 1, 1)]) / 3.f;
+    x[IX(0, N + 1, N + 1)] = (x[IX(1, N + 1, N + 1)] + x[IX(0, N, N + 1)] + x[IX(0, N + 1, N)])
+                             / 3.f;
+    x[IX(N + 1, 0, 0)] = (x[IX(N, 0, 0)] + x[IX(N + 1, 1, 0)] + x[IX(N + 1, 0, 1)]) / 3.f;
+    x[IX(N + 1, 0, N + 1)] = (x[IX(N, 0, N + 1)] + x[IX(N + 1, 1, N + 1)] + x[IX(N + 1, 0, N)])
+                             / 3.f;
+    x[IX(N + 1, N + 1, 0)] = (x[IX(N, N + 1, 0)] + x[IX(N + 1, N, 0)] + x[IX(N + 1, N + 1, 1)])
+                             / 3.f;
+    x[IX(N + 1, N + 1, N + 1)] = (x[IX(N, N + 1, N + 1)] + x[IX(N + 1, N, N + 1)]
+                                  + x[IX(N + 1, N + 1, N)])
+                                 / 3.f;
 }
 
 void lin_solve3(int N, int b, float *x, float *x0, float a, float c)
@@ -89,14 +100,12 @@ void lin_solve3(int N, int b, float *x, float *x0, float a, float c)
         for (int k = 1; k <= N; k++) {
             for (int j = 1; j <= N; j++) {
                 for (int i = 1; i <= N; i++) {
-                    x[IX(i, j, k)] =
-                        (x0[IX(i, j, k)]
-                         + a*(x[IX(i-1, j  , k  )]
-                             +x[IX(i+1, j  , k  )]
-                             +x[IX(i  , j-1, k  )]
-                             +x[IX(i  , j+1, k  )]
-                             +x[IX(i  , j  , k-1)]
-                             +x[IX(i  , j  , k+1)])) / c;
+                    x[IX(i, j, k)] = (x0[IX(i, j, k)]
+                                      + a
+                                            * (x[IX(i - 1, j, k)] + x[IX(i + 1, j, k)]
+                                               + x[IX(i, j - 1, k)] + x[IX(i, j + 1, k)]
+                                               + x[IX(i, j, k - 1)] + x[IX(i, j, k + 1)]))
+                                     / c;
                 }
             }
         }
@@ -106,22 +115,31 @@ void lin_solve3(int N, int b, float *x, float *x0, float a, float c)
 
 void diffuse3(int N, int b, float *x, float *x0, float diff, float dt)
 {
-    float a = dt*diff*N*N;
-    lin_solve3(N, b, x, x0, a, 1+6*a);
+    float a = dt * diff * N * N;
+    lin_solve3(N, b, x, x0, a, 1 + 6 * a);
 }
 
 void advect3(int N, int b, float *d, float *d0, float *u, float *v, float *w, float dt)
 {
-    float dt0 = dt*N;
+    float dt0 = dt * N;
     for (int k = 1; k <= N; k++) {
         for (int j = 1; j <= N; j++) {
             for (int i = 1; i <= N; i++) {
-                float x = i - dt0*u[IX(i, j, k)];
-                float y = j - dt0*v[IX(i, j, k)];
-                float z = k - dt0*w[IX(i, j, k)];
-                if (x < 0.5f) x = 0.5f; if (x > N + 0.5f) x = N + 0.5f;
-                if (y < 0.5f) y = 0.5f; if (y > N + 0.5f) y = N + 0.5f;
-                if (z < 0.5f) z = 0.5f; if (z > N + 0.5f) z = N + 0.5f;
+                float x = i - dt0 * u[IX(i, j, k)];
+                float y = j - dt0 * v[IX(i, j, k)];
+                float z = k - dt0 * w[IX(i, j, k)];
+                if (x < 0.5f)
+                    x = 0.5f;
+                if (x > N + 0.5f)
+                    x = N + 0.5f;
+                if (y < 0.5f)
+                    y = 0.5f;
+                if (y > N + 0.5f)
+                    y = N + 0.5f;
+                if (z < 0.5f)
+                    z = 0.5f;
+                if (z > N + 0.5f)
+                    z = N + 0.5f;
                 int i0 = (int)x, i1 = i0 + 1;
                 int j0 = (int)y, j1 = j0 + 1;
                 int k0 = (int)z, k1 = k0 + 1;
@@ -129,14 +147,12 @@ void advect3(int N, int b, float *d, float *d0, float *u, float *v, float *w, fl
                 float t1 = y - j0, t0 = 1.0f - t1;
                 float u1 = z - k0, u0 = 1.0f - u1;
                 d[IX(i, j, k)] =
-                    s0 * ( t0 * (u0 * d0[IX(i0, j0, k0)]
-                                +u1 * d0[IX(i0, j0, k1)])
-                        +( t1 * (u0 * d0[IX(i0, j1, k0)]
-                                +u1 * d0[IX(i0, j1, k1)])))
-                   +s1 * ( t0 * (u0 * d0[IX(i1, j0, k0)]
-                                +u1 * d0[IX(i1, j0, k1)])
-                        +( t1 * (u0 * d0[IX(i1, j1, k0)]
-                                +u1 * d0[IX(i1, j1, k1)])));
+                    s0
+                        * (t0 * (u0 * d0[IX(i0, j0, k0)] + u1 * d0[IX(i0, j0, k1)])
+                           + (t1 * (u0 * d0[IX(i0, j1, k0)] + u1 * d0[IX(i0, j1, k1)])))
+                    + s1
+                          * (t0 * (u0 * d0[IX(i1, j0, k0)] + u1 * d0[IX(i1, j0, k1)])
+                             + (t1 * (u0 * d0[IX(i1, j1, k0)] + u1 * d0[IX(i1, j1, k1)])));
             }
         }
     }
@@ -148,9 +164,11 @@ void project3(int N, float *u, float *v, float *w, float *p, float *div)
     for (int k = 1; k <= N; k++) {
         for (int j = 1; j <= N; j++) {
             for (int i = 1; i <= N; i++) {
-                div[IX(i, j, k)] = -0.5f*(u[IX(i+1, j, k)] - u[IX(i-1, j, k)]
-                                          + v[IX(i, j+1, k)] - v[IX(i, j-1, k)]
-                                          + w[IX(i, j, k+1)] - w[IX(i, j, k-1)])/N;
+                div[IX(i, j, k)] = -0.5f
+                                   * (u[IX(i + 1, j, k)] - u[IX(i - 1, j, k)] + v[IX(i, j + 1, k)]
+                                      - v[IX(i, j - 1, k)] + w[IX(i, j, k + 1)]
+                                      - w[IX(i, j, k - 1)])
+                                   / N;
                 p[IX(i, j, k)] = 0;
             }
         }
@@ -161,9 +179,9 @@ void project3(int N, float *u, float *v, float *w, float *p, float *div)
     for (int k = 1; k <= N; k++) {
         for (int j = 1; j <= N; j++) {
             for (int i = 1; i <= N; i++) {
-                u[IX(i, j, k)] -= 0.5f*N*(p[IX(i+1, j, k)] - p[IX(i-1, j, k)]);
-                v[IX(i, j, k)] -= 0.5f*N*(p[IX(i, j+1, k)] - p[IX(i, j-1, k)]);
-                w[IX(i, j, k)] -= 0.5f*N*(p[IX(i, j, k+1)] - p[IX(i, j, k-1)]);
+                u[IX(i, j, k)] -= 0.5f * N * (p[IX(i + 1, j, k)] - p[IX(i - 1, j, k)]);
+                v[IX(i, j, k)] -= 0.5f * N * (p[IX(i, j + 1, k)] - p[IX(i, j - 1, k)]);
+                w[IX(i, j, k)] -= 0.5f * N * (p[IX(i, j, k + 1)] - p[IX(i, j, k - 1)]);
             }
         }
     }
@@ -177,19 +195,28 @@ void project3(int N, float *u, float *v, float *w, float *p, float *div)
 void dens_step3(int N, float *x, float *x0, float *u, float *v, float *w, float diff, float dt)
 {
     add_source3(N, x, x0, dt);
-    SWAP(x0, x); diffuse3(N, 0, x, x0, diff, dt);
-    SWAP(x0, x); advect3(N, 0, x, x0, u, v, w, dt);
+    SWAP(x0, x);
+    diffuse3(N, 0, x, x0, diff, dt);
+    SWAP(x0, x);
+    advect3(N, 0, x, x0, u, v, w, dt);
 }
 
 void vel_step3(int N, float *u, float *v, float *w, float *u0, float *v0, float *w0, float visc,
                float dt)
 {
-    add_source3(N, u, u0, dt); add_source3(N, v, v0, dt); add_source3(N, w, w0, dt);
-    SWAP(u0, u); diffuse3(N, 1, u, u0, visc, dt);
-    SWAP(v0, v); diffuse3(N, 2, v, v0, visc, dt);
-    SWAP(w0, w); diffuse3(N, 3, w, w0, visc, dt);
+    add_source3(N, u, u0, dt);
+    add_source3(N, v, v0, dt);
+    add_source3(N, w, w0, dt);
+    SWAP(u0, u);
+    diffuse3(N, 1, u, u0, visc, dt);
+    SWAP(v0, v);
+    diffuse3(N, 2, v, v0, visc, dt);
+    SWAP(w0, w);
+    diffuse3(N, 3, w, w0, visc, dt);
     project3(N, u, v, w, u0, v0);
-    SWAP(u0, u); SWAP(v0, v); SWAP(w0, w);
+    SWAP(u0, u);
+    SWAP(v0, v);
+    SWAP(w0, w);
     advect3(N, 1, u, u0, u0, v0, w0, dt);
     advect3(N, 2, v, v0, u0, v0, w0, dt);
     advect3(N, 3, w, w0, u0, v0, w0, dt);

@@ -103,9 +103,10 @@ ScalarGrid sampled(const Solver &s, FieldKind kind)
 
 const char *kindName(FieldKind k)
 {
-    static const char *const names[] = {"density", "temperature", "dye red", "dye green",
-                                        "dye blue", "velocity x", "velocity y", "velocity z",
-                                        "speed", "pressure", "divergence", "vorticity", "solid"};
+    static const char *const names[] = {"density",  "temperature", "dye red",    "dye green",
+                                        "dye blue", "velocity x",  "velocity y", "velocity z",
+                                        "speed",    "pressure",    "divergence", "vorticity",
+                                        "solid"};
     return names[int(k)];
 }
 
@@ -140,8 +141,8 @@ PaperScene paperScene(bool is3D)
     // The paper's unit box, h = 1/N: exact in 2D (N = 64), rounded in 3D (N = 24).
     s.domain = makeDomain(cells, 1.f / float(N));
     const float zc = is3D ? 0.5f * N : 0.5f;
-    s.emitters.push_back(densityEmitter(ballMask(cells, {0.5f * N, 0.15f * N, zc}, 0.08f * N),
-                                        40.f));
+    s.emitters.push_back(
+        densityEmitter(ballMask(cells, {0.5f * N, 0.15f * N, zc}, 0.08f * N), 40.f));
     const Int3 lo{N / 3, N / 10, is3D ? N / 3 : 0};
     const Int3 hi{2 * N / 3, N / 2, is3D ? 2 * N / 3 : 1};
     s.emitters.push_back(velocityEmitter(boxMask(cells, lo, hi), EmitterVelocity::Force,
@@ -193,8 +194,8 @@ struct ReferenceRun
         if (is3D) {
             stamref::vel_step3(N, u.data(), v.data(), w.data(), u0.data(), v0.data(), w0.data(),
                                s.viscosity, s.dt);
-            stamref::dens_step3(N, d.data(), d0.data(), u.data(), v.data(), w.data(),
-                                s.diffusion, s.dt);
+            stamref::dens_step3(N, d.data(), d0.data(), u.data(), v.data(), w.data(), s.diffusion,
+                                s.dt);
         } else {
             stamref::vel_step(N, u.data(), v.data(), u0.data(), v0.data(), s.viscosity, s.dt);
             stamref::dens_step(N, d.data(), d0.data(), u.data(), v.data(), s.diffusion, s.dt);
@@ -254,8 +255,8 @@ std::unique_ptr<StamSolver> busyScene(bool is3D, SweepOrder order)
     src.temperature = 2.f;
     src.dye = {1.f, 0.5f, 0.25f};
     std::vector<Emitter> emitters{src};
-    emitters.push_back(velocityEmitter(ballMask(cells, centre, 4.f), EmitterVelocity::Force,
-                                       {1.5f, 4.f, 0.7f}));
+    emitters.push_back(
+        velocityEmitter(ballMask(cells, centre, 4.f), EmitterVelocity::Force, {1.5f, 4.f, 0.7f}));
     emitters.push_back(velocityEmitter(boxMask(cells, {1, 1, 0}, {4, 5, is3D ? 4 : 1}),
                                        EmitterVelocity::Inflow, {2.f, 0.5f, 0.f}));
     if (!s->setEmitters(emitters))
@@ -270,11 +271,11 @@ std::unique_ptr<StamSolver> busyScene(bool is3D, SweepOrder order)
     return s;
 }
 
-const FieldKind kAllKinds[] = {
-    FieldKind::Density,   FieldKind::Temperature, FieldKind::DyeRed,   FieldKind::DyeGreen,
-    FieldKind::DyeBlue,   FieldKind::VelocityX,   FieldKind::VelocityY, FieldKind::VelocityZ,
-    FieldKind::Speed,     FieldKind::Pressure,    FieldKind::Divergence, FieldKind::Vorticity,
-    FieldKind::Solid};
+const FieldKind kAllKinds[] = {FieldKind::Density,   FieldKind::Temperature, FieldKind::DyeRed,
+                               FieldKind::DyeGreen,  FieldKind::DyeBlue,     FieldKind::VelocityX,
+                               FieldKind::VelocityY, FieldKind::VelocityZ,   FieldKind::Speed,
+                               FieldKind::Pressure,  FieldKind::Divergence,  FieldKind::Vorticity,
+                               FieldKind::Solid};
 
 std::vector<ScalarGrid> runBusy(bool is3D, SweepOrder order, int steps)
 {
@@ -310,8 +311,9 @@ private slots:
         auto paper = makeSolver(scene.domain,
                                 stamParams(SweepOrder::Paper, scene.viscosity, scene.diffusion),
                                 scene.emitters);
-        auto redBlack = makeSolver(scene.domain, stamParams(SweepOrder::RedBlack,
-                                                            scene.viscosity, scene.diffusion),
+        auto redBlack = makeSolver(scene.domain,
+                                   stamParams(SweepOrder::RedBlack, scene.viscosity,
+                                              scene.diffusion),
                                    scene.emitters);
         for (int n = 0; n < 100; ++n) {
             ref.step(scene);
@@ -370,8 +372,8 @@ private slots:
         const float zc = is3D ? 0.5f * N : 0.5f;
         const std::vector<Emitter> emitters{
             densityEmitter(ballMask(cells, {0.5f * N, 0.3f * N, zc}, 3.f), 40.f),
-            velocityEmitter(ballMask(cells, {0.5f * N, 0.4f * N, zc}, 5.f),
-                            EmitterVelocity::Force, {0.6f, 2.f, is3D ? -0.4f : 0.f})};
+            velocityEmitter(ballMask(cells, {0.5f * N, 0.4f * N, zc}, 5.f), EmitterVelocity::Force,
+                            {0.6f, 2.f, is3D ? -0.4f : 0.f})};
         SimParams p = stamParams(SweepOrder::Paper, 1e-4f, 5e-5f);
         p.stamIterations = 1500;
         auto paper = makeSolver(d, p, emitters);
@@ -514,8 +516,8 @@ private slots:
         const Vec3 centre{0.3f * cells.x, 0.25f * cells.y, is3D ? 0.5f * cells.z : 0.5f};
         auto s = makeSolver(d, stamParams(SweepOrder(order), 1e-3f, 1e-3f),
                             {densityEmitter(ballMask(cells, centre, 3.f), 20.f),
-                             velocityEmitter(ballMask(cells, centre, 5.f),
-                                             EmitterVelocity::Force, {6.f, 5.f, 1.f})});
+                             velocityEmitter(ballMask(cells, centre, 5.f), EmitterVelocity::Force,
+                                             {6.f, 5.f, 1.f})});
         QVERIFY(s->setObstacles(solids));
         for (int n = 0; n < 60; ++n)
             s->step(0.05f, 0.0);
@@ -535,10 +537,10 @@ private slots:
                         left += v;
                     }
                 }
-        QVERIFY(left > 1.0);            // the source ran and the flow hit the wall
-        QCOMPARE(inside, 0.0);          // solid cells hold zero density...
-        QCOMPARE(moving, 0.0);          // ...and zero velocity
-        QCOMPARE(behind, 0.0);          // exactly nothing crossed the one-cell wall
+        QVERIFY(left > 1.0);   // the source ran and the flow hit the wall
+        QCOMPARE(inside, 0.0); // solid cells hold zero density...
+        QCOMPARE(moving, 0.0); // ...and zero velocity
+        QCOMPARE(behind, 0.0); // exactly nothing crossed the one-cell wall
         QVERIFY(density(wall - 1, cells.y / 4, is3D ? cells.z / 2 : 0) > 0.f);
     }
 

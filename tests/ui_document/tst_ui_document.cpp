@@ -188,11 +188,12 @@ private slots:
         const Shape original = doc.scene().items[0].shape;
         for (int n = 1; n <= 5; ++n)
             doc.undoStack()->push(new ChangeValue<values::ItemShape>(
-                &doc, 0, translatedShape(original, {0.01f * float(n), 0.f, 0.f}),
-                MergeId::MoveItem, 1));
+                &doc, 0, translatedShape(original, {0.01f * float(n), 0.f, 0.f}), MergeId::MoveItem,
+                1));
         QCOMPARE(doc.undoStack()->count(), 1);
-        doc.undoStack()->push(new ChangeValue<values::ItemShape>(
-            &doc, 0, translatedShape(original, {0.f, 0.1f, 0.f}), MergeId::MoveItem, 2));
+        doc.undoStack()->push(
+            new ChangeValue<values::ItemShape>(&doc, 0, translatedShape(original, {0.f, 0.1f, 0.f}),
+                                               MergeId::MoveItem, 2));
         QCOMPARE(doc.undoStack()->count(), 2);
         doc.undoStack()->undo();
         doc.undoStack()->undo();
@@ -263,7 +264,8 @@ private slots:
         const FramePtr after = cache->at(12);
         QVERIFY(after && after != before);
         for (int f = 0; f < int(DisplayField::Count); ++f)
-            QVERIFY2(sameField(before->fields[f], after->fields[f]), qPrintable(QString::number(f)));
+            QVERIFY2(sameField(before->fields[f], after->fields[f]),
+                     qPrintable(QString::number(f)));
     }
 
     // Save As into another folder: the image mask's path is rewritten in the file, and the open
@@ -283,8 +285,9 @@ private slots:
 
         // An edit before the save: undoing it afterwards must find the image too.
         const Shape original = doc.scene().items[0].shape;
-        doc.undoStack()->push(new ChangeValue<values::ItemShape>(
-            &doc, 0, translatedShape(original, {0.05f, 0.f, 0.f})));
+        doc.undoStack()->push(
+            new ChangeValue<values::ItemShape>(&doc, 0,
+                                               translatedShape(original, {0.05f, 0.f, 0.f})));
         const QByteArray moved = simulateAndExport(doc.scene(), &error);
         QVERIFY2(!moved.isEmpty(), qPrintable(error));
 
@@ -292,8 +295,7 @@ private slots:
         const QString path = second.filePath("elsewhere/deeper/saved.plume");
         QVERIFY(doc.save(path).ok());
         QCOMPARE(doc.filePath(), path);
-        QCOMPARE(QString::fromStdString(doc.scene().directory),
-                 QFileInfo(path).absolutePath());
+        QCOMPARE(QString::fromStdString(doc.scene().directory), QFileInfo(path).absolutePath());
         QVERIFY2(simulateAndExport(doc.scene(), &error) == moved, qPrintable(error));
 
         // Reopened, the saved file is the document's scene (as JSON: an image shape's unused

@@ -166,8 +166,7 @@ private slots:
         const AtlasLayout &shown = dialog.atlasPreview()->atlasLayout();
         QCOMPARE(shown.width(), expected.width());
         QCOMPARE(shown.height(), expected.height());
-        QCOMPARE(shown.frameOrigin(rows * columns - 1),
-                 expected.frameOrigin(rows * columns - 1));
+        QCOMPARE(shown.frameOrigin(rows * columns - 1), expected.frameOrigin(rows * columns - 1));
         std::vector<int> frames;
         int step = 0;
         QVERIFY(selectFlipbookFrames(dialog.presets().flipbook, 1, 40, frames, step));
@@ -225,8 +224,7 @@ private slots:
         QCOMPARE(dialog.lastResult().files.size(), std::size_t(6 + 6 + 3));
 
         // Images are straight alpha, 8 bit, no emission: what the preview shows.
-        QTRY_VERIFY_WITH_TIMEOUT(!rendered.isEmpty() && !dialog.framePreview()->isBusy(),
-                                 kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!rendered.isEmpty() && !dialog.framePreview()->isBusy(), kWaitMs);
         QCOMPARE(dialog.framePreview()->imageFrame(), 4);
         const QImage exported(base + ".0004.png");
         int visible = 0; // the comparison means something only where there is smoke

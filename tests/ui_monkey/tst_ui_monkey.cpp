@@ -95,8 +95,7 @@ public:
         : mWindow(window)
         , mHandle(window.windowHandle())
         , mRng(seed)
-    {
-    }
+    {}
 
     int events() const { return mEvents; }
     int actions() const { return mActions; }
@@ -113,18 +112,29 @@ public:
             void (Monkey::*run)();
         };
         static const Choice choices[] = {
-            {18, &Monkey::stroke},        {10, &Monkey::toolKey},
+            {18, &Monkey::stroke},
+            {10, &Monkey::toolKey},
             {4, &Monkey::ring},
-            {8, &Monkey::clickShape},     {3, &Monkey::dragScaleHandle},
-            {3, &Monkey::deleteKey},      {4, &Monkey::playKey},
-            {2, &Monkey::stepKey},        {8, &Monkey::undoKey},
-            {5, &Monkey::redoKey},        {3, &Monkey::scrub},
-            {3, &Monkey::viewField},      {1, &Monkey::viewOverlay},
-            {4, &Monkey::wheelZoom},      {3, &Monkey::middlePan},
-            {2, &Monkey::fitKey},         {4, &Monkey::outlinerClick},
-            {2, &Monkey::outlinerCheck},  {1, &Monkey::outlinerRename},
-            {8, &Monkey::propertySpin},   {2, &Monkey::toolOptionSpin},
-            {3, &Monkey::toolbarButton},  {2, &Monkey::keyDuringDrag},
+            {8, &Monkey::clickShape},
+            {3, &Monkey::dragScaleHandle},
+            {3, &Monkey::deleteKey},
+            {4, &Monkey::playKey},
+            {2, &Monkey::stepKey},
+            {8, &Monkey::undoKey},
+            {5, &Monkey::redoKey},
+            {3, &Monkey::scrub},
+            {3, &Monkey::viewField},
+            {1, &Monkey::viewOverlay},
+            {4, &Monkey::wheelZoom},
+            {3, &Monkey::middlePan},
+            {2, &Monkey::fitKey},
+            {4, &Monkey::outlinerClick},
+            {2, &Monkey::outlinerCheck},
+            {1, &Monkey::outlinerRename},
+            {8, &Monkey::propertySpin},
+            {2, &Monkey::toolOptionSpin},
+            {3, &Monkey::toolbarButton},
+            {2, &Monkey::keyDuringDrag},
             {1, &Monkey::resetKey},
         };
         int total = 0;
@@ -288,10 +298,9 @@ private:
         Viewport *v = view();
         QRectF area = QRectF(v->rect()).adjusted(3, 3, -3, -3);
         const QRectF domain = v->domainRect().normalized();
-        const QRectF over = area.intersected(domain.adjusted(-0.08 * domain.width(),
-                                                             -0.08 * domain.height(),
-                                                             0.08 * domain.width(),
-                                                             0.08 * domain.height()));
+        const QRectF over = area.intersected(
+            domain.adjusted(-0.08 * domain.width(), -0.08 * domain.height(), 0.08 * domain.width(),
+                            0.08 * domain.height()));
         const bool useDomain = chance(0.9) && over.width() > 10 && over.height() > 10;
         const QRectF r = useDomain ? over : area;
         return toWindow(v, QPointF(r.left() + uniform() * r.width(),
@@ -345,7 +354,12 @@ private:
         const QPoint b = walk(a, steps, 4 + 20 * uniform());
         release(b);
         note(QString("%1 stroke (%2,%3)->(%4,%5) %6 moves")
-                 .arg(toolName()).arg(a.x()).arg(a.y()).arg(b.x()).arg(b.y()).arg(steps));
+                 .arg(toolName())
+                 .arg(a.x())
+                 .arg(a.y())
+                 .arg(b.x())
+                 .arg(b.y())
+                 .arg(steps));
     }
 
     /// A closed loop (an artist fencing a region off), mostly with the obstacle brush.
@@ -361,8 +375,10 @@ private:
         auto at = [&](int s) {
             const double a = start + 2 * M_PI * s / steps;
             const double wobble = 1 + 0.15 * (uniform() - 0.5);
-            return QPoint(std::clamp(int(c.x() + radius * wobble * std::cos(a)), r.left(), r.right()),
-                          std::clamp(int(c.y() + radius * wobble * std::sin(a)), r.top(), r.bottom()));
+            return QPoint(std::clamp(int(c.x() + radius * wobble * std::cos(a)), r.left(),
+                                     r.right()),
+                          std::clamp(int(c.y() + radius * wobble * std::sin(a)), r.top(),
+                                     r.bottom()));
         };
         const QPoint a = at(0);
         move(a);
@@ -372,7 +388,11 @@ private:
         move(a);
         release(a);
         note(QString("%1 ring around (%2,%3), radius %4 px, %5 moves")
-                 .arg(toolName()).arg(c.x()).arg(c.y()).arg(int(radius)).arg(steps));
+                 .arg(toolName())
+                 .arg(c.x())
+                 .arg(c.y())
+                 .arg(int(radius))
+                 .arg(steps));
     }
 
     /// A point on item `n`'s shape, in window coordinates.
@@ -382,20 +402,14 @@ private:
         const sim::Vec3 o = item.offset.at(view()->frameNumber());
         sim::Vec3 p;
         switch (item.shape.type) {
-        case ShapeType::Capsule:
-            p = (item.shape.start + item.shape.end) * 0.5f;
-            break;
+        case ShapeType::Capsule: p = (item.shape.start + item.shape.end) * 0.5f; break;
         case ShapeType::Stroke:
             p = item.shape.points.empty()
                     ? item.shape.centre
                     : item.shape.points[std::size_t(pick(int(item.shape.points.size())))].position;
             break;
-        case ShapeType::Image:
-            p = (item.shape.imageMin + item.shape.imageMax) * 0.5f;
-            break;
-        default:
-            p = item.shape.centre;
-            break;
+        case ShapeType::Image: p = (item.shape.imageMin + item.shape.imageMax) * 0.5f; break;
+        default: p = item.shape.centre; break;
         }
         return toWindow(view(), view()->toWidget(p + o));
     }
@@ -422,8 +436,11 @@ private:
         const int steps = pick(3) == 0 ? 0 : 1 + pick(12);
         const QPoint b = walk(a, steps, 3 + 8 * uniform());
         release(b);
-        note(QString("%1click item %2 with %3, %4 moves").arg(select ? "S, " : "").arg(n)
-                 .arg(toolName()).arg(steps));
+        note(QString("%1click item %2 with %3, %4 moves")
+                 .arg(select ? "S, " : "")
+                 .arg(n)
+                 .arg(toolName())
+                 .arg(steps));
     }
 
     void dragScaleHandle()
@@ -498,8 +515,9 @@ private:
 
     void scrub()
     {
-        auto *slider = dockWidget("timelineDock") ? dockWidget("timelineDock")->findChild<QSlider *>()
-                                                  : nullptr;
+        auto *slider = dockWidget("timelineDock")
+                           ? dockWidget("timelineDock")->findChild<QSlider *>()
+                           : nullptr;
         if (!slider || !slider->isVisible()) {
             note("scrub: no timeline");
             return;
@@ -518,7 +536,8 @@ private:
             const QRect handle = slider->style()->subControlRect(QStyle::CC_Slider, &opt,
                                                                  QStyle::SC_SliderHandle, slider);
             const QPoint a = toWindow(slider, handle.center());
-            const QPoint b = toWindow(slider, QPointF(target * slider->width(), handle.center().y()));
+            const QPoint b = toWindow(slider,
+                                      QPointF(target * slider->width(), handle.center().y()));
             move(a);
             press(a);
             const int steps = 2 + pick(6);
@@ -527,11 +546,12 @@ private:
             release(b);
             note(QString("scrub drag to %1 of %2").arg(slider->value()).arg(slider->maximum()));
         } else {
-            const QPoint p = toWindow(slider, QPointF(target * slider->width(), slider->height() / 2));
+            const QPoint p = toWindow(slider,
+                                      QPointF(target * slider->width(), slider->height() / 2));
             click(p);
             if (chance(0.5)) {
-                const Qt::Key keys[] = {Qt::Key_Left, Qt::Key_Right, Qt::Key_Home, Qt::Key_End,
-                                        Qt::Key_PageUp, Qt::Key_PageDown};
+                const Qt::Key keys[] = {Qt::Key_Left, Qt::Key_Right,  Qt::Key_Home,
+                                        Qt::Key_End,  Qt::Key_PageUp, Qt::Key_PageDown};
                 key(keys[pick(6)]);
             }
             note(QString("scrub click -> %1 of %2").arg(slider->value()).arg(slider->maximum()));
@@ -590,7 +610,11 @@ private:
         press(a, Qt::MiddleButton);
         const QPoint b = walk(a, 2 + pick(10), 3 + 12 * uniform());
         release(b, Qt::MiddleButton);
-        note(QString("middle drag pan (%1,%2)->(%3,%4)").arg(a.x()).arg(a.y()).arg(b.x()).arg(b.y()));
+        note(QString("middle drag pan (%1,%2)->(%3,%4)")
+                 .arg(a.x())
+                 .arg(a.y())
+                 .arg(b.x())
+                 .arg(b.y()));
     }
 
     QListWidget *outliner() const
@@ -637,7 +661,8 @@ private:
         opt.initFrom(list);
         opt.rect = QRect(QPoint(0, 0), r.size());
         opt.features = QStyleOptionViewItem::HasCheckIndicator | QStyleOptionViewItem::HasDisplay;
-        const QRect box = list->style()->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &opt, list);
+        const QRect box = list->style()->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &opt,
+                                                        list);
         const QPoint at = r.topLeft() + (box.isValid() ? box.center() : QPoint(10, r.height() / 2));
         click(at);
         note(QString("outliner check box row %1").arg(row));
@@ -657,7 +682,9 @@ private:
             key(Qt::Key(c.toUpper().unicode()));
         const bool commit = chance(0.7);
         key(commit ? Qt::Key_Return : Qt::Key_Escape);
-        note(QString("outliner rename row %1 to '%2' %3").arg(row).arg(name)
+        note(QString("outliner rename row %1 to '%2' %3")
+                 .arg(row)
+                 .arg(name)
                  .arg(commit ? "Enter" : "Escape"));
     }
 
@@ -696,7 +723,8 @@ private:
         if (how == 0) {
             // The arrow buttons on the right.
             const bool up = chance(0.5);
-            const QPoint p = toWindow(box, QPointF(box->width() - 7, box->height() * (up ? 0.3 : 0.75)));
+            const QPoint p = toWindow(box,
+                                      QPointF(box->width() - 7, box->height() * (up ? 0.3 : 0.75)));
             for (int k = 0; k < n; ++k)
                 click(p);
             what = QString("%1 arrow x%2").arg(up ? "up" : "down").arg(n);
@@ -717,8 +745,7 @@ private:
                 key(Qt::Key_Return);
             what = QString("%1 x%2").arg(QKeySequence(k).toString()).arg(n);
         }
-        note(QString("%1 '%2' (%3): %4 -> %5")
-                 .arg(where, label, before, what, box->text()));
+        note(QString("%1 '%2' (%3): %4 -> %5").arg(where, label, before, what, box->text()));
     }
     void propertySpin()
     {
@@ -748,8 +775,9 @@ private:
         for (QToolBar *bar : mWindow.findChildren<QToolBar *>()) {
             for (QAction *a : bar->actions()) {
                 const bool tool = bar->objectName() == "toolsToolBar";
-                const bool ok = tool || std::any_of(std::begin(allowed), std::end(allowed),
-                                                    [a](const char *n) { return a->objectName() == n; });
+                const bool ok = tool
+                                || std::any_of(std::begin(allowed), std::end(allowed),
+                                               [a](const char *n) { return a->objectName() == n; });
                 QWidget *w = bar->widgetForAction(a);
                 if (ok && w && w->isVisible())
                     buttons.append({a, bar});
@@ -803,7 +831,9 @@ private:
         const QPoint c = walk(b, 1 + pick(6), 4 + 10 * uniform());
         release(c);
         note(QString("drag with %1 (%2 on a shape), %3 in the middle")
-                 .arg(tool).arg(onShape ? "started" : "not started").arg(k.name));
+                 .arg(tool)
+                 .arg(onShape ? "started" : "not started")
+                 .arg(k.name));
     }
 
     MainWindow &mWindow;
@@ -1011,9 +1041,13 @@ private slots:
                     QString report = QString("seed %1, %2 s, action %3: simulation %4 (shown "
                                              "frame %5, newest %6): %7\n  status bar: %8\n  "
                                              "scene saved to %9\n  last actions:\n")
-                                         .arg(seed).arg(f.seconds, 0, 'f', 1).arg(monkey.actions())
-                                         .arg(blowUp ? "blew up" : "failed").arg(f.cursor)
-                                         .arg(f.head).arg(f.message)
+                                         .arg(seed)
+                                         .arg(f.seconds, 0, 'f', 1)
+                                         .arg(monkey.actions())
+                                         .arg(blowUp ? "blew up" : "failed")
+                                         .arg(f.cursor)
+                                         .arg(f.head)
+                                         .arg(f.message)
                                          .arg(window.statusBar()->currentMessage(), file);
                     for (const QString &line : monkey.recent())
                         report += "    " + line + "\n";
@@ -1040,7 +1074,9 @@ private slots:
                 const QByteArray b = sceneToJson(doc->scene(), {});
                 if (!(doc->scene() == expected) || a != b)
                     problems << QString("%1: the scene differs (seed %2)\n%3")
-                                    .arg(what).arg(seed).arg(firstDifference(a, b));
+                                    .arg(what)
+                                    .arg(seed)
+                                    .arg(firstDifference(a, b));
             };
             while (stack->canUndo())
                 stack->undo();
@@ -1069,20 +1105,22 @@ private slots:
             if (!QTest::qWaitFor([&] { return sim->headFrame() >= 3; }, 20000))
                 problems << QString("after the storm the simulation does not run on (newest "
                                     "frame %1, playing %2)")
-                                .arg(sim->headFrame()).arg(sim->isPlaying());
+                                .arg(sim->headFrame())
+                                .arg(sim->isPlaying());
             // Failures that came with the undo/redo.
             for (std::size_t k = failuresSeen; k < failures.size(); ++k) {
                 blowUps += failures[k].message.contains("blew up") ? 1 : 0;
                 problems << QString("seed %1, after the storm (undo/redo): %2")
-                                .arg(seed).arg(failures[k].message);
+                                .arg(seed)
+                                .arg(failures[k].message);
             }
 
             std::printf("ui_monkey: seed %u, %.1f s, %d input events in %d actions, %d edits "
                         "(undo stack %d, at %d after the storm), %d frames simulated, %d blow-ups, "
                         "%d other simulation failures, %d dialogs closed\n",
                         seed, stormSeconds, monkey.events(), monkey.actions(), monkey.edits(),
-                        stack->count(), stormIndex, frames, blowUps,
-                        int(failures.size()) - blowUps, int(dialogs.size()));
+                        stack->count(), stormIndex, frames, blowUps, int(failures.size()) - blowUps,
+                        int(dialogs.size()));
             std::fflush(stdout);
             for (const QString &d : dialogs)
                 problems << "a modal dialog appeared (closed by the test): " + d;

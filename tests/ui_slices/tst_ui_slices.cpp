@@ -136,7 +136,7 @@ private slots:
         QTest::addColumn<float>("position");
         QTest::addColumn<float>("brightU"); // a plane point (u, v) that must be bright
         QTest::addColumn<float>("brightV");
-        QTest::addColumn<float>("darkU");   // and one that must be dark (-1: none)
+        QTest::addColumn<float>("darkU"); // and one that must be dark (-1: none)
         QTest::addColumn<float>("darkV");
         QTest::newRow("X") << 0 << 0.3f << 0.8f << 0.5f << 0.2f << 0.5f;
         QTest::newRow("Y") << 1 << 0.6f << 0.5f << 0.8f << 0.5f << 0.2f;
@@ -195,7 +195,7 @@ private slots:
         box.halfSize = {0.1f, 0.2f, 0.3f};
         cut = crossSection(box, {}, SlicePlane{0, 0.55f}, true);
         QCOMPARE(cut.size(), std::size_t(1));
-        QCOMPARE(cut[0].halfSize.x, 0.3f); // z half size along u
+        QCOMPARE(cut[0].halfSize.x, 0.3f);                   // z half size along u
         QVERIFY(std::abs(cut[0].halfSize.y - 0.2f) < 1e-6f); // y half size along v
         QVERIFY(crossSection(box, {}, SlicePlane{0, 0.65f}, true).empty());
         // A 45-degree box cut through its centre by an X plane spans |y| <= (hx + hy) / sqrt 2

@@ -82,8 +82,8 @@ private slots:
 
         // Pause and let the worker settle, so the frame the wall lands on is the one shown.
         sim->pause();
-        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() == sim->headFrame()
-                                     && !sim->isPlaying(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() == sim->headFrame() && !sim->isPlaying(),
+                                 10000);
         QTest::qWait(200);
         // Paint a wall across the left and middle of its path, with a gap on
         // the right: the smoke must go round the right end.

@@ -100,7 +100,8 @@ private slots:
         QCOMPARE(item.kind, ItemKind::Obstacle);
         QCOMPARE(item.shape.type, ShapeType::Stroke);
         // Points every quarter radius along 0.4 world units: about 16, each on the line.
-        QVERIFY2(item.shape.points.size() >= 12, qPrintable(QString::number(item.shape.points.size())));
+        QVERIFY2(item.shape.points.size() >= 12,
+                 qPrintable(QString::number(item.shape.points.size())));
         const double pixel = 1.0 / view->pixelsPerUnit(); // one pixel of rounding
         QVERIFY(std::abs(item.shape.points.front().position.x - 0.3f) <= 1.5 * pixel);
         QVERIFY(std::abs(item.shape.points.back().position.x - 0.7f) <= 1.5 * pixel);
@@ -161,9 +162,11 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("missing") << "/nonexistent/none.plume" << "none.plume";
+        QTest::newRow("missing") << "/nonexistent/none.plume"
+                                 << "none.plume";
         QTest::newRow("duplicate names")
-            << PLUME_SOURCE_DIR "/tests/scene_io/bad/duplicate-names.plume" << "duplicate-names";
+            << PLUME_SOURCE_DIR "/tests/scene_io/bad/duplicate-names.plume"
+            << "duplicate-names";
     }
     void badFileKeepsScene()
     {

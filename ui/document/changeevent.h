@@ -9,14 +9,15 @@ namespace plume {
 struct ChangeEvent
 {
     enum class Type {
-        Reset,        ///< a new scene replaced the old one (new, open, revert)
-        ItemAdded,    ///< `index` is the new item's position
-        ItemRemoved,  ///< `index` is where the item was
-        ItemChanged,  ///< the item at `index` changed: `item` says what
-        Domain,       ///< domain settings: `domain` says which
-        Simulation,   ///< solver parameters, time stepping, frame range, seed: `simulation` says which
+        Reset,       ///< a new scene replaced the old one (new, open, revert)
+        ItemAdded,   ///< `index` is the new item's position
+        ItemRemoved, ///< `index` is where the item was
+        ItemChanged, ///< the item at `index` changed: `item` says what
+        Domain,      ///< domain settings: `domain` says which
+        Simulation,  ///< solver parameters, time stepping, frame range, seed: `simulation` says
+                     ///< which
         SceneName,
-        Exports,      ///< export presets (render look, flipbook, images)
+        Exports, ///< export presets (render look, flipbook, images)
     };
 
     Type type = Type::Reset;
@@ -32,7 +33,10 @@ struct ChangeEvent
     {
         return {Type::ItemChanged, index, what, {}, {}};
     }
-    static ChangeEvent domainChanged(DomainChanges what) { return {Type::Domain, -1, {}, what, {}}; }
+    static ChangeEvent domainChanged(DomainChanges what)
+    {
+        return {Type::Domain, -1, {}, what, {}};
+    }
     static ChangeEvent simulationChanged(SimulationChanges what)
     {
         return {Type::Simulation, -1, {}, {}, what};

@@ -90,8 +90,7 @@ QRectF shapeBounds(const Shape &shape, sim::Vec3 o)
     case ShapeType::Image:
         return QRectF(QPointF(o.x + shape.imageMin.x, o.y + shape.imageMin.y),
                       QPointF(o.x + shape.imageMax.x, o.y + shape.imageMax.y));
-    case ShapeType::Everywhere:
-        return {};
+    case ShapeType::Everywhere: return {};
     }
     return {};
 }
@@ -125,8 +124,7 @@ bool shapeContains(const Shape &shape, sim::Vec3 o, sim::Vec3 world, float slack
     case ShapeType::Image:
         return p.x >= shape.imageMin.x - slack && p.x <= shape.imageMax.x + slack
                && p.y >= shape.imageMin.y - slack && p.y <= shape.imageMax.y + slack;
-    case ShapeType::Everywhere:
-        return false;
+    case ShapeType::Everywhere: return false;
     }
     return false;
 }

@@ -8,10 +8,7 @@
 
 namespace plume {
 
-sim::Vec3 SlicePlane::toPlane(sim::Vec3 w) const
-{
-    return {w[u()], w[v()], w[axis] - position};
-}
+sim::Vec3 SlicePlane::toPlane(sim::Vec3 w) const { return {w[u()], w[v()], w[axis] - position}; }
 
 sim::Vec3 SlicePlane::toWorld(sim::Vec3 p) const
 {
@@ -150,11 +147,8 @@ std::vector<Shape> crossSection(const Shape &shape, sim::Vec3 o, const SlicePlan
         cutPoints(points, plane, out);
         break;
     }
-    case ShapeType::Image:
-        break; // 2D only
-    case ShapeType::Everywhere:
-        out.push_back(shape);
-        break;
+    case ShapeType::Image: break; // 2D only
+    case ShapeType::Everywhere: out.push_back(shape); break;
     }
     return out;
 }

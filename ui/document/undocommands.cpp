@@ -8,8 +8,7 @@ AddItem::AddItem(Document *document, int index, Item item, QUndoCommand *parent)
     , mIndex(index)
     , mItem(std::move(item))
     , mDirectory(document->scene().directory)
-{
-}
+{}
 
 void AddItem::redo()
 {

@@ -27,8 +27,7 @@ inline void rebase(Item &item, const std::string &from, const std::string &to)
 /// Values without image paths.
 template<class T>
 void rebase(T &, const std::string &, const std::string &)
-{
-}
+{}
 
 /// `value`, taken when the scene's folder was `from`, for the folder `to`.
 template<class T>
@@ -102,8 +101,7 @@ public:
         , mMerge(merge)
         , mMergeKey(mergeKey)
         , mDirectory(document->scene().directory)
-    {
-    }
+    {}
 
     void redo() override { Trait::set(*mDocument, mIndex, inDocumentFolder(mNew)); }
     void undo() override { Trait::set(*mDocument, mIndex, inDocumentFolder(mOld)); }
@@ -112,8 +110,7 @@ public:
     bool mergeWith(const QUndoCommand *other) override
     {
         const auto *o = dynamic_cast<const ChangeValue *>(other);
-        if (!o || o->mDocument != mDocument || o->mIndex != mIndex
-            || o->mMergeKey != mMergeKey)
+        if (!o || o->mDocument != mDocument || o->mIndex != mIndex || o->mMergeKey != mMergeKey)
             return false;
         mNew = imagepaths::inFolder(o->mNew, o->mDirectory, mDirectory);
         setObsolete(mNew == mOld);
@@ -148,18 +145,18 @@ struct ItemValue
 };
 
 /// Defines a trait for one member of Item.
-#define PLUME_ITEM_MEMBER_TRAIT(Name, Member, Label)                                     \
-    struct Name                                                                          \
-    {                                                                                    \
-        using Value = decltype(Item::Member);                                            \
-        static const char *text() { return Label; }                                      \
-        static Value get(const Scene &s, int i) { return s.items[std::size_t(i)].Member; } \
-        static void set(Document &d, int i, const Value &v)                              \
-        {                                                                                \
-            Item item = d.scene().items[std::size_t(i)];                                 \
-            item.Member = v;                                                             \
-            d.setItem(i, std::move(item));                                               \
-        }                                                                                \
+#define PLUME_ITEM_MEMBER_TRAIT(Name, Member, Label)                                               \
+    struct Name                                                                                    \
+    {                                                                                              \
+        using Value = decltype(Item::Member);                                                      \
+        static const char *text() { return Label; }                                                \
+        static Value get(const Scene &s, int i) { return s.items[std::size_t(i)].Member; }         \
+        static void set(Document &d, int i, const Value &v)                                        \
+        {                                                                                          \
+            Item item = d.scene().items[std::size_t(i)];                                           \
+            item.Member = v;                                                                       \
+            d.setItem(i, std::move(item));                                                         \
+        }                                                                                          \
     };
 
 PLUME_ITEM_MEMBER_TRAIT(ItemName, name, "Rename Item")

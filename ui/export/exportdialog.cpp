@@ -125,8 +125,7 @@ class ExportDialog::Observer : public BakeObserver
 public:
     explicit Observer(ExportDialog *dialog)
         : mDialog(dialog)
-    {
-    }
+    {}
     void frameWritten(int, int done, int total, double) override
     {
         QMetaObject::invokeMethod(
@@ -615,8 +614,8 @@ QString ExportDialog::validate() const
     if (s.flipbook.enabled) {
         std::vector<int> frames;
         int step = 1;
-        if (sim::Status st =
-                selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames, step);
+        if (sim::Status st = selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames,
+                                                  step);
             !st)
             return "Flipbook: " + QString::fromStdString(st.error);
     }
@@ -654,9 +653,8 @@ bool ExportDialog::startExport()
     mReport->clear();
     mMessage->setText("Exporting...");
     Observer *observer = mObserver.get();
-    mThread = QThread::create([this, scene, settings, observer] {
-        mResult = bakeScene(scene, settings, observer);
-    });
+    mThread = QThread::create(
+        [this, scene, settings, observer] { mResult = bakeScene(scene, settings, observer); });
     connect(mThread, &QThread::finished, this, &ExportDialog::finishExport);
     setExportingUi(true);
     mThread->start();

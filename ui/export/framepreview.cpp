@@ -19,8 +19,7 @@ public:
     PreviewRenderer(FramePreview *view, std::shared_ptr<std::atomic<quint64>> latest)
         : mView(view)
         , mLatest(std::move(latest))
-    {
-    }
+    {}
 
     void render(quint64 id, const FramePreview::Request &r);
 
@@ -91,9 +90,7 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
     case PreviewChannel::Color:
         image = colorImage(frame, AlphaMode::Straight, r.emission, 8);
         break;
-    case PreviewChannel::Emission:
-        image = emissionImage(frame, 8);
-        break;
+    case PreviewChannel::Emission: image = emissionImage(frame, 8); break;
     case PreviewChannel::Motion:
         image = motionImage(frame, r.motionRange > 0.f ? r.motionRange : autoMotionRange({frame}),
                             8);
@@ -104,8 +101,8 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
 
 void PreviewRenderer::progress(quint64 id, const QString &text)
 {
-    QMetaObject::invokeMethod(mView, [view = mView, id, text] { view->onProgressFor(id, text); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        mView, [view = mView, id, text] { view->onProgressFor(id, text); }, Qt::QueuedConnection);
 }
 
 void PreviewRenderer::done(quint64 id, const QImage &image, int frame, const QString &error)
@@ -140,11 +137,9 @@ void FramePreview::request(Request request)
     const quint64 id = mNextId++;
     mLatest->store(id);
     mBusy = true;
-    QMetaObject::invokeMethod(mRenderer,
-                              [renderer = mRenderer, id, r = std::move(request)] {
-                                  renderer->render(id, r);
-                              },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        mRenderer, [renderer = mRenderer, id, r = std::move(request)] { renderer->render(id, r); },
+        Qt::QueuedConnection);
 }
 
 void FramePreview::onProgressFor(quint64 id, const QString &text)
@@ -162,11 +157,10 @@ void FramePreview::onRenderedFor(quint64 id, const QImage &image, int frame, con
     mBusy = false;
     mImage = image;
     mImageFrame = error.isEmpty() ? frame : -1;
-    mStatus = error.isEmpty() ? QString("Frame %1, %2 x %3 px")
-                                    .arg(frame)
-                                    .arg(image.width())
-                                    .arg(image.height())
-                              : "Cannot preview: " + error;
+    mStatus =
+        error.isEmpty()
+            ? QString("Frame %1, %2 x %3 px").arg(frame).arg(image.width()).arg(image.height())
+            : "Cannot preview: " + error;
     update();
     Q_EMIT frameReady(mImageFrame);
 }

@@ -282,7 +282,8 @@ void MainWindow::createActions()
 
 void MainWindow::createDocks()
 {
-    auto dock = [this](const QString &title, const char *name, QWidget *w, Qt::DockWidgetArea area) {
+    auto dock =
+        [this](const QString &title, const char *name, QWidget *w, Qt::DockWidgetArea area) {
         auto *d = new QDockWidget(title, this);
         d->setObjectName(name);
         d->setWidget(w);
@@ -485,8 +486,7 @@ void MainWindow::updateRecentMenu()
     mRecentMenu->clear();
     const QStringList recent = kRecentFiles.get();
     for (const QString &path : recent)
-        mRecentMenu->addAction(QFileInfo(path).fileName(), this,
-                               [this, path] { openRecent(path); })
+        mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openRecent(path); })
             ->setToolTip(path);
     mRecentMenu->setEnabled(!recent.isEmpty());
 }

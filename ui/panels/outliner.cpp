@@ -20,15 +20,12 @@ Outliner::Outliner(Document *document, QWidget *parent)
         switch (event.type) {
         case ChangeEvent::Type::Reset:
         case ChangeEvent::Type::ItemAdded:
-        case ChangeEvent::Type::ItemRemoved:
-            rebuild();
-            break;
+        case ChangeEvent::Type::ItemRemoved: rebuild(); break;
         case ChangeEvent::Type::ItemChanged:
             if (!event.item.within({P::Active, P::Offset, P::Emitter, P::Force}))
                 updateRow(event.index);
             break;
-        default:
-            break;
+        default: break;
         }
     });
     connect(document, &Document::selectionChanged, this, [this](int index) {

@@ -69,7 +69,8 @@ std::string PropertiesPanel::structureKey() const
     if (index >= 0) {
         const Item &it = mDocument->scene().items[std::size_t(index)];
         key += "/" + std::to_string(int(it.kind)) + std::to_string(int(it.shape.type))
-               + std::to_string(it.offset.isAnimated()) + std::to_string(it.emitter.rate.isAnimated())
+               + std::to_string(it.offset.isAnimated())
+               + std::to_string(it.emitter.rate.isAnimated())
                + std::to_string(it.force.strength.isAnimated());
     }
     return key;
@@ -115,36 +116,41 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
 {
     const int i = mIndex;
     QFormLayout *form = section(layout, "Item");
-    addText(form, "Name", [this] { return QString::fromStdString(item().name); },
-            [this, i](QString name) {
-                const std::string n = name.trimmed().toStdString();
-                if (!n.empty() && !mDocument->scene().findItem(n))
-                    push<values::ItemName>(i, n);
-            });
-    addBool(form, "Enabled", [this] { return item().enabled; },
-            [this, i](bool on) { push<values::ItemEnabled>(i, on); });
-    addChoice(form, "Kind", names(kItemKindNames), [this] { return int(item().kind); },
-              [this, i](int k) { push<values::ItemKindValue>(i, ItemKind(k)); });
-    addDouble(form, "Active from (frame)", [this] { return item().activeStart; },
-              [this, i](double v) { push<values::ItemActiveStart>(i, v); },
-              itemParams::activeStart);
+    addText(
+        form, "Name", [this] { return QString::fromStdString(item().name); },
+        [this, i](QString name) {
+        const std::string n = name.trimmed().toStdString();
+        if (!n.empty() && !mDocument->scene().findItem(n))
+            push<values::ItemName>(i, n);
+        });
+    addBool(
+        form, "Enabled", [this] { return item().enabled; },
+        [this, i](bool on) { push<values::ItemEnabled>(i, on); });
+    addChoice(
+        form, "Kind", names(kItemKindNames), [this] { return int(item().kind); },
+        [this, i](int k) { push<values::ItemKindValue>(i, ItemKind(k)); });
+    addDouble(
+        form, "Active from (frame)", [this] { return item().activeStart; },
+        [this, i](double v) { push<values::ItemActiveStart>(i, v); }, itemParams::activeStart);
     sim::Param activeEndRange = itemParams::activeEnd;
     activeEndRange.softMin = -1; // the editor's "forever"
-    addDouble(form, "Active to (frame, -1 = forever)",
-              [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
-              [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
-              activeEndRange);
+    addDouble(
+        form, "Active to (frame, -1 = forever)",
+        [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
+        [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
+        activeEndRange);
     if (item().offset.isAnimated())
-        addNote(form, "Offset", [this] {
-            return QString("keyframed (%1 keys)").arg(item().offset.keys.size());
-        });
+        addNote(form, "Offset",
+                [this] { return QString("keyframed (%1 keys)").arg(item().offset.keys.size()); });
     else
-        addVec(form, "Offset", [this] { return item().offset.value; },
-               [this, i](sim::Vec3 v) {
-                   Animated<sim::Vec3> o = item().offset;
-                   o.value = v;
-                   push<values::ItemOffset>(i, o);
-               }, 3, itemParams::offset);
+        addVec(
+            form, "Offset", [this] { return item().offset.value; },
+            [this, i](sim::Vec3 v) {
+            Animated<sim::Vec3> o = item().offset;
+            o.value = v;
+            push<values::ItemOffset>(i, o);
+            },
+            3, itemParams::offset);
 
     QFormLayout *shape = section(layout, "Shape");
     auto setShape = [this, i](auto edit) {
@@ -156,61 +162,75 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     };
     switch (item().shape.type) {
     case ShapeType::Sphere:
-        addVec(shape, "Centre", [this] { return item().shape.centre; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3,
-               shapeParams::centre);
-        addDouble(shape, "Radius", [this] { return item().shape.radius; },
-                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }),
-                  shapeParams::radius);
+        addVec(
+            shape, "Centre", [this] { return item().shape.centre; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3, shapeParams::centre);
+        addDouble(
+            shape, "Radius", [this] { return item().shape.radius; },
+            setShape([](plume::Shape &s, double v) { s.radius = float(v); }), shapeParams::radius);
         break;
     case ShapeType::Box:
-        addVec(shape, "Centre", [this] { return item().shape.centre; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3,
-               shapeParams::centre);
-        addVec(shape, "Half size", [this] { return item().shape.halfSize; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.halfSize = v; }), 3,
-               shapeParams::halfSize);
-        addDouble(shape, "Rotation (deg)", [this] { return item().shape.rotation; },
-                  setShape([](plume::Shape &s, double v) { s.rotation = float(v); }),
-                  shapeParams::rotation);
+        addVec(
+            shape, "Centre", [this] { return item().shape.centre; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.centre = v; }), 3, shapeParams::centre);
+        addVec(
+            shape, "Half size", [this] { return item().shape.halfSize; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.halfSize = v; }), 3,
+            shapeParams::halfSize);
+        addDouble(
+            shape, "Rotation (deg)", [this] { return item().shape.rotation; },
+            setShape([](plume::Shape &s, double v) { s.rotation = float(v); }),
+            shapeParams::rotation);
         break;
     case ShapeType::Capsule:
-        addVec(shape, "Start", [this] { return item().shape.start; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.start = v; }), 3, shapeParams::start);
-        addVec(shape, "End", [this] { return item().shape.end; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.end = v; }), 3, shapeParams::end);
-        addDouble(shape, "Radius", [this] { return item().shape.radius; },
-                  setShape([](plume::Shape &s, double v) { s.radius = float(v); }),
-                  shapeParams::radius);
+        addVec(
+            shape, "Start", [this] { return item().shape.start; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.start = v; }), 3, shapeParams::start);
+        addVec(
+            shape, "End", [this] { return item().shape.end; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.end = v; }), 3, shapeParams::end);
+        addDouble(
+            shape, "Radius", [this] { return item().shape.radius; },
+            setShape([](plume::Shape &s, double v) { s.radius = float(v); }), shapeParams::radius);
         break;
     case ShapeType::Stroke:
         addNote(shape, "Points", [this] { return QString::number(item().shape.points.size()); });
-        addDouble(shape, "Radius (all points)",
-                  [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].radius; },
-                  setShape([](plume::Shape &s, double v) {
-                      for (StrokePoint &p : s.points)
-                          p.radius = float(v);
-                  }), strokeParams::radius);
-        addDouble(shape, "Pressure (all points)",
-                  [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].pressure; },
-                  setShape([](plume::Shape &s, double v) {
-                      for (StrokePoint &p : s.points)
-                          p.pressure = float(v);
-                  }), strokeParams::pressure);
+        addDouble(
+            shape, "Radius (all points)",
+            [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].radius; },
+            setShape([](plume::Shape &s, double v) {
+                for (StrokePoint &p : s.points)
+                    p.radius = float(v);
+            }),
+            strokeParams::radius);
+        addDouble(
+            shape, "Pressure (all points)",
+            [this] { return item().shape.points.empty() ? 0.0 : item().shape.points[0].pressure; },
+            setShape([](plume::Shape &s, double v) {
+                for (StrokePoint &p : s.points)
+                    p.pressure = float(v);
+            }),
+            strokeParams::pressure);
         break;
     case ShapeType::Image:
-        addText(shape, "File", [this] { return QString::fromStdString(item().shape.file); },
-                setShape([](plume::Shape &s, QString v) { s.file = v.toStdString(); }));
-        addVec(shape, "Min", [this] { return item().shape.imageMin; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMin = v; }), 2,
-               shapeParams::imageMin);
-        addVec(shape, "Max", [this] { return item().shape.imageMax; },
-               setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMax = v; }), 2,
-               shapeParams::imageMax);
-        addChoice(shape, "Channel", names(kImageChannelNames), [this] { return int(item().shape.channel); },
-                  setShape([](plume::Shape &s, int v) { s.channel = ImageChannel(v); }));
-        addBool(shape, "Invert", [this] { return item().shape.invert; },
-                setShape([](plume::Shape &s, bool v) { s.invert = v; }));
+        addText(
+            shape, "File", [this] { return QString::fromStdString(item().shape.file); },
+            setShape([](plume::Shape &s, QString v) { s.file = v.toStdString(); }));
+        addVec(
+            shape, "Min", [this] { return item().shape.imageMin; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMin = v; }), 2,
+            shapeParams::imageMin);
+        addVec(
+            shape, "Max", [this] { return item().shape.imageMax; },
+            setShape([](plume::Shape &s, sim::Vec3 v) { s.imageMax = v; }), 2,
+            shapeParams::imageMax);
+        addChoice(
+            shape, "Channel", names(kImageChannelNames),
+            [this] { return int(item().shape.channel); },
+            setShape([](plume::Shape &s, int v) { s.channel = ImageChannel(v); }));
+        addBool(
+            shape, "Invert", [this] { return item().shape.invert; },
+            setShape([](plume::Shape &s, bool v) { s.invert = v; }));
         break;
     case ShapeType::Everywhere:
         addNote(shape, "Region", [] { return QString("the whole domain"); });
@@ -226,28 +246,34 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                 push<values::ItemEmitter>(i, e);
             };
         };
-        addDouble(f, "Density /s", [this] { return item().emitter.density; },
-                  setE([](EmitterSettings &e, double v) { e.density = float(v); }),
-                  emitterParams::density);
-        addDouble(f, "Temperature /s", [this] { return item().emitter.temperature; },
-                  setE([](EmitterSettings &e, double v) { e.temperature = float(v); }),
-                  emitterParams::temperature);
-        addVec(f, "Dye /s", [this] { return item().emitter.dye; },
-               setE([](EmitterSettings &e, sim::Vec3 v) { e.dye = v; }), 3, emitterParams::dye);
-        addChoice(f, "Velocity mode", names(sim::kEmitterVelocityNames),
-                  [this] { return int(item().emitter.velocityMode); },
-                  setE([](EmitterSettings &e, int v) { e.velocityMode = sim::EmitterVelocity(v); }));
-        addVec(f, "Velocity", [this] { return item().emitter.velocity; },
-               setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3,
-               emitterParams::velocity);
+        addDouble(
+            f, "Density /s", [this] { return item().emitter.density; },
+            setE([](EmitterSettings &e, double v) { e.density = float(v); }),
+            emitterParams::density);
+        addDouble(
+            f, "Temperature /s", [this] { return item().emitter.temperature; },
+            setE([](EmitterSettings &e, double v) { e.temperature = float(v); }),
+            emitterParams::temperature);
+        addVec(
+            f, "Dye /s", [this] { return item().emitter.dye; },
+            setE([](EmitterSettings &e, sim::Vec3 v) { e.dye = v; }), 3, emitterParams::dye);
+        addChoice(
+            f, "Velocity mode", names(sim::kEmitterVelocityNames),
+            [this] { return int(item().emitter.velocityMode); },
+            setE([](EmitterSettings &e, int v) { e.velocityMode = sim::EmitterVelocity(v); }));
+        addVec(
+            f, "Velocity", [this] { return item().emitter.velocity; },
+            setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3,
+            emitterParams::velocity);
         if (item().emitter.rate.isAnimated())
             addNote(f, "Rate", [this] {
                 return QString("keyframed (%1 keys)").arg(item().emitter.rate.keys.size());
             });
         else
-            addDouble(f, "Rate", [this] { return item().emitter.rate.value; },
-                      setE([](EmitterSettings &e, double v) { e.rate.value = float(v); }),
-                      emitterParams::rate);
+            addDouble(
+                f, "Rate", [this] { return item().emitter.rate.value; },
+                setE([](EmitterSettings &e, double v) { e.rate.value = float(v); }),
+                emitterParams::rate);
     } else if (item().kind == ItemKind::ForceField) {
         QFormLayout *f = section(layout, "Force");
         auto setF = [this, i](auto edit) {
@@ -257,30 +283,36 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                 push<values::ItemForce>(i, e);
             };
         };
-        addChoice(f, "Type", names(sim::kForceTypeNames), [this] { return int(item().force.type); },
-                  setF([](ForceSettings &e, int v) { e.type = sim::ForceType(v); }));
+        addChoice(
+            f, "Type", names(sim::kForceTypeNames), [this] { return int(item().force.type); },
+            setF([](ForceSettings &e, int v) { e.type = sim::ForceType(v); }));
         if (item().force.strength.isAnimated())
             addNote(f, "Strength", [this] {
                 return QString("keyframed (%1 keys)").arg(item().force.strength.keys.size());
             });
         else
-            addDouble(f, "Strength", [this] { return item().force.strength.value; },
-                      setF([](ForceSettings &e, double v) { e.strength.value = float(v); }),
-                      item().force.type == sim::ForceType::Drag ? forceParams::dragStrength
-                                                                : forceParams::strength);
-        addVec(f, "Direction", [this] { return item().force.direction; },
-               setF([](ForceSettings &e, sim::Vec3 v) { e.direction = v; }), 3,
-               forceParams::direction);
-        addVec(f, "Centre", [this] { return item().force.centre; },
-               setF([](ForceSettings &e, sim::Vec3 v) { e.centre = v; }), 3, forceParams::centre);
-        addDouble(f, "Scale", [this] { return item().force.scale; },
-                  setF([](ForceSettings &e, double v) { e.scale = float(v); }), forceParams::scale);
-        addDouble(f, "Time scale", [this] { return item().force.timeScale; },
-                  setF([](ForceSettings &e, double v) { e.timeScale = float(v); }),
-                  forceParams::timeScale);
-        addDouble(f, "Falloff", [this] { return item().force.falloff; },
-                  setF([](ForceSettings &e, double v) { e.falloff = float(v); }),
-                  forceParams::falloff);
+            addDouble(
+                f, "Strength", [this] { return item().force.strength.value; },
+                setF([](ForceSettings &e, double v) { e.strength.value = float(v); }),
+                item().force.type == sim::ForceType::Drag ? forceParams::dragStrength
+                                                          : forceParams::strength);
+        addVec(
+            f, "Direction", [this] { return item().force.direction; },
+            setF([](ForceSettings &e, sim::Vec3 v) { e.direction = v; }), 3,
+            forceParams::direction);
+        addVec(
+            f, "Centre", [this] { return item().force.centre; },
+            setF([](ForceSettings &e, sim::Vec3 v) { e.centre = v; }), 3, forceParams::centre);
+        addDouble(
+            f, "Scale", [this] { return item().force.scale; },
+            setF([](ForceSettings &e, double v) { e.scale = float(v); }), forceParams::scale);
+        addDouble(
+            f, "Time scale", [this] { return item().force.timeScale; },
+            setF([](ForceSettings &e, double v) { e.timeScale = float(v); }),
+            forceParams::timeScale);
+        addDouble(
+            f, "Falloff", [this] { return item().force.falloff; },
+            setF([](ForceSettings &e, double v) { e.falloff = float(v); }), forceParams::falloff);
     }
 }
 
@@ -295,25 +327,31 @@ void PropertiesPanel::buildDomain(QVBoxLayout *layout)
             push<values::SceneDomain>(-1, d);
         };
     };
-    addText(f, "Scene name", [this] { return QString::fromStdString(mDocument->scene().name); },
-            [this](QString v) {
-                if (!v.trimmed().isEmpty())
-                    push<values::SceneName>(-1, v.trimmed().toStdString());
-            });
-    addChoice(f, "Dimension", names(kDimensionNames), [domain] { return int(domain().dimension); },
-              setD([](DomainSettings &d, int v) { d.dimension = Dimension(v); }));
-    addVec(f, "Size", [domain] { return domain().size; },
-           setD([](DomainSettings &d, sim::Vec3 v) { d.size = v; }), 3, domainParams::size);
-    addVec(f, "Origin", [domain] { return domain().origin; },
-           setD([](DomainSettings &d, sim::Vec3 v) { d.origin = v; }), 3, domainParams::origin);
-    addInt(f, "Resolution", [domain] { return domain().resolution; },
-           setD([](DomainSettings &d, int v) { d.resolution = v; }), domainParams::resolution);
+    addText(
+        f, "Scene name", [this] { return QString::fromStdString(mDocument->scene().name); },
+        [this](QString v) {
+        if (!v.trimmed().isEmpty())
+            push<values::SceneName>(-1, v.trimmed().toStdString());
+        });
+    addChoice(
+        f, "Dimension", names(kDimensionNames), [domain] { return int(domain().dimension); },
+        setD([](DomainSettings &d, int v) { d.dimension = Dimension(v); }));
+    addVec(
+        f, "Size", [domain] { return domain().size; },
+        setD([](DomainSettings &d, sim::Vec3 v) { d.size = v; }), 3, domainParams::size);
+    addVec(
+        f, "Origin", [domain] { return domain().origin; },
+        setD([](DomainSettings &d, sim::Vec3 v) { d.origin = v; }), 3, domainParams::origin);
+    addInt(
+        f, "Resolution", [domain] { return domain().resolution; },
+        setD([](DomainSettings &d, int v) { d.resolution = v; }), domainParams::resolution);
     for (int face = 0; face < 6; ++face)
-        addChoice(f, QString("Boundary %1").arg(kFaces[face]), names(sim::kBoundaryNames),
-                  [domain, face] { return int(domain().boundaries[std::size_t(face)]); },
-                  setD([face](DomainSettings &d, int v) {
-                      d.boundaries[std::size_t(face)] = sim::Boundary(v);
-                  }));
+        addChoice(
+            f, QString("Boundary %1").arg(kFaces[face]), names(sim::kBoundaryNames),
+            [domain, face] { return int(domain().boundaries[std::size_t(face)]); },
+            setD([face](DomainSettings &d, int v) {
+                d.boundaries[std::size_t(face)] = sim::Boundary(v);
+            }));
 }
 
 void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
@@ -328,68 +366,89 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
         };
     };
     using S = SimulationSettings;
-    addChoice(f, "Scheme", names(sim::kSchemeNames), [s] { return int(s().params.scheme); },
-              setS([](S &x, int v) { x.params.scheme = sim::Scheme(v); }));
-    addDouble(f, "Frame rate", [s] { return s().time.frameRate; },
-              setS([](S &x, double v) { x.time.frameRate = float(v); }),
-              sim::timeParams::frameRate);
-    addInt(f, "Substeps", [s] { return s().time.substeps; },
-           setS([](S &x, int v) { x.time.substeps = v; }), sim::timeParams::substeps);
-    addDouble(f, "CFL (0 = fixed substeps)", [s] { return s().time.cfl; },
-              setS([](S &x, double v) { x.time.cfl = float(v); }), sim::timeParams::cfl);
-    addInt(f, "Max substeps", [s] { return s().time.maxSubsteps; },
-           setS([](S &x, int v) { x.time.maxSubsteps = v; }), sim::timeParams::maxSubsteps);
-    addInt(f, "Frame start", [s] { return s().frameStart; },
-           setS([](S &x, int v) { x.frameStart = v; }), simulationParams::frameStart);
-    addInt(f, "Frame end", [s] { return s().frameEnd; },
-           setS([](S &x, int v) { x.frameEnd = v; }), simulationParams::frameEnd);
-    addInt(f, "Seed", [s] { return int(s().seed); },
-           setS([](S &x, int v) { x.seed = std::uint32_t(v); }), simulationParams::seed);
-    addDouble(f, "Viscosity", [s] { return s().params.viscosity; },
-              setS([](S &x, double v) { x.params.viscosity = float(v); }),
-              sim::simParams::viscosity);
-    addDouble(f, "Diffusion", [s] { return s().params.diffusion; },
-              setS([](S &x, double v) { x.params.diffusion = float(v); }),
-              sim::simParams::diffusion);
-    addDouble(f, "Density dissipation", [s] { return s().params.densityDissipation; },
-              setS([](S &x, double v) { x.params.densityDissipation = float(v); }),
-              sim::simParams::densityDissipation);
-    addDouble(f, "Temperature dissipation", [s] { return s().params.temperatureDissipation; },
-              setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }),
-              sim::simParams::temperatureDissipation);
-    addDouble(f, "Velocity dissipation", [s] { return s().params.velocityDissipation; },
-              setS([](S &x, double v) { x.params.velocityDissipation = float(v); }),
-              sim::simParams::velocityDissipation);
-    addVec(f, "Up", [s] { return s().params.up; },
-           setS([](S &x, sim::Vec3 v) { x.params.up = v; }), 3, sim::simParams::up);
-    addDouble(f, "Ambient temperature", [s] { return s().params.ambientTemperature; },
-              setS([](S &x, double v) { x.params.ambientTemperature = float(v); }),
-              sim::simParams::ambientTemperature);
-    addDouble(f, "Buoyancy (density)", [s] { return s().params.buoyancyDensity; },
-              setS([](S &x, double v) { x.params.buoyancyDensity = float(v); }),
-              sim::simParams::buoyancyDensity);
-    addDouble(f, "Buoyancy (temperature)", [s] { return s().params.buoyancyTemperature; },
-              setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }),
-              sim::simParams::buoyancyTemperature);
-    addDouble(f, "Vorticity", [s] { return s().params.vorticity; },
-              setS([](S &x, double v) { x.params.vorticity = float(v); }),
-              sim::simParams::vorticity);
-    addChoice(f, "Advection", names(sim::kAdvectionOrderNames), [s] { return int(s().params.advection); },
-              setS([](S &x, int v) { x.params.advection = sim::AdvectionOrder(v); }));
-    addBool(f, "Accounting density", [s] { return s().params.accountingDensity; },
-            setS([](S &x, bool v) { x.params.accountingDensity = v; }));
-    addDouble(f, "Pressure tolerance", [s] { return s().params.pressure.tolerance; },
-              setS([](S &x, double v) { x.params.pressure.tolerance = v; }),
-              sim::simParams::pressureTolerance);
-    addInt(f, "Pressure max iterations", [s] { return s().params.pressure.maxIterations; },
-           setS([](S &x, int v) { x.params.pressure.maxIterations = v; }),
-           sim::simParams::pressureMaxIterations);
-    addBool(f, "Multigrid", [s] { return s().params.pressure.multigrid; },
-            setS([](S &x, bool v) { x.params.pressure.multigrid = v; }));
-    addInt(f, "Stam iterations", [s] { return s().params.stamIterations; },
-           setS([](S &x, int v) { x.params.stamIterations = v; }), sim::simParams::stamIterations);
-    addChoice(f, "Stam sweep", names(sim::kSweepOrderNames), [s] { return int(s().params.stamSweep); },
-              setS([](S &x, int v) { x.params.stamSweep = sim::SweepOrder(v); }));
+    addChoice(
+        f, "Scheme", names(sim::kSchemeNames), [s] { return int(s().params.scheme); },
+        setS([](S &x, int v) { x.params.scheme = sim::Scheme(v); }));
+    addDouble(
+        f, "Frame rate", [s] { return s().time.frameRate; },
+        setS([](S &x, double v) { x.time.frameRate = float(v); }), sim::timeParams::frameRate);
+    addInt(
+        f, "Substeps", [s] { return s().time.substeps; },
+        setS([](S &x, int v) { x.time.substeps = v; }), sim::timeParams::substeps);
+    addDouble(
+        f, "CFL (0 = fixed substeps)", [s] { return s().time.cfl; },
+        setS([](S &x, double v) { x.time.cfl = float(v); }), sim::timeParams::cfl);
+    addInt(
+        f, "Max substeps", [s] { return s().time.maxSubsteps; },
+        setS([](S &x, int v) { x.time.maxSubsteps = v; }), sim::timeParams::maxSubsteps);
+    addInt(
+        f, "Frame start", [s] { return s().frameStart; },
+        setS([](S &x, int v) { x.frameStart = v; }), simulationParams::frameStart);
+    addInt(
+        f, "Frame end", [s] { return s().frameEnd; }, setS([](S &x, int v) { x.frameEnd = v; }),
+        simulationParams::frameEnd);
+    addInt(
+        f, "Seed", [s] { return int(s().seed); },
+        setS([](S &x, int v) { x.seed = std::uint32_t(v); }), simulationParams::seed);
+    addDouble(
+        f, "Viscosity", [s] { return s().params.viscosity; },
+        setS([](S &x, double v) { x.params.viscosity = float(v); }), sim::simParams::viscosity);
+    addDouble(
+        f, "Diffusion", [s] { return s().params.diffusion; },
+        setS([](S &x, double v) { x.params.diffusion = float(v); }), sim::simParams::diffusion);
+    addDouble(
+        f, "Density dissipation", [s] { return s().params.densityDissipation; },
+        setS([](S &x, double v) { x.params.densityDissipation = float(v); }),
+        sim::simParams::densityDissipation);
+    addDouble(
+        f, "Temperature dissipation", [s] { return s().params.temperatureDissipation; },
+        setS([](S &x, double v) { x.params.temperatureDissipation = float(v); }),
+        sim::simParams::temperatureDissipation);
+    addDouble(
+        f, "Velocity dissipation", [s] { return s().params.velocityDissipation; },
+        setS([](S &x, double v) { x.params.velocityDissipation = float(v); }),
+        sim::simParams::velocityDissipation);
+    addVec(
+        f, "Up", [s] { return s().params.up; }, setS([](S &x, sim::Vec3 v) { x.params.up = v; }), 3,
+        sim::simParams::up);
+    addDouble(
+        f, "Ambient temperature", [s] { return s().params.ambientTemperature; },
+        setS([](S &x, double v) { x.params.ambientTemperature = float(v); }),
+        sim::simParams::ambientTemperature);
+    addDouble(
+        f, "Buoyancy (density)", [s] { return s().params.buoyancyDensity; },
+        setS([](S &x, double v) { x.params.buoyancyDensity = float(v); }),
+        sim::simParams::buoyancyDensity);
+    addDouble(
+        f, "Buoyancy (temperature)", [s] { return s().params.buoyancyTemperature; },
+        setS([](S &x, double v) { x.params.buoyancyTemperature = float(v); }),
+        sim::simParams::buoyancyTemperature);
+    addDouble(
+        f, "Vorticity", [s] { return s().params.vorticity; },
+        setS([](S &x, double v) { x.params.vorticity = float(v); }), sim::simParams::vorticity);
+    addChoice(
+        f, "Advection", names(sim::kAdvectionOrderNames), [s] { return int(s().params.advection); },
+        setS([](S &x, int v) { x.params.advection = sim::AdvectionOrder(v); }));
+    addBool(
+        f, "Accounting density", [s] { return s().params.accountingDensity; },
+        setS([](S &x, bool v) { x.params.accountingDensity = v; }));
+    addDouble(
+        f, "Pressure tolerance", [s] { return s().params.pressure.tolerance; },
+        setS([](S &x, double v) { x.params.pressure.tolerance = v; }),
+        sim::simParams::pressureTolerance);
+    addInt(
+        f, "Pressure max iterations", [s] { return s().params.pressure.maxIterations; },
+        setS([](S &x, int v) { x.params.pressure.maxIterations = v; }),
+        sim::simParams::pressureMaxIterations);
+    addBool(
+        f, "Multigrid", [s] { return s().params.pressure.multigrid; },
+        setS([](S &x, bool v) { x.params.pressure.multigrid = v; }));
+    addInt(
+        f, "Stam iterations", [s] { return s().params.stamIterations; },
+        setS([](S &x, int v) { x.params.stamIterations = v; }), sim::simParams::stamIterations);
+    addChoice(
+        f, "Stam sweep", names(sim::kSweepOrderNames), [s] { return int(s().params.stamSweep); },
+        setS([](S &x, int v) { x.params.stamSweep = sim::SweepOrder(v); }));
 }
 
 void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
@@ -448,9 +507,8 @@ void PropertiesPanel::addBool(QFormLayout *form, const QString &label, std::func
     });
 }
 
-void PropertiesPanel::addChoice(QFormLayout *form, const QString &label,
-                                const QStringList &choices, std::function<int()> get,
-                                std::function<void(int)> set)
+void PropertiesPanel::addChoice(QFormLayout *form, const QString &label, const QStringList &choices,
+                                std::function<int()> get, std::function<void(int)> set)
 {
     auto *box = new QComboBox;
     box->addItems(choices);
@@ -465,8 +523,8 @@ void PropertiesPanel::addChoice(QFormLayout *form, const QString &label,
     });
 }
 
-void PropertiesPanel::addText(QFormLayout *form, const QString &label,
-                              std::function<QString()> get, std::function<void(QString)> set)
+void PropertiesPanel::addText(QFormLayout *form, const QString &label, std::function<QString()> get,
+                              std::function<void(QString)> set)
 {
     auto *edit = new QLineEdit;
     form->addRow(label, edit);
@@ -519,8 +577,7 @@ void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
         });
 }
 
-void PropertiesPanel::addNote(QFormLayout *form, const QString &label,
-                              std::function<QString()> get)
+void PropertiesPanel::addNote(QFormLayout *form, const QString &label, std::function<QString()> get)
 {
     auto *note = new QLabel;
     form->addRow(label, note);

@@ -20,8 +20,7 @@ std::size_t FrameData::bytes() const
 
 FrameCache::FrameCache(std::size_t budgetBytes)
     : mBudget(budgetBytes)
-{
-}
+{}
 
 void FrameCache::insert(FramePtr frame)
 {

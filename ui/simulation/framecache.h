@@ -50,19 +50,19 @@ using VolumePtr = std::shared_ptr<const FrameVolume>;
 /// published.
 struct FrameData
 {
-    int frame = 0;                ///< frames simulated (0: the initial state)
-    double time = 0.0;            ///< seconds
-    sim::Domain domain;           ///< the solver's domain (the slice is its middle z)
+    int frame = 0;      ///< frames simulated (0: the initial state)
+    double time = 0.0;  ///< seconds
+    sim::Domain domain; ///< the solver's domain (the slice is its middle z)
     sim::ScalarGrid fields[int(DisplayField::Count)]; ///< slices; dye empty without dye
     float minimum[int(DisplayField::Count)] = {};
     float maximum[int(DisplayField::Count)] = {};
-    sim::FlagGrid solids;         ///< the slice's solid cells
+    sim::FlagGrid solids; ///< the slice's solid cells
     double msPerStep = 0.0;
     int substeps = 0;
-    int pressureIterations = 0;   ///< summed over the frame's substeps
+    int pressureIterations = 0; ///< summed over the frame's substeps
     double pressureResidual = 0.0;
-    std::string pressureTrouble;  ///< sim::pressureTrouble of the frame: "" when all went well
-    VolumePtr volume;             ///< 3D only, and only while this is the newest frame
+    std::string pressureTrouble; ///< sim::pressureTrouble of the frame: "" when all went well
+    VolumePtr volume;            ///< 3D only, and only while this is the newest frame
 
     const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }
     bool hasDye() const { return field(DisplayField::DyeRed).count() > 0; }

@@ -80,11 +80,11 @@ private:
     int rangeEnd() const;
     void startPlayback();
 
-    QTimer mPlayback;           ///< steps the cursor through cached frames
+    QTimer mPlayback; ///< steps the cursor through cached frames
     FramePtr mCurrent;
     int mCursor = 0;
     int mHead = 0;
-    bool mPlaying = false;      ///< what the user asked for
+    bool mPlaying = false; ///< what the user asked for
     bool mFollowHead = true;
     bool mScenePending = false;
 };

@@ -26,8 +26,7 @@ void takeSlice(sim::ScalarGrid &full, int k, sim::ScalarGrid &out)
 SimulationRunner::SimulationRunner(std::shared_ptr<FrameCache> cache, QObject *parent)
     : QObject(parent)
     , mCache(std::move(cache))
-{
-}
+{}
 
 SimulationRunner::~SimulationRunner() = default;
 
@@ -269,8 +268,7 @@ void SimulationRunner::fail(const std::string &message)
 
 bool SimulationRunner::needsNewGrids(const Scene &a, const Scene &b)
 {
-    return !(a.domain == b.domain)
-           || a.simulation.params.scheme != b.simulation.params.scheme;
+    return !(a.domain == b.domain) || a.simulation.params.scheme != b.simulation.params.scheme;
 }
 
 } // namespace plume

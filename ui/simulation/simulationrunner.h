@@ -2,8 +2,8 @@
 
 #include "framecache.h"
 
-#include <scene/scenesimulation.h>
 #include <scene/scene.h>
+#include <scene/scenesimulation.h>
 #include <sim/simulation.h>
 
 #include <QObject>
@@ -65,7 +65,7 @@ signals:
 private:
     struct Version
     {
-        int frame = 0;   ///< acts on frames after this one
+        int frame = 0; ///< acts on frames after this one
         Scene scene;
     };
 
@@ -80,10 +80,10 @@ private:
 
     std::shared_ptr<FrameCache> mCache;
     std::vector<Version> mVersions;
-    int mFrameEnd = 0;                  ///< playing stops here
-    std::size_t mApplied = 0;           ///< index into mVersions the solver runs with
-    SceneSimulation mLoop;              ///< the scene's rasteriser and simulation
-    int mTarget = 0;                    ///< re-simulate silently up to this frame
+    int mFrameEnd = 0;        ///< playing stops here
+    std::size_t mApplied = 0; ///< index into mVersions the solver runs with
+    SceneSimulation mLoop;    ///< the scene's rasteriser and simulation
+    int mTarget = 0;          ///< re-simulate silently up to this frame
     bool mPlaying = false;
     bool mStepping = false;
     bool mQueued = false;

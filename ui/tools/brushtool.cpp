@@ -14,8 +14,7 @@ namespace plume {
 BrushTool::BrushTool(ToolHost *host, ItemKind kind)
     : Tool(host)
     , mKind(kind)
-{
-}
+{}
 
 QString BrushTool::name() const
 {
@@ -86,8 +85,8 @@ void BrushTool::paint(QPainter &painter) const
     for (std::size_t n = 0; n < mPoints.size(); ++n) {
         const StrokePoint &a = mPoints[n];
         const StrokePoint &b = mPoints[std::min(n + 1, mPoints.size() - 1)];
-        painter.setPen(QPen(colour, 2.0 * a.radius * mHost->pixelsPerUnit(), Qt::SolidLine,
-                            Qt::RoundCap));
+        painter.setPen(
+            QPen(colour, 2.0 * a.radius * mHost->pixelsPerUnit(), Qt::SolidLine, Qt::RoundCap));
         painter.drawLine(mHost->toWidget(a.position), mHost->toWidget(b.position));
     }
 }

@@ -65,8 +65,8 @@ void SelectTool::drag(const ToolEvent &event)
         const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
         shape = translatedShape(mOriginal, plane.inPlane(delta));
     } else {
-        const sim::Vec3 offset =
-            document->scene().items[std::size_t(mIndex)].offset.at(mHost->frameNumber());
+        const sim::Vec3 offset = document->scene().items[std::size_t(mIndex)].offset.at(
+            mHost->frameNumber());
         const sim::Vec3 pivot = mPivot + offset;
         const float from = length(mStart - pivot);
         const float to = length(event.world - pivot);

@@ -29,9 +29,9 @@ private:
 
     Mode mMode = Mode::None;
     int mIndex = -1;
-    std::string mName;    ///< the dragged item's name (names are unique in a scene)
+    std::string mName; ///< the dragged item's name (names are unique in a scene)
     Shape mOriginal;
-    Shape mExpected;      ///< the item's shape as the drag last set it
+    Shape mExpected; ///< the item's shape as the drag last set it
     sim::Vec3 mStart;
     sim::Vec3 mPivot;
     quint64 mDragKey = 0;

@@ -15,8 +15,7 @@ namespace plume {
 ShapeTool::ShapeTool(ToolHost *host, ShapeType type)
     : Tool(host)
     , mType(type)
-{
-}
+{}
 
 QString ShapeTool::name() const
 {

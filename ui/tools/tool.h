@@ -31,8 +31,7 @@ class Tool
 public:
     explicit Tool(ToolHost *host)
         : mHost(host)
-    {
-    }
+    {}
     virtual ~Tool() = default;
 
     virtual QString name() const = 0;

@@ -24,8 +24,7 @@ ToolOptions::ToolOptions(QObject *parent)
     , mHardness(std::clamp(float(kHardness.get()), 0.f, 1.f))
     , mShapeKind(ItemKind(std::clamp(kShapeKind.get(), 0, 2)))
     , mDye(kDye.get())
-{
-}
+{}
 
 void ToolOptions::setRadius(float r)
 {
@@ -76,8 +75,7 @@ Item ToolOptions::makeItem(ItemKind kind, Shape shape, sim::Vec3 direction) cons
         // Like the default plume's source: dense, hot, coloured smoke.
         item.emitter.density = 3.f * mStrength;
         item.emitter.temperature = 6.f * mStrength;
-        item.emitter.dye = sim::Vec3{float(mDye.redF()), float(mDye.greenF()),
-                                     float(mDye.blueF())}
+        item.emitter.dye = sim::Vec3{float(mDye.redF()), float(mDye.greenF()), float(mDye.blueF())}
                            * item.emitter.density;
     } else if (kind == ItemKind::ForceField) {
         const float len = std::hypot(direction.x, direction.y);

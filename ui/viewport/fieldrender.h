@@ -13,15 +13,15 @@ enum class ViewField { Dye, Density, Temperature, Speed, Vorticity, Pressure, Di
 
 /// Display names, in menu order.
 QString toDisplayName(ViewField f);
-inline constexpr ViewField kViewFields[] = {ViewField::Dye,       ViewField::Density,
+inline constexpr ViewField kViewFields[] = {ViewField::Dye,         ViewField::Density,
                                             ViewField::Temperature, ViewField::Speed,
-                                            ViewField::Vorticity, ViewField::Pressure,
+                                            ViewField::Vorticity,   ViewField::Pressure,
                                             ViewField::Divergence};
 
 /// A picture of one field of a frame plus the range its colour map spans (for the legend).
 struct FieldPicture
 {
-    QImage image;      ///< one pixel per cell, row 0 = highest y
+    QImage image; ///< one pixel per cell, row 0 = highest y
     ColorMap map = ColorMap::Smoke;
     float lo = 0.f;
     float hi = 1.f;

@@ -9,13 +9,13 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QSlider>
 #include <QSpinBox>
-#include <QFormLayout>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWidgetAction>
@@ -172,8 +172,7 @@ QWidget *ViewLayout::makeVolumePanel()
 void ViewLayout::volumeFailed(const QString &reason)
 {
     mVolumeOff = reason;
-    mVolumeMessage->setText("The volume view is off: " + reason
-                            + "\nThe slice views still work.");
+    mVolumeMessage->setText("The volume view is off: " + reason + "\nThe slice views still work.");
     mVolumeMessage->show();
     if (mVolume)
         mVolume->hide();
@@ -187,8 +186,8 @@ void ViewLayout::mirrorMain()
         Viewport *v = mPanels[n].view;
         if (v->field() != main->field())
             v->setField(main->field());
-        for (Viewport::Overlay o : {Viewport::Arrows, Viewport::Grid, Viewport::Obstacles,
-                                    Viewport::Outlines})
+        for (Viewport::Overlay o :
+             {Viewport::Arrows, Viewport::Grid, Viewport::Obstacles, Viewport::Outlines})
             if (v->overlay(o) != main->overlay(o))
                 v->setOverlay(o, main->overlay(o));
         if (v->tool() != main->tool())
@@ -237,7 +236,8 @@ void ViewLayout::applySlider(int n)
     plane.axis = p.axis->currentIndex();
     const int layer = std::clamp(p.slider->value(), 0, d.cells[plane.axis] - 1);
     plane.position = d.origin[plane.axis] + (float(layer) + 0.5f) * d.cellSize;
-    p.label->setText(QString("%1 = %2").arg(QString(axisName(plane.axis)).toLower())
+    p.label->setText(QString("%1 = %2")
+                         .arg(QString(axisName(plane.axis)).toLower())
                          .arg(plane.position, 0, 'f', 3));
     p.view->setSlicePlane(plane);
 }

@@ -92,10 +92,7 @@ void Viewport::setSlicePlane(SlicePlane plane)
     Q_EMIT slicePlaneChanged();
 }
 
-bool Viewport::threeD() const
-{
-    return mDocument->scene().domain.dimension == Dimension::ThreeD;
-}
+bool Viewport::threeD() const { return mDocument->scene().domain.dimension == Dimension::ThreeD; }
 
 bool Viewport::ownsTool() const { return mTool && mTool->host() == this; }
 
@@ -129,8 +126,9 @@ void Viewport::fitToView()
     const sim::Domain d = planeDomain();
     const sim::Vec3 e = d.extent();
     mCentre = d.origin + e * 0.5f;
-    mZoom = 0.92 * std::min(width() / std::max(double(e.x), 1e-6),
-                            height() / std::max(double(e.y), 1e-6));
+    mZoom = 0.92
+            * std::min(width() / std::max(double(e.x), 1e-6),
+                       height() / std::max(double(e.y), 1e-6));
     mAutoFit = true;
     update();
 }
@@ -242,9 +240,7 @@ QPainterPath Viewport::planePath(const Shape &shape) const
     case ShapeType::Image:
         path.addRect(QRectF(toWidget(shape.imageMin + o), toWidget(shape.imageMax + o)));
         break;
-    case ShapeType::Everywhere:
-        path.addRect(domainRect());
-        break;
+    case ShapeType::Everywhere: path.addRect(domainRect()); break;
     }
     return path;
 }
@@ -549,9 +545,7 @@ void Viewport::tabletEvent(QTabletEvent *event)
             mTool->release(e);
         mToolDrag = false;
         break;
-    default:
-        event->ignore();
-        return;
+    default: event->ignore(); return;
     }
     event->accept(); // no synthesized mouse events: the pen's pressure is kept
     update();

@@ -413,13 +413,13 @@ void VolumeView::initializeGL()
     });
     mVolumeProgram = std::make_unique<QOpenGLShaderProgram>();
     mLineProgram = std::make_unique<QOpenGLShaderProgram>();
-    const bool ok =
-        mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kScreenVertex)
-        && mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kVolumeFragment)
-        && mVolumeProgram->link()
-        && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kLineVertex)
-        && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kLineFragment)
-        && mLineProgram->link();
+    const bool ok = mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kScreenVertex)
+                    && mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Fragment,
+                                                               kVolumeFragment)
+                    && mVolumeProgram->link()
+                    && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kLineVertex)
+                    && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kLineFragment)
+                    && mLineProgram->link();
     if (!ok) {
         const QString log = mVolumeProgram->log() + mLineProgram->log();
         fail("the volume shaders did not compile: " + log.left(300));
@@ -541,8 +541,8 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
         const sim::Domain &d = mFrame->domain;
         prog.setUniformValue("uBoxMin", qv(d.origin));
         prog.setUniformValue("uBoxMax", qv(d.origin + d.extent()));
-        prog.setUniformValue("uTexel", QVector3D(1.f / mTex->size.x, 1.f / mTex->size.y,
-                                                 1.f / mTex->size.z));
+        prog.setUniformValue("uTexel",
+                             QVector3D(1.f / mTex->size.x, 1.f / mTex->size.y, 1.f / mTex->size.z));
         prog.setUniformValue("uCell", d.cellSize);
         prog.setUniformValue("uStep", std::max(q.stepCells, 0.05f) * d.cellSize);
     }
@@ -641,9 +641,8 @@ void VolumeView::drawCaption(bool still)
     else if (!mUploaded)
         text = "Volume view: waiting for a simulated frame";
     else
-        text = QString("Volume  frame %1  %2")
-                   .arg(mFrame->frame)
-                   .arg(still ? "still" : "interactive");
+        text =
+            QString("Volume  frame %1  %2").arg(mFrame->frame).arg(still ? "still" : "interactive");
     p.drawText(QPointF(10, 10 + p.fontMetrics().ascent()), text);
 }
 

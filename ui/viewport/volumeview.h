@@ -101,8 +101,8 @@ private:
     std::unique_ptr<Textures> mTex;
     unsigned mVao = 0;
     unsigned mLineBuffer = 0;
-    FramePtr mFrame;       ///< the frame whose volume is shown
-    VolumePtr mUploaded;   ///< the volume in the textures
+    FramePtr mFrame;     ///< the frame whose volume is shown
+    VolumePtr mUploaded; ///< the volume in the textures
     bool mDirty = false;
     int mUploads = 0;
     QString mFailure;
