@@ -370,6 +370,18 @@ void readPressure(ObjectReader &r, sim::PressureSettings &p)
     r.boolean("multigrid", p.multigrid);
 }
 
+void readCombustion(ObjectReader &r, sim::CombustionSettings &c)
+{
+    namespace cp = sim::combustionParams;
+    for (auto [param, value] : {std::pair{&cp::ignitionTemperature, &c.ignitionTemperature},
+                                {&cp::burnRate, &c.burnRate},
+                                {&cp::heatRelease, &c.heatRelease},
+                                {&cp::smokePerFuel, &c.smokePerFuel},
+                                {&cp::flameCooling, &c.flameCooling},
+                                {&cp::expansion, &c.expansion}})
+        r.number(*param, *value);
+}
+
 void readSimulation(ObjectReader &r, SimulationSettings &s)
 {
     sim::SimParams &p = s.params;
@@ -407,6 +419,11 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
         ObjectReader pr(r.context(), r.take("pressure"), r.path("pressure"));
         readPressure(pr, p.pressure);
         s.pressureExtra = pr.finish();
+    }
+    if (r.has("combustion")) {
+        ObjectReader cr(r.context(), r.take("combustion"), r.path("combustion"));
+        readCombustion(cr, p.combustion);
+        s.combustionExtra = cr.finish();
     }
     r.number(sp::stamIterations, p.stamIterations);
     r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);
@@ -504,6 +521,8 @@ void readEmitter(ObjectReader &r, EmitterSettings &e)
     r.number(emitterParams::density, e.density);
     r.number(emitterParams::temperature, e.temperature);
     r.vec3(emitterParams::dye, e.dye);
+    r.number(emitterParams::fuel, e.fuel);
+    r.boolean("ignite", e.ignite);
     r.enumeration("velocityMode", e.velocityMode, sim::kEmitterVelocityNames);
     r.vec3(emitterParams::velocity, e.velocity);
     readAnimated(r, emitterParams::rate, e.rate);

@@ -218,6 +218,16 @@ Node simulationNode(const SimulationSettings &s)
     pr.add("multigrid", boolean(p.pressure.multigrid));
     addExtra(pr, s.pressureExtra);
     o.add("pressure", std::move(pr));
+    const sim::CombustionSettings &c = p.combustion;
+    Node cn = Node::object();
+    cn.add("ignitionTemperature", number(c.ignitionTemperature));
+    cn.add("burnRate", number(c.burnRate));
+    cn.add("heatRelease", number(c.heatRelease));
+    cn.add("smokePerFuel", number(c.smokePerFuel));
+    cn.add("flameCooling", number(c.flameCooling));
+    cn.add("expansion", number(c.expansion));
+    addExtra(cn, s.combustionExtra);
+    o.add("combustion", std::move(cn));
     o.add("stamIterations", number(std::int64_t(p.stamIterations)));
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
     addExtra(o, s.extra);
@@ -275,6 +285,8 @@ Node emitterNode(const EmitterSettings &e)
     o.add("density", number(e.density));
     o.add("temperature", number(e.temperature));
     o.add("dye", vec(e.dye));
+    o.add("fuel", number(e.fuel));
+    o.add("ignite", boolean(e.ignite));
     o.add("velocityMode", string(toString(e.velocityMode)));
     o.add("velocity", vec(e.velocity));
     o.add("rate", animated(e.rate));

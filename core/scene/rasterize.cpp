@@ -158,6 +158,8 @@ void SceneRasterizer::buildEmitters(const std::vector<Source> &sources)
         e.density = es.density * s.scalar;
         e.temperature = es.temperature * s.scalar;
         e.dye = es.dye * s.scalar;
+        e.fuel = es.fuel * s.scalar;
+        e.ignite = es.ignite;
         e.velocityMode = es.velocityMode;
         e.velocity = es.velocity;
         mSetup.emitters.push_back(std::move(e));

@@ -64,7 +64,8 @@ std::int64_t estimateMemoryBytes(const DomainSettings &d);
 /// substeps (fixed, or from a CFL number when time.cfl > 0).
 struct SimulationSettings
 {
-    /// What an edit can change (scenechanges.h): `Params` includes the pressure's unknown keys.
+    /// What an edit can change (scenechanges.h): `Params` includes the unknown keys of the
+    /// pressure and combustion objects.
     enum class Property { Params, Time, FrameStart, FrameEnd, Seed };
 
     sim::SimParams params;
@@ -74,6 +75,7 @@ struct SimulationSettings
     std::uint32_t seed = 0; ///< seeds turbulence noise (mixed with each item's name)
     QJsonObject extra;
     QJsonObject pressureExtra;
+    QJsonObject combustionExtra;
 
     friend bool operator==(const SimulationSettings &, const SimulationSettings &) = default;
 };
@@ -121,12 +123,15 @@ struct Shape
     friend bool operator==(const Shape &, const Shape &) = default;
 };
 
-/// Emitter parameters. Rates are per second; `rate` multiplies density, temperature and dye.
+/// Emitter parameters. Rates are per second; `rate` multiplies density, temperature, dye and
+/// fuel.
 struct EmitterSettings
 {
     float density = 1.f;          ///< density per second
     float temperature = 0.f;      ///< temperature above ambient per second
     sim::Vec3 dye{0.f, 0.f, 0.f}; ///< linear RGB dye per second
+    float fuel = 0.f;             ///< fuel per second (smoke scheme; docs/fire.md)
+    bool ignite = true;           ///< emitted fuel burns at once, whatever its temperature
     sim::EmitterVelocity velocityMode = sim::EmitterVelocity::None;
     sim::Vec3 velocity{0.f, 0.f, 0.f}; ///< units/s^2 (force) or units/s (inflow)
     Animated<float> rate{1.f};         ///< keyframable multiplier, >= 0
@@ -266,6 +271,7 @@ namespace emitterParams {
 inline constexpr sim::Param density{.key = "density", .min = 0};
 inline constexpr sim::Param temperature{.key = "temperature"};
 inline constexpr sim::Param dye{.key = "dye", .min = 0};
+inline constexpr sim::Param fuel{.key = "fuel", .min = 0};
 inline constexpr sim::Param velocity{.key = "velocity"};
 inline constexpr sim::Param rate{.key = "rate", .min = 0};
 } // namespace emitterParams

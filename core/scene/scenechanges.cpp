@@ -24,7 +24,8 @@ SimulationChanges changedProperties(const SimulationSettings &before,
 {
     using P = SimulationSettings::Property;
     SimulationChanges c;
-    if (before.params != after.params || before.pressureExtra != after.pressureExtra)
+    if (before.params != after.params || before.pressureExtra != after.pressureExtra
+        || before.combustionExtra != after.combustionExtra)
         c.add(P::Params);
     if (before.time != after.time)
         c.add(P::Time);

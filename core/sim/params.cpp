@@ -45,6 +45,18 @@ Status SimParams::validate() const
                          "pressure.maxIterations");
         !s)
         return s;
+    const std::pair<const Param &, float> burning[] = {
+        {combustionParams::ignitionTemperature, combustion.ignitionTemperature},
+        {combustionParams::burnRate, combustion.burnRate},
+        {combustionParams::heatRelease, combustion.heatRelease},
+        {combustionParams::smokePerFuel, combustion.smokePerFuel},
+        {combustionParams::flameCooling, combustion.flameCooling},
+        {combustionParams::expansion, combustion.expansion},
+    };
+    for (const auto &[param, v] : burning) {
+        if (Status s = check(param, v, std::string("combustion.") + param.key); !s)
+            return s;
+    }
     return check(simParams::stamIterations, stamIterations);
 }
 

@@ -62,6 +62,30 @@ inline constexpr Param pressureMaxIterations{.key = "maxIterations",
                                              .integer = true};
 } // namespace simParams
 
+/// Keys and ranges of CombustionSettings, in the "combustion" object (docs/fire.md).
+namespace combustionParams {
+inline constexpr Param ignitionTemperature{.key = "ignitionTemperature", .softMax = 20};
+inline constexpr Param burnRate{.key = "burnRate", .min = 0, .softMax = 100};
+inline constexpr Param heatRelease{.key = "heatRelease", .min = 0, .softMax = 20};
+inline constexpr Param smokePerFuel{.key = "smokePerFuel", .min = 0, .softMax = 10};
+inline constexpr Param flameCooling{.key = "flameCooling", .min = 0, .softMax = 100};
+inline constexpr Param expansion{.key = "expansion", .min = 0, .softMax = 10};
+} // namespace combustionParams
+
+/// How fuel burns (smoke scheme; docs/fire.md has the equations). Temperatures are in the
+/// simulation's units, above ambient; amounts of fuel in the units of density.
+struct CombustionSettings
+{
+    float ignitionTemperature = 1.f; ///< fuel at least this hot (above ambient) burns
+    float burnRate = 5.f;       ///< 1 / s: a burning cell burns 1 - exp(-burnRate dt) of its fuel
+    float heatRelease = 2.5f;   ///< temperature added per unit of fuel burnt
+    float smokePerFuel = 0.35f; ///< soot density made per unit of fuel burnt
+    float flameCooling = 6.f;   ///< 1 / s: exponential decay rate of the flame field
+    float expansion = 0.4f;     ///< gas volume made per unit of fuel burnt (divergence source)
+
+    friend bool operator==(const CombustionSettings &, const CombustionSettings &) = default;
+};
+
 /// Tolerance and limit of the pressure solve.
 struct PressureSettings
 {
@@ -95,6 +119,7 @@ struct SimParams
     AdvectionOrder advection = AdvectionOrder::MacCormack;
     bool accountingDensity = false; ///< Mick West's mass-conserving advection for density
     PressureSettings pressure;
+    CombustionSettings combustion; ///< used where emitters emit fuel
 
     // stam scheme
     int stamIterations = 20; ///< Gauss-Seidel sweeps in diffuse and project

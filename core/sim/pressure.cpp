@@ -48,13 +48,13 @@ struct PressureSolver::Impl : Multigrid
     struct Cg;
     double maxAbs(const float *v) const;
     template<bool k3D>
-    double loadDivergence(const MacGrid &vel, float *r);
+    double loadDivergence(const MacGrid &vel, float *r, const float *target);
     template<bool k3D>
     double residualPass(float *r, float *z, const float *x, float meanB, bool mg, Dots &dots,
                         double &maxR);
     template<bool k3D>
     SolveResult solve(MacGrid &vel, ScalarGrid &pressure, float dt,
-                      const PressureSettings &settings, Workspace &work);
+                      const PressureSettings &settings, Workspace &work, const float *target);
     template<bool k3D>
     void subtractGradient(MacGrid &vel, const float *x);
 };
@@ -199,14 +199,16 @@ void PressureSolver::Impl::subtractGradient(MacGrid &vel, const float *x)
 
 // b = -D(u) on active cells, into r, made compatible in every pocket. Returns sum b.
 template<bool k3D>
-double PressureSolver::Impl::loadDivergence(const MacGrid &vel, float *r)
+double PressureSolver::Impl::loadDivergence(const MacGrid &vel, float *r, const float *target)
 {
     const Level &l = levels[0];
+    const float h = domain.cellSize;
     const double sumB = sumRows(l.n, [&](int j, int k) {
         float *rr = r + l.row(j, k);
+        const float *tr = target ? target + l.row(j, k) : nullptr;
         const std::uint8_t *f = l.flags.data() + l.row(j, k);
         forDivergenceRow<k3D>(vel, j, k, [&](int i, float dv) {
-            rr[i] = keepIf((f[i] & kDiagBits) != 0, -dv);
+            rr[i] = keepIf((f[i] & kDiagBits) != 0, tr ? tr[i] * h - dv : -dv);
         });
         return rowDot(rr, nullptr, l.n.x);
     });
@@ -285,7 +287,8 @@ struct PressureSolver::Impl::Cg
 // preconditioner, which is safe for every layout, and reports the fallback.
 template<bool k3D>
 SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, float dt,
-                                        const PressureSettings &settings, Workspace &work)
+                                        const PressureSettings &settings, Workspace &work,
+                                        const float *divergenceTarget)
 {
     SolveResult result;
     const Level &l = levels[0];
@@ -302,7 +305,7 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     float *x = pressure.data();
 
     // A NaN or infinity in the divergence leaves everything as it was.
-    const double sumB = loadDivergence<k3D>(vel, r);
+    const double sumB = loadDivergence<k3D>(vel, r, divergenceTarget);
     if (!std::isfinite(sumB)) {
         result.residual = std::numeric_limits<double>::infinity();
         return result;
@@ -350,7 +353,7 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
             result.fallback = true;
             if (!(maxAbs(x) < std::numeric_limits<double>::infinity()))
                 std::fill(x, x + n.volume(), 0.f);
-            loadDivergence<k3D>(vel, r);
+            loadDivergence<k3D>(vel, r, divergenceTarget);
             residualPass<k3D>(r, z, x, meanB, false, dots, maxR);
             Cg<k3D> diagonal{*this, x, r, z, s, false, dots};
             outcome = maxR <= target ? CgOutcome::Converged
@@ -411,14 +414,16 @@ void PressureSolver::setup(const Domain &domain, const FlagGrid &solids)
 }
 
 SolveResult PressureSolver::project(MacGrid &vel, ScalarGrid &pressure, float dt,
-                                    const PressureSettings &settings, Workspace &work)
+                                    const PressureSettings &settings, Workspace &work,
+                                    const ScalarGrid *divergence)
 {
     SolveResult result;
     const Int3 n = d->domain.cells;
     const bool shapesMatch = vel.cells() == n && vel.u.size() == faceGridSize(n, 0)
                              && vel.v.size() == faceGridSize(n, 1)
                              && (d->domain.is2D() || vel.w.size() == faceGridSize(n, 2));
-    if (!d->ready || !shapesMatch || !(dt > 0.f) || !std::isfinite(dt)) {
+    const bool targetMatches = !divergence || divergence->size() == n;
+    if (!d->ready || !shapesMatch || !targetMatches || !(dt > 0.f) || !std::isfinite(dt)) {
         result.residual = std::numeric_limits<double>::infinity();
         return result;
     }
@@ -429,8 +434,9 @@ SolveResult PressureSolver::project(MacGrid &vel, ScalarGrid &pressure, float dt
         result.converged = true;
         return result;
     }
-    return d->domain.is2D() ? d->solve<false>(vel, pressure, dt, settings, work)
-                            : d->solve<true>(vel, pressure, dt, settings, work);
+    const float *target = divergence ? divergence->data() : nullptr;
+    return d->domain.is2D() ? d->solve<false>(vel, pressure, dt, settings, work, target)
+                            : d->solve<true>(vel, pressure, dt, settings, work, target);
 }
 
 void PressureSolver::precondition(const ScalarGrid &r, ScalarGrid &z)

@@ -52,13 +52,17 @@ public:
     /// when obstacles change.
     void setup(const Domain &domain, const FlagGrid &solids);
 
-    /// Makes `vel` divergence-free. `pressure` (cell-centred, world pressure units for unit
-    /// density: the velocity change is dt * grad p) is the warm start and receives the result
-    /// (0 in solids). Uses three of the workspace grids (0, 1, 2). Refuses (converged = false,
-    /// nothing changed) without setup(), with mismatched grids, a dt that is not positive, or a
-    /// non-finite divergence; stops early (converged = false) if the iteration breaks down.
+    /// Makes `vel` divergence-free, or, with `divergence` (1 / s per cell, e.g. burning gas
+    /// expanding), gives each fluid cell that divergence instead: D(u) / h = divergence. In a
+    /// sealed pocket the gas cannot expand: there the pocket's mean is taken off the target.
+    /// `pressure` (cell-centred, world pressure units for unit density: the velocity change is dt *
+    /// grad p) is the warm start and receives the result (0 in solids). Uses three of the workspace
+    /// grids (0, 1, 2). Refuses (converged = false, nothing changed) without setup(), with
+    /// mismatched grids, a dt that is not positive, or a non-finite divergence; stops early
+    /// (converged = false) if the iteration breaks down.
     SolveResult project(MacGrid &vel, ScalarGrid &pressure, float dt,
-                        const PressureSettings &settings, Workspace &work);
+                        const PressureSettings &settings, Workspace &work,
+                        const ScalarGrid *divergence = nullptr);
 
     /// z = M^-1 r for the multigrid preconditioner M^-1 (one V-cycle from zero), on active cells;
     /// for tests of its symmetry and definiteness. Needs setup() and a layout with a red-black

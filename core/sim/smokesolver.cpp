@@ -1,6 +1,7 @@
 #include "smokesolver.h"
 
 #include "boundaryconditions.h"
+#include "combustion.h"
 #include "diffusion.h"
 #include "parallel.h"
 
@@ -36,12 +37,14 @@ bool allFinite(const ScalarGrid &g)
     return nonFinite == 0.0;
 }
 
-/// The scalars an emitter feeds: density, temperature and (when present) the dye channels.
+/// The scalars an emitter feeds: density, temperature and (when present) the dye channels and
+/// fuel.
 struct Emitted
 {
     ScalarGrid &density;
     ScalarGrid &temperature;
-    ScalarGrid *dye; ///< three channels, or null
+    ScalarGrid *dye;  ///< three channels, or null
+    ScalarGrid *fuel; ///< or null
 };
 
 /// q += dt * weight * rate in the emitter's fluid cells (each cell once: parallel).
@@ -62,6 +65,8 @@ void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emi
             q.dye[1][c] += w * e.dye.y;
             q.dye[2][c] += w * e.dye.z;
         }
+        if (q.fuel)
+            (*q.fuel)[c] += w * e.fuel;
     });
 }
 
@@ -139,6 +144,10 @@ void SmokeSolver::applyObstacles(const FlagGrid &solids)
     clearSolidCells(mDensity, mSolids);
     clearSolidCells(mTemperature, mSolids);
     clearSolidCells(mPressureField, mSolids);
+    if (hasCombustion()) {
+        clearSolidCells(mFuel, mSolids);
+        clearSolidCells(mFlame, mSolids);
+    }
     if (hasDye()) {
         for (ScalarGrid &c : mDye)
             clearSolidCells(c, mSolids);
@@ -150,6 +159,22 @@ void SmokeSolver::applyEmitters(std::vector<Emitter> emitters)
 {
     if (std::any_of(emitters.begin(), emitters.end(), [](const Emitter &e) { return e.hasDye(); }))
         ensureDye();
+    const bool fuel = std::any_of(emitters.begin(), emitters.end(),
+                                  [](const Emitter &e) { return e.hasFuel(); });
+    if (fuel)
+        ensureCombustion();
+    // Cells where emitted fuel burns whatever their temperature.
+    std::vector<std::uint8_t> ignite;
+    if (fuel) {
+        ignite.assign(std::size_t(mDomain.cells.volume()), 0);
+        for (const Emitter &e : emitters) {
+            if (!e.hasFuel() || !e.ignite)
+                continue;
+            for (std::size_t m = 0; m < e.mask.size(); ++m)
+                ignite[e.mask.cells[m]] |= e.mask.weights[m] > 0.f;
+        }
+    }
+    mIgnite = std::move(ignite);
     mEmitters = std::move(emitters);
 }
 
@@ -168,6 +193,15 @@ void SmokeSolver::ensureDye()
         c.reshape(mDomain.cells, kCellCentre);
 }
 
+void SmokeSolver::ensureCombustion()
+{
+    if (hasCombustion())
+        return;
+    mFuel.reshape(mDomain.cells, kCellCentre);
+    mFlame.reshape(mDomain.cells, kCellCentre);
+    mExpansion.reshape(mDomain.cells, kCellCentre);
+}
+
 void SmokeSolver::reset()
 {
     mVelocity.reshape(mDomain.cells);
@@ -178,20 +212,24 @@ void SmokeSolver::reset()
         for (ScalarGrid &c : mDye)
             c.fill(0.f);
     }
+    for (ScalarGrid *g : {&mFuel, &mFlame, &mExpansion})
+        g->fill(0.f);
 }
 
 // One step of the smoke scheme (Fedkiw, Stam and Jensen 2001; Bridson 2015, ch. 2).
 StepStats SmokeSolver::step(float dt, double time)
 {
-    advectVelocity(dt);                  // u* = u(x - dt u), self-advection
-    addSources(dt);                      // emitters: density, heat, dye, force
-    addForces(dt, time);                 // force fields, buoyancy, vorticity confinement
-    applyInflow();                       // inflow emitters set the velocity
-    diffuseVelocity(dt);                 // (I - dt nu L) u = u*
-    const StepStats stats = project(dt); // div u = 0
-    advectScalars(dt);                   // density, temperature, dye follow the new flow
-    diffuseScalars(dt);                  // (I - dt kappa L) q = q*
-    dissipate(dt);                       // q *= exp(-rate dt)
+    advectVelocity(dt);                         // u* = u(x - dt u), self-advection
+    addSources(dt);                             // emitters: density, heat, dye, fuel, force
+    const double burnt = burnFuel(dt);          // fuel -> heat, soot, flame, expansion
+    addForces(dt, time);                        // force fields, buoyancy, vorticity confinement
+    applyInflow();                              // inflow emitters set the velocity
+    diffuseVelocity(dt);                        // (I - dt nu L) u = u*
+    StepStats stats = project(dt, burnt > 0.0); // div u = 0, or the burning gas's expansion
+    advectScalars(dt);  // density, temperature, dye, fuel, flame follow the flow
+    diffuseScalars(dt); // (I - dt kappa L) q = q*
+    dissipate(dt);      // q *= exp(-rate dt); the flame cools
+    stats.fuelBurnt = burnt;
     return stats;
 }
 
@@ -205,12 +243,24 @@ void SmokeSolver::advectVelocity(float dt)
 // Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode).
 void SmokeSolver::addSources(float dt)
 {
-    const Emitted scalars{mDensity, mTemperature, hasDye() ? mDye : nullptr};
+    const Emitted scalars{mDensity, mTemperature, hasDye() ? mDye : nullptr,
+                          hasCombustion() ? &mFuel : nullptr};
     for (const Emitter &e : mEmitters) {
         injectAmounts(e, dt, mSolids, scalars);
         if (e.velocityMode == EmitterVelocity::Force)
             pushFaces(e, dt, mDomain, mVelocity);
     }
+}
+
+// Combustion (docs/fire.md): hot or ignited fuel burns at burnRate; what burns heats the gas,
+// makes soot and flame, and becomes the divergence the projection gives the velocity.
+double SmokeSolver::burnFuel(float dt)
+{
+    if (!hasCombustion())
+        return 0.0;
+    const CombustionFields q{mFuel, mTemperature, mDensity, mFlame};
+    return burn(q, mIgnite, mSolids, mParams.combustion, mParams.ambientTemperature, dt,
+                &mExpansion);
 }
 
 // Force fields (directional, vortex, radial, turbulence, drag), buoyancy and vorticity
@@ -246,9 +296,11 @@ void SmokeSolver::diffuseVelocity(float dt)
 }
 
 // Pressure projection (Chorin 1968; Bridson 2015, ch. 5) by multigrid-preconditioned CG.
-StepStats SmokeSolver::project(float dt)
+StepStats SmokeSolver::project(float dt, bool expanding)
 {
-    const SolveResult r = mPressure.project(mVelocity, mPressureField, dt, mParams.pressure, mWork);
+    const bool source = expanding && mParams.combustion.expansion > 0.f;
+    const SolveResult r = mPressure.project(mVelocity, mPressureField, dt, mParams.pressure, mWork,
+                                            source ? &mExpansion : nullptr);
     StepStats stats;
     stats.pressureIterations = r.iterations;
     stats.pressureResidual = r.residual;
@@ -261,17 +313,24 @@ StepStats SmokeSolver::project(float dt)
 // per sample; density optionally by West's mass-conserving accounting advection (2008).
 void SmokeSolver::advectScalars(float dt)
 {
-    std::array<ScalarGrid *, 5> fields{};
+    std::array<ScalarGrid *, 7> fields{};
     std::size_t count = 0;
-    if (mParams.accountingDensity)
-        mAdvector.advectAccounting(mDensity, mVelocity, dt, mWork);
-    else
-        fields[count++] = &mDensity;
+    // Fuel is mass like density: the accounting scheme keeps both.
+    for (ScalarGrid *mass : {&mDensity, hasCombustion() ? &mFuel : nullptr}) {
+        if (!mass)
+            continue;
+        if (mParams.accountingDensity)
+            mAdvector.advectAccounting(*mass, mVelocity, dt, mWork);
+        else
+            fields[count++] = mass;
+    }
     fields[count++] = &mTemperature;
     if (hasDye()) {
         for (ScalarGrid &c : mDye)
             fields[count++] = &c;
     }
+    if (hasCombustion())
+        fields[count++] = &mFlame;
     mAdvector.advectScalars(std::span<ScalarGrid *const>(fields.data(), count), mVelocity, dt,
                             mParams.advection, mWork);
 }
@@ -286,6 +345,10 @@ void SmokeSolver::diffuseScalars(float dt)
     if (hasDye()) {
         for (ScalarGrid &c : mDye)
             diffuseImplicit(c, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    }
+    if (hasCombustion()) {
+        diffuseImplicit(mFuel, mParams.diffusion, dt, mSolids, mDomain, mWork);
+        diffuseImplicit(mFlame, mParams.diffusion, dt, mSolids, mDomain, mWork);
     }
 }
 
@@ -307,6 +370,7 @@ void SmokeSolver::dissipate(float dt)
     }
     for (int axis = 0; axis < axesOf(mDomain); ++axis)
         decay(mVelocity.component(axis), mParams.velocityDissipation, dt);
+    decay(mFlame, mParams.combustion.flameCooling, dt);
 }
 
 void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
@@ -327,6 +391,8 @@ void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
     case FieldKind::DyeGreen: copy(mDye[1]); return;
     case FieldKind::DyeBlue: copy(mDye[2]); return;
     case FieldKind::Pressure: copy(mPressureField); return;
+    case FieldKind::Fuel: copy(mFuel); return;
+    case FieldKind::Flame: copy(mFlame); return;
     case FieldKind::Divergence:
         PressureSolver::divergence(mVelocity, mSolids, mDomain, out);
         return;
@@ -389,6 +455,10 @@ std::string SmokeSolver::firstNonFiniteField() const
         return "temperature";
     if (bad(mPressureField))
         return "pressure";
+    if (hasCombustion() && bad(mFuel))
+        return "fuel";
+    if (hasCombustion() && bad(mFlame))
+        return "flame";
     static const char *dyeNames[3] = {"dye red", "dye green", "dye blue"};
     for (int c = 0; c < 3; ++c) {
         if (mDye[c].count() > 0 && bad(mDye[c]))
@@ -405,6 +475,7 @@ std::size_t SmokeSolver::memoryBytes() const
                         + mAdvector.memoryBytes();
     for (const ScalarGrid &c : mDye)
         total += c.bytes();
+    total += mFuel.bytes() + mFlame.bytes() + mExpansion.bytes() + mIgnite.size();
     return total;
 }
 

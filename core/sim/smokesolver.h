@@ -15,7 +15,11 @@ namespace plume::sim {
 /// implicit viscosity and diffusion, dissipation, buoyancy and vorticity confinement
 /// (Fedkiw, Stam and Jensen 2001), and a multigrid-preconditioned CG pressure projection.
 ///
-/// State: velocity (faces), density, temperature, optional RGB dye and pressure (centres).
+/// Combustion (docs/fire.md): once an emitter emits fuel, fuel and flame fields follow the flow
+/// and burn to heat, soot, flame and expanding gas.
+///
+/// State: velocity (faces), density, temperature, optional RGB dye, optional fuel and flame,
+/// and pressure (centres).
 /// Stages borrow the shared Workspace grids, which keeps the state under 64 bytes per cell.
 class SmokeSolver final : public Solver
 {
@@ -33,11 +37,15 @@ public:
     std::string firstNonFiniteField() const override;
     std::size_t memoryBytes() const override;
     bool hasDye() const override { return mDye[0].count() > 0; }
+    bool hasCombustion() const override { return mFuel.count() > 0; }
 
     const MacGrid &velocity() const { return mVelocity; }
     const ScalarGrid &density() const { return mDensity; }
     const ScalarGrid &temperature() const { return mTemperature; }
     const FlagGrid &solids() const { return mSolids; }
+    /// The divergence (1 / s) the last step's projection gave each cell: burning gas expanding.
+    /// Empty without combustion.
+    const ScalarGrid &expansion() const { return mExpansion; }
 
 private:
     void applyObstacles(const FlagGrid &solids) override;
@@ -45,15 +53,17 @@ private:
     void applyForceFields(std::vector<ForceField> fields) override;
     void advectVelocity(float dt);
     void addSources(float dt);
+    double burnFuel(float dt);
     void addForces(float dt, double time);
     void applyInflow();
     void diffuseVelocity(float dt);
-    StepStats project(float dt);
+    StepStats project(float dt, bool expanding);
     void advectScalars(float dt);
     void diffuseScalars(float dt);
     void dissipate(float dt);
 
     void ensureDye();
+    void ensureCombustion();
 
     Domain mDomain;
     SimParams mParams;
@@ -68,6 +78,10 @@ private:
     ScalarGrid mDensity;
     ScalarGrid mTemperature;
     ScalarGrid mDye[3];
+    ScalarGrid mFuel; ///< combustion only, like the three below
+    ScalarGrid mFlame;
+    ScalarGrid mExpansion;             ///< divergence source of the last step, 1 / s
+    std::vector<std::uint8_t> mIgnite; ///< cells where emitted fuel burns whatever the heat
     ScalarGrid mPressureField;
 };
 

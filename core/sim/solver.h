@@ -27,11 +27,13 @@ enum class FieldKind : std::uint8_t {
     Divergence, ///< discrete divergence of the current velocity, 1 / s
     Vorticity,  ///< magnitude of the curl at the centre, 1 / s
     Solid,      ///< 1 in obstacles, 0 elsewhere
+    Fuel,       ///< unburnt fuel (0 without combustion)
+    Flame,      ///< visible fire: fuel burnt recently, cooling at flameCooling (docs/fire.md)
 };
 
-inline constexpr EnumNames<FieldKind, 13> kFieldKindNames{
+inline constexpr EnumNames<FieldKind, 15> kFieldKindNames{
     {"density", "temperature", "dye-red", "dye-green", "dye-blue", "velocity-x", "velocity-y",
-     "velocity-z", "speed", "pressure", "divergence", "vorticity", "solid"}};
+     "velocity-z", "speed", "pressure", "divergence", "vorticity", "solid", "fuel", "flame"}};
 inline const char *toString(FieldKind f) { return kFieldKindNames.name(f); }
 
 /// What one substep did.
@@ -41,6 +43,7 @@ struct StepStats
     double pressureResidual = 0.0; ///< relative residual reached (smoke); 0 for stam
     bool pressureConverged = true;
     bool pressureFallback = false; ///< multigrid broke down; the diagonal preconditioner finished
+    double fuelBurnt = 0.0;        ///< fuel burnt, summed over cells (smoke with combustion)
 };
 
 /// A fluid solver over a fixed domain. Both schemes implement it. Inputs (obstacles, emitters,
@@ -89,6 +92,10 @@ public:
 
     /// Whether any emitter injects dye (dye fields exist only then).
     virtual bool hasDye() const = 0;
+
+    /// Whether fuel and flame fields exist: some emitter has emitted fuel (smoke scheme only;
+    /// the stam scheme has no combustion).
+    virtual bool hasCombustion() const { return false; }
 
 protected:
     // The schemes' halves of the setters above, called with inputs that passed validation.

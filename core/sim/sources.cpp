@@ -29,8 +29,12 @@ Status validate(const Emitter &e, std::size_t cellCount)
 {
     if (Status s = e.mask.validate(cellCount); !s)
         return Status::failure("emitter " + s.error);
-    if (!std::isfinite(e.density) || !std::isfinite(e.temperature) || !finite(e.dye))
+    if (!std::isfinite(e.density) || !std::isfinite(e.temperature) || !finite(e.dye)
+        || !std::isfinite(e.fuel))
         return Status::failure("emitter rates must be finite numbers");
+    if (e.fuel < 0.f)
+        return Status::failure("emitter fuel rate " + std::to_string(e.fuel)
+                               + " must not be negative");
     if (e.density < 0.f)
         return Status::failure("emitter density rate " + std::to_string(e.density)
                                + " must not be negative");

@@ -24,10 +24,13 @@ struct Emitter
     float density = 0.f;     ///< density per second
     float temperature = 0.f; ///< temperature (above ambient) per second
     Vec3 dye{0.f, 0.f, 0.f}; ///< RGB dye per second (linear colour times amount)
+    float fuel = 0.f;        ///< fuel per second (smoke scheme; docs/fire.md)
+    bool ignite = true;      ///< its cells burn whatever their temperature (a torch lights itself)
     EmitterVelocity velocityMode = EmitterVelocity::None;
     Vec3 velocity{0.f, 0.f, 0.f}; ///< acceleration (Force) or target velocity (Inflow)
 
     bool hasDye() const { return dye.x != 0.f || dye.y != 0.f || dye.z != 0.f; }
+    bool hasFuel() const { return fuel != 0.f; }
 };
 
 /// The kinds of force field.

@@ -56,7 +56,7 @@ Scene withoutExtras(Scene s)
 {
     s.extra = {};
     s.domain.extra = s.domain.boundariesExtra = {};
-    s.simulation.extra = s.simulation.pressureExtra = {};
+    s.simulation.extra = s.simulation.pressureExtra = s.simulation.combustionExtra = {};
     s.exports.extra = s.exports.render.extra = s.exports.flipbook.extra = {};
     s.exports.images.extra = {};
     for (Item &item : s.items) {
