@@ -457,14 +457,15 @@ int bake(const QStringList &arguments)
                                          "terminal.");
     parser.addOptions({outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt});
     parser.addOptions(exportOpts.all());
-    if (auto done = parseCommand(parser, arguments, "bake",
-                                 "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each "
-                                 "frame, with grids density, temperature, vel and (with dye) Cd; "
-                                 "with --flipbook or --images (or the scene's export presets) a "
-                                 "flipbook atlas <scene>_flipbook.png with motion vectors and a "
-                                 "JSON sidecar, or <scene>.<frame>.png images. Each file appears "
-                                 "complete or not at all. Exit codes: 0 done; 1 failed or "
-                                 "interrupted while running; 2 bad usage or scene."))
+    if (auto done = parseCommand(
+            parser, arguments, "bake",
+            "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each frame, with grids "
+            "density, temperature, vel, (with dye) Cd and (with fuel) flame and fuel; with "
+            "--flipbook or --images (or the scene's export presets) a flipbook atlas "
+            "<scene>_flipbook.png with motion vectors and a JSON sidecar, or <scene>.<frame>.png "
+            "images. Each file appears "
+            "complete or not at all. Exit codes: 0 done; 1 failed or "
+            "interrupted while running; 2 bad usage or scene."))
         return *done;
     if (!parser.isSet(outOpt))
         return usageError("bake needs an output folder: -o DIR");

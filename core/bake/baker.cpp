@@ -79,7 +79,7 @@ sim::Status writeSequenceFrame(const RenderedFrame &frame, const ImageSequenceSe
 sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
                        const std::filesystem::path &path)
 {
-    sim::ScalarGrid density, temperature, vx, vy, vz, red, green, blue;
+    sim::ScalarGrid density, temperature, vx, vy, vz, red, green, blue, flame, fuel;
     solver.sample(sim::FieldKind::Density, density);
     solver.sample(sim::FieldKind::Temperature, temperature);
     solver.sample(sim::FieldKind::VelocityX, vx);
@@ -96,6 +96,12 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
     if (!solver.domain().is2D()) {
         solver.sample(sim::FieldKind::VelocityZ, vz);
         out.velocityZ = &vz;
+    }
+    if (solver.hasCombustion()) {
+        solver.sample(sim::FieldKind::Flame, flame);
+        solver.sample(sim::FieldKind::Fuel, fuel);
+        out.flame = &flame;
+        out.fuel = &fuel;
     }
     if (solver.hasDye()) {
         solver.sample(sim::FieldKind::DyeRed, red);

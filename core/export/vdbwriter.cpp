@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct FieldArrays
 {
     const float *density = nullptr;
     const float *temperature = nullptr;
+    const float *flame = nullptr;
+    const float *fuel = nullptr;
     std::array<const float *, 3> velocity{}; ///< z may be null in 2D (zero)
     std::array<const float *, 3> dye{};
     bool hasVelocity = false;
@@ -49,6 +52,8 @@ struct BlockLeaves
 {
     std::unique_ptr<FloatLeaf> density;
     std::unique_ptr<FloatLeaf> temperature;
+    std::unique_ptr<FloatLeaf> flame;
+    std::unique_ptr<FloatLeaf> fuel;
     std::unique_ptr<VecLeaf> velocity;
     std::unique_ptr<VecLeaf> colour;
     bool nonFinite = false;
@@ -62,10 +67,12 @@ std::string sizeText(Int3 s)
 using NamedField = std::pair<const ScalarGrid *, const char *>;
 
 // The frame's field pointers (null when absent) with the names used in messages.
-std::array<NamedField, 8> namedFields(const VdbFrame &f)
+std::array<NamedField, 10> namedFields(const VdbFrame &f)
 {
     return {{{f.density, "density"},
              {f.temperature, "temperature"},
+             {f.flame, "flame"},
+             {f.fuel, "fuel"},
              {f.velocityX, "velocity x"},
              {f.velocityY, "velocity y"},
              {f.velocityZ, "velocity z"},
@@ -106,6 +113,8 @@ Status collectFields(const VdbFrame &f, FieldArrays &out)
     auto data = [](const ScalarGrid *g) { return g ? g->data() : nullptr; };
     out.density = data(f.density);
     out.temperature = data(f.temperature);
+    out.flame = data(f.flame);
+    out.fuel = data(f.fuel);
     out.velocity = {data(f.velocityX), data(f.velocityY), data(f.velocityZ)};
     out.dye = {data(f.dyeRed), data(f.dyeGreen), data(f.dyeBlue)};
     return Status::success();
@@ -163,11 +172,15 @@ void convertBlock(const FieldArrays &in, Int3 cells, Int3 block, const VdbWriteO
                 finite = finite && std::isfinite(d);
                 if (densityOn)
                     setActive(out.density, origin, off, d);
-                if (in.temperature) {
-                    const float t = in.temperature[n];
+                for (auto [field, leaf] : {std::pair{in.temperature, &out.temperature},
+                                           {in.flame, &out.flame},
+                                           {in.fuel, &out.fuel}}) {
+                    if (!field)
+                        continue;
+                    const float t = field[n];
                     finite = finite && std::isfinite(t);
                     if (std::abs(t) > thr)
-                        setActive(out.temperature, origin, off, t);
+                        setActive(*leaf, origin, off, t);
                 }
                 if (in.hasVelocity) {
                     const openvdb::Vec3s v(in.velocity[0][n], in.velocity[1][n],
@@ -247,11 +260,16 @@ Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOption
     describeGrid(*density, "density", f, xform);
     density->setGridClass(openvdb::GRID_FOG_VOLUME);
     grids.push_back(density);
-    if (in.temperature) {
-        auto temperature = assembleGrid<openvdb::FloatGrid>(blocks, &BlockLeaves::temperature);
-        describeGrid(*temperature, "temperature", f, xform);
-        temperature->setGridClass(openvdb::GRID_FOG_VOLUME);
-        grids.push_back(temperature);
+    for (auto [field, leaf, name] :
+         {std::tuple{in.temperature, &BlockLeaves::temperature, "temperature"},
+          {in.flame, &BlockLeaves::flame, "flame"},
+          {in.fuel, &BlockLeaves::fuel, "fuel"}}) {
+        if (!field)
+            continue;
+        auto grid = assembleGrid<openvdb::FloatGrid>(blocks, leaf);
+        describeGrid(*grid, name, f, xform);
+        grid->setGridClass(openvdb::GRID_FOG_VOLUME);
+        grids.push_back(grid);
     }
     if (in.hasVelocity) {
         auto vel = assembleGrid<openvdb::Vec3SGrid>(blocks, &BlockLeaves::velocity);

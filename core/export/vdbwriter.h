@@ -15,6 +15,8 @@ namespace plume {
 ///
 /// Written grids (voxel (i,j,k) is cell (i,j,k); 2D domains give one voxel layer, k = 0):
 /// - `density`, `temperature`: float, grid class fog volume, in the fields' own units.
+/// - `flame`, `fuel`: float, grid class fog volume (combustion; the names Blender and Houdini
+///   use). Written when given.
 /// - `vel`: vec3s (world units per second), vector type contravariant-relative, grid class
 ///   unknown, not staggered. Written when velocityX and velocityY are given; velocityZ is
 ///   required in 3D and taken as zero when null in 2D.
@@ -30,6 +32,8 @@ struct VdbFrame
 
     const sim::ScalarGrid *density = nullptr;
     const sim::ScalarGrid *temperature = nullptr;
+    const sim::ScalarGrid *flame = nullptr;
+    const sim::ScalarGrid *fuel = nullptr;
     const sim::ScalarGrid *velocityX = nullptr; ///< cell-centred, world units per second
     const sim::ScalarGrid *velocityY = nullptr;
     const sim::ScalarGrid *velocityZ = nullptr;

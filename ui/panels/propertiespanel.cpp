@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <tuple>
 
 namespace plume {
 
@@ -257,6 +258,12 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         addVec(
             f, "Dye /s", [this] { return item().emitter.dye; },
             setE([](EmitterSettings &e, sim::Vec3 v) { e.dye = v; }), 3, emitterParams::dye);
+        addDouble(
+            f, "Fuel /s", [this] { return item().emitter.fuel; },
+            setE([](EmitterSettings &e, double v) { e.fuel = float(v); }), emitterParams::fuel);
+        addBool(
+            f, "Fuel ignites", [this] { return item().emitter.ignite; },
+            setE([](EmitterSettings &e, bool v) { e.ignite = v; }));
         addChoice(
             f, "Velocity mode", names(sim::kEmitterVelocityNames),
             [this] { return int(item().emitter.velocityMode); },
@@ -449,6 +456,24 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     addChoice(
         f, "Stam sweep", names(sim::kSweepOrderNames), [s] { return int(s().params.stamSweep); },
         setS([](S &x, int v) { x.params.stamSweep = sim::SweepOrder(v); }));
+
+    // Combustion (smoke scheme; docs/fire.md): acts where emitters emit fuel.
+    QFormLayout *c = section(layout, "Combustion");
+    namespace cp = sim::combustionParams;
+    using C = sim::CombustionSettings;
+    auto combustion = [](float C::*member) {
+        return [member](S &x, double v) { x.params.combustion.*member = float(v); };
+    };
+    for (auto [label, member, param] :
+         {std::tuple{"Ignition temperature", &C::ignitionTemperature, &cp::ignitionTemperature},
+          {"Burn rate /s", &C::burnRate, &cp::burnRate},
+          {"Heat release", &C::heatRelease, &cp::heatRelease},
+          {"Smoke per fuel", &C::smokePerFuel, &cp::smokePerFuel},
+          {"Flame cooling /s", &C::flameCooling, &cp::flameCooling},
+          {"Expansion", &C::expansion, &cp::expansion}})
+        addDouble(
+            c, label, [s, member = member] { return s().params.combustion.*member; },
+            setS(combustion(member)), *param);
 }
 
 void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
