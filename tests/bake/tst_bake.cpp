@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace plume;
 
 namespace {
@@ -219,7 +221,8 @@ private slots:
     void examplesBake_data()
     {
         QTest::addColumn<QString>("scene");
-        for (const char *s : {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d"})
+        for (const char *s : {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d",
+                              "torch-2d", "campfire-3d", "explosion-3d"})
             QTest::newRow(s) << s;
     }
 
@@ -237,6 +240,20 @@ private slots:
         const BakeResult result = bakeScene(s, settings);
         QVERIFY2(result.status.ok(), result.status.error.c_str());
         QCOMPARE(int(result.files.size()), 3);
+        // Scenes with fuel add the flame and fuel grids (Blender's and Houdini's names); the
+        // others do not.
+        const bool fire = std::any_of(s.items.begin(), s.items.end(),
+                                      [](const Item &i) { return i.emitter.fuel > 0.f; });
+        openvdb::io::File file(result.files.back().string());
+        file.open();
+        for (const char *grid : {"flame", "fuel"}) {
+            QCOMPARE(file.hasGrid(grid), fire);
+            if (fire) {
+                auto g = openvdb::gridPtrCast<openvdb::FloatGrid>(file.readGrid(grid));
+                QVERIFY(g && g->getGridClass() == openvdb::GRID_FOG_VOLUME);
+                QVERIFY(g->activeVoxelCount() > 0);
+            }
+        }
     }
 
     void badRangeRefused()
