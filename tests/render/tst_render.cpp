@@ -50,8 +50,9 @@ FrameFields ball(int n, bool threeD, float radius, Vec3 velocity = {}, float hot
     return f;
 }
 
-/// A flame: ball() plus a flame field and temperature that fall linearly from the centre
-/// (`core` there) to 0 at `radius`, as in a burning region with a hot core and cooler edges.
+/// A flame: flame field, temperature and a little soot that fall linearly from the centre
+/// (`flame` and `hot` there) to 0 at `radius`: a burning region with a hot core and cooler
+/// edges.
 FrameFields fireBall(int n, bool threeD, float radius, float flame, float hot)
 {
     FrameFields f = ball(n, threeD, radius);
@@ -66,7 +67,7 @@ FrameFields fireBall(int n, bool threeD, float radius, float flame, float hot)
                 const float w = std::max(1.f - length(p) / radius, 0.f);
                 f.flame(i, j, k) = flame * w;
                 f.temperature(i, j, k) = hot * w;
-                f.density(i, j, k) = 0.f; // no smoke: the fire alone
+                f.density(i, j, k) = 0.05f * w; // a little soot: alpha well below 1
             }
     return f;
 }
