@@ -59,18 +59,22 @@ QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput em
                   int bitDepth)
 {
     const bool add = emission == EmissionOutput::Combined;
+    const bool premultiplied = alpha == AlphaMode::Premultiplied;
     return makeImage(frame, bitDepth, [&](std::size_t p, float(&c)[4]) {
         const float a = frame.color[4 * p + 3];
         c[3] = a;
         for (int ch = 0; ch < 3; ++ch) {
-            float v = frame.color[4 * p + ch] + (add ? frame.emission[3 * p + ch] : 0.f);
+            const float v = frame.color[4 * p + ch];
+            const float e = add ? frame.emission[3 * p + ch] : 0.f;
             // Straight colour is the premultiplied one over alpha; premultiplied files hold
-            // the sRGB-encoded straight colour times alpha (what sRGB engines expect).
-            const float straight = a > 0.f ? v / a : 0.f;
-            const float encoded = detail::linearToSrgb(straight);
-            c[ch] = alpha == AlphaMode::Premultiplied ? encoded * a : encoded;
-            if (add && a <= 0.f)
-                c[ch] = alpha == AlphaMode::Premultiplied ? detail::linearToSrgb(v) : 0.f;
+            // the sRGB-encoded straight colour times alpha (what sRGB engines expect), plus the
+            // sRGB-encoded emission: light that One, OneMinusSrcAlpha blending adds whatever
+            // the alpha, so a flame in thin smoke stays as bright as it is (clipped per
+            // channel: bright orange turns yellow-white).
+            if (premultiplied)
+                c[ch] = detail::linearToSrgb(a > 0.f ? v / a : 0.f) * a + detail::linearToSrgb(e);
+            else
+                c[ch] = a > 0.f ? detail::linearToSrgb((v + e) / a) : 0.f;
         }
     });
 }

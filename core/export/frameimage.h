@@ -20,7 +20,10 @@ float decodeMotion(float encoded, float range);
 
 /// The frame's colour as an image of `bitDepth` (8: Format_RGBA8888, 16: Format_RGBA64; both
 /// unpremultiplied Qt formats, so the stored bytes are exactly what is computed): RGB
-/// sRGB-encoded, straight or premultiplied, with emission added when `emission` is Combined.
+/// sRGB-encoded, straight or premultiplied, with emission added when `emission` is Combined:
+/// premultiplied adds the sRGB-encoded emission to the encoded colour times alpha (additive
+/// light, bright even where alpha is 0); straight adds it to the colour before dividing by
+/// alpha, so it shows only where there is smoke.
 QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput emission,
                   int bitDepth);
 /// The emission as an opaque sRGB image (values above 1 clip).

@@ -640,7 +640,8 @@ void readRender(ObjectReader &r, RenderSettings &s)
                                 {&rp::stepCells, &s.stepCells},
                                 {&rp::emissionIntensity, &s.emissionIntensity},
                                 {&rp::emissionMin, &s.emissionMin},
-                                {&rp::emissionMax, &s.emissionMax}})
+                                {&rp::emissionMax, &s.emissionMax},
+                                {&rp::flameIntensity, &s.flameIntensity}})
         r.number(*param, *value);
     if (r.ok() && !(s.emissionMax > s.emissionMin))
         return r.context().fail(r.path("emissionMax"),

@@ -355,6 +355,7 @@ Node renderNode(const RenderSettings &s)
     o.add("emissionIntensity", number(s.emissionIntensity));
     o.add("emissionMin", number(s.emissionMin));
     o.add("emissionMax", number(s.emissionMax));
+    o.add("flameIntensity", number(s.flameIntensity));
     addExtra(o, s.extra);
     return o;
 }

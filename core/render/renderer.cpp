@@ -1,5 +1,6 @@
 #include "renderer.h"
 
+#include "blackbody.h"
 #include "volumemarch.h"
 
 #include <sim/parallel.h>
@@ -25,27 +26,44 @@ float linearToSrgb(float c)
 
 sim::Vec3 blackbody(float t)
 {
-    // Stops approximate the Planckian locus from ~1000 K (dark red) to ~6500 K (white).
-    struct Stop
-    {
-        float t;
-        sim::Vec3 c;
-    };
-    static constexpr Stop kStops[] = {{0.f, {0.5f, 0.02f, 0.f}},
-                                      {0.35f, {1.f, 0.22f, 0.02f}},
-                                      {0.7f, {1.f, 0.62f, 0.2f}},
-                                      {1.f, {1.f, 0.95f, 0.88f}}};
-    t = std::clamp(std::isfinite(t) ? t : 0.f, 0.f, 1.f);
-    int n = 1;
-    while (n < 3 && t > kStops[n].t)
-        ++n;
-    const Stop &a = kStops[n - 1];
-    const Stop &b = kStops[n];
-    const float f = (t - a.t) / (b.t - a.t);
-    return (a.c + (b.c - a.c) * f) * (t * t);
+    t = t > 0.f ? std::min(t, 1.f) : 0.f; // NaN: 0
+    return blackbodyColor(kEmissionMinKelvin + (kEmissionMaxKelvin - kEmissionMinKelvin) * t)
+           * (t * t);
 }
 
 } // namespace detail
+
+namespace {
+
+/// How far `temperature` is from emissionMin to emissionMax, clamped to [0, 1] (NaN: 0).
+float emissionFraction(const RenderSettings &s, float temperature)
+{
+    const float t = (temperature - s.emissionMin) / (s.emissionMax - s.emissionMin);
+    return t > 0.f ? std::min(t, 1.f) : 0.f;
+}
+
+} // namespace
+
+float emissionKelvin(const RenderSettings &s, float temperature)
+{
+    return kEmissionMinKelvin
+           + (kEmissionMaxKelvin - kEmissionMinKelvin) * emissionFraction(s, temperature);
+}
+
+sim::Vec3 emissionColor(const RenderSettings &s, float temperature, float flame)
+{
+    if (!std::isfinite(temperature))
+        return {};
+    const float t = emissionFraction(s, temperature);
+    float brightness = 0.f;
+    if (s.emissionIntensity > 0.f)
+        brightness += t * t * s.emissionIntensity;
+    if (s.flameIntensity > 0.f && flame > 0.f && std::isfinite(flame))
+        brightness += s.flameIntensity * flame;
+    if (!(brightness > 0.f))
+        return {};
+    return blackbodyColor(emissionKelvin(s, temperature)) * brightness;
+}
 
 namespace {
 
@@ -76,14 +94,6 @@ struct Bilinear
     }
 };
 
-sim::Vec3 glow(const RenderSettings &s, float temperature)
-{
-    if (s.emissionIntensity <= 0.f || !(temperature > s.emissionMin))
-        return {};
-    const float t = (temperature - s.emissionMin) / (s.emissionMax - s.emissionMin);
-    return detail::blackbody(t) * s.emissionIntensity;
-}
-
 /// 2D: the domain fitted into the frame (letterboxed), one bilinear sample per pixel.
 void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float frameRate,
               RenderedFrame &out)
@@ -97,6 +107,7 @@ void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float 
     const bool field = s.look2D == Look2D::Field && f.field.count() != 0;
     const bool dye = f.hasDye();
     const bool temperature = f.temperature.count() != 0;
+    const bool flame = temperature && f.hasFlame();
     const float range = s.fieldMax > s.fieldMin ? 1.f / (s.fieldMax - s.fieldMin) : 0.f;
     sim::forEachRow(sim::Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px) {
@@ -127,7 +138,7 @@ void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float 
                 out.color[4 * p + c] = rgb[c] * alpha;
             out.color[4 * p + 3] = alpha;
             if (temperature) {
-                const sim::Vec3 e = glow(s, b(f.temperature));
+                const sim::Vec3 e = emissionColor(s, b(f.temperature), flame ? b(f.flame) : 0.f);
                 for (int c = 0; c < 3; ++c)
                     out.emission[3 * p + c] = e[c];
             }
@@ -161,6 +172,10 @@ void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings
         solver.sample(sim::FieldKind::DyeGreen, out.dyeGreen);
         solver.sample(sim::FieldKind::DyeBlue, out.dyeBlue);
     }
+    if (solver.hasCombustion() && settings.flameIntensity > 0.f)
+        solver.sample(sim::FieldKind::Flame, out.flame);
+    else
+        out.flame = sim::ScalarGrid();
     if (out.domain.is2D() && settings.look2D == Look2D::Field)
         solver.sample(settings.field, out.field);
 }

@@ -19,12 +19,15 @@ struct FrameFields
     sim::ScalarGrid temperature;                     ///< above ambient
     sim::ScalarGrid velocityX, velocityY, velocityZ; ///< world units / s
     sim::ScalarGrid dyeRed, dyeGreen, dyeBlue;       ///< colour times density
+    sim::ScalarGrid flame;                           ///< combustion's visible fire, or empty
     sim::ScalarGrid field;                           ///< Look2D::Field: the chosen field
 
     bool hasDye() const { return dyeRed.count() != 0 && dyeRed.count() == density.count(); }
+    bool hasFlame() const { return flame.count() != 0 && flame.count() == density.count(); }
 };
 
-/// Samples from a solver the fields that `settings` needs (velocity only when `motion`).
+/// Samples from a solver the fields that `settings` needs (velocity only when `motion`; the
+/// flame when the solver has combustion).
 void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings, bool motion,
                        float ambientTemperature, FrameFields &out);
 
@@ -43,12 +46,27 @@ struct RenderedFrame
 
 /// Renders a frame on the CPU: in 2D the dye or a colour-mapped field, in 3D a ray-marched
 /// volume lit by a directional light with shadows (from a transmittance volume), an ambient
-/// term and blackbody-style emission. `motion` also computes screen-space motion vectors,
-/// `frameRate` (frames per second) turns velocities into pixels per frame. The result does
-/// not depend on the thread count (rows are independent). An empty domain gives a transparent
-/// frame.
+/// term and blackbody emission from hot gas and flame (emissionColor). `motion` also computes
+/// screen-space motion vectors, `frameRate` (frames per second) turns velocities into pixels per
+/// frame. The result does not depend on the thread count (rows are independent). An empty domain
+/// gives a transparent frame.
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
                           float frameRate);
+
+/// The blackbody temperatures that emissionMin and emissionMax stand for.
+inline constexpr float kEmissionMinKelvin = 1000.f; ///< dark red
+inline constexpr float kEmissionMaxKelvin = 6500.f; ///< white (sRGB's D65 white point)
+
+/// Kelvin of a temperature above ambient (docs/blackbody.md): 1000 K at emissionMin rising
+/// linearly to 6500 K at emissionMax, clamped to that range.
+float emissionKelvin(const RenderSettings &settings, float temperature);
+
+/// Light (linear RGB) emitted where the gas has `temperature` (above ambient) and `flame`: hot
+/// gas glows above emissionMin with blackbodyColor(emissionKelvin) * t^2 * emissionIntensity,
+/// t = (temperature - emissionMin) / (emissionMax - emissionMin) clamped to [0, 1]; flame adds
+/// blackbodyColor(emissionKelvin) * flameIntensity * flame. The same formula runs in the
+/// volume view's shader. Non-finite inputs emit nothing.
+sim::Vec3 emissionColor(const RenderSettings &settings, float temperature, float flame);
 
 namespace detail {
 /// Optical depth towards the light, per cell: tau = integral of densityScale * density along
@@ -56,8 +74,8 @@ namespace detail {
 /// light so each slice reuses the previous one (bilinear, one pass over the volume).
 void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, sim::Vec3 toLight,
                          float densityScale, sim::ScalarGrid &tau);
-/// Blackbody-style glow colour (linear RGB) of t in [0, 1]: dark red, orange, yellow, white,
-/// brightness rising as t^2.
+/// Glow of hot gas (linear RGB) at t in [0, 1] of the way from emissionMin to emissionMax:
+/// the blackbody colour from 1000 K (red) to 6500 K (white), brightness rising as t^2.
 sim::Vec3 blackbody(float t);
 /// Linear <-> sRGB transfer (IEC 61966-2-1) for one channel in [0, 1].
 float srgbToLinear(float c);

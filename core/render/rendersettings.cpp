@@ -21,6 +21,7 @@ sim::Status checkRenderSettings(const RenderSettings &s)
         {renderParams::emissionIntensity, s.emissionIntensity},
         {renderParams::emissionMin, s.emissionMin},
         {renderParams::emissionMax, s.emissionMax},
+        {renderParams::flameIntensity, s.flameIntensity},
     };
     for (const auto &[param, v] : values) {
         if (!param.contains(v))

@@ -54,6 +54,10 @@ inline constexpr sim::Param emissionIntensity{.key = "emissionIntensity",
 /// emissionMax is also > emissionMin.
 inline constexpr sim::Param emissionMin{.key = "emissionMin"};
 inline constexpr sim::Param emissionMax{.key = "emissionMax"};
+inline constexpr sim::Param flameIntensity{.key = "flameIntensity",
+                                           .min = 0,
+                                           .softMax = 1000,
+                                           .decimals = 2};
 } // namespace renderParams
 
 /// How the renderer turns simulation fields into images (docs/flipbook.md). Plain data kept in
@@ -88,11 +92,15 @@ struct RenderSettings
     float densityScale = 20.f;              ///< extinction per unit density per world unit
     float stepCells = 0.75f;                ///< ray-march step in cells
 
-    // Emission (2D and 3D): blackbody-style colour from temperature. Below emissionMin
-    // nothing glows; at emissionMax the colour is white-hot. 0 intensity turns it off.
+    // Emission (2D and 3D, docs/blackbody.md): blackbody colour from temperature, mapped to
+    // 1000 K at emissionMin and 6500 K at emissionMax. Hot gas glows from emissionMin on,
+    // brightening as the square of the way to emissionMax; the flame field of combustion
+    // glows in its temperature's colour, as bright as flame times flameIntensity. 0
+    // intensity turns either off.
     float emissionIntensity = 1.f;
-    float emissionMin = 0.5f; ///< temperature above ambient where glowing starts
-    float emissionMax = 6.f;  ///< temperature of full, white-hot glow
+    float emissionMin = 0.5f;   ///< temperature above ambient where glowing starts (1000 K)
+    float emissionMax = 6.f;    ///< temperature of full, white-hot glow (6500 K)
+    float flameIntensity = 4.f; ///< brightness per unit of flame
 
     QJsonObject extra; ///< unknown keys kept from the scene file
 

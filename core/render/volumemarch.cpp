@@ -154,7 +154,7 @@ struct Marcher
     const RenderSettings &s;
     const Camera &camera;
     const sim::ScalarGrid &tau;
-    bool motion, lit, dye, hot;
+    bool motion, lit, dye, hot, fire;
     float frameRate;
     Vec3 light;
 
@@ -180,10 +180,11 @@ struct Marcher
             const Vec3 p = oc + dc * (ta + 0.5f * ds);
             const Trilinear w(n, p);
             if (hot) {
+                // Hot gas and flame emit over (1 - exp(-emissionRate ds)) per step, so the
+                // glow grows with the depth of hot gas; the smoke in front absorbs it.
                 const float temp = w(f.temperature.data());
-                if (temp > s.emissionMin) {
-                    const float tt = (temp - s.emissionMin) / (s.emissionMax - s.emissionMin);
-                    const Vec3 e = blackbody(tt) * s.emissionIntensity;
+                const Vec3 e = emissionColor(s, temp, fire ? w(f.flame.data()) : 0.f);
+                if (e.x > 0.f || e.y > 0.f || e.z > 0.f) {
                     const float a = trans * (1.f - std::exp(-emissionRate * ds));
                     glow[0] += a * e.x;
                     glow[1] += a * e.y;
@@ -294,13 +295,20 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motio
     if (lit)
         opticalDepthToLight(fields.density, fields.domain.cellSize, s.lightDirection,
                             s.densityScale, tau);
-    const bool hot = s.emissionIntensity > 0.f
+    const bool fire = s.flameIntensity > 0.f && fields.hasFlame();
+    const bool hot = (s.emissionIntensity > 0.f || fire)
                      && fields.temperature.count() == fields.density.count();
-    const Marcher marcher{fields,          s,
-                          camera,          tau,
-                          motion,          lit,
-                          fields.hasDye(), hot,
-                          frameRate,       s.lightColor * s.lightIntensity};
+    const Marcher marcher{fields,
+                          s,
+                          camera,
+                          tau,
+                          motion,
+                          lit,
+                          fields.hasDye(),
+                          hot,
+                          fire,
+                          frameRate,
+                          s.lightColor * s.lightIntensity};
     sim::forEachRow(Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px)
             marcher.pixel(px, py, out);

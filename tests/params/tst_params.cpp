@@ -160,6 +160,7 @@ QList<Probe> probes()
         {render, rp::emissionIntensity},
         {render, rp::emissionMin},
         {render, rp::emissionMax},
+        {render, rp::flameIntensity},
         {"export/flipbook", fp::rows},
         {"export/flipbook", fp::columns},
         {"export/flipbook", fp::first},
@@ -398,10 +399,10 @@ private slots:
         checkSpinBoxes(&dialog,
                        {named("frameWidth", rp::width), named("frameHeight", rp::height),
                         rp::fieldMin, rp::fieldMax, rp::yaw, rp::pitch, rp::fov, rp::zoom,
-                        rp::emissionIntensity, fp::rows, fp::columns,
+                        rp::emissionIntensity, rp::flameIntensity, fp::rows, fp::columns,
                         named("flipbookStep", fp::step), fp::padding, fp::motionRange,
                         fp::loopFrames, named("imageStep", imageParams::step)},
-                       16);
+                       17);
     }
 };
 

@@ -1,12 +1,14 @@
 // The CPU renderer: empty domains give the background, a lit smoke sphere is brighter on the
 // light's side, 2D looks match the window's colour maps and dye, motion vectors follow the
-// flow with the documented scale, emission comes from hot gas only, and the bytes do not
-// depend on the thread count.
+// flow with the documented scale, emission comes from hot gas and flame only, in blackbody
+// colours that follow the Planckian locus (fire: yellow-white core, orange-red edges), and the
+// bytes do not depend on the thread count.
 #include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <oneapi/tbb/task_arena.h>
 
 #include <export/frameimage.h>
+#include <render/blackbody.h>
 #include <render/renderer.h>
 
 #include <QElapsedTimer>
@@ -44,6 +46,28 @@ FrameFields ball(int n, bool threeD, float radius, Vec3 velocity = {}, float hot
                 f.velocityX(i, j, k) = velocity.x;
                 f.velocityY(i, j, k) = velocity.y;
                 f.velocityZ(i, j, k) = velocity.z;
+            }
+    return f;
+}
+
+/// A flame: flame field, temperature and a little soot that fall linearly from the centre
+/// (`flame` and `hot` there) to 0 at `radius`: a burning region with a hot core and cooler
+/// edges.
+FrameFields fireBall(int n, bool threeD, float radius, float flame, float hot)
+{
+    FrameFields f = ball(n, threeD, radius);
+    f.flame.reshape(f.domain.cells, sim::kCellCentre);
+    const Int3 c = f.domain.cells;
+    for (int k = 0; k < c.z; ++k)
+        for (int j = 0; j < c.y; ++j)
+            for (int i = 0; i < c.x; ++i) {
+                Vec3 p = f.domain.cellCentre(i, j, k) - Vec3{0.5f, 0.5f, 0.5f};
+                if (!threeD)
+                    p.z = 0.f;
+                const float w = std::max(1.f - length(p) / radius, 0.f);
+                f.flame(i, j, k) = flame * w;
+                f.temperature(i, j, k) = hot * w;
+                f.density(i, j, k) = 0.05f * w; // a little soot: alpha well below 1
             }
     return f;
 }
@@ -220,11 +244,127 @@ private slots:
             QCOMPARE(v, 0.f);
     }
 
-    // Serial and 1, 2, 4 threads give the same bytes (3D with shadows, emission, motion; and
-    // a perspective camera from an angle).
+    void planckianLocus_data()
+    {
+        QTest::addColumn<double>("kelvin");
+        QTest::addColumn<double>("x");
+        QTest::addColumn<double>("y");
+        QTest::addColumn<double>("tolerance");
+        // CIE 1931 chromaticity of the Planckian locus (CIE 15:2004 / Wyszecki & Stiles tables).
+        // The fitted colour-matching functions fall off too fast beyond 680 nm, where most of
+        // a 1000 K radiator's visible light is, so x there is 0.011 low; from 2000 K on the
+        // fit is within 0.003.
+        QTest::newRow("1000 K") << 1000.0 << 0.6527 << 0.3445 << 0.013;
+        QTest::newRow("2000 K") << 2000.0 << 0.5266 << 0.4133 << 0.003;
+        QTest::newRow("3000 K") << 3000.0 << 0.4369 << 0.4041 << 0.003;
+        QTest::newRow("4000 K") << 4000.0 << 0.3805 << 0.3768 << 0.003;
+        QTest::newRow("6500 K") << 6500.0 << 0.3135 << 0.3237 << 0.003;
+        QTest::newRow("10000 K") << 10000.0 << 0.2807 << 0.2884 << 0.003;
+    }
+
+    // Planck's law through the fitted CIE matching functions lands on the published locus.
+    void planckianLocus()
+    {
+        QFETCH(double, kelvin);
+        QFETCH(double, x);
+        QFETCH(double, y);
+        QFETCH(double, tolerance);
+        const Chromaticity c = blackbodyChromaticity(kelvin);
+        QVERIFY2(std::abs(c.x - x) < tolerance && std::abs(c.y - y) < tolerance,
+                 qPrintable(QString("x %1 y %2").arg(c.x, 0, 'f', 4).arg(c.y, 0, 'f', 4)));
+    }
+
+    // The table's colours: largest channel 1, none negative; red over blue falls (and green
+    // over red rises) steadily from dark red through orange and white to blue-white; 6500 K
+    // is white within a few percent; the mapping from temperature ends at 1000 and 6500 K.
+    void blackbodyHue()
+    {
+        float previousBlue = -1.f, previousGreen = -1.f;
+        for (float k = 1000.f; k <= 12000.f; k += 250.f) {
+            const Vec3 c = blackbodyColor(k);
+            QVERIFY(c.x >= 0.f && c.y >= 0.f && c.z >= 0.f);
+            QVERIFY(std::abs(std::max({c.x, c.y, c.z}) - 1.f) < 1e-5f);
+            const float blue = c.z / c.x, green = c.y / c.x;
+            QVERIFY2(blue > previousBlue || (blue == 0.f && previousBlue == 0.f),
+                     qPrintable(QString("%1 K").arg(k)));
+            QVERIFY2(green > previousGreen, qPrintable(QString("%1 K").arg(k)));
+            previousBlue = blue;
+            previousGreen = green;
+        }
+        const Vec3 white = blackbodyColor(6500.f);
+        QVERIFY(white.y > 0.93f && white.z > 0.95f);
+        const Vec3 red = blackbodyColor(1000.f);
+        QVERIFY(red.x == 1.f && red.y < 0.05f && red.z == 0.f);
+        const RenderSettings s;
+        QCOMPARE(emissionKelvin(s, s.emissionMin - 1.f), 1000.f);
+        QCOMPARE(emissionKelvin(s, s.emissionMax + 1.f), 6500.f);
+        QCOMPARE(emissionKelvin(s, 0.5f * (s.emissionMin + s.emissionMax)), 3750.f);
+        QCOMPARE(emissionKelvin(s, std::nanf("")), 1000.f);
+    }
+
+    void fireLooksLikeFire_data()
+    {
+        QTest::addColumn<bool>("threeD");
+        QTest::newRow("2D") << false;
+        QTest::newRow("3D") << true;
+    }
+
+    // A flame with a hot core and cooler edges: in the combined image the core is brighter and
+    // more yellow-white (green over red higher) than the edge, which is orange-red (red over
+    // green over blue). Without flame the emission is what the temperature alone gives.
+    void fireLooksLikeFire()
+    {
+        QFETCH(bool, threeD);
+        const FrameFields f = fireBall(32, threeD, 0.4f, 2.f, 6.f);
+        const RenderSettings s = smallFrame(64);
+        const RenderedFrame r = renderFrame(f, s, false, 24.f);
+        const QImage image = colorImage(r, AlphaMode::Premultiplied, EmissionOutput::Combined, 8);
+        const QRgb core = image.pixel(32, 32);
+        // The edge: the outermost pixel right of the centre still as red as 128 of 255 (in 3D
+        // the light of the whole depth of the flame adds up, so the edge lies further out).
+        int x = 32;
+        while (x + 1 < 64 && qRed(image.pixel(x + 1, 32)) >= 128)
+            ++x;
+        QVERIFY(x > 40 && x < 60);
+        const QRgb edge = image.pixel(x, 32);
+        auto describe = [](QRgb c) {
+            return QString("(%1, %2, %3)").arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c));
+        };
+        const QString both = "core " + describe(core) + ", edge " + describe(edge);
+        QVERIFY2(qRed(core) + qGreen(core) + qBlue(core) > qRed(edge) + qGreen(edge) + qBlue(edge),
+                 qPrintable(both));
+        QVERIFY2(qGreen(core) > 200 && qRed(core) > 240, qPrintable(both)); // yellow-white
+        QVERIFY2(double(qGreen(core)) / qRed(core) > double(qGreen(edge)) / qRed(edge) + 0.2,
+                 qPrintable(both));
+        QVERIFY2(qRed(edge) > qGreen(edge) && qGreen(edge) > qBlue(edge), qPrintable(both));
+        QVERIFY2(double(qGreen(edge)) / qRed(edge) < 0.6, qPrintable(both));
+        QCOMPARE(qRgb(0, 0, 0) & 0xffffff, image.pixel(0, 0) & 0xffffff); // no fire, no light
+
+        // Without flame (or with flameIntensity 0) only the hot gas glows, as before flames.
+        FrameFields noFlame = f;
+        noFlame.flame = sim::ScalarGrid();
+        RenderSettings off = s;
+        off.flameIntensity = 0.f;
+        const RenderedFrame a = renderFrame(noFlame, s, false, 24.f);
+        const RenderedFrame b = renderFrame(f, off, false, 24.f);
+        QVERIFY(a.emission == b.emission);
+        off.emissionIntensity = 0.f;
+        for (float v : renderFrame(f, off, false, 24.f).emission)
+            QCOMPARE(v, 0.f);
+        double flameLight = 0.0, gasLight = 0.0;
+        for (std::size_t n = 0; n < r.emission.size(); ++n) {
+            flameLight += r.emission[n];
+            gasLight += a.emission[n];
+        }
+        QVERIFY(flameLight > 2.0 * gasLight);
+    }
+
+    // Serial and 1, 2, 4 threads give the same bytes (3D with shadows, emission, flame,
+    // motion; and a perspective camera from an angle).
     void deterministicAcrossThreads()
     {
-        const FrameFields f = ball(32, true, 0.35f, {0.3f, 0.7f, -0.2f}, 3.f);
+        FrameFields f = ball(32, true, 0.35f, {0.3f, 0.7f, -0.2f}, 3.f);
+        f.flame = fireBall(32, true, 0.3f, 1.5f, 0.f).flame;
         RenderSettings s = smallFrame(48);
         RenderSettings p = s;
         p.projection = Projection::Perspective;

@@ -1,12 +1,14 @@
 // Slice views of 3D scenes: the slice of a known volume lands on the expected cells and pixels,
 // shapes are cut by the plane, tools paint and place items lying in the plane (undo removes
-// them), and the frame cache keeps only the newest volume.
+// them), the frame cache keeps only the newest volume, and fire glows in the dye view and has
+// flame and fuel views.
 #include <document/document.h>
 #include <document/sliceplane.h>
 #include <tools/brushtool.h>
 #include <tools/selecttool.h>
 #include <tools/shapetool.h>
 #include <tools/tooloptions.h>
+#include <viewport/fieldrender.h>
 #include <viewport/sliceframe.h>
 #include <viewport/viewport.h>
 
@@ -312,6 +314,63 @@ private slots:
     }
 
     // Only the newest frame keeps its volume; older ones are replaced by copies without it.
+    // The dye view of a burning frame adds the flame's blackbody light over the smoke: warm
+    // (red > green > blue) and brighter where the flame is, the smoke unchanged elsewhere and
+    // everywhere without combustion. The flame and fuel views map their fields.
+    void fireGlowsInDyeView()
+    {
+        FrameData frame;
+        frame.domain = makeDomain(cubeScene().domain);
+        frame.domain.cells.z = 1;
+        const sim::Int3 n{kCells, kCells, 1};
+        for (DisplayField f : {DisplayField::Density, DisplayField::Temperature,
+                               DisplayField::Flame, DisplayField::Fuel})
+            frame.fields[int(f)].reshape(n, {0.5f, 0.5f, 0.5f});
+        frame.solids.reshape(n);
+        frame.fields[int(DisplayField::Density)].fill(0.3f);
+        // Flame and heat in the left half (x < 16): 0.3 flame at 1.5 above ambient (1800 K).
+        for (int j = 0; j < kCells; ++j)
+            for (int i = 0; i < kCells / 2; ++i) {
+                frame.fields[int(DisplayField::Flame)](i, j, 0) = 0.3f;
+                frame.fields[int(DisplayField::Temperature)](i, j, 0) = 1.5f;
+                frame.fields[int(DisplayField::Fuel)](i, j, 0) = 0.5f;
+            }
+        frame.maximum[int(DisplayField::Flame)] = 0.3f;
+        frame.maximum[int(DisplayField::Fuel)] = 0.5f;
+        const FireLook fire;
+        const QImage lit = renderField(frame, ViewField::Dye, fire).image;
+        FrameData noFire = frame;
+        noFire.fields[int(DisplayField::Flame)] = sim::ScalarGrid();
+        const QImage plain = renderField(noFire, ViewField::Dye, fire).image;
+        const QRgb burning = lit.pixel(4, 16), smoke = plain.pixel(4, 16);
+        const QString both = QString("burning (%1, %2, %3), smoke (%4, %5, %6)")
+                                 .arg(qRed(burning))
+                                 .arg(qGreen(burning))
+                                 .arg(qBlue(burning))
+                                 .arg(qRed(smoke))
+                                 .arg(qGreen(smoke))
+                                 .arg(qBlue(smoke));
+        QVERIFY2(qRed(burning) > qGreen(burning) && qGreen(burning) > qBlue(burning),
+                 qPrintable(both));
+        QVERIFY2(qRed(burning) > qRed(smoke) + 40, qPrintable(both));
+        QCOMPARE(lit.pixel(28, 16), plain.pixel(28, 16)); // no flame there
+        // Without combustion the dye view is the plain smoke picture, hot or not.
+        QCOMPARE(plain, dyeImage(frame.field(DisplayField::Density), {}, {}, {}, 0, &frame.solids));
+        FireLook off;
+        off.look.flameIntensity = 0.f;
+        off.look.emissionIntensity = 0.f;
+        QCOMPARE(renderField(frame, ViewField::Dye, off).image, plain);
+        // Flame and fuel views: the fields on their maps, 0 to the frame's maximum.
+        const FieldPicture flame = renderField(frame, ViewField::Flame, fire);
+        QCOMPARE(flame.hi, 0.3f);
+        QCOMPARE(flame.image.pixel(4, 16), mapColor(ColorMap::Inferno, 1.f));
+        QCOMPARE(flame.image.pixel(28, 16), mapColor(ColorMap::Inferno, 0.f));
+        const FieldPicture fuel = renderField(frame, ViewField::Fuel, fire);
+        QCOMPARE(fuel.image.pixel(4, 16), mapColor(ColorMap::Smoke, 1.f));
+        QCOMPARE(toDisplayName(ViewField::Flame), QString("Flame"));
+        QCOMPARE(toDisplayName(ViewField::Fuel), QString("Fuel"));
+    }
+
     void cacheKeepsNewestVolumeOnly()
     {
         FrameCache cache;

@@ -1,7 +1,8 @@
 // The OpenGL volume view under Xvfb with Mesa: a sphere of smoke lit from +x is brighter on
 // its lit side, an empty domain shows the background, an obstacle in front hides what is
-// behind it; textures are uploaded once per changed frame; a still follows interaction; and
-// with OpenGL forced off the layout says why and the slices still work.
+// behind it; a flame glows warm (blackbody: red > green > blue); textures are uploaded once
+// per changed frame; a still follows interaction; and with OpenGL forced off the layout says
+// why and the slices still work.
 #include <document/document.h>
 #include <tools/tooloptions.h>
 #include <viewport/glprobe.h>
@@ -182,6 +183,58 @@ private slots:
         // The right half is not covered: the smoke shows as without the slab.
         const QPoint right = front.toPixel(0.64f, 0.5f);
         QVERIFY(greyDifference(both.pixel(right), smokeOnly.pixel(right)) <= 1);
+    }
+
+    // A ball of flame at 2 above ambient (about 2300 K) and no smoke, lit by nothing but its
+    // own light: the centre glows warm, red over green over blue, clearly above the
+    // background; the same frame with flameIntensity 0 shows the background there.
+    void flameGlowsWarm()
+    {
+        Scene scene = litScene();
+        scene.exports.render.lightIntensity = 0.f;
+        scene.exports.render.ambient = 0.f;
+        scene.exports.render.flameIntensity = 0.3f;
+        Document doc;
+        doc.reset(scene, {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        FramePtr base = makeFrame(false, false);
+        auto volume = std::make_shared<FrameVolume>(*base->volume);
+        sim::ScalarGrid &flame = volume->fields[int(DisplayField::Flame)];
+        sim::ScalarGrid &temperature = volume->fields[int(DisplayField::Temperature)];
+        flame.reshape({kCells, kCells, kCells}, {0.5f, 0.5f, 0.5f});
+        for (int k = 0; k < kCells; ++k)
+            for (int j = 0; j < kCells; ++j)
+                for (int i = 0; i < kCells; ++i) {
+                    const sim::Vec3 c = base->domain.cellCentre(i, j, k);
+                    if (length(c - sim::Vec3{0.5f, 0.5f, 0.5f}) < 0.25f) {
+                        flame(i, j, k) = 1.f;
+                        temperature(i, j, k) = 2.f;
+                    }
+                }
+        auto frame = std::make_shared<FrameData>(*base);
+        frame->volume = volume;
+        front.view.showFrame(frame);
+        const QImage image = front.view.grabFramebuffer();
+        QVERIFY(front.view.failure().isEmpty());
+        const QRgb centre = image.pixel(front.toPixel(0.5f, 0.5f));
+        const QRgb corner = image.pixel(2, 2);
+        const QString seen = QString("centre (%1, %2, %3), corner (%4, %5, %6)")
+                                 .arg(qRed(centre))
+                                 .arg(qGreen(centre))
+                                 .arg(qBlue(centre))
+                                 .arg(qRed(corner))
+                                 .arg(qGreen(corner))
+                                 .arg(qBlue(corner));
+        QVERIFY2(qRed(centre) > qGreen(centre) + 20 && qGreen(centre) > qBlue(centre) + 20,
+                 qPrintable(seen));
+        QVERIFY2(qRed(centre) > qRed(corner) + 100, qPrintable(seen));
+        scene.exports.render.flameIntensity = 0.f;
+        scene.exports.render.emissionIntensity = 0.f;
+        doc.reset(scene, {});
+        front.view.showFrame(frame);
+        const QImage off = front.view.grabFramebuffer();
+        QVERIFY(greyDifference(off.pixel(front.toPixel(0.5f, 0.5f)), corner) <= 1);
     }
 
     // Textures are refilled only when the shown volume changes.

@@ -293,6 +293,8 @@ QWidget *ExportDialog::createRenderGroup()
     form->addRow("Field of view, zoom", sideBySide(mFov, mZoom));
     mEmissionIntensity = doubleBox("emissionIntensity", renderParams::emissionIntensity, 0.1);
     form->addRow("Emission intensity", mEmissionIntensity);
+    mFlameIntensity = doubleBox("flameIntensity", renderParams::flameIntensity, 0.5);
+    form->addRow("Flame intensity", mFlameIntensity);
     return group;
 }
 
@@ -411,6 +413,7 @@ void ExportDialog::load(const ExportPresets &p)
     mFov->setValue(r.fov);
     mZoom->setValue(r.zoom);
     mEmissionIntensity->setValue(r.emissionIntensity);
+    mFlameIntensity->setValue(r.flameIntensity);
 
     const FlipbookSettings &f = p.flipbook;
     mRows->setValue(f.rows);
@@ -468,6 +471,7 @@ ExportPresets ExportDialog::presets() const
     r.fov = float(mFov->value());
     r.zoom = float(mZoom->value());
     r.emissionIntensity = float(mEmissionIntensity->value());
+    r.flameIntensity = float(mFlameIntensity->value());
 
     // The scene's whole range stays "the bake's range", so it follows the scene's frames.
     const bool whole = mFirst->value() == scene.simulation.frameStart

@@ -116,6 +116,7 @@ private:
     QDoubleSpinBox *mFov;
     QDoubleSpinBox *mZoom;
     QDoubleSpinBox *mEmissionIntensity;
+    QDoubleSpinBox *mFlameIntensity;
     // Flipbook
     QGroupBox *mFlipbookGroup;
     QSpinBox *mRows;

@@ -28,6 +28,8 @@ enum class DisplayField : std::uint8_t {
     Pressure,
     Divergence,
     VelocityZ,
+    Fuel,  ///< combustion only: empty without it
+    Flame, ///< combustion only: empty without it
     Count
 };
 
@@ -66,6 +68,7 @@ struct FrameData
 
     const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }
     bool hasDye() const { return field(DisplayField::DyeRed).count() > 0; }
+    bool hasFlame() const { return field(DisplayField::Flame).count() > 0; }
     std::size_t bytes() const;
 };
 

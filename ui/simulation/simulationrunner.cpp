@@ -243,6 +243,10 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     take(sim::FieldKind::Vorticity, DisplayField::Vorticity);
     take(sim::FieldKind::Pressure, DisplayField::Pressure);
     take(sim::FieldKind::Divergence, DisplayField::Divergence);
+    if (solver.hasCombustion()) {
+        take(sim::FieldKind::Fuel, DisplayField::Fuel);
+        take(sim::FieldKind::Flame, DisplayField::Flame);
+    }
     const sim::FlagGrid &solids = mLoop.setup().solids;
     frame->solids.reshape({n.x, n.y, 1});
     for (int j = 0; j < n.y; ++j)

@@ -1,9 +1,46 @@
 #include "fieldrender.h"
 
+#include <render/renderer.h>
+#include <sim/parallel.h>
+
 #include <algorithm>
 #include <cmath>
 
 namespace plume {
+
+namespace {
+
+/// Adds the blackbody light of the frame's flame and hot gas to a picture of sRGB pixels, one
+/// per cell: decoded, added in linear light, clipped per channel (bright orange turns
+/// yellow-white) and encoded again. Solid cells stay grey.
+void addFireGlow(QImage &image, const FrameData &frame, const FireLook &fire)
+{
+    const sim::ScalarGrid &flame = frame.field(DisplayField::Flame);
+    const sim::ScalarGrid &temperature = frame.field(DisplayField::Temperature);
+    const sim::Int3 n = flame.size();
+    if (temperature.count() != flame.count() || image.width() != n.x || image.height() != n.y)
+        return;
+    auto add = [](int value, float light) {
+        const float v = detail::srgbToLinear(float(value) / 255.f) + light;
+        return int(std::lround(255.f * detail::linearToSrgb(v)));
+    };
+    sim::forEachRow(sim::Int3{n.x, n.y, 1}, [&](int j, int) {
+        auto *line = reinterpret_cast<QRgb *>(image.scanLine(n.y - 1 - j));
+        for (int i = 0; i < n.x; ++i) {
+            if (frame.solids.count() == flame.count() && frame.solids.isSolid(i, j, 0))
+                continue;
+            const sim::Vec3 e = emissionColor(fire.look,
+                                              temperature(i, j, 0) - fire.ambientTemperature,
+                                              flame(i, j, 0));
+            if (!(e.x > 0.f || e.y > 0.f || e.z > 0.f))
+                continue;
+            const QRgb c = line[i];
+            line[i] = qRgb(add(qRed(c), e.x), add(qGreen(c), e.y), add(qBlue(c), e.z));
+        }
+    });
+}
+
+} // namespace
 
 QString toDisplayName(ViewField f)
 {
@@ -11,6 +48,8 @@ QString toDisplayName(ViewField f)
     case ViewField::Dye: return "Dye";
     case ViewField::Density: return "Density";
     case ViewField::Temperature: return "Temperature";
+    case ViewField::Flame: return "Flame";
+    case ViewField::Fuel: return "Fuel";
     case ViewField::Speed: return "Speed";
     case ViewField::Vorticity: return "Vorticity";
     case ViewField::Pressure: return "Pressure";
@@ -19,7 +58,7 @@ QString toDisplayName(ViewField f)
     return "Dye";
 }
 
-FieldPicture renderField(const FrameData &frame, ViewField field)
+FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire)
 {
     FieldPicture out;
     const sim::FlagGrid *solids = &frame.solids;
@@ -29,7 +68,14 @@ FieldPicture renderField(const FrameData &frame, ViewField field)
         out.map = map;
         out.lo = symmetric ? -m : 0.f;
         out.hi = symmetric ? m : std::max(hi, 1e-6f);
-        out.image = fieldImage(frame.field(f), 0, map, out.lo, out.hi, solids);
+        // Without combustion there is no fuel or flame: nothing, drawn as zeros.
+        sim::ScalarGrid zeros;
+        const sim::ScalarGrid *g = &frame.field(f);
+        if (g->count() == 0) {
+            zeros.reshape(frame.field(DisplayField::Density).size(), sim::kCellCentre);
+            g = &zeros;
+        }
+        out.image = fieldImage(*g, 0, map, out.lo, out.hi, solids);
     };
     switch (field) {
     case ViewField::Dye: {
@@ -40,10 +86,14 @@ FieldPicture renderField(const FrameData &frame, ViewField field)
                              dye ? frame.field(DisplayField::DyeRed) : none,
                              dye ? frame.field(DisplayField::DyeGreen) : none,
                              dye ? frame.field(DisplayField::DyeBlue) : none, 0, solids);
+        if (frame.hasFlame())
+            addFireGlow(out.image, frame, fire);
         break;
     }
     case ViewField::Density: scalar(DisplayField::Density, ColorMap::Smoke, false); break;
     case ViewField::Temperature: scalar(DisplayField::Temperature, ColorMap::Inferno, false); break;
+    case ViewField::Flame: scalar(DisplayField::Flame, ColorMap::Inferno, false); break;
+    case ViewField::Fuel: scalar(DisplayField::Fuel, ColorMap::Smoke, false); break;
     case ViewField::Speed: scalar(DisplayField::Speed, ColorMap::Inferno, false); break;
     case ViewField::Vorticity: scalar(DisplayField::Vorticity, ColorMap::Inferno, false); break;
     case ViewField::Pressure: scalar(DisplayField::Pressure, ColorMap::Diverging, true); break;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <render/colormap.h>
+#include <render/rendersettings.h>
 #include <simulation/framecache.h>
 
 #include <QImage>
@@ -8,13 +9,24 @@
 
 namespace plume {
 
-/// What the viewport shows.
-enum class ViewField { Dye, Density, Temperature, Speed, Vorticity, Pressure, Divergence };
+/// What the viewport shows, in menu order (the window's field list is indexed by it).
+enum class ViewField {
+    Dye,
+    Density,
+    Temperature,
+    Flame,
+    Fuel,
+    Speed,
+    Vorticity,
+    Pressure,
+    Divergence
+};
 
 /// Display names, in menu order.
 QString toDisplayName(ViewField f);
 inline constexpr ViewField kViewFields[] = {ViewField::Dye,         ViewField::Density,
-                                            ViewField::Temperature, ViewField::Speed,
+                                            ViewField::Temperature, ViewField::Flame,
+                                            ViewField::Fuel,        ViewField::Speed,
                                             ViewField::Vorticity,   ViewField::Pressure,
                                             ViewField::Divergence};
 
@@ -28,9 +40,19 @@ struct FieldPicture
     bool legend = true; ///< false for dye colour, which has no scalar scale
 };
 
-/// Dye: dye colour over the background with density as opacity (white smoke without dye).
-/// Density, temperature, speed, vorticity: 0 to the frame's maximum. Pressure, divergence:
-/// symmetric about zero on the diverging map. Solid cells are grey.
-FieldPicture renderField(const FrameData &frame, ViewField field);
+/// How the Dye picture lights fire: the export look's emission settings (docs/blackbody.md)
+/// and the scene's ambient temperature (the frame's temperatures are absolute).
+struct FireLook
+{
+    RenderSettings look;
+    float ambientTemperature = 0.f;
+};
+
+/// Dye: dye colour over the background with density as opacity (white smoke without dye);
+/// with combustion (the frame has a flame field) the blackbody emission of the flame and the
+/// hot gas is added over it, as the CPU renderer's 2D path adds it (emissionColor). Density,
+/// temperature, flame, fuel, speed, vorticity: 0 to the frame's maximum. Pressure,
+/// divergence: symmetric about zero on the diverging map. Solid cells are grey.
+FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {});
 
 } // namespace plume

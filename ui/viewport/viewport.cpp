@@ -39,6 +39,10 @@ Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
     connect(document, &Document::changed, this, [this](const ChangeEvent &e) {
         // The view draws the domain and the items over the frame.
         using T = ChangeEvent::Type;
+        if (e.type == T::Exports && mField == ViewField::Dye && mHasSlice && mSlice.hasFlame()) {
+            rebuildPicture(); // fire glows with the export look's emission settings
+            update();
+        }
         if (e.type != T::SceneName && e.type != T::Simulation && e.type != T::Exports)
             update();
     });
@@ -106,7 +110,9 @@ void Viewport::showFrame(const FramePtr &frame)
 void Viewport::rebuildPicture()
 {
     mHasSlice = mFrame && sliceFrame(*mFrame, threeD() ? mPlane : SlicePlane{}, mSlice);
-    mPicture = mHasSlice ? renderField(mSlice, mField) : FieldPicture{};
+    const Scene &scene = mDocument->scene();
+    const FireLook fire{scene.exports.render, scene.simulation.params.ambientTemperature};
+    mPicture = mHasSlice ? renderField(mSlice, mField, fire) : FieldPicture{};
 }
 
 // The domain's u-v rectangle (z: one cell at the plane).

@@ -4,7 +4,8 @@
 #include "viewport.h"
 
 #include <document/document.h>
-#include <render/rendersettings.h>
+#include <render/blackbody.h>
+#include <render/renderer.h>
 #include <scene/scene.h>
 
 #include <QKeyEvent>
@@ -43,10 +44,14 @@ void main()
 }
 )";
 
+// Blackbody colours from emissionMin (1000 K) to emissionMax (6500 K), texel n at
+// kelvin 1000 + 5500 n / (kBlackbodyTexels - 1): the CPU renderer's table (blackbody.h).
+constexpr int kBlackbodyTexels = 256;
+
 // Front-to-back emission-absorption ray march with single scattering, as core/render's
 // volumemarch.cpp does it on the CPU: each sample is lit by the light attenuated along a march
-// towards it (Beer-Lambert) plus the ambient term; temperature above emissionMin glows with
-// the blackbody ramp; the first solid cell is an opaque Lambert surface.
+// towards it (Beer-Lambert) plus the ambient term; hot gas and flame emit blackbody light
+// (emissionColor in renderer.h); the first solid cell is an opaque Lambert surface.
 const char *kVolumeFragment = R"(#version 330 core
 in vec2 vNdc;
 out vec4 fragColor;
@@ -59,7 +64,10 @@ uniform sampler3D uDensity;
 uniform sampler3D uTemperature;
 uniform sampler3D uDye;
 uniform sampler3D uSolids;
+uniform sampler3D uFlame;
+uniform sampler1D uBlackbody;
 uniform int uHasVolume;
+uniform int uHasFlame;
 uniform int uHasDye;
 uniform int uHasSolids;
 uniform vec3 uLightDir;
@@ -72,6 +80,9 @@ uniform int uShadowSteps;
 uniform float uEmission;
 uniform float uEmissionMin;
 uniform float uEmissionMax;
+uniform float uFlameIntensity;
+uniform float uAmbientTemperature;
+uniform float uBlackbodyTexels;
 uniform vec3 uBgBottom;
 uniform vec3 uBgTop;
 
@@ -108,17 +119,14 @@ float shadow(vec3 p)
     return exp(-uDensityScale * tau * ds);
 }
 
-vec3 blackbody(float t)
+// emissionColor: the blackbody colour at the temperature's kelvin, as bright as t^2 times
+// the emission intensity plus the flame times the flame intensity.
+vec3 emission(float temp, float flame)
 {
-    t = clamp(t, 0.0, 1.0);
-    vec3 c;
-    if (t < 0.35)
-        c = mix(vec3(0.5, 0.02, 0.0), vec3(1.0, 0.22, 0.02), t / 0.35);
-    else if (t < 0.7)
-        c = mix(vec3(1.0, 0.22, 0.02), vec3(1.0, 0.62, 0.2), (t - 0.35) / 0.35);
-    else
-        c = mix(vec3(1.0, 0.62, 0.2), vec3(1.0, 0.95, 0.88), (t - 0.7) / 0.3);
-    return c * t * t;
+    float t = clamp((temp - uEmissionMin) / (uEmissionMax - uEmissionMin), 0.0, 1.0);
+    float brightness = t * t * max(uEmission, 0.0) + uFlameIntensity * max(flame, 0.0);
+    vec3 c = texture(uBlackbody, (t * (uBlackbodyTexels - 1.0) + 0.5) / uBlackbodyTexels).rgb;
+    return c * brightness;
 }
 
 vec3 solidNormal(vec3 uvw, vec3 d)
@@ -156,12 +164,10 @@ void main()
                 trans = 0.0;
                 break;
             }
-            if (uEmission > 0.0) {
-                float temp = texture(uTemperature, uvw).r;
-                if (temp > uEmissionMin) {
-                    float tt = (temp - uEmissionMin) / (uEmissionMax - uEmissionMin);
-                    color += trans * (1.0 - exp(-emissionRate * ds)) * blackbody(tt) * uEmission;
-                }
+            if (uEmission > 0.0 || uHasFlame != 0) {
+                float temp = texture(uTemperature, uvw).r - uAmbientTemperature;
+                float flame = uHasFlame != 0 ? texture(uFlame, uvw).r : 0.0;
+                color += trans * (1.0 - exp(-emissionRate * ds)) * emission(temp, flame);
             }
             float rho = texture(uDensity, uvw).r;
             if (rho <= 1e-6)
@@ -268,10 +274,12 @@ QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 
 struct VolumeView::Textures
 {
-    unsigned density = 0, temperature = 0, dye = 0, solids = 0;
+    unsigned density = 0, temperature = 0, dye = 0, solids = 0, flame = 0;
+    unsigned blackbody = 0; ///< 1D, kBlackbodyTexels RGB texels
     sim::Int3 size{0, 0, 0};
     bool hasDye = false;
     bool hasSolids = false;
+    bool hasFlame = false;
     std::vector<float> rgb;          ///< interleaving buffer for the dye texture
     std::vector<std::uint8_t> flags; ///< solid cells
 };
@@ -428,12 +436,13 @@ void VolumeView::initializeGL()
     }
     mGl->glGenVertexArrays(1, &mVao);
     mGl->glGenBuffers(1, &mLineBuffer);
-    unsigned ids[4];
-    mGl->glGenTextures(4, ids);
+    unsigned ids[5];
+    mGl->glGenTextures(5, ids);
     mTex->density = ids[0];
     mTex->temperature = ids[1];
     mTex->dye = ids[2];
     mTex->solids = ids[3];
+    mTex->flame = ids[4];
     for (unsigned id : ids) {
         mGl->glBindTexture(GL_TEXTURE_3D, id);
         mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -441,17 +450,42 @@ void VolumeView::initializeGL()
         for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
             mGl->glTexParameteri(GL_TEXTURE_3D, wrap, GL_CLAMP_TO_EDGE);
     }
+    uploadBlackbody();
     mTex->size = {0, 0, 0};
     mUploaded.reset();
     mDirty = mFrame && mFrame->volume;
+}
+
+// The blackbody table the shader reads emission colours from, once per context.
+void VolumeView::uploadBlackbody()
+{
+    std::vector<float> rgb(3 * kBlackbodyTexels);
+    for (int n = 0; n < kBlackbodyTexels; ++n) {
+        const float t = float(n) / float(kBlackbodyTexels - 1);
+        const sim::Vec3 c = blackbodyColor(kEmissionMinKelvin
+                                           + (kEmissionMaxKelvin - kEmissionMinKelvin) * t);
+        for (int ch = 0; ch < 3; ++ch)
+            rgb[std::size_t(3 * n + ch)] = c[ch];
+    }
+    mGl->glGenTextures(1, &mTex->blackbody);
+    mGl->glBindTexture(GL_TEXTURE_1D, mTex->blackbody);
+    mGl->glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    mGl->glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    mGl->glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    mGl->glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, kBlackbodyTexels, 0, GL_RGB, GL_FLOAT,
+                      rgb.data());
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    mGl->glBindTexture(GL_TEXTURE_1D, 0);
 }
 
 void VolumeView::releaseGL()
 {
     if (!mGl)
         return;
-    const unsigned ids[4] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids};
-    mGl->glDeleteTextures(4, ids);
+    const unsigned ids[6] = {mTex->density, mTex->temperature, mTex->dye,
+                             mTex->solids,  mTex->flame,       mTex->blackbody};
+    mGl->glDeleteTextures(6, ids);
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
     mVolumeProgram.reset();
@@ -500,6 +534,11 @@ void VolumeView::upload()
     if (mTex->hasSolids)
         std::copy_n(v.solids.data(), cells, mTex->flags.data());
     put(mTex->solids, GL_R8, GL_RED, GL_UNSIGNED_BYTE, mTex->flags.data());
+    // The flame only with combustion; a zero texture keeps the sampler complete otherwise.
+    const sim::ScalarGrid &flame = v.field(DisplayField::Flame);
+    mTex->hasFlame = flame.count() == cells;
+    mTex->rgb.assign(cells, 0.f);
+    put(mTex->flame, GL_R32F, GL_RED, GL_FLOAT, mTex->hasFlame ? flame.data() : mTex->rgb.data());
     mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4); // the default, which QPainter's glyphs expect
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mTex->size = n;
@@ -549,13 +588,19 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uHasVolume", has ? 1 : 0);
     prog.setUniformValue("uHasDye", mTex->hasDye ? 1 : 0);
     prog.setUniformValue("uHasSolids", mTex->hasSolids ? 1 : 0);
-    const unsigned units[4] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids};
-    const char *names[4] = {"uDensity", "uTemperature", "uDye", "uSolids"};
-    for (int u = 0; u < 4; ++u) {
+    prog.setUniformValue("uHasFlame", mTex->hasFlame && look.flameIntensity > 0.f ? 1 : 0);
+    const unsigned units[5] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids,
+                               mTex->flame};
+    const char *names[5] = {"uDensity", "uTemperature", "uDye", "uSolids", "uFlame"};
+    for (int u = 0; u < 5; ++u) {
         mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
         mGl->glBindTexture(GL_TEXTURE_3D, units[u]);
         prog.setUniformValue(names[u], u);
     }
+    mGl->glActiveTexture(GL_TEXTURE0 + 5);
+    mGl->glBindTexture(GL_TEXTURE_1D, mTex->blackbody);
+    prog.setUniformValue("uBlackbody", 5);
+    prog.setUniformValue("uBlackbodyTexels", float(kBlackbodyTexels));
     sim::Vec3 light = look.lightDirection * (1.f / std::max(length(look.lightDirection), 1e-6f));
     for (int a = 0; a < 3; ++a) // keeps 1 / direction finite in the box test
         if (std::abs(light[a]) < 1e-5f)
@@ -569,6 +614,9 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uEmission", look.emissionIntensity);
     prog.setUniformValue("uEmissionMin", look.emissionMin);
     prog.setUniformValue("uEmissionMax", std::max(look.emissionMax, look.emissionMin + 1e-3f));
+    prog.setUniformValue("uFlameIntensity", look.flameIntensity);
+    prog.setUniformValue("uAmbientTemperature",
+                         mDocument->scene().simulation.params.ambientTemperature);
     QVector3D top, bottom;
     switch (mBackground) {
     case Background::Dark: top = bottom = {0.012f, 0.013f, 0.016f}; break;
@@ -582,7 +630,9 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uBgBottom", bottom);
     mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
     prog.release();
-    for (int u = 3; u >= 0; --u) {
+    mGl->glActiveTexture(GL_TEXTURE0 + 5);
+    mGl->glBindTexture(GL_TEXTURE_1D, 0);
+    for (int u = 4; u >= 0; --u) {
         mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
         mGl->glBindTexture(GL_TEXTURE_3D, 0);
     }

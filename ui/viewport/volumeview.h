@@ -87,6 +87,7 @@ private:
     void changed();
     void releaseGL();
     void upload();
+    void uploadBlackbody();
     QMatrix4x4 viewProjection() const;
     QVector3D eye() const;
     void drawVolume(const QMatrix4x4 &viewProj, bool still);
