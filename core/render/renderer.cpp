@@ -117,7 +117,8 @@ void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float 
             if (x < 0.f || y < 0.f || x > float(n.x) || y > float(n.y))
                 continue;
             const Bilinear b(n, x, y);
-            float rgb[3] = {1.f, 1.f, 1.f};
+            // Smoke without dye (soot included) has the look's smoke colour, as in 3D.
+            float rgb[3] = {s.smokeColor.x, s.smokeColor.y, s.smokeColor.z};
             float alpha = 1.f;
             if (field) {
                 const QRgb c = mapColor(s.colorMap, (b(f.field) - s.fieldMin) * range);

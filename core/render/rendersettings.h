@@ -88,7 +88,7 @@ struct RenderSettings
     sim::Vec3 lightColor{1.f, 0.97f, 0.92f};
     float lightIntensity = 1.f;
     float ambient = 0.25f;                  ///< light reaching every point regardless of shadows
-    sim::Vec3 smokeColor{0.9f, 0.9f, 0.9f}; ///< albedo where there is no dye
+    sim::Vec3 smokeColor{0.9f, 0.9f, 0.9f}; ///< albedo (2D: colour) where there is no dye
     float densityScale = 20.f;              ///< extinction per unit density per world unit
     float stepCells = 0.75f;                ///< ray-march step in cells
 

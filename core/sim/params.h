@@ -77,10 +77,10 @@ inline constexpr Param expansion{.key = "expansion", .min = 0, .softMax = 10};
 struct CombustionSettings
 {
     float ignitionTemperature = 1.f; ///< fuel at least this hot (above ambient) burns
-    float burnRate = 5.f;       ///< 1 / s: a burning cell burns 1 - exp(-burnRate dt) of its fuel
+    float burnRate = 3.f;       ///< 1 / s: a burning cell burns 1 - exp(-burnRate dt) of its fuel
     float heatRelease = 2.5f;   ///< temperature added per unit of fuel burnt
     float smokePerFuel = 0.35f; ///< soot density made per unit of fuel burnt
-    float flameCooling = 6.f;   ///< 1 / s: exponential decay rate of the flame field
+    float flameCooling = 10.f;  ///< 1 / s: exponential decay rate of the flame field
     float expansion = 0.4f;     ///< gas volume made per unit of fuel burnt (divergence source)
 
     friend bool operator==(const CombustionSettings &, const CombustionSettings &) = default;
