@@ -2,7 +2,10 @@
 // (a hot plume of density and temperature rising past a round obstacle, no dye) for both
 // schemes, 2D and 3D, 1 and 2 threads.
 //
-//   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam]
+//   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
+//
+// --fire adds, after each smoke row, the same scene with the source also emitting burning fuel
+// (3 per second, default combustion settings): the cost of combustion (docs/fire.md).
 //
 // Each case runs `warmup` steps first (the plume has then reached the obstacle), then times
 // `steps` more and reports the median. Thread counts are compared in the same run. The scenes
@@ -26,6 +29,7 @@ struct Case
     int resolution;
     bool threeD;
     plume::sim::Scheme scheme;
+    bool fire = false; ///< the source also emits burning fuel
 };
 
 struct Result
@@ -51,6 +55,10 @@ Result runCase(const Case &c, int threads, int warmup, int steps)
     plume::Scene scene;
     std::string error;
     plume::makeBuiltinScene("plume", options, scene, &error);
+    for (plume::Item &item : scene.items) {
+        if (c.fire && item.kind == plume::ItemKind::Emitter)
+            item.emitter.fuel = 3.f;
+    }
     plume::sim::TimeSettings &time = scene.simulation.time;
     time.frameRate *= float(time.substeps);
     time.substeps = 1;
@@ -93,6 +101,7 @@ int main(int argc, char **argv)
     int steps = 10;
     std::string only;
     std::string scheme;
+    bool fire = false;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
             if (a + 1 >= argc) {
@@ -109,9 +118,11 @@ int main(int argc, char **argv)
             only = next("--only");
         else if (!std::strcmp(argv[a], "--scheme"))
             scheme = next("--scheme");
+        else if (!std::strcmp(argv[a], "--fire"))
+            fire = true;
         else {
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
-                                 "[--scheme smoke|stam]\n");
+                                 "[--scheme smoke|stam] [--fire]\n");
             return 2;
         }
     }
@@ -119,13 +130,14 @@ int main(int argc, char **argv)
     for (plume::sim::Scheme s : {plume::sim::Scheme::Smoke, plume::sim::Scheme::Stam}) {
         if (!scheme.empty() && scheme != plume::sim::toString(s))
             continue;
-        if (only != "3d") {
-            cases.push_back({256, false, s});
-            cases.push_back({512, false, s});
-        }
-        if (only != "2d") {
-            cases.push_back({64, true, s});
-            cases.push_back({128, true, s});
+        const bool burns = fire && s == plume::sim::Scheme::Smoke;
+        for (auto [resolution, threeD] :
+             {std::pair{256, false}, {512, false}, {64, true}, {128, true}}) {
+            if (only == (threeD ? "2d" : "3d"))
+                continue;
+            cases.push_back({resolution, threeD, s});
+            if (burns)
+                cases.push_back({resolution, threeD, s, true});
         }
     }
     std::printf("| scheme | grid | ms/step 1 thread | ms/step 2 threads | speed-up | pressure "
@@ -135,9 +147,11 @@ int main(int argc, char **argv)
         const Result two = runCase(c, 2, warmup, steps);
         const std::string grid = c.threeD ? std::to_string(c.resolution) + "^3"
                                           : std::to_string(c.resolution) + "^2";
-        std::printf("| %s | %s | %.2f | %.2f | %.2fx | %d | %.2g | %.1f |\n",
-                    plume::sim::toString(c.scheme), grid.c_str(), one.medianMs, two.medianMs,
-                    one.medianMs / two.medianMs, two.iterations, two.residual, two.bytesPerCell);
+        const std::string scheme = std::string(plume::sim::toString(c.scheme))
+                                   + (c.fire ? "+fire" : "");
+        std::printf("| %s | %s | %.2f | %.2f | %.2fx | %d | %.2g | %.1f |\n", scheme.c_str(),
+                    grid.c_str(), one.medianMs, two.medianMs, one.medianMs / two.medianMs,
+                    two.iterations, two.residual, two.bytesPerCell);
         std::fflush(stdout);
     }
     return 0;
