@@ -310,29 +310,33 @@ StepStats SmokeSolver::project(float dt, bool expanding)
 }
 
 // Scalars follow the projected flow: semi-Lagrangian / MacCormack / BFECC, sharing one trace
-// per sample; density optionally by West's mass-conserving accounting advection (2008).
+// per sample; density optionally by West's mass-conserving accounting advection (2008). Fuel
+// and flame live a fraction of a second (they burn and cool): one shared semi-Lagrangian pass
+// moves them, as a second-order pass would cost as much as density's and temperature's.
 void SmokeSolver::advectScalars(float dt)
 {
-    std::array<ScalarGrid *, 7> fields{};
+    std::array<ScalarGrid *, 5> fields{};
     std::size_t count = 0;
-    // Fuel is mass like density: the accounting scheme keeps both.
-    for (ScalarGrid *mass : {&mDensity, hasCombustion() ? &mFuel : nullptr}) {
-        if (!mass)
-            continue;
-        if (mParams.accountingDensity)
-            mAdvector.advectAccounting(*mass, mVelocity, dt, mWork);
-        else
-            fields[count++] = mass;
-    }
+    if (mParams.accountingDensity)
+        mAdvector.advectAccounting(mDensity, mVelocity, dt, mWork);
+    else
+        fields[count++] = &mDensity;
     fields[count++] = &mTemperature;
     if (hasDye()) {
         for (ScalarGrid &c : mDye)
             fields[count++] = &c;
     }
-    if (hasCombustion())
-        fields[count++] = &mFlame;
     mAdvector.advectScalars(std::span<ScalarGrid *const>(fields.data(), count), mVelocity, dt,
                             mParams.advection, mWork);
+    if (!hasCombustion())
+        return;
+    // Fuel is mass like density: the accounting scheme keeps both.
+    std::array<ScalarGrid *, 2> burning{&mFlame, &mFuel};
+    if (mParams.accountingDensity)
+        mAdvector.advectAccounting(mFuel, mVelocity, dt, mWork);
+    mAdvector.advectScalars(std::span<ScalarGrid *const>(burning.data(),
+                                                         mParams.accountingDensity ? 1 : 2),
+                            mVelocity, dt, AdvectionOrder::SemiLagrangian, mWork);
 }
 
 // Implicit diffusion of the scalars, backward Euler: (I - dt kappa L) q = q*.

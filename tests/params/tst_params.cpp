@@ -118,6 +118,12 @@ QList<Probe> probes()
         {sim, sp::stamIterations},
         {"simulation/pressure", sp::pressureTolerance},
         {"simulation/pressure", sp::pressureMaxIterations},
+        {"simulation/combustion", sim::combustionParams::ignitionTemperature},
+        {"simulation/combustion", sim::combustionParams::burnRate},
+        {"simulation/combustion", sim::combustionParams::heatRelease},
+        {"simulation/combustion", sim::combustionParams::smokePerFuel},
+        {"simulation/combustion", sim::combustionParams::flameCooling},
+        {"simulation/combustion", sim::combustionParams::expansion},
         {"items/0/active", itemParams::activeStart},
         {"items/0/active", itemParams::activeEnd},
         {"items/0", itemParams::offset, 1},
@@ -133,6 +139,7 @@ QList<Probe> probes()
         {"items/0/emitter", emitterParams::density},
         {"items/0/emitter", emitterParams::temperature},
         {"items/0/emitter", emitterParams::dye, 1},
+        {"items/0/emitter", emitterParams::fuel},
         {"items/0/emitter", emitterParams::velocity, 1},
         {"items/0/emitter", emitterParams::rate},
         {"items/1/force", forceParams::dragStrength},
@@ -380,8 +387,14 @@ private slots:
                         sp::vorticity,
                         sp::pressureTolerance,
                         sp::pressureMaxIterations,
-                        sp::stamIterations},
-                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3);
+                        sp::stamIterations,
+                        sim::combustionParams::ignitionTemperature,
+                        sim::combustionParams::burnRate,
+                        sim::combustionParams::heatRelease,
+                        sim::combustionParams::smokePerFuel,
+                        sim::combustionParams::flameCooling,
+                        sim::combustionParams::expansion},
+                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6);
     }
 
     // So do the export dialog's.
