@@ -4,8 +4,10 @@
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
 //
-// --fire adds, after each smoke row, the same scene with the source also emitting burning fuel
-// (3 per second, default combustion settings): the cost of combustion (docs/fire.md).
+// --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
+// and the same plume whose source also emits burning fuel (3 per second, default combustion
+// settings) step alternately in one process with 2 threads, so that both see the same load on
+// a shared machine; it prints the median step times and the median of the per-step ratios.
 //
 // Each case runs `warmup` steps first (the plume has then reached the obstacle), then times
 // `steps` more and reports the median. Thread counts are compared in the same run. The scenes
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,13 +43,9 @@ struct Result
     double bytesPerCell = 0;
 };
 
-/// Runs the frame loop the baker and the app use (SceneSimulation). The scene's frame rate is
-/// multiplied by its substeps and one substep is taken per frame: each frame is then one solver
-/// step of the same length (1/48 s), so its time, iterations and residual are one step's.
-Result runCase(const Case &c, int threads, int warmup, int steps)
+/// The built-in plume of a case, one solver step per frame, through SceneSimulation.
+std::unique_ptr<plume::SceneSimulation> makeSimulation(const Case &c)
 {
-    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism,
-                                      std::size_t(threads));
     plume::BuiltinOptions options;
     options.resolution = c.resolution;
     options.threeD = c.threeD;
@@ -62,20 +61,67 @@ Result runCase(const Case &c, int threads, int warmup, int steps)
     plume::sim::TimeSettings &time = scene.simulation.time;
     time.frameRate *= float(time.substeps);
     time.substeps = 1;
-    plume::SceneSimulation simulation;
-    if (plume::sim::Status st = simulation.setScene(scene); !st) {
+    auto simulation = std::make_unique<plume::SceneSimulation>();
+    if (plume::sim::Status st = simulation->setScene(scene); !st) {
         std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());
         std::exit(1);
     }
+    return simulation;
+}
+
+/// One frame (= one step); exits on a failure.
+plume::sim::FrameStats stepOnce(plume::SceneSimulation &simulation, int &frame)
+{
+    const plume::sim::FrameStats stats = simulation.advance(++frame);
+    if (!stats.status) {
+        std::fprintf(stderr, "plume-bench: %s\n", stats.status.error.c_str());
+        std::exit(1);
+    }
+    return stats;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/// Smoke and smoke with fire stepped alternately (2 threads): both medians and the median ratio.
+void compareFire(Case c, int warmup, int steps)
+{
+    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, 2);
+    c.fire = false;
+    auto smoke = makeSimulation(c);
+    c.fire = true;
+    auto fire = makeSimulation(c);
+    int a = 0, b = 0;
+    for (int s = 0; s < warmup; ++s) {
+        stepOnce(*smoke, a);
+        stepOnce(*fire, b);
+    }
+    std::vector<double> ta, tb, ratio;
+    for (int s = 0; s < steps; ++s) {
+        ta.push_back(stepOnce(*smoke, a).milliseconds);
+        tb.push_back(stepOnce(*fire, b).milliseconds);
+        ratio.push_back(tb.back() / ta.back());
+    }
+    const std::string grid = std::to_string(c.resolution) + (c.threeD ? "^3" : "^2");
+    std::printf("| %s | %.1f | %.1f | %.3f (%d steps) | %.1f |\n", grid.c_str(), median(ta),
+                median(tb), median(ratio), steps,
+                double(fire->solver().memoryBytes()) / double(fire->solver().domain().cellCount()));
+    std::fflush(stdout);
+}
+
+/// Runs the frame loop the baker and the app use (SceneSimulation). The scene's frame rate is
+/// multiplied by its substeps and one substep is taken per frame: each frame is then one solver
+/// step of the same length (1/48 s), so its time, iterations and residual are one step's.
+Result runCase(const Case &c, int threads, int warmup, int steps)
+{
+    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism,
+                                      std::size_t(threads));
+    auto simulation = makeSimulation(c);
     int frame = 0;
-    auto step = [&] {
-        const plume::sim::FrameStats stats = simulation.advance(++frame);
-        if (!stats.status) {
-            std::fprintf(stderr, "plume-bench: %s\n", stats.status.error.c_str());
-            std::exit(1);
-        }
-        return stats;
-    };
+    auto step = [&] { return stepOnce(*simulation, frame); };
     for (int s = 0; s < warmup; ++s)
         step();
     std::vector<double> ms;
@@ -88,7 +134,7 @@ Result runCase(const Case &c, int threads, int warmup, int steps)
     }
     std::sort(ms.begin(), ms.end());
     r.medianMs = ms[ms.size() / 2];
-    const plume::sim::Solver &solver = simulation.solver();
+    const plume::sim::Solver &solver = simulation->solver();
     r.bytesPerCell = double(solver.memoryBytes()) / double(solver.domain().cellCount());
     return r;
 }
@@ -130,15 +176,20 @@ int main(int argc, char **argv)
     for (plume::sim::Scheme s : {plume::sim::Scheme::Smoke, plume::sim::Scheme::Stam}) {
         if (!scheme.empty() && scheme != plume::sim::toString(s))
             continue;
-        const bool burns = fire && s == plume::sim::Scheme::Smoke;
+        if (fire && s != plume::sim::Scheme::Smoke)
+            continue; // combustion is the smoke scheme's
         for (auto [resolution, threeD] :
              {std::pair{256, false}, {512, false}, {64, true}, {128, true}}) {
-            if (only == (threeD ? "2d" : "3d"))
-                continue;
-            cases.push_back({resolution, threeD, s});
-            if (burns)
-                cases.push_back({resolution, threeD, s, true});
+            if (only != (threeD ? "2d" : "3d"))
+                cases.push_back({resolution, threeD, s});
         }
+    }
+    if (fire) {
+        std::printf("| grid | smoke ms/step | smoke+fire ms/step | median ratio | fire bytes/cell "
+                    "|\n|---|---|---|---|---|\n");
+        for (const Case &c : cases)
+            compareFire(c, warmup, std::max(steps, 15));
+        return 0;
     }
     std::printf("| scheme | grid | ms/step 1 thread | ms/step 2 threads | speed-up | pressure "
                 "iterations | residual | bytes/cell |\n|---|---|---|---|---|---|---|---|\n");
@@ -147,8 +198,7 @@ int main(int argc, char **argv)
         const Result two = runCase(c, 2, warmup, steps);
         const std::string grid = c.threeD ? std::to_string(c.resolution) + "^3"
                                           : std::to_string(c.resolution) + "^2";
-        const std::string scheme = std::string(plume::sim::toString(c.scheme))
-                                   + (c.fire ? "+fire" : "");
+        const std::string scheme = plume::sim::toString(c.scheme);
         std::printf("| %s | %s | %.2f | %.2f | %.2fx | %d | %.2g | %.1f |\n", scheme.c_str(),
                     grid.c_str(), one.medianMs, two.medianMs, one.medianMs / two.medianMs,
                     two.iterations, two.residual, two.bytesPerCell);
