@@ -1,5 +1,7 @@
 #include "colormap.h"
 
+#include "renderer.h"
+
 #include <sim/parallel.h>
 
 #include <algorithm>
@@ -75,8 +77,10 @@ QImage fieldImage(const sim::ScalarGrid &field, int slice, ColorMap map, float l
 
 QImage dyeImage(const sim::ScalarGrid &density, const sim::ScalarGrid &red,
                 const sim::ScalarGrid &green, const sim::ScalarGrid &blue, int slice,
-                const sim::FlagGrid *solids)
+                const sim::FlagGrid *solids, sim::Vec3 smokeColor)
 {
+    const float smoke[3] = {detail::linearToSrgb(smokeColor.x), detail::linearToSrgb(smokeColor.y),
+                            detail::linearToSrgb(smokeColor.z)};
     const sim::Int3 n = density.size();
     QImage image(n.x, n.y, QImage::Format_RGB32);
     const bool hasDye = red.count() == density.count();
@@ -90,7 +94,7 @@ QImage dyeImage(const sim::ScalarGrid &density, const sim::ScalarGrid &red,
             }
             const float d = std::max(density(i, j, slice), 0.f);
             const float alpha = 1.f - std::exp(-2.f * d);
-            float c[3] = {1.f, 1.f, 1.f};
+            float c[3] = {smoke[0], smoke[1], smoke[2]};
             if (hasDye && d > 1e-6f) {
                 // Dye amounts are colour times density: divide to get the colour.
                 c[0] = red(i, j, slice) / d;

@@ -31,8 +31,9 @@ QImage fieldImage(const sim::ScalarGrid &field, int slice, ColorMap map, float l
                   const sim::FlagGrid *solids = nullptr);
 
 /// Image of dye colour over a dark background with density as opacity (straight colour).
+/// Smoke without dye has `smokeColor` (linear RGB, as RenderSettings::smokeColor).
 QImage dyeImage(const sim::ScalarGrid &density, const sim::ScalarGrid &red,
                 const sim::ScalarGrid &green, const sim::ScalarGrid &blue, int slice,
-                const sim::FlagGrid *solids = nullptr);
+                const sim::FlagGrid *solids = nullptr, sim::Vec3 smokeColor = {1.f, 1.f, 1.f});
 
 } // namespace plume

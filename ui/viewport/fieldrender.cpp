@@ -85,7 +85,8 @@ FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook
         out.image = dyeImage(frame.field(DisplayField::Density),
                              dye ? frame.field(DisplayField::DyeRed) : none,
                              dye ? frame.field(DisplayField::DyeGreen) : none,
-                             dye ? frame.field(DisplayField::DyeBlue) : none, 0, solids);
+                             dye ? frame.field(DisplayField::DyeBlue) : none, 0, solids,
+                             fire.look.smokeColor);
         if (frame.hasFlame())
             addFireGlow(out.image, frame, fire);
         break;

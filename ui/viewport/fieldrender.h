@@ -48,10 +48,10 @@ struct FireLook
     float ambientTemperature = 0.f;
 };
 
-/// Dye: dye colour over the background with density as opacity (white smoke without dye);
-/// with combustion (the frame has a flame field) the blackbody emission of the flame and the
-/// hot gas is added over it, as the CPU renderer's 2D path adds it (emissionColor). Density,
-/// temperature, flame, fuel, speed, vorticity: 0 to the frame's maximum. Pressure,
+/// Dye: dye colour over the background with density as opacity (the look's smokeColor
+/// without dye); with combustion (the frame has a flame field) the blackbody emission of the flame
+/// and the hot gas is added over it, as the CPU renderer's 2D path adds it (emissionColor).
+/// Density, temperature, flame, fuel, speed, vorticity: 0 to the frame's maximum. Pressure,
 /// divergence: symmetric about zero on the diverging map. Solid cells are grey.
 FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {});
 
