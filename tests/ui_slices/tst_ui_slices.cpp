@@ -354,8 +354,10 @@ private slots:
                  qPrintable(both));
         QVERIFY2(qRed(burning) > qRed(smoke) + 40, qPrintable(both));
         QCOMPARE(lit.pixel(28, 16), plain.pixel(28, 16)); // no flame there
-        // Without combustion the dye view is the plain smoke picture, hot or not.
-        QCOMPARE(plain, dyeImage(frame.field(DisplayField::Density), {}, {}, {}, 0, &frame.solids));
+        // Without combustion the dye view is the plain smoke picture in the look's smoke colour,
+        // hot or not.
+        QCOMPARE(plain, dyeImage(frame.field(DisplayField::Density), {}, {}, {}, 0, &frame.solids,
+                                 RenderSettings{}.smokeColor));
         FireLook off;
         off.look.flameIntensity = 0.f;
         off.look.emissionIntensity = 0.f;
