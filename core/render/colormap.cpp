@@ -1,7 +1,5 @@
 #include "colormap.h"
 
-#include "renderer.h"
-
 #include <sim/parallel.h>
 
 #include <algorithm>
@@ -9,6 +7,22 @@
 #include <cmath>
 
 namespace plume {
+
+namespace detail {
+
+float srgbToLinear(float c)
+{
+    c = std::clamp(c, 0.f, 1.f);
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+float linearToSrgb(float c)
+{
+    c = std::clamp(c, 0.f, 1.f);
+    return c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.f / 2.4f) - 0.055f;
+}
+
+} // namespace detail
 
 namespace {
 

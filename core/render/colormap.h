@@ -36,4 +36,10 @@ QImage dyeImage(const sim::ScalarGrid &density, const sim::ScalarGrid &red,
                 const sim::ScalarGrid &green, const sim::ScalarGrid &blue, int slice,
                 const sim::FlagGrid *solids = nullptr, sim::Vec3 smokeColor = {1.f, 1.f, 1.f});
 
+namespace detail {
+/// Linear <-> sRGB transfer (IEC 61966-2-1) for one channel in [0, 1].
+float srgbToLinear(float c);
+float linearToSrgb(float c);
+} // namespace detail
+
 } // namespace plume

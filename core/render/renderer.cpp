@@ -12,18 +12,6 @@ namespace plume {
 
 namespace detail {
 
-float srgbToLinear(float c)
-{
-    c = std::clamp(c, 0.f, 1.f);
-    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
-
-float linearToSrgb(float c)
-{
-    c = std::clamp(c, 0.f, 1.f);
-    return c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.f / 2.4f) - 0.055f;
-}
-
 sim::Vec3 blackbody(float t)
 {
     t = t > 0.f ? std::min(t, 1.f) : 0.f; // NaN: 0

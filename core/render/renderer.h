@@ -77,9 +77,6 @@ void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, sim::Ve
 /// Glow of hot gas (linear RGB) at t in [0, 1] of the way from emissionMin to emissionMax:
 /// the blackbody colour from 1000 K (red) to 6500 K (white), brightness rising as t^2.
 sim::Vec3 blackbody(float t);
-/// Linear <-> sRGB transfer (IEC 61966-2-1) for one channel in [0, 1].
-float srgbToLinear(float c);
-float linearToSrgb(float c);
 } // namespace detail
 
 } // namespace plume

@@ -11,6 +11,9 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -124,6 +127,7 @@ private slots:
     void roundTrip_data();
     void roundTrip();
     void featureRoundTrip();
+    void filesWithoutCombustionLoad();
     void unknownKeysKept();
     void badFiles_data();
     void badFiles();
@@ -146,6 +150,9 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("logo-2d") << "logo-2d.plume" << false << 256;
     QTest::newRow("plume-3d") << "plume-3d.plume" << true << 64;
     QTest::newRow("vortex-3d") << "vortex-3d.plume" << true << 48;
+    QTest::newRow("torch-2d") << "torch-2d.plume" << false << 160;
+    QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 64;
+    QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 64;
 }
 
 void TestSceneIo::examplesLoad()
@@ -227,6 +234,44 @@ void TestSceneIo::featureRoundTrip()
     SceneSetup setup;
     QVERIFY(rasterizeScene(again.scene, 5.0, setup).ok());
     QCOMPARE(setup.emitters.size(), std::size_t(1));
+}
+
+// A file written before combustion existed (no emitter fuel/ignite, no simulation.combustion)
+// loads with the defaults: no fuel, self-igniting emitters, default combustion settings.
+void TestSceneIo::filesWithoutCombustionLoad()
+{
+    QJsonObject root = QJsonDocument::fromJson(readAll(scenesDir() + "/plume-2d.plume")).object();
+    QJsonObject simulation = root["simulation"].toObject();
+    QVERIFY(simulation.contains("combustion"));
+    simulation.remove("combustion");
+    root["simulation"] = simulation;
+    QJsonArray items = root["items"].toArray();
+    for (int n = 0; n < items.size(); ++n) {
+        QJsonObject item = items[n].toObject();
+        if (!item.contains("emitter"))
+            continue;
+        QJsonObject emitter = item["emitter"].toObject();
+        emitter.remove("fuel");
+        emitter.remove("ignite");
+        item["emitter"] = emitter;
+        items[n] = item;
+    }
+    root["items"] = items;
+    const SceneReadResult r = readSceneJson(QJsonDocument(root).toJson(), "older.plume",
+                                            scenesDir().toStdString());
+    QVERIFY2(r.ok, r.error.c_str());
+    QVERIFY2(r.warnings.empty(), qPrintable(joined(r.warnings)));
+    QVERIFY(r.scene.simulation.params.combustion == sim::CombustionSettings{});
+    QCOMPARE(r.scene.items[0].emitter.fuel, 0.f);
+    QVERIFY(r.scene.items[0].emitter.ignite);
+    // A combustion value out of range names its key path.
+    simulation["combustion"] = QJsonObject{{"burnRate", -1}};
+    root["simulation"] = simulation;
+    const SceneReadResult bad = readSceneJson(QJsonDocument(root).toJson(), "bad.plume",
+                                              scenesDir().toStdString());
+    QVERIFY(!bad.ok);
+    QVERIFY2(QString::fromStdString(bad.error).contains("simulation.combustion.burnRate"),
+             bad.error.c_str());
 }
 
 void TestSceneIo::unknownKeysKept()

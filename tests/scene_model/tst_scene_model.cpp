@@ -556,6 +556,8 @@ void TestSceneModel::changedPropertiesNameEachEdit()
     QVERIFY(item([](Item &i) { i.shape.points.push_back({}); }) == ItemChanges{P::Shape});
     QVERIFY(item([](Item &i) { i.offset.keys[1].value.x = 0.5f; }) == ItemChanges{P::Offset});
     QVERIFY(item([](Item &i) { i.emitter.rate.keys[0].value = 2.f; }) == ItemChanges{P::Emitter});
+    QVERIFY(item([](Item &i) { i.emitter.fuel = 4.f; }) == ItemChanges{P::Emitter});
+    QVERIFY(item([](Item &i) { i.emitter.ignite = false; }) == ItemChanges{P::Emitter});
     QVERIFY(item([](Item &i) { i.force.falloff = 0.1f; }) == ItemChanges{P::Force});
     QVERIFY((item([](Item &i) {
                  i.name = "moved";
@@ -590,6 +592,10 @@ void TestSceneModel::changedPropertiesNameEachEdit()
     QVERIFY(sim([](SimulationSettings &s) { s.params.vorticity = 1.f; })
             == SimulationChanges{S::Params});
     QVERIFY(sim([](SimulationSettings &s) { s.params.pressure.tolerance = 1e-3; })
+            == SimulationChanges{S::Params});
+    QVERIFY(sim([](SimulationSettings &s) { s.params.combustion.expansion = 2.f; })
+            == SimulationChanges{S::Params});
+    QVERIFY(sim([](SimulationSettings &s) { s.combustionExtra["futureKey"] = 1; })
             == SimulationChanges{S::Params});
     QVERIFY(sim([](SimulationSettings &s) { s.time.cfl = 2.f; }) == SimulationChanges{S::Time});
     QVERIFY(sim([](SimulationSettings &s) { s.frameStart = 4; })
