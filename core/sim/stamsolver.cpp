@@ -376,6 +376,8 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
                 out(i, j, k) = mSolids.isSolid(i, j, k) ? 1.f : 0.f;
         });
         return;
+    case FieldKind::Fuel:
+    case FieldKind::Flame: return; // no combustion in this scheme: zeros
     }
 }
 
