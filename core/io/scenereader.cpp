@@ -784,6 +784,15 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
         if (sim::Status s = checkScene(scene); !s)
             ctx.error = fileName.toStdString() + ": " + s.error;
     }
+    // Fuel that cannot burn: combustion is the smoke scheme's (docs/fire.md).
+    for (std::size_t n = 0; !ctx.failed() && n < scene.items.size(); ++n) {
+        const Item &item = scene.items[n];
+        if (scene.simulation.params.scheme == sim::Scheme::Stam && item.kind == ItemKind::Emitter
+            && item.emitter.fuel > 0.f)
+            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].emitter.fuel")
+                                   + ": the stam scheme has no combustion, so this fuel does "
+                                     "nothing (scheme \"smoke\" burns it)");
+    }
     result.warnings = std::move(ctx.warnings);
     if (ctx.failed()) {
         result.error = ctx.error;

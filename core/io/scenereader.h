@@ -20,9 +20,10 @@ inline constexpr const char *kSceneFileExtension = "plume";
 struct SceneReadResult
 {
     bool ok = false;
-    Scene scene;                       ///< valid when ok
-    std::string error;                 ///< when not ok: "<file>: <json path>: expected ..."
-    std::vector<std::string> warnings; ///< unknown keys, each "<file>: <json path>: ..."
+    Scene scene;       ///< valid when ok
+    std::string error; ///< when not ok: "<file>: <json path>: expected ..."
+    /// Unknown keys and fuel the scheme cannot burn, each "<file>: <json path>: ...".
+    std::vector<std::string> warnings;
 };
 
 /// Reads and validates a .plume file (docs/scene-format.md). Every value is checked for type,

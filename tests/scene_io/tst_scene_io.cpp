@@ -264,6 +264,24 @@ void TestSceneIo::filesWithoutCombustionLoad()
     QVERIFY(r.scene.simulation.params.combustion == sim::CombustionSettings{});
     QCOMPARE(r.scene.items[0].emitter.fuel, 0.f);
     QVERIFY(r.scene.items[0].emitter.ignite);
+    // Fuel in the stam scheme, which has no combustion, loads with a warning that says so.
+    QJsonObject stam = simulation;
+    stam["scheme"] = "stam";
+    QJsonObject withFuel = root;
+    withFuel["simulation"] = stam;
+    QJsonObject firstItem = items[0].toObject();
+    QJsonObject firstEmitter = firstItem["emitter"].toObject();
+    firstEmitter["fuel"] = 2;
+    firstItem["emitter"] = firstEmitter;
+    QJsonArray fuelItems = items;
+    fuelItems[0] = firstItem;
+    withFuel["items"] = fuelItems;
+    const SceneReadResult unburnt = readSceneJson(QJsonDocument(withFuel).toJson(), "stam.plume",
+                                                  scenesDir().toStdString());
+    QVERIFY2(unburnt.ok, unburnt.error.c_str());
+    QCOMPARE(int(unburnt.warnings.size()), 1);
+    QVERIFY2(QString::fromStdString(unburnt.warnings[0]).contains("items[0].emitter.fuel"),
+             unburnt.warnings[0].c_str());
     // A combustion value out of range names its key path.
     simulation["combustion"] = QJsonObject{{"burnRate", -1}};
     root["simulation"] = simulation;
