@@ -132,8 +132,7 @@ Result runCase(const Case &c, int threads, int warmup, int steps)
         r.iterations = stats.pressureIterations;
         r.residual = stats.pressureResidual;
     }
-    std::sort(ms.begin(), ms.end());
-    r.medianMs = ms[ms.size() / 2];
+    r.medianMs = median(ms);
     const plume::sim::Solver &solver = simulation->solver();
     r.bytesPerCell = double(solver.memoryBytes()) / double(solver.domain().cellCount());
     return r;

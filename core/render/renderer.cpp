@@ -10,17 +10,6 @@
 
 namespace plume {
 
-namespace detail {
-
-sim::Vec3 blackbody(float t)
-{
-    t = t > 0.f ? std::min(t, 1.f) : 0.f; // NaN: 0
-    return blackbodyColor(kEmissionMinKelvin + (kEmissionMaxKelvin - kEmissionMinKelvin) * t)
-           * (t * t);
-}
-
-} // namespace detail
-
 namespace {
 
 /// How far `temperature` is from emissionMin to emissionMax, clamped to [0, 1] (NaN: 0).
@@ -30,12 +19,17 @@ float emissionFraction(const RenderSettings &s, float temperature)
     return t > 0.f ? std::min(t, 1.f) : 0.f;
 }
 
+/// Kelvin at fraction t of the way from emissionMin to emissionMax.
+float kelvinAt(float t)
+{
+    return kEmissionMinKelvin + (kEmissionMaxKelvin - kEmissionMinKelvin) * t;
+}
+
 } // namespace
 
 float emissionKelvin(const RenderSettings &s, float temperature)
 {
-    return kEmissionMinKelvin
-           + (kEmissionMaxKelvin - kEmissionMinKelvin) * emissionFraction(s, temperature);
+    return kelvinAt(emissionFraction(s, temperature));
 }
 
 sim::Vec3 emissionColor(const RenderSettings &s, float temperature, float flame)
@@ -50,7 +44,7 @@ sim::Vec3 emissionColor(const RenderSettings &s, float temperature, float flame)
         brightness += s.flameIntensity * flame;
     if (!(brightness > 0.f))
         return {};
-    return blackbodyColor(emissionKelvin(s, temperature)) * brightness;
+    return blackbodyColor(kelvinAt(t)) * brightness;
 }
 
 namespace {

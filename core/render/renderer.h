@@ -74,9 +74,6 @@ namespace detail {
 /// light so each slice reuses the previous one (bilinear, one pass over the volume).
 void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, sim::Vec3 toLight,
                          float densityScale, sim::ScalarGrid &tau);
-/// Glow of hot gas (linear RGB) at t in [0, 1] of the way from emissionMin to emissionMax:
-/// the blackbody colour from 1000 K (red) to 6500 K (white), brightness rising as t^2.
-sim::Vec3 blackbody(float t);
 } // namespace detail
 
 } // namespace plume
