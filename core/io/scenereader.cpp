@@ -456,6 +456,34 @@ void readImageShape(ObjectReader &r, Shape &s)
     r.boolean("invert", s.invert);
 }
 
+void readMeshShape(ObjectReader &r, Shape &s)
+{
+    r.require("file");
+    r.string("file", s.file, true);
+    if (r.ok()) {
+        std::string error;
+        const std::string resolved = resolveImagePath(s.file, r.context().directory);
+        if (!loadMesh(resolved, &error))
+            return r.context().failMessage(r.path("file"), "expected a model file (" + error + ")");
+    }
+    r.vec3(shapeParams::meshTranslation, s.meshTranslation);
+    r.vec3(shapeParams::meshRotation, s.meshRotation);
+    if (r.ok() && r.has("scale")) {
+        // A number (uniform) or [x, y, z].
+        const QJsonValue v = r.take("scale");
+        const std::string at = r.path("scale");
+        if (v.isDouble()) {
+            double uniform = 1.0;
+            if (r.readNumber(v, at, uniform, shapeParams::meshScale))
+                s.meshScale = {float(uniform), float(uniform), float(uniform)};
+        } else {
+            r.readVec3(v, at, s.meshScale, shapeParams::meshScale);
+        }
+    }
+    r.enumeration("fill", s.fill, kMeshFillNames);
+    r.number(shapeParams::thickness, s.thickness);
+}
+
 void readStroke(ObjectReader &r, Shape &s)
 {
     r.require("points");
@@ -512,6 +540,7 @@ void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
         break;
     case ShapeType::Stroke: readStroke(r, s); break;
     case ShapeType::Image: readImageShape(r, s); break;
+    case ShapeType::Mesh: readMeshShape(r, s); break;
     case ShapeType::Everywhere: break;
     }
 }
@@ -569,6 +598,13 @@ void readItem(ObjectReader &r, Item &item, Dimension dim)
         item.shape.extra = s.finish();
     }
     readAnimated(r, itemParams::offset, item.offset);
+    readAnimated(r, itemParams::rotation, item.rotation);
+    readAnimated(r, itemParams::scale, item.scale);
+    if (r.ok() && item.kind == ItemKind::Obstacle && r.has("obstacle")) {
+        ObjectReader o(r.context(), r.take("obstacle"), r.path("obstacle"));
+        o.boolean("noSlip", item.obstacle.noSlip);
+        item.obstacle.extra = o.finish();
+    }
     if (r.ok() && item.kind == ItemKind::Emitter && r.has("emitter")) {
         ObjectReader e(r.context(), r.take("emitter"), r.path("emitter"));
         readEmitter(e, item.emitter);

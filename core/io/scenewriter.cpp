@@ -273,6 +273,14 @@ Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std
         o.add("channel", string(toString(s.channel)));
         o.add("invert", boolean(s.invert));
         break;
+    case ShapeType::Mesh:
+        o.add("file", string(rebasedImagePath(s.file, from, to)));
+        o.add("translation", vec(s.meshTranslation));
+        o.add("rotation", vec(s.meshRotation));
+        o.add("scale", vec(s.meshScale));
+        o.add("fill", string(toString(s.fill)));
+        o.add("thickness", number(s.thickness));
+        break;
     case ShapeType::Everywhere: break;
     }
     addExtra(o, s.extra);
@@ -322,6 +330,17 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
     o.add("active", std::move(active));
     o.add("shape", shapeNode(item.shape, dim, from, to));
     o.add("offset", animated(item.offset));
+    // Written when set, so files of scenes that neither rotate nor scale stay as they were.
+    if (item.rotation != Animated<sim::Vec3>{sim::Vec3{}})
+        o.add("rotation", animated(item.rotation));
+    if (item.scale != Animated<sim::Vec3>{sim::Vec3{1.f, 1.f, 1.f}})
+        o.add("scale", animated(item.scale));
+    if (item.kind == ItemKind::Obstacle) {
+        Node ob = Node::object();
+        ob.add("noSlip", boolean(item.obstacle.noSlip));
+        addExtra(ob, item.obstacle.extra);
+        o.add("obstacle", std::move(ob));
+    }
     if (item.kind == ItemKind::Emitter)
         o.add("emitter", emitterNode(item.emitter));
     if (item.kind == ItemKind::ForceField)

@@ -1,5 +1,7 @@
 #include "rasterize.h"
 
+#include "meshcoverage.h"
+
 #include <algorithm>
 
 namespace plume {
@@ -7,6 +9,19 @@ namespace plume {
 namespace {
 
 std::string itemLabel(const Item &item) { return "item '" + item.name + "'"; }
+
+/// Whether the item is ever rotated or scaled (then force regions need a mask).
+bool rotatesOrScales(const Item &item)
+{
+    return item.rotation.isAnimated() || item.scale.isAnimated()
+           || !(item.rotation.value == sim::Vec3{})
+           || !(item.scale.value == sim::Vec3{1.f, 1.f, 1.f});
+}
+
+Placement modelPlacement(const Shape &shape)
+{
+    return {shape.meshTranslation, shape.meshRotation, shape.meshScale};
+}
 
 } // namespace
 
@@ -34,24 +49,44 @@ sim::Status checkScene(const Scene &scene)
     return sim::Status::success();
 }
 
+Affine meshToWorld(const Shape &shape, const Placement &placement)
+{
+    return placementTransform(placement, shapePivot(shape))
+        .after(placementTransform(modelPlacement(shape), {}));
+}
+
 sim::Status SceneRasterizer::setScene(const Scene &scene)
 {
-    mScene = Scene{};
-    mSetup = SceneSetup{};
-    mCache.clear();
-    mImages.clear();
-    if (sim::Status s = checkScene(scene); !s)
-        return s;
+    // Models are read before the old ones are let go, so that the process-wide model cache
+    // still holds the ones this scene shares with the previous version.
     std::vector<MaskImage> images(scene.items.size());
-    for (std::size_t n = 0; n < scene.items.size(); ++n) {
+    std::vector<MeshPtr> meshes(scene.items.size());
+    sim::Status status = checkScene(scene);
+    for (std::size_t n = 0; status && n < scene.items.size(); ++n) {
         const Item &item = scene.items[n];
         std::string error;
         if (item.shape.type == ShapeType::Image
             && !loadMaskImage(item.shape, scene.directory, images[n], &error))
-            return sim::Status::failure(itemLabel(item) + ": " + error);
+            status = sim::Status::failure(itemLabel(item) + ": " + error);
+        if (item.shape.type == ShapeType::Mesh) {
+            meshes[n] = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
+            if (!meshes[n])
+                status = sim::Status::failure(itemLabel(item) + ": " + error);
+        }
     }
+    mScene = Scene{};
+    mSetup = SceneSetup{};
+    mCache.clear();
+    mImages.clear();
+    mMeshes.clear();
+    mMovingObstacles = false;
+    if (!status)
+        return status;
     mScene = scene;
     mImages = std::move(images);
+    mMeshes = std::move(meshes);
+    for (const Item &item : scene.items)
+        mMovingObstacles = mMovingObstacles || (item.kind == ItemKind::Obstacle && item.moves());
     mCache.assign(scene.items.size(), ItemCache{});
     mSetup.name = scene.name;
     mSetup.domain = makeDomain(scene.domain);
@@ -72,39 +107,84 @@ bool SceneRasterizer::usesMask(const Item &item) const
     const ShapeType t = item.shape.type;
     const bool analytic = t == ShapeType::Sphere || t == ShapeType::Everywhere
                           || (t == ShapeType::Box && item.shape.rotation == 0.f);
-    return !analytic;
+    return !analytic || rotatesOrScales(item);
 }
 
-const sim::SparseMask &SceneRasterizer::coverage(std::size_t index, sim::Vec3 offset)
+const sim::SparseMask &SceneRasterizer::coverage(std::size_t index, const Placement &placement)
 {
     ItemCache &c = mCache[index];
-    if (!c.valid || !(c.offset == offset)) {
+    if (!c.valid || !(c.placement == placement)) {
         const Item &item = mScene.items[index];
         const float falloff = item.kind == ItemKind::ForceField ? item.force.falloff : 0.f;
-        c.coverage = shapeCoverage(mSetup.domain, item.shape, offset, falloff, &mImages[index]);
-        c.offset = offset;
+        if (item.shape.type == ShapeType::Mesh) {
+            MeshCoverageSettings ms;
+            ms.toWorld = meshToWorld(item.shape, placement);
+            ms.fill = item.shape.fill;
+            ms.thickness = item.shape.thickness;
+            ms.cutZ = mScene.domain.origin.z + 0.5f * mScene.domain.size.z;
+            c.coverage = meshCoverage(mSetup.domain, *mMeshes[index], ms);
+        } else {
+            c.coverage = shapeCoverage(mSetup.domain, item.shape, placement, falloff,
+                                       &mImages[index]);
+        }
+        c.placement = placement;
         c.valid = true;
         c.generation = mNextGeneration++;
     }
     return c.coverage;
 }
 
-InputChanges SceneRasterizer::update(double frame)
+SceneRasterizer::Source SceneRasterizer::source(std::size_t index, double frame)
 {
-    std::vector<Source> solids, emitters, forces;
+    const Item &item = mScene.items[index];
+    Source src;
+    src.item = index;
+    src.placement = item.placementAt(frame);
+    if (usesMask(item)) {
+        coverage(index, src.placement);
+        src.generation = mCache[index].generation;
+    }
+    return src;
+}
+
+std::vector<SceneRasterizer::Source> SceneRasterizer::obstacleSources(double frame,
+                                                                      double motionFrames)
+{
+    std::vector<Source> solids;
     for (std::size_t n = 0; n < mScene.items.size(); ++n) {
         const Item &item = mScene.items[n];
-        if (!item.activeAt(frame))
+        if (item.kind != ItemKind::Obstacle || !item.activeAt(frame))
             continue;
-        Source src;
-        src.item = n;
-        src.offset = item.offset.at(frame);
-        if (usesMask(item)) {
-            coverage(n, src.offset);
-            src.generation = mCache[n].generation;
-        }
+        Source src = source(n, frame);
+        src.previous = item.moves() ? item.placementAt(frame - motionFrames) : src.placement;
+        solids.push_back(src);
+    }
+    return solids;
+}
+
+InputChanges SceneRasterizer::updateObstacles(double frame, double motionFrames)
+{
+    std::vector<Source> solids = obstacleSources(frame, motionFrames);
+    InputChanges changes;
+    changes.solids = mFirst || solids != mSolidSources
+                     || (mMovingObstacles && motionFrames != mMotionFrames);
+    if (changes.solids)
+        buildSolids(solids, motionFrames);
+    mSolidSources = std::move(solids);
+    return changes;
+}
+
+InputChanges SceneRasterizer::update(double frame, double motionFrames)
+{
+    std::vector<Source> solids = obstacleSources(frame, motionFrames);
+    std::vector<Source> emitters, forces;
+    for (std::size_t n = 0; n < mScene.items.size(); ++n) {
+        const Item &item = mScene.items[n];
+        if (item.kind == ItemKind::Obstacle || !item.activeAt(frame))
+            continue;
+        Source src = source(n, frame);
         switch (item.kind) {
-        case ItemKind::Obstacle: solids.push_back(src); break;
+        case ItemKind::Obstacle: break;
         case ItemKind::Emitter:
             src.scalar = item.emitter.rate.at(frame);
             emitters.push_back(src);
@@ -116,11 +196,12 @@ InputChanges SceneRasterizer::update(double frame)
         }
     }
     InputChanges changes;
-    changes.solids = mFirst || solids != mSolidSources;
+    changes.solids = mFirst || solids != mSolidSources
+                     || (mMovingObstacles && motionFrames != mMotionFrames);
     changes.emitters = mFirst || emitters != mEmitterSources;
     changes.forces = mFirst || forces != mForceSources;
     if (changes.solids)
-        buildSolids(solids);
+        buildSolids(solids, motionFrames);
     if (changes.emitters)
         buildEmitters(emitters);
     if (changes.forces)
@@ -132,8 +213,9 @@ InputChanges SceneRasterizer::update(double frame)
     return changes;
 }
 
-void SceneRasterizer::buildSolids(const std::vector<Source> &sources)
+void SceneRasterizer::buildSolids(const std::vector<Source> &sources, double motionFrames)
 {
+    mMotionFrames = motionFrames;
     mSetup.solids.reshape(mSetup.domain.cells);
     std::uint8_t *flags = mSetup.solids.data();
     for (const Source &s : sources) {
@@ -141,6 +223,66 @@ void SceneRasterizer::buildSolids(const std::vector<Source> &sources)
         for (std::size_t n = 0; n < m.size(); ++n) {
             if (m.weights[n] >= 0.5f)
                 flags[m.cells[n]] = std::uint8_t(sim::CellType::Solid);
+        }
+    }
+    buildObstacleMotion(sources, motionFrames);
+}
+
+void SceneRasterizer::buildObstacleMotion(const std::vector<Source> &sources, double motionFrames)
+{
+    sim::ObstacleMotion &motion = mSetup.obstacleMotion;
+    motion = {};
+    const bool moving = std::any_of(sources.begin(), sources.end(),
+                                    [](const Source &s) { return !(s.placement == s.previous); });
+    const bool anyNoSlip = std::any_of(sources.begin(), sources.end(), [&](const Source &s) {
+        return mScene.items[s.item].obstacle.noSlip;
+    });
+    if (!moving)
+        return;
+    const sim::Domain &d = mSetup.domain;
+    for (sim::ScalarGrid &g : motion.velocity)
+        g.reshape(d.cells, sim::kCellCentre);
+    if (anyNoSlip)
+        motion.noSlip.assign(std::size_t(d.cellCount()), 0);
+    // The obstacle covering a cell most gives it its velocity (the first one on a tie).
+    std::vector<float> best(std::size_t(d.cellCount()), 0.f);
+    const float seconds = float(motionFrames / double(mSetup.time.frameRate));
+    for (const Source &s : sources) {
+        const Item &item = mScene.items[s.item];
+        const sim::SparseMask &m = mCache[s.item].coverage;
+        const bool still = s.placement == s.previous;
+        // World now -> the same material point one step before.
+        const Shape &shape = item.shape;
+        const Affine now = item.shape.type == ShapeType::Mesh
+                               ? meshToWorld(shape, s.placement)
+                               : placementTransform(s.placement, shapePivot(shape));
+        const Affine before = item.shape.type == ShapeType::Mesh
+                                  ? meshToWorld(shape, s.previous)
+                                  : placementTransform(s.previous, shapePivot(shape));
+        const Affine back = before.after(now.inverse());
+        for (std::size_t n = 0; n < m.size(); ++n) {
+            const std::uint32_t cell = m.cells[n];
+            if (m.weights[n] < 0.5f || m.weights[n] <= best[cell])
+                continue;
+            best[cell] = m.weights[n];
+            sim::Vec3 v{};
+            if (!still && seconds > 0.f) {
+                const int i = int(cell % std::uint32_t(d.cells.x));
+                const int j = int((cell / std::uint32_t(d.cells.x)) % std::uint32_t(d.cells.y));
+                const int k = int(cell / (std::uint32_t(d.cells.x) * std::uint32_t(d.cells.y)));
+                sim::Vec3 x{d.origin.x + (float(i) + 0.5f) * d.cellSize,
+                            d.origin.y + (float(j) + 0.5f) * d.cellSize,
+                            d.origin.z + (float(k) + 0.5f) * d.cellSize};
+                if (d.is2D())
+                    x.z = mScene.domain.origin.z + 0.5f * mScene.domain.size.z;
+                v = (x - back.apply(x)) * (1.f / seconds);
+                if (d.is2D())
+                    v.z = 0.f;
+            }
+            for (int a = 0; a < 3; ++a)
+                motion.velocity[a].data()[cell] = v[a];
+            if (anyNoSlip)
+                motion.noSlip[cell] = item.obstacle.noSlip ? 1 : 0;
         }
     }
 }
@@ -172,7 +314,7 @@ void SceneRasterizer::buildForces(const std::vector<Source> &sources)
     for (const Source &s : sources) {
         const Item &item = mScene.items[s.item];
         const ForceSettings &fs = item.force;
-        const sim::Vec3 offset = s.offset;
+        const sim::Vec3 offset = s.placement.offset;
         sim::ForceField f;
         f.type = fs.type;
         f.strength = s.scalar;
@@ -213,7 +355,7 @@ sim::Status rasterizeScene(const Scene &scene, double frame, SceneSetup &out)
 sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver)
 {
     if (changes.solids) {
-        if (sim::Status st = solver.setObstacles(setup.solids); !st)
+        if (sim::Status st = solver.setObstacles(setup.solids /*MERGE-COLLIDERS*/); !st)
             return st;
     }
     if (changes.emitters) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "meshfile.h"
 #include "scene.h"
 #include "scenesetup.h"
 #include "shapecoverage.h"
@@ -28,11 +29,18 @@ struct InputChanges
 /// region for spheres, unrotated boxes and "everywhere" (falloff applied by the solver), and a
 /// coverage mask (falloff baked in) for every other shape.
 ///
-/// Caching: each item's coverage is kept with the offset it was computed at and recomputed only
-/// when its keyframed offset moves, so a scene without moving items rasterises its shapes once;
-/// image files are decoded once in setScene(). Animated rates and strengths only rescale
-/// numbers. The solid flags are rebuilt only when the set of active obstacles or one of their
-/// coverages changed. Coverage runs in parallel and gives the same bytes with any thread count.
+/// Caching: each item's coverage is kept with the placement (offset, rotation, scale) it was
+/// computed at and recomputed only when its keyframed placement changes, so a scene without
+/// moving items rasterises its shapes once; image and model files are read once in setScene()
+/// (models through a process-wide cache, so an edit does not parse them again). Animated rates
+/// and strengths only rescale numbers. The solid flags are rebuilt only when the set of active
+/// obstacles or one of their coverages changed. Coverage runs in parallel and gives the same
+/// bytes with any thread count.
+///
+/// Moving obstacles (items whose placement is keyframed) also give the solid cells they cover
+/// a velocity: the rigid motion of the item between `frame - motionFrames` and `frame`
+/// (setup().obstacleMotion; docs/meshes.md). Where obstacles overlap, the one covering a cell
+/// most gives its velocity.
 class SceneRasterizer
 {
 public:
@@ -42,8 +50,15 @@ public:
     sim::Status setScene(const Scene &scene);
 
     /// Brings setup() to `frame` (frames, fractional allowed) and says what changed since the
-    /// previous update (everything on the first one).
-    InputChanges update(double frame);
+    /// previous update (everything on the first one). Obstacle velocities are the motion over
+    /// the last `motionFrames` frames (a frame, or a substep's share of one).
+    InputChanges update(double frame, double motionFrames = 1.0);
+    /// Like update(), for the obstacles only (per substep, when obstacles move).
+    InputChanges updateObstacles(double frame, double motionFrames);
+    /// Whether an active-able obstacle's placement is keyframed.
+    bool hasMovingObstacles() const { return mMovingObstacles; }
+    /// The model of item `index` (null unless its shape is a mesh).
+    const MeshPtr &mesh(std::size_t index) const { return mMeshes[index]; }
 
     /// Domain, parameters, time settings and the inputs of the last update.
     const SceneSetup &setup() const { return mSetup; }
@@ -53,7 +68,7 @@ private:
     struct ItemCache
     {
         bool valid = false;
-        sim::Vec3 offset; ///< the offset `coverage` was computed at
+        Placement placement; ///< the placement `coverage` was computed at
         sim::SparseMask coverage;
         std::uint64_t generation = 0;
     };
@@ -62,14 +77,18 @@ private:
     {
         std::size_t item = 0;
         std::uint64_t generation = 0;
-        sim::Vec3 offset;
+        Placement placement;
+        Placement previous; ///< moving obstacles: the placement motionFrames before
         float scalar = 0.f;
         friend bool operator==(const Source &, const Source &) = default;
     };
 
     bool usesMask(const Item &item) const;
-    const sim::SparseMask &coverage(std::size_t index, sim::Vec3 offset);
-    void buildSolids(const std::vector<Source> &sources);
+    const sim::SparseMask &coverage(std::size_t index, const Placement &placement);
+    Source source(std::size_t index, double frame);
+    std::vector<Source> obstacleSources(double frame, double motionFrames);
+    void buildSolids(const std::vector<Source> &sources, double motionFrames);
+    void buildObstacleMotion(const std::vector<Source> &sources, double motionFrames);
     void buildEmitters(const std::vector<Source> &sources);
     void buildForces(const std::vector<Source> &sources);
 
@@ -77,10 +96,17 @@ private:
     SceneSetup mSetup;
     std::vector<ItemCache> mCache;
     std::vector<MaskImage> mImages; ///< per item; empty unless its shape is an image
+    std::vector<MeshPtr> mMeshes;   ///< per item; null unless its shape is a mesh
+    bool mMovingObstacles = false;
+    double mMotionFrames = 1.0; ///< of the solids last built
     std::uint64_t mNextGeneration = 1;
     bool mFirst = true;
     std::vector<Source> mSolidSources, mEmitterSources, mForceSources;
 };
+
+/// The map from a mesh file's coordinates to the world for a shape at a placement: the
+/// shape's model transform, then the placement about its pivot.
+Affine meshToWorld(const Shape &shape, const Placement &placement);
 
 /// Hands the inputs an update changed to a solver (obstacles, emitters, force fields).
 sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "animated.h"
+#include "placement.h"
 
 #include <settings/exportsettings.h>
 #include <sim/domain.h>
@@ -84,8 +85,13 @@ struct SimulationSettings
 enum class ItemKind : std::uint8_t { Emitter, Obstacle, ForceField };
 
 /// Shape kinds. Stored as "sphere" (alias "circle"; a disc in 2D), "box", "capsule", "stroke",
-/// "image" (2D only) and "everywhere" (force fields only: the whole domain).
-enum class ShapeType : std::uint8_t { Sphere, Box, Capsule, Stroke, Image, Everywhere };
+/// "image" (2D only), "everywhere" (force fields only: the whole domain) and "mesh" (a model
+/// file; in 2D its section by the domain's middle z plane; docs/meshes.md).
+enum class ShapeType : std::uint8_t { Sphere, Box, Capsule, Stroke, Image, Everywhere, Mesh };
+
+/// What part of a mesh counts: its inside ("volume", closed meshes only) or a shell of
+/// `thickness` around its surface ("surface"). A mesh that is not closed is always a shell.
+enum class MeshFill : std::uint8_t { Volume, Surface };
 
 /// Which image channel gives an image mask's coverage. Stored as "luminance", "alpha".
 enum class ImageChannel : std::uint8_t { Luminance, Alpha };
@@ -113,11 +119,18 @@ struct Shape
     sim::Vec3 start{0.4f, 0.5f, 0.5f};    ///< capsule
     sim::Vec3 end{0.6f, 0.5f, 0.5f};      ///< capsule
     std::vector<StrokePoint> points;      ///< stroke
-    std::string file;                     ///< image: path relative to the scene file
+    std::string file;                     ///< image, mesh: path relative to the scene file
     sim::Vec3 imageMin{0.f, 0.f, 0.f};    ///< image: world rectangle, low corner (x, y)
     sim::Vec3 imageMax{1.f, 1.f, 0.f};    ///< image: high corner (x, y)
     ImageChannel channel = ImageChannel::Luminance;
     bool invert = false; ///< image: coverage = 1 - channel
+    /// mesh: the model's own transform, applied to the file's vertices before the item's
+    /// placement: scale, then rotate (degrees about x, y, z), then translate.
+    sim::Vec3 meshTranslation{0.f, 0.f, 0.f};
+    sim::Vec3 meshRotation{0.f, 0.f, 0.f};
+    sim::Vec3 meshScale{1.f, 1.f, 1.f};
+    MeshFill fill = MeshFill::Volume; ///< mesh
+    float thickness = 0.f;            ///< mesh shell, world units (at least two cells are used)
     QJsonObject extra;
 
     friend bool operator==(const Shape &, const Shape &) = default;
@@ -155,6 +168,17 @@ struct ForceSettings
     friend bool operator==(const ForceSettings &, const ForceSettings &) = default;
 };
 
+/// Obstacle parameters: how a moving obstacle drags the fluid (docs/meshes.md).
+struct ObstacleSettings
+{
+    /// false (free-slip): a moving obstacle pushes the fluid along its surface normal only;
+    /// true (no-slip): the fluid next to it also takes its tangential velocity.
+    bool noSlip = false;
+    QJsonObject extra;
+
+    friend bool operator==(const ObstacleSettings &, const ObstacleSettings &) = default;
+};
+
 /// "Forever" as the end of an activity range.
 inline constexpr double kForever = std::numeric_limits<double>::infinity();
 
@@ -163,7 +187,19 @@ inline constexpr double kForever = std::numeric_limits<double>::infinity();
 struct Item
 {
     /// What an edit can change (scenechanges.h).
-    enum class Property { Name, Enabled, Active, Kind, Shape, Offset, Emitter, Force };
+    enum class Property {
+        Name,
+        Enabled,
+        Active,
+        Kind,
+        Shape,
+        Offset,
+        Rotation,
+        Scale,
+        Emitter,
+        Obstacle,
+        Force
+    };
 
     std::string name;
     bool enabled = true;
@@ -172,14 +208,28 @@ struct Item
     ItemKind kind = ItemKind::Emitter;
     Shape shape;
     Animated<sim::Vec3> offset; ///< keyframable translation of the shape
-    EmitterSettings emitter;    ///< used when kind == Emitter
-    ForceSettings force;        ///< used when kind == ForceField
+    /// Keyframable rotation (degrees about x, y, z) and scale of the shape about its pivot
+    /// (placement.h, shapePivot). In 2D, analytic shapes use rotation z and scale x, y.
+    Animated<sim::Vec3> rotation{sim::Vec3{0.f, 0.f, 0.f}};
+    Animated<sim::Vec3> scale{sim::Vec3{1.f, 1.f, 1.f}};
+    EmitterSettings emitter;   ///< used when kind == Emitter
+    ObstacleSettings obstacle; ///< used when kind == Obstacle
+    ForceSettings force;       ///< used when kind == ForceField
     QJsonObject extra;
     QJsonObject activeExtra;
 
     bool activeAt(double frame) const
     {
         return enabled && frame >= activeStart && frame <= activeEnd;
+    }
+    Placement placementAt(double frame) const
+    {
+        return {offset.at(frame), rotation.at(frame), scale.at(frame)};
+    }
+    /// Whether the placement changes over time (some of offset, rotation, scale has keys).
+    bool moves() const
+    {
+        return offset.isAnimated() || rotation.isAnimated() || scale.isAnimated();
     }
 
     friend bool operator==(const Item &, const Item &) = default;
@@ -207,13 +257,17 @@ struct Scene
 /// Stable strings of the scene enums (sim/param.h). A sphere is also read as "circle".
 inline constexpr sim::EnumNames<Dimension, 2> kDimensionNames{{"2d", "3d"}};
 inline constexpr sim::EnumNames<ItemKind, 3> kItemKindNames{{"emitter", "obstacle", "force"}};
-inline constexpr sim::EnumNames<ShapeType, 6> kShapeTypeNames{
-    {"sphere", "box", "capsule", "stroke", "image", "everywhere"}, "circle", ShapeType::Sphere};
+inline constexpr sim::EnumNames<ShapeType, 7> kShapeTypeNames{{"sphere", "box", "capsule", "stroke",
+                                                               "image", "everywhere", "mesh"},
+                                                              "circle",
+                                                              ShapeType::Sphere};
+inline constexpr sim::EnumNames<MeshFill, 2> kMeshFillNames{{"volume", "surface"}};
 inline constexpr sim::EnumNames<ImageChannel, 2> kImageChannelNames{{"luminance", "alpha"}};
 inline const char *toString(Dimension d) { return kDimensionNames.name(d); }
 inline const char *toString(ItemKind k) { return kItemKindNames.name(k); }
 inline const char *toString(ShapeType t) { return kShapeTypeNames.name(t); }
 inline const char *toString(ImageChannel c) { return kImageChannelNames.name(c); }
+inline const char *toString(MeshFill f) { return kMeshFillNames.name(f); }
 
 // Keys and ranges of the scene's numbers (sim/param.h), one namespace per struct above; the
 // defaults are the structs' member initialisers. Vector settings give each component's range.
@@ -242,6 +296,13 @@ inline constexpr sim::Param activeStart{.key = "start",
                                         .decimals = 1};
 inline constexpr sim::Param activeEnd{.key = "end", .softMin = -1e6, .softMax = 1e6, .decimals = 1};
 inline constexpr sim::Param offset{.key = "offset", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param rotation{.key = "rotation",
+                                     .softMin = -3600,
+                                     .softMax = 3600,
+                                     .decimals = 1};
+/// Per axis; a zero scale would flatten the shape away.
+inline constexpr sim::Param scale{
+    .key = "scale", .min = 1e-3, .max = 1e4, .softMax = 1000, .decimals = 3};
 } // namespace itemParams
 
 namespace shapeParams {
@@ -258,6 +319,14 @@ inline constexpr sim::Param rotation{.key = "rotation",
                                      .softMin = -360,
                                      .softMax = 360,
                                      .decimals = 1};
+inline constexpr sim::Param meshTranslation{.key = "translation", .softMin = -100, .softMax = 100};
+inline constexpr sim::Param meshRotation{.key = "rotation",
+                                         .softMin = -360,
+                                         .softMax = 360,
+                                         .decimals = 1};
+inline constexpr sim::Param meshScale{
+    .key = "scale", .min = 1e-6, .max = 1e6, .softMax = 1e4, .decimals = 4};
+inline constexpr sim::Param thickness{.key = "thickness", .min = 0, .softMax = 10, .decimals = 4};
 } // namespace shapeParams
 
 namespace strokeParams {

@@ -55,8 +55,14 @@ ItemChanges changedProperties(const Item &before, const Item &after)
         c.add(P::Shape);
     if (before.offset != after.offset)
         c.add(P::Offset);
+    if (before.rotation != after.rotation)
+        c.add(P::Rotation);
+    if (before.scale != after.scale)
+        c.add(P::Scale);
     if (before.emitter != after.emitter)
         c.add(P::Emitter);
+    if (before.obstacle != after.obstacle)
+        c.add(P::Obstacle);
     if (before.force != after.force)
         c.add(P::Force);
     return c;

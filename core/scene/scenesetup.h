@@ -19,6 +19,7 @@ struct SceneSetup
     sim::SimParams params;
     sim::TimeSettings time;
     sim::FlagGrid solids;
+    sim::ObstacleMotion obstacleMotion; ///< empty unless an obstacle moves
     std::vector<sim::Emitter> emitters;
     std::vector<sim::ForceField> forces;
 };

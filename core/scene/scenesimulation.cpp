@@ -33,7 +33,18 @@ sim::Status SceneSimulation::restart()
     std::string error;
     mSimulation = sim::Simulation::create(s.domain, s.params, s.time, &error);
     mApplyAll = true;
-    return mSimulation ? sim::Status::success() : sim::Status::failure(error);
+    if (!mSimulation)
+        return sim::Status::failure(error);
+    // Moving obstacles move within a frame too: with several substeps, substep s of n sees
+    // them at frame f - 1 + (s + 1) / n, with the velocity of their motion over that substep.
+    mSimulation->setStepHook([this](int substep, int substeps) {
+        if (substeps == 1 || !mRasterizer.hasMovingObstacles())
+            return sim::Status::success();
+        const double frame = mFrame - 1.0 + double(substep + 1) / double(substeps);
+        const InputChanges changes = mRasterizer.updateObstacles(frame, 1.0 / substeps);
+        return plume::applyInputs(mRasterizer.setup(), changes, mSimulation->solver());
+    });
+    return sim::Status::success();
 }
 
 sim::Status SceneSimulation::applyInputs(double frame)
@@ -55,6 +66,7 @@ sim::FrameStats SceneSimulation::advance(double frame)
                                             + st.error);
         return stats;
     }
+    mFrame = frame;
     stats = mSimulation->advanceFrame();
     if (!stats.status)
         stats.status = sim::Status::failure("frame " + std::to_string(int(frame)) + ": "

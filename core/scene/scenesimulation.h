@@ -47,6 +47,7 @@ private:
     SceneRasterizer mRasterizer;
     std::unique_ptr<sim::Simulation> mSimulation;
     bool mApplyAll = true; ///< the next applyInputs hands over every input
+    double mFrame = 0.0;   ///< the scene frame being advanced (for the substep hook)
 };
 
 } // namespace plume

@@ -1,5 +1,7 @@
 #include "shapecoverage.h"
 
+#include "coveragerows.h"
+
 #include <sim/parallel.h>
 
 #include <QDir>
@@ -13,6 +15,8 @@
 
 namespace plume {
 
+using detail::cellRange;
+using detail::coverBox;
 using sim::Vec3;
 
 namespace {
@@ -149,83 +153,29 @@ float bilinear(const MaskImage &img, float px, float py)
     return top + (bottom - top) * fy;
 }
 
-/// Cell range [first, last) along an axis covering world [lo, hi]; empty when a bound is NaN
-/// (a shape whose position overflowed the float range).
-void cellRange(const sim::Domain &d, int axis, float lo, float hi, int &first, int &last)
+/// The shape's frame as seen from the world: `inverse` maps a world point into the frame the
+/// primitives are in, and distances there times `distanceScale` are world distances (exact
+/// for uniform scales, a lower bound otherwise). Null `inverse`: the primitives are in world.
+struct ShapeFrame
 {
-    const float o = d.origin[axis];
-    const float f = std::floor((lo - o) / d.cellSize);
-    const float l = std::ceil((hi - o) / d.cellSize);
-    const float n = float(d.cells[axis]);
-    if (std::isnan(f) || std::isnan(l)) {
-        first = last = 0;
-        return;
-    }
-    first = int(std::clamp(f, 0.f, n));
-    last = int(std::clamp(l, 0.f, n));
-}
-
-/// Per-row sparse results of a coverage pass, joined in row order.
-struct RowCoverage
-{
-    std::vector<std::vector<std::uint32_t>> cells;
-    std::vector<std::vector<float>> weights;
-
-    sim::SparseMask join() const
-    {
-        sim::SparseMask m;
-        std::size_t total = 0;
-        for (const auto &r : cells)
-            total += r.size();
-        m.cells.reserve(total);
-        m.weights.reserve(total);
-        for (std::size_t r = 0; r < cells.size(); ++r) {
-            m.cells.insert(m.cells.end(), cells[r].begin(), cells[r].end());
-            m.weights.insert(m.weights.end(), weights[r].begin(), weights[r].end());
-        }
-        return m;
-    }
+    const Affine *inverse = nullptr;
+    const Affine *forward = nullptr;
+    float distanceScale = 1.f;
 };
 
-/// Runs rowBody(j, k, i0, i1, row) over the cells of the box [lo, hi] (world), where `row`
-/// holds the row's weights for i in [i0, i1); keeps the positive ones.
-template<class F>
-sim::SparseMask coverBox(const sim::Domain &d, Vec3 lo, Vec3 hi, F &&rowBody)
+/// World bounding box of the local box [lo, hi] mapped by `forward`.
+void mappedBounds(const Affine &forward, Vec3 lo, Vec3 hi, Vec3 &outLo, Vec3 &outHi)
 {
-    int i0, i1, j0, j1, k0, k1;
-    cellRange(d, 0, lo.x, hi.x, i0, i1);
-    cellRange(d, 1, lo.y, hi.y, j0, j1);
-    if (d.is2D()) {
-        k0 = 0;
-        k1 = 1;
-    } else {
-        cellRange(d, 2, lo.z, hi.z, k0, k1);
+    for (int n = 0; n < 8; ++n) {
+        const Vec3 corner{n & 1 ? hi.x : lo.x, n & 2 ? hi.y : lo.y, n & 4 ? hi.z : lo.z};
+        const Vec3 w = forward.apply(corner);
+        outLo = n == 0 ? w : minVec(outLo, w);
+        outHi = n == 0 ? w : maxVec(outHi, w);
     }
-    if (i0 >= i1 || j0 >= j1 || k0 >= k1)
-        return {};
-    const sim::Int3 box{i1 - i0, j1 - j0, k1 - k0};
-    RowCoverage rows;
-    rows.cells.resize(std::size_t(box.y) * box.z);
-    rows.weights.resize(rows.cells.size());
-    sim::forEachRow(box, [&](int jb, int kb) {
-        const int j = j0 + jb;
-        const int k = k0 + kb;
-        std::vector<float> row(std::size_t(box.x), 0.f);
-        rowBody(j, k, i0, i1, row);
-        const std::size_t r = std::size_t(jb) + std::size_t(box.y) * kb;
-        const std::size_t base = std::size_t(d.cells.x) * (j + std::size_t(d.cells.y) * k);
-        for (int ib = 0; ib < box.x; ++ib) {
-            if (row[ib] > 0.f) {
-                rows.cells[r].push_back(std::uint32_t(base + i0 + ib));
-                rows.weights[r].push_back(std::min(row[ib], 1.f));
-            }
-        }
-    });
-    return rows.join();
 }
 
 sim::SparseMask distanceCoverage(const sim::Domain &d, const std::vector<Primitive> &prims,
-                                 float falloff)
+                                 float falloff, ShapeFrame frame = {})
 {
     if (prims.empty())
         return {};
@@ -238,6 +188,36 @@ sim::SparseMask distanceCoverage(const sim::Domain &d, const std::vector<Primiti
     for (const Primitive &p : prims) {
         lo = minVec(lo, p.lo);
         hi = maxVec(hi, p.hi);
+    }
+    if (frame.inverse) {
+        // Placed (rotated or scaled): every cell maps into the shape's frame; the margin is
+        // converted with the smallest scale so that no covered cell is missed.
+        const float s = frame.distanceScale;
+        const Vec3 lm = s > 0.f ? m * (1.f / s) : m;
+        Vec3 wlo, whi;
+        mappedBounds(*frame.forward, lo - lm, hi + lm, wlo, whi);
+        if (twoD) {
+            wlo.z = d.origin.z;
+            whi.z = d.origin.z + h;
+        }
+        const Affine &inv = *frame.inverse;
+        return coverBox(d, wlo, whi, [&](int j, int k, int i0, int i1, std::vector<float> &row) {
+            const float y = d.origin.y + (float(j) + 0.5f) * h;
+            const float z = twoD ? 0.f : d.origin.z + (float(k) + 0.5f) * h;
+            for (int i = i0; i < i1; ++i) {
+                Vec3 p = inv.apply({d.origin.x + (float(i) + 0.5f) * h, y, z});
+                if (twoD)
+                    p.z = 0.f;
+                float best = 0.f;
+                for (const Primitive &prim : prims) {
+                    float weight = 1.f;
+                    const float sd = prim.isBox ? boxDistance(prim, p, twoD)
+                                                : roundConeDistance(prim, p, weight);
+                    best = std::max(best, distanceWeight(sd * s, h, falloff) * weight);
+                }
+                row[std::size_t(i - i0)] = best;
+            }
+        });
     }
     return coverBox(d, lo - m, hi + m, [&](int j, int k, int i0, int i1, std::vector<float> &row) {
         const float y = d.origin.y + (float(j) + 0.5f) * h;
@@ -262,7 +242,8 @@ sim::SparseMask distanceCoverage(const sim::Domain &d, const std::vector<Primiti
     });
 }
 
-sim::SparseMask imageCoverage(const sim::Domain &d, const Shape &s, const MaskImage &img)
+sim::SparseMask imageCoverage(const sim::Domain &d, const Shape &s, const MaskImage &img,
+                              ShapeFrame frame = {})
 {
     if (img.width < 1 || img.height < 1)
         return {};
@@ -277,16 +258,27 @@ sim::SparseMask imageCoverage(const sim::Domain &d, const Shape &s, const MaskIm
     // image 1e-30 wide would ask for 3e29, more than an int holds).
     const float pixel = std::min(w / float(img.width), hgt / float(img.height));
     const int n = int(std::clamp(std::ceil(h / pixel), 1.f, 4.f));
-    const Vec3 zLo{lo.x, lo.y, d.origin.z};
-    const Vec3 zHi{hi.x, hi.y, d.origin.z + d.extent().z};
+    Vec3 zLo{lo.x, lo.y, d.origin.z};
+    Vec3 zHi{hi.x, hi.y, d.origin.z + d.extent().z};
+    if (frame.forward) {
+        mappedBounds(*frame.forward, lo, hi, zLo, zHi);
+        zLo.z = d.origin.z;
+        zHi.z = d.origin.z + d.extent().z;
+    }
     return coverBox(d, zLo, zHi, [&](int j, int, int i0, int i1, std::vector<float> &row) {
         for (int i = i0; i < i1; ++i) {
             float sum = 0.f;
             for (int sy = 0; sy < n; ++sy) {
-                const float y = d.origin.y + (float(j) + (float(sy) + 0.5f) / float(n)) * h;
-                const float v = (y - lo.y) / hgt;
+                const float wy = d.origin.y + (float(j) + (float(sy) + 0.5f) / float(n)) * h;
                 for (int sx = 0; sx < n; ++sx) {
-                    const float x = d.origin.x + (float(i) + (float(sx) + 0.5f) / float(n)) * h;
+                    const float wx = d.origin.x + (float(i) + (float(sx) + 0.5f) / float(n)) * h;
+                    float x = wx, y = wy;
+                    if (frame.inverse) {
+                        const Vec3 p = frame.inverse->apply({wx, wy, 0.f});
+                        x = p.x;
+                        y = p.y;
+                    }
+                    const float v = (y - lo.y) / hgt;
                     const float u = (x - lo.x) / w;
                     if (!(u >= 0.f && u <= 1.f && v >= 0.f && v <= 1.f)) // NaN: outside
                         continue;
@@ -327,7 +319,7 @@ std::string rebasedImagePath(const std::string &file, const std::string &from,
 
 void rebaseImageShape(Shape &shape, const std::string &from, const std::string &to)
 {
-    if (shape.type == ShapeType::Image)
+    if (shape.type == ShapeType::Image || shape.type == ShapeType::Mesh)
         shape.file = rebasedImagePath(shape.file, from, to);
 }
 
@@ -375,14 +367,58 @@ Shape translated(const Shape &shape, Vec3 offset)
     return s;
 }
 
-sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape, Vec3 offset,
-                              float falloff, const MaskImage *image)
+Vec3 shapePivot(const Shape &s)
 {
-    const Shape s = translated(shape, offset);
     switch (s.type) {
+    case ShapeType::Sphere:
+    case ShapeType::Box: return s.centre;
+    case ShapeType::Capsule: return (s.start + s.end) * 0.5f;
+    case ShapeType::Stroke: {
+        if (s.points.empty())
+            return {};
+        Vec3 lo = s.points.front().position, hi = lo;
+        for (const StrokePoint &p : s.points) {
+            lo = minVec(lo, p.position);
+            hi = maxVec(hi, p.position);
+        }
+        return (lo + hi) * 0.5f;
+    }
+    case ShapeType::Image: return (s.imageMin + s.imageMax) * 0.5f;
+    case ShapeType::Mesh: return s.meshTranslation;
+    case ShapeType::Everywhere: break;
+    }
+    return {};
+}
+
+Placement effectivePlacement(const Placement &p, bool twoD)
+{
+    if (!twoD)
+        return p;
+    return {p.offset, {0.f, 0.f, p.rotation.z}, {p.scale.x, p.scale.y, 1.f}};
+}
+
+sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape,
+                              const Placement &placement, float falloff, const MaskImage *image)
+{
+    const Placement p = effectivePlacement(placement, domain.is2D());
+    if (p.isTranslation()) {
+        const Shape s = translated(shape, p.offset);
+        switch (s.type) {
+        case ShapeType::Everywhere: return everywhere(domain);
+        case ShapeType::Image: return image ? imageCoverage(domain, s, *image) : sim::SparseMask{};
+        case ShapeType::Mesh: return {}; // meshcoverage.h
+        default: return distanceCoverage(domain, primitives(s, domain.is2D()), falloff);
+        }
+    }
+    const Affine forward = placementTransform(p, shapePivot(shape));
+    const Affine inverse = forward.inverse();
+    const ShapeFrame frame{&inverse, &forward, minScale(p)};
+    switch (shape.type) {
     case ShapeType::Everywhere: return everywhere(domain);
-    case ShapeType::Image: return image ? imageCoverage(domain, s, *image) : sim::SparseMask{};
-    default: return distanceCoverage(domain, primitives(s, domain.is2D()), falloff);
+    case ShapeType::Image:
+        return image ? imageCoverage(domain, shape, *image, frame) : sim::SparseMask{};
+    case ShapeType::Mesh: return {};
+    default: return distanceCoverage(domain, primitives(shape, domain.is2D()), falloff, frame);
     }
 }
 

@@ -34,8 +34,8 @@ std::string resolveImagePath(const std::string &file, const std::string &directo
 /// writes image paths through this, so a scene written into `to` names the same images.
 std::string rebasedImagePath(const std::string &file, const std::string &from,
                              const std::string &to);
-/// An image shape's file rebased from `from` to `to` (rebasedImagePath); other shapes as they
-/// are.
+/// An image or mesh shape's file rebased from `from` to `to` (rebasedImagePath); other shapes
+/// as they are.
 void rebaseImageShape(Shape &shape, const std::string &from, const std::string &to);
 
 /// Anti-aliased coverage of `shape` moved by `offset` on the domain's cells, as a sparse mask
@@ -54,8 +54,22 @@ void rebaseImageShape(Shape &shape, const std::string &from, const std::string &
 /// run in parallel through sim::forEachRow and the result does not depend on the thread count.
 /// `image` must be the decoded file for image shapes (ignored otherwise); "everywhere" covers
 /// every cell with weight 1.
-sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape, sim::Vec3 offset,
-                              float falloff = 0.f, const MaskImage *image = nullptr);
+///
+/// `placement` moves, rotates and scales the shape about shapePivot(shape) (placement.h). A
+/// rotated or scaled shape's distance is measured in its own frame and scaled by the smallest
+/// scale factor (exact for uniform scales). In 2D only rotation z and scale x, y apply
+/// (effectivePlacement). Mesh shapes give an empty mask here: see meshcoverage.h.
+sim::SparseMask shapeCoverage(const sim::Domain &domain, const Shape &shape,
+                              const Placement &placement, float falloff = 0.f,
+                              const MaskImage *image = nullptr);
+
+/// The point a shape rotates and scales about: the centre of a sphere or box, the middle of a
+/// capsule, of a stroke's bounding box and of an image's rectangle, a mesh's translation.
+sim::Vec3 shapePivot(const Shape &shape);
+
+/// The placement that acts in the domain's dimension: in 2D, rotation about z and scale in x
+/// and y only (a shape lies in the plane).
+Placement effectivePlacement(const Placement &placement, bool twoD);
 
 /// A shape moved by `offset` (every position of it).
 Shape translated(const Shape &shape, sim::Vec3 offset);

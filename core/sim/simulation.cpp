@@ -81,6 +81,14 @@ FrameStats Simulation::advanceFrame()
     const float dt = frameDt / float(substeps);
     for (int s = 0; s < substeps; ++s) {
         const double t = time() + double(s) * double(dt);
+        if (mStepHook) {
+            if (Status st = mStepHook(s, substeps); !st) {
+                stats.status = st;
+                stats.frame = mFrame;
+                stats.substeps = s;
+                return stats;
+            }
+        }
         const StepStats step = mSolver->step(dt, t);
         ++mSteps;
         stats.pressureIterations += step.pressureIterations;

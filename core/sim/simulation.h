@@ -2,6 +2,7 @@
 
 #include "solver.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -61,6 +62,11 @@ public:
     const TimeSettings &timeSettings() const { return mTime; }
     Status setTimeSettings(const TimeSettings &time);
 
+    /// Called before each substep of a frame with its index and the frame's substep count (to
+    /// move inputs within a frame, such as moving obstacles). A failure stops the frame.
+    using StepHook = std::function<Status(int substep, int substeps)>;
+    void setStepHook(StepHook hook) { mStepHook = std::move(hook); }
+
     /// Runs one frame. After a failure the simulation refuses further frames until reset().
     FrameStats advanceFrame();
 
@@ -77,6 +83,7 @@ private:
     int mFrame = 0;
     std::int64_t mSteps = 0;
     std::string mFailure;
+    StepHook mStepHook;
 };
 
 } // namespace plume::sim

@@ -272,7 +272,8 @@ private slots:
         checkNames(kAlphaModeNames);
         checkNames(kEmissionOutputNames);
         QCOMPARE(kShapeTypeNames.expected(),
-                 std::string("one of sphere, circle, box, capsule, stroke, image, everywhere"));
+                 std::string(
+                     "one of sphere, circle, box, capsule, stroke, image, everywhere, mesh"));
     }
 
     void describe()

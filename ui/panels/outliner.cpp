@@ -22,7 +22,8 @@ Outliner::Outliner(Document *document, QWidget *parent)
         case ChangeEvent::Type::ItemAdded:
         case ChangeEvent::Type::ItemRemoved: rebuild(); break;
         case ChangeEvent::Type::ItemChanged:
-            if (!event.item.within({P::Active, P::Offset, P::Emitter, P::Force}))
+            if (!event.item.within({P::Active, P::Offset, P::Rotation, P::Scale, P::Emitter,
+                                    P::Obstacle, P::Force}))
                 updateRow(event.index);
             break;
         default: break;
