@@ -3,6 +3,7 @@
 // schemes, 2D and 3D, 1 and 2 threads.
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
+//   plume-bench --mesh [--steps N]   (models: meshbench.cpp)
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -13,6 +14,8 @@
 // `steps` more and reports the median. Thread counts are compared in the same run. The scenes
 // run through SceneSimulation, the frame loop of the baker and the app, one step per frame;
 // a step's time includes the frame loop's blow-up check after it.
+#include "meshbench.h"
+
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
 
@@ -147,6 +150,7 @@ int main(int argc, char **argv)
     std::string only;
     std::string scheme;
     bool fire = false;
+    bool mesh = false;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
             if (a + 1 >= argc) {
@@ -165,12 +169,16 @@ int main(int argc, char **argv)
             scheme = next("--scheme");
         else if (!std::strcmp(argv[a], "--fire"))
             fire = true;
+        else if (!std::strcmp(argv[a], "--mesh"))
+            mesh = true;
         else {
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
-                                 "[--scheme smoke|stam] [--fire]\n");
+                                 "[--scheme smoke|stam] [--fire] [--mesh]\n");
             return 2;
         }
     }
+    if (mesh)
+        return plume::bench::runMeshBench(std::max(steps, 5));
     std::vector<Case> cases;
     for (plume::sim::Scheme s : {plume::sim::Scheme::Smoke, plume::sim::Scheme::Stam}) {
         if (!scheme.empty() && scheme != plume::sim::toString(s))
