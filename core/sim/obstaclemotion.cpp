@@ -19,6 +19,8 @@ Int3 cellOf(std::size_t c, Int3 n)
 /// past a non-periodic end.
 bool stepCell(Int3 &c, int axis, int dir, const Domain &domain)
 {
+    if (dir == 0)
+        return true;
     const int n = domain.cells[axis];
     int v = c[axis] + dir;
     if (v < 0 || v >= n) {
@@ -33,6 +35,35 @@ bool stepCell(Int3 &c, int axis, int dir, const Domain &domain)
 std::size_t flat(Int3 c, Int3 n)
 {
     return std::size_t(c.x) + std::size_t(n.x) * (std::size_t(c.y) + std::size_t(n.y) * c.z);
+}
+
+/// Per x-row (j, k) of cells: whether a solid lies in rows j-1..j+1, k-1..k+1 (wrapped on
+/// periodic axes). Every cell a face of row (j, k) reads, on any axis (its two cells and their
+/// tangential neighbours), lies there, with j and k clamped to the last row for end faces.
+std::vector<std::uint8_t> rowsNearSolids(const FlagGrid &solids, const Domain &domain)
+{
+    const Int3 n = domain.cells;
+    std::vector<std::uint8_t> has(std::size_t(n.y) * n.z, 0);
+    forEachRow(n, [&](int j, int k) {
+        const std::uint8_t *row = solids.data() + solids.index(0, j, k);
+        has[std::size_t(j) + std::size_t(n.y) * k] = std::find(row, row + n.x, std::uint8_t(1))
+                                                             != row + n.x
+                                                         ? 1
+                                                         : 0;
+    });
+    std::vector<std::uint8_t> near(has.size(), 0);
+    const int reachZ = domain.is2D() ? 0 : 1;
+    forEachRow(Int3{1, n.y, n.z}, [&](int j, int k) {
+        std::uint8_t any = 0;
+        for (int dk = -reachZ; dk <= reachZ; ++dk)
+            for (int dj = -1; dj <= 1; ++dj) {
+                Int3 c{0, j, k};
+                if (stepCell(c, 1, dj, domain) && stepCell(c, 2, dk, domain))
+                    any |= has[std::size_t(c.y) + std::size_t(n.y) * c.z];
+            }
+        near[std::size_t(j) + std::size_t(n.y) * k] = any;
+    });
+    return near;
 }
 
 } // namespace
@@ -112,6 +143,7 @@ void DrivenFaces::build(const FlagGrid &solids, const Domain &domain, const Obst
     if (motion.empty() || solids.size() != n || !solids.anySolid())
         return;
     const bool noSlip = !motion.noSlip.empty();
+    const std::vector<std::uint8_t> near = rowsNearSolids(solids, domain);
     for (int axis = 0; axis < axes; ++axis) {
         const Int3 s = faceGridSize(n, axis);
         const Boundary lo = domain.boundary(axis, false), hi = domain.boundary(axis, true);
@@ -121,6 +153,8 @@ void DrivenFaces::build(const FlagGrid &solids, const Domain &domain, const Obst
         std::vector<std::uint8_t> sticky(noSlip ? std::size_t(s.volume()) : 0, 0);
         forEachRow(s, [&](int j, int k) {
             const std::size_t row = std::size_t(j) + std::size_t(s.y) * k;
+            if (!near[std::size_t(std::min(j, n.y - 1)) + std::size_t(n.y) * std::min(k, n.z - 1)])
+                return; // no solid within reach of this row's faces
             for (int i = 0; i < s.x; ++i) {
                 const Int3 face{i, j, k};
                 const int along = face[axis];
