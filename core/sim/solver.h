@@ -63,9 +63,12 @@ public:
     /// Changes parameters that need no reallocation (everything but the scheme).
     virtual Status setParams(const SimParams &params) = 0;
 
-    /// Solid cells. Size must equal the domain's cells. Fluid quantities inside new solids are
-    /// cleared; velocities on solid faces become zero.
-    Status setObstacles(const FlagGrid &solids);
+    /// Solid cells and how they move (docs/colliders.md). Sizes must equal the domain's cells
+    /// and the motion's values be finite. Fluid quantities inside new solids are cleared;
+    /// cells the solids leave are filled from their fluid neighbours. Velocities on faces
+    /// touching solids take the solids' velocity (zero for solids at rest, and always without
+    /// `motion`: then the result is what it was before moving obstacles existed).
+    Status setObstacles(const FlagGrid &solids, const ObstacleMotion &motion = {});
     /// Emitters (each checked: finite rates, a mask within the domain).
     Status setEmitters(std::vector<Emitter> emitters);
     /// Force fields (each checked: type, finite parameters, a region mask within the domain).
@@ -101,7 +104,7 @@ protected:
     // The schemes' halves of the setters above, called with inputs that passed validation.
     // They may throw std::bad_alloc (reported as out of memory); they allocate before they
     // replace state, so that the solver keeps its previous inputs then.
-    virtual void applyObstacles(const FlagGrid &solids) = 0;
+    virtual void applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion) = 0;
     virtual void applyEmitters(std::vector<Emitter> emitters) = 0;
     virtual void applyForceFields(std::vector<ForceField> fields) = 0;
 };
