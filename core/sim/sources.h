@@ -33,15 +33,6 @@ struct Emitter
     bool hasFuel() const { return fuel != 0.f; }
 };
 
-/// Motion of the solid cells: each solid cell's velocity (world units / s) at its centre, and
-/// whether fluid sticks to it. Empty grids mean every solid is at rest.
-struct ObstacleMotion
-{
-    ScalarGrid velocity[3];           ///< cell centred, the domain's cells, or empty
-    std::vector<std::uint8_t> noSlip; ///< per cell (1: also the tangential velocity), or empty
-    bool empty() const { return velocity[0].count() == 0; }
-};
-
 /// The kinds of force field.
 enum class ForceType : std::uint8_t {
     Directional, ///< constant acceleration along `direction` (wind, gravity)
