@@ -1,9 +1,13 @@
 #include "scenesimulation.h"
 
 #include <QFile>
-#include <QSaveFile>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+
+#include <unistd.h>
 
 namespace plume {
 
@@ -89,12 +93,30 @@ sim::Status SceneSimulation::saveCheckpointFile(const QString &path, std::uint64
     std::vector<std::uint8_t> bytes;
     if (sim::Status st = saveCheckpoint(sceneHash, bytes); !st)
         return sim::Status::failure(path.toStdString() + ": " + st.error);
-    QSaveFile file(path);
-    const auto size = qint64(bytes.size());
-    if (!file.open(QIODevice::WriteOnly)
-        || file.write(reinterpret_cast<const char *>(bytes.data()), size) != size || !file.commit())
-        return sim::Status::failure(path.toStdString() + ": cannot write the checkpoint: "
-                                    + file.errorString().toStdString());
+    // A temporary file beside the target, renamed over it once complete. Plain POSIX rather
+    // than QSaveFile, whose message for a failed write (a full disk, a file size limit) is
+    // "Unknown error".
+    const std::string target = QFile::encodeName(path).toStdString();
+    std::string temporary = target + ".XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    int error = fd < 0 ? errno : 0;
+    for (std::size_t done = 0; error == 0 && done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n >= 0)
+            done += std::size_t(n);
+        else if (errno != EINTR)
+            error = errno;
+    }
+    if (fd >= 0 && ::close(fd) != 0 && error == 0)
+        error = errno;
+    if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0)
+        error = errno;
+    if (error != 0) {
+        if (fd >= 0)
+            ::unlink(temporary.c_str());
+        return sim::Status::failure(path.toStdString()
+                                    + ": cannot write the checkpoint: " + std::strerror(error));
+    }
     return sim::Status::success();
 }
 

@@ -247,8 +247,12 @@ Status parse(std::span<const std::uint8_t> data, CheckpointInfo &info,
     if (!r.ok() || !r.atEnd())
         return damaged("its field table does not end where the file does");
     info.fields.clear();
-    for (const FieldRecord &f : fields)
-        info.fields.push_back(f.name);
+    for (const FieldRecord &f : fields) {
+        std::uint64_t stored = 0;
+        for (const auto &chunk : f.chunks)
+            stored += chunk.size();
+        info.fields.push_back({f.name, f.rawBytes, stored});
+    }
     return Status::success();
 }
 

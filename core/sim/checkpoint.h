@@ -25,11 +25,17 @@ struct CheckpointInfo
     std::uint64_t sceneHash = 0;
     Scheme scheme = Scheme::Smoke;
     Domain domain;
-    int frame = 0;                   ///< frames simulated when it was taken
-    std::int64_t steps = 0;          ///< solver steps taken
-    TimeSettings time;               ///< the time settings then (a restore keeps the simulation's)
-    std::uint64_t stateBytes = 0;    ///< the fields' bytes uncompressed
-    std::vector<std::string> fields; ///< the solver's state fields, in order
+    int frame = 0;                ///< frames simulated when it was taken
+    std::int64_t steps = 0;       ///< solver steps taken
+    TimeSettings time;            ///< the time settings then (a restore keeps the simulation's)
+    std::uint64_t stateBytes = 0; ///< the fields' bytes uncompressed
+    struct Field
+    {
+        std::string name;
+        std::uint64_t rawBytes = 0;    ///< uncompressed
+        std::uint64_t storedBytes = 0; ///< compressed, as stored
+    };
+    std::vector<Field> fields; ///< the solver's state fields, in order
 };
 
 /// Writes and restores a Simulation's state: frame and step counters and every field its

@@ -1,0 +1,7 @@
+#pragma once
+
+/// Prints a docs/performance.md row: median milliseconds to save and restore a checkpoint of
+/// the built-in 3D plume (smoke scheme, no dye) after `frames` frames at `resolution`, in
+/// memory and through a file, on two threads, its size and bytes per cell, then what each
+/// field stores.
+void checkpointCost(int resolution, int frames, int repeats);
