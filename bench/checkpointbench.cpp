@@ -98,3 +98,34 @@ void checkpointCost(int resolution, int frames, int repeats)
                     double(f.storedBytes) / 1048576.0, double(f.storedBytes) / cells);
     std::fflush(stdout);
 }
+
+void bakeSlowdown(int resolution, int frames, int runs)
+{
+    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, 2);
+    plume::Scene scene = plumeScene(resolution, false);
+    scene.simulation.frameEnd = scene.simulation.frameStart + frames - 1;
+    QTemporaryDir dir;
+    std::vector<double> plain, checkpointed, ratio;
+    for (int r = 0; r < runs; ++r) {
+        double ms[2] = {0, 0};
+        for (int every : {0, 10}) {
+            plume::BakeSettings settings;
+            settings.outputDirectory = dir.filePath("out").toStdString();
+            settings.baseName = "plume";
+            settings.firstFrame = scene.simulation.frameStart;
+            settings.lastFrame = scene.simulation.frameEnd;
+            settings.checkpointEvery = every;
+            const auto start = Clock::now();
+            const plume::BakeResult result = plume::bakeScene(scene, settings);
+            check(result.status);
+            ms[every ? 1 : 0] = msSince(start);
+        }
+        plain.push_back(ms[0]);
+        checkpointed.push_back(ms[1]);
+        ratio.push_back(ms[1] / ms[0]);
+    }
+    std::printf("| %d^3 smoke plume, %d frames, VDB | %.0f | %.0f | %.3f (%d pairs) |\n",
+                resolution, frames, medianOf(plain) / frames, medianOf(checkpointed) / frames,
+                medianOf(ratio), runs);
+    std::fflush(stdout);
+}

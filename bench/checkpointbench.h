@@ -5,3 +5,8 @@
 /// memory and through a file, on two threads, its size and bytes per cell, then what each
 /// field stores.
 void checkpointCost(int resolution, int frames, int repeats);
+
+/// Prints a row: median milliseconds per frame of baking the same plume to VDB files without
+/// checkpoints and with one every 10 frames, the bakes alternating (2 threads), and the median
+/// of the per-pair ratios.
+void bakeSlowdown(int resolution, int frames, int runs);

@@ -3,7 +3,8 @@
 // schemes, 2D and 3D, 1 and 2 threads.
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
-//   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 7]
+//   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 6]
+//               [--bake-resolution 64] [--pairs 4]
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -155,7 +156,7 @@ int main(int argc, char **argv)
     std::string scheme;
     bool fire = false;
     bool checkpoint = false;
-    int resolution = 128, frames = 60, repeats = 7;
+    int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
             if (a + 1 >= argc) {
@@ -182,11 +183,15 @@ int main(int argc, char **argv)
             frames = std::max(1, std::stoi(next("--frames")));
         else if (!std::strcmp(argv[a], "--repeats"))
             repeats = std::max(1, std::stoi(next("--repeats")));
+        else if (!std::strcmp(argv[a], "--bake-resolution"))
+            bakeResolution = std::max(8, std::stoi(next("--bake-resolution")));
+        else if (!std::strcmp(argv[a], "--pairs"))
+            pairs = std::max(1, std::stoi(next("--pairs")));
         else {
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
                                  "[--scheme smoke|stam] [--fire]\n"
                                  "       plume-bench --checkpoint [--resolution N] [--frames N] "
-                                 "[--repeats N]\n");
+                                 "[--repeats N] [--bake-resolution N] [--pairs N]\n");
             return 2;
         }
     }
@@ -194,6 +199,9 @@ int main(int argc, char **argv)
         std::printf("| checkpoint | save ms | save to file ms | restore ms | restore from file "
                     "ms | size | bytes/cell |\n|---|---|---|---|---|---|---|\n");
         checkpointCost(resolution, frames, repeats);
+        std::printf("\n| bake | ms/frame, no checkpoints | ms/frame, checkpoint every 10 | "
+                    "median ratio |\n|---|---|---|---|\n");
+        bakeSlowdown(bakeResolution, 31, pairs);
         return 0;
     }
     std::vector<Case> cases;

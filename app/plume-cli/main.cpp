@@ -6,6 +6,7 @@
 #include <scene/rasterize.h>
 #include <scene/scenesimulation.h>
 #include <settings/exportsettings.h>
+#include <sim/memory.h>
 #include <sim/simulation.h>
 
 #include <QCommandLineParser>
@@ -257,8 +258,12 @@ int info(const QStringList &arguments)
         std::printf("substeps from CFL %g (at most %d)\n", s.time.cfl, s.time.maxSubsteps);
     else
         std::printf("%d substep%s per frame\n", s.time.substeps, s.time.substeps == 1 ? "" : "s");
-    std::printf("memory:     about %.1f MiB\n",
-                double(plume::estimateMemoryBytes(d)) / (1024.0 * 1024.0));
+    const plume::sim::AvailableMemory available = plume::sim::availableMemory();
+    std::printf(
+        "memory:     about %s for the %s scheme (%s available)\n",
+        plume::sim::formatBytes(plume::sim::solverMemoryBytes(domain, s.params.scheme)).c_str(),
+        plume::sim::toString(s.params.scheme),
+        available.bytes > 0 ? plume::sim::formatBytes(available.bytes).c_str() : "unknown");
     std::printf("items:      %zu\n", scene->items.size());
     for (const plume::Item &item : scene->items) {
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),

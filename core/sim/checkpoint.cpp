@@ -288,7 +288,7 @@ std::string fieldMismatch(const FieldRecord &r, const StateField &f)
         return name + " is of another kind";
     if (r.kind == Kind::Value)
         return r.rawBytes == 1 ? std::string() : name + " is not one byte";
-    const bool empty = r.size.volume() == 0;
+    const bool empty = r.size == Int3{0, 0, 0};
     if (!(r.size == f.size || (f.optional && empty)))
         return name + " has " + cellsText(r.size) + " samples; the solver's has "
                + cellsText(f.size);
@@ -346,6 +346,10 @@ Status Checkpoint::save(const Simulation &sim, std::uint64_t sceneHash,
             return Status::failure("compressing the checkpoint failed (out of memory?)");
 
         out.clear();
+        std::size_t packed = 0;
+        for (const Job &job : jobs)
+            packed += job.packed.size();
+        out.reserve(packed + 4096 + 64 * (fields.size() + jobs.size())); // no regrowth below
         Writer w(out);
         const Domain &d = sim.mSolver->domain();
         w.bytes(kMagic, sizeof kMagic);
@@ -488,18 +492,20 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
         if (failed)
             return damaged("a compressed chunk does not decompress");
 
+        bool solidsChanged = false;
         for (std::size_t f = 0; f < fields.size(); ++f) {
             if (fields[f].grid)
                 fields[f].grid->swap(grids[f]);
-            else if (fields[f].flags)
+            else if (fields[f].flags) {
+                solidsChanged = solidsChanged || !(*fields[f].flags == flags[f]);
                 std::swap(*fields[f].flags, flags[f]);
-            else
+            } else
                 *fields[f].value = values[f] != 0;
         }
         // The old state goes before the solver rebuilds what derives from the new one.
         grids.clear();
         flags.clear();
-        solver.stateRestored();
+        solver.stateRestored(solidsChanged);
         sim.mFrame = info.frame;
         sim.mSteps = info.steps;
         sim.mFailure.clear();

@@ -212,8 +212,10 @@ std::vector<StateField> SmokeSolver::stateFields()
     return f;
 }
 
-void SmokeSolver::stateRestored()
+void SmokeSolver::stateRestored(bool solidsChanged)
 {
+    if (!solidsChanged)
+        return;
     mAdvector.setup(mDomain, mSolids);
     mPressure.setup(mDomain, mSolids);
 }

@@ -49,7 +49,7 @@ public:
 
 private:
     std::vector<StateField> stateFields() override;
-    void stateRestored() override;
+    void stateRestored(bool solidsChanged) override;
     void applyObstacles(const FlagGrid &solids) override;
     void applyEmitters(std::vector<Emitter> emitters) override;
     void applyForceFields(std::vector<ForceField> fields) override;

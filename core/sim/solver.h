@@ -127,8 +127,8 @@ protected:
     /// const solver through this list and writes nothing then.
     virtual std::vector<StateField> stateFields() = 0;
     /// Called after a checkpoint replaced the fields: rebuilds what derives from them (the
-    /// operators that depend on the solids, scratch for optional grids).
-    virtual void stateRestored() = 0;
+    /// operators that depend on the solids, when `solidsChanged`; scratch for optional grids).
+    virtual void stateRestored(bool solidsChanged) = 0;
 
     // The schemes' halves of the setters above, called with inputs that passed validation.
     // They may throw std::bad_alloc (reported as out of memory); they allocate before they

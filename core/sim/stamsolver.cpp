@@ -144,7 +144,7 @@ std::vector<StateField> StamSolver::stateFields()
     };
 }
 
-void StamSolver::stateRestored()
+void StamSolver::stateRestored(bool solidsChanged)
 {
     mHasDye = mDye[0].count() > 0;
     for (int c = 0; c < 3; ++c) {
@@ -153,6 +153,8 @@ void StamSolver::stateRestored()
         else
             ScalarGrid().swap(mDye0[c]);
     }
+    if (!solidsChanged)
+        return;
     mFlags.clear();
     if (mSolids.anySolid())
         mFlags = buildFlags(mLayout, mDomain, mSolids);
