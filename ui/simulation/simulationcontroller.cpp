@@ -11,8 +11,10 @@ namespace plume {
 SimulationController::SimulationController(Document *document, QObject *parent)
     : QObject(parent)
     , mDocument(document)
-    , mCache(std::make_shared<FrameCache>())
+    , mSettings(CacheSettings::load())
+    , mCache(std::make_shared<FrameCache>(mSettings.memoryBytes, mSettings.diskBytes))
 {
+    newSpillFolder();
     qRegisterMetaType<plume::Scene>("plume::Scene");
     qRegisterMetaType<plume::FramePtr>("plume::FramePtr");
     mRunner = new SimulationRunner(mCache);
@@ -35,6 +37,7 @@ SimulationController::SimulationController(Document *document, QObject *parent)
     mThread.setObjectName("plume-simulation");
     mThread.start();
 
+    connect(this, &SimulationController::runnerTrim, mRunner, [cache = mCache] { cache->trim(); });
     connect(&mPlayback, &QTimer::timeout, this, &SimulationController::playCached);
     connect(this, &SimulationController::runnerFrameEnd, mRunner, &SimulationRunner::setFrameEnd);
     connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
@@ -116,6 +119,25 @@ void SimulationController::scrub(int frame)
     show(std::clamp(frame, 0, mHead));
 }
 
+void SimulationController::clearCache()
+{
+    pause();
+    reset();
+}
+
+void SimulationController::setCacheSettings(const CacheSettings &settings)
+{
+    mSettings = settings;
+    mCache->setBudgets(settings.memoryBytes, settings.diskBytes);
+    Q_EMIT runnerTrim(); // spilling writes files: on the worker
+}
+
+void SimulationController::newSpillFolder()
+{
+    mFolder = std::make_shared<SpillFolder>(spillParentFor(mDocument->filePath()));
+    mCache->setSpillFolder(mFolder);
+}
+
 void SimulationController::onFrameReady(int frame)
 {
     if (!mFollowHead)
@@ -154,6 +176,7 @@ void SimulationController::onDocumentChanged(bool reset)
         mFollowHead = true;
         mCursor = 0;
         mHead = 0;
+        newSpillFolder();
         Q_EMIT loadScene(mDocument->scene());
         if (mPlaying)
             Q_EMIT runnerPlay();
