@@ -257,6 +257,14 @@ private slots:
             QVERIFY2(back, qPrintable(QString::number(f)));
             QCOMPARE(differences(*frames[std::size_t(f)], *back), QString());
         }
+        // A prefetch reads on a pool thread; at() waits for it and then returns what it read.
+        cache.prefetch(1);
+        const FramePtr prefetched = cache.at(1);
+        QVERIFY(prefetched);
+        QCOMPARE(differences(*frames[1], *prefetched), QString());
+        QCOMPARE(cache.at(1), prefetched); // read once
+        cache.prefetch(8);                 // in memory: nothing to do
+        QCOMPARE(cache.at(8), frames[8]);
         // The frames a viewer still holds stay valid after the cache lets go of them.
         const FramePtr held = cache.at(2);
         // A file replaced under the cache by another frame's is refused, not shown.

@@ -2,6 +2,8 @@
 
 #include "framefile.h"
 
+#include <QThreadPool>
+
 #include <random>
 
 namespace plume {
@@ -153,10 +155,7 @@ void FrameCache::drop(std::map<int, Entry>::iterator it)
 {
     Entry &e = it->second;
     if (!e.file.isEmpty()) {
-        if (e.file == mReadBackFile) {
-            mReadBack.reset();
-            mReadBackFile.clear();
-        }
+        std::erase_if(mReadBacks, [&](const auto &r) { return r.first == e.file; });
         e.folder->remove(e.file);
         mDiskBytes -= e.fileBytes;
     }
@@ -174,21 +173,46 @@ FramePtr FrameCache::at(int frame) const
     if (it->second.memory)
         return it->second.memory;
     const QString file = it->second.file;
-    if (mReadBack && mReadBackFile == file)
-        return mReadBack;
-    const SpillFolderPtr folder = it->second.folder;
-    const std::uint64_t tag = mTag;
+    const std::shared_future<FramePtr> read = readBack(frame, it->second, false);
     lock.unlock();
-    FramePtr read;
-    if (std::optional<QByteArray> bytes = folder->read(file))
-        read = decodeFrame(*bytes, tag, frame);
+    FramePtr result = read.get(); // reads here, or waits for a prefetch under way
     lock.lock();
     it = mFrames.find(frame);
-    if (!read || it == mFrames.end() || it->second.file != file)
-        return nullptr;
-    mReadBack = read;
-    mReadBackFile = file;
-    return read;
+    return it != mFrames.end() && it->second.file == file ? result : nullptr;
+}
+
+void FrameCache::prefetch(int frame) const
+{
+    std::lock_guard lock(mMutex);
+    auto it = mFrames.find(frame);
+    if (it != mFrames.end() && !it->second.memory && !it->second.spilling)
+        readBack(frame, it->second, true);
+}
+
+// Under the lock. The read itself runs where the future is first waited on (at()) or on a pool
+// thread (prefetch); it needs nothing of the cache, which may be gone by then.
+std::shared_future<FramePtr> FrameCache::readBack(int frame, const Entry &entry,
+                                                  bool background) const
+{
+    for (const auto &[file, future] : mReadBacks)
+        if (file == entry.file)
+            return future;
+    auto read = [folder = entry.folder, file = entry.file, tag = mTag, frame] {
+        std::optional<QByteArray> bytes = folder->read(file);
+        return bytes ? decodeFrame(*bytes, tag, frame) : nullptr;
+    };
+    std::shared_future<FramePtr> future;
+    if (background) {
+        auto task = std::make_shared<std::packaged_task<FramePtr()>>(std::move(read));
+        future = task->get_future().share();
+        QThreadPool::globalInstance()->start([task] { (*task)(); });
+    } else {
+        future = std::async(std::launch::deferred, std::move(read)).share();
+    }
+    mReadBacks.emplace_back(entry.file, future);
+    if (mReadBacks.size() > kReadBacks)
+        mReadBacks.pop_front();
+    return future;
 }
 
 bool FrameCache::contains(int frame) const
@@ -216,8 +240,7 @@ void FrameCache::clear()
     std::lock_guard lock(mMutex);
     while (!mFrames.empty())
         drop(mFrames.begin());
-    mReadBack.reset();
-    mReadBackFile.clear();
+    mReadBacks.clear();
     mTag = newTag();
 }
 

@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <cstdint>
+#include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -95,6 +97,8 @@ struct CacheUsage
 /// loops over the range, and a loop longer than the memory is LRU's worst case (every frame
 /// would be evicted just before it is needed again); by frame number the newest frames, where
 /// the simulation goes on and edits land, stay in memory and the loop reads only the rest.
+/// Reading a spilled 3D frame of 128 cells takes tens of milliseconds: playback prefetches the
+/// next one on a pool thread (prefetch()); the few frames read back are kept outside the budget.
 /// Disk: past the disk budget the lowest-numbered spilled frames are deleted for good (frame 0
 /// stays). Without a spill folder or with a zero disk budget, frames past the memory budget are
 /// dropped, oldest first (frame 0 stays).
@@ -120,6 +124,9 @@ public:
     /// The frame, read back from disk when it was spilled; null when it was never simulated,
     /// was invalidated or dropped, or its file could not be read.
     FramePtr at(int frame) const;
+    /// Starts reading a spilled frame on a pool thread, so that a later at() finds it read
+    /// (playback asks for the next frame while showing one). Nothing for frames in memory.
+    void prefetch(int frame) const;
     bool contains(int frame) const;
     bool inMemory(int frame) const;
     /// Drops every frame after `frame` (an edit at `frame` changes what follows it).
@@ -153,9 +160,12 @@ private:
     std::size_t mMemoryBytes = 0;
     std::size_t mDiskBytes = 0;
     std::uint64_t mTag = 0;
-    std::uint64_t mSerial = 0;  ///< numbers spilled files, so a rewritten frame has a new name
-    mutable FramePtr mReadBack; ///< the last frame read from disk (repeated asks read once)
-    mutable QString mReadBackFile;
+    std::uint64_t mSerial = 0; ///< numbers spilled files, so a rewritten frame has a new name
+    /// Frames read or being read from disk, by file: repeated asks read once, and a prefetch
+    /// in flight is waited for rather than read twice. The newest kReadBacks stay.
+    std::shared_future<FramePtr> readBack(int frame, const Entry &entry, bool background) const;
+    static constexpr std::size_t kReadBacks = 3;
+    mutable std::deque<std::pair<QString, std::shared_future<FramePtr>>> mReadBacks;
 };
 
 } // namespace plume

@@ -211,15 +211,16 @@ void SimulationController::playCached()
 {
     if (mCursor >= rangeEnd() && mCache->contains(0)) {
         show(0);
-        return;
-    }
-    if (mCursor < mHead && mCache->contains(mCursor + 1)) {
+    } else if (mCursor < mHead && mCache->contains(mCursor + 1)) {
         show(mCursor + 1);
+    } else {
+        mPlayback.stop();
+        mFollowHead = true;
+        Q_EMIT runnerPlay();
         return;
     }
-    mPlayback.stop();
-    mFollowHead = true;
-    Q_EMIT runnerPlay();
+    // While this frame shows, the next one is read from the disk cache if it was spilled.
+    mCache->prefetch(mCursor >= rangeEnd() ? 0 : mCursor + 1);
 }
 
 void SimulationController::setPlaying(bool playing)
