@@ -1,5 +1,8 @@
 #include "scenesimulation.h"
 
+#include <QFile>
+#include <QSaveFile>
+
 #include <string>
 
 namespace plume {
@@ -60,6 +63,54 @@ sim::FrameStats SceneSimulation::advance(double frame)
         stats.status = sim::Status::failure("frame " + std::to_string(int(frame)) + ": "
                                             + stats.status.error);
     return stats;
+}
+
+sim::Status SceneSimulation::saveCheckpoint(std::uint64_t sceneHash,
+                                            std::vector<std::uint8_t> &out) const
+{
+    if (!mSimulation)
+        return sim::Status::failure("no simulation");
+    return sim::Checkpoint::save(*mSimulation, sceneHash, out);
+}
+
+sim::Status SceneSimulation::restoreCheckpoint(std::span<const std::uint8_t> data,
+                                               std::uint64_t sceneHash, sim::CheckpointMatch match)
+{
+    if (!mSimulation)
+        return sim::Status::failure("no simulation");
+    if (sim::Status st = sim::Checkpoint::restore(*mSimulation, data, sceneHash, match); !st)
+        return st;
+    mApplyAll = true;
+    return sim::Status::success();
+}
+
+sim::Status SceneSimulation::saveCheckpointFile(const QString &path, std::uint64_t sceneHash) const
+{
+    std::vector<std::uint8_t> bytes;
+    if (sim::Status st = saveCheckpoint(sceneHash, bytes); !st)
+        return sim::Status::failure(path.toStdString() + ": " + st.error);
+    QSaveFile file(path);
+    const auto size = qint64(bytes.size());
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(reinterpret_cast<const char *>(bytes.data()), size) != size || !file.commit())
+        return sim::Status::failure(path.toStdString() + ": cannot write the checkpoint: "
+                                    + file.errorString().toStdString());
+    return sim::Status::success();
+}
+
+sim::Status SceneSimulation::restoreCheckpointFile(const QString &path, std::uint64_t sceneHash,
+                                                   sim::CheckpointMatch match)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return sim::Status::failure(path.toStdString() + ": cannot read the checkpoint: "
+                                    + file.errorString().toStdString());
+    const QByteArray bytes = file.readAll();
+    const std::span<const std::uint8_t> data(reinterpret_cast<const std::uint8_t *>(bytes.data()),
+                                             std::size_t(bytes.size()));
+    if (sim::Status st = restoreCheckpoint(data, sceneHash, match); !st)
+        return sim::Status::failure(path.toStdString() + ": " + st.error);
+    return sim::Status::success();
 }
 
 } // namespace plume

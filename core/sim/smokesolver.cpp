@@ -185,6 +185,39 @@ void SmokeSolver::applyForceFields(std::vector<ForceField> fields)
     mForces = std::move(forces);
 }
 
+// The state a checkpoint holds. The pressure is the next projection's warm start; the
+// expansion is rewritten by every burning step but sampled and checked like the rest. The
+// ignite mask follows the emitters (inputs), the workspace is scratch.
+std::vector<StateField> SmokeSolver::stateFields()
+{
+    const Int3 n = mDomain.cells;
+    std::vector<StateField> f = {
+        {.name = "solids", .flags = &mSolids, .size = n},
+        {.name = "velocity-x", .grid = &mVelocity.u, .size = faceGridSize(n, 0), .offset = kFaceX},
+        {.name = "velocity-y", .grid = &mVelocity.v, .size = faceGridSize(n, 1), .offset = kFaceY},
+        {.name = "velocity-z",
+         .grid = &mVelocity.w,
+         .size = mDomain.is2D() ? Int3{0, 0, 0} : faceGridSize(n, 2), // empty in 2D
+         .offset = kFaceZ},
+        {.name = "density", .grid = &mDensity, .size = n},
+        {.name = "temperature", .grid = &mTemperature, .size = n},
+        {.name = "pressure", .grid = &mPressureField, .size = n},
+        {.name = "dye-red", .grid = &mDye[0], .size = n, .optional = true, .group = 1},
+        {.name = "dye-green", .grid = &mDye[1], .size = n, .optional = true, .group = 1},
+        {.name = "dye-blue", .grid = &mDye[2], .size = n, .optional = true, .group = 1},
+        {.name = "fuel", .grid = &mFuel, .size = n, .optional = true, .group = 2},
+        {.name = "flame", .grid = &mFlame, .size = n, .optional = true, .group = 2},
+        {.name = "expansion", .grid = &mExpansion, .size = n, .optional = true, .group = 2},
+    };
+    return f;
+}
+
+void SmokeSolver::stateRestored()
+{
+    mAdvector.setup(mDomain, mSolids);
+    mPressure.setup(mDomain, mSolids);
+}
+
 void SmokeSolver::ensureDye()
 {
     if (hasDye())

@@ -42,12 +42,14 @@ public:
     const MacGrid &velocity() const { return mVelocity; }
     const ScalarGrid &density() const { return mDensity; }
     const ScalarGrid &temperature() const { return mTemperature; }
-    const FlagGrid &solids() const { return mSolids; }
+    const FlagGrid &solids() const override { return mSolids; }
     /// The divergence (1 / s) the last step's projection gave each cell: burning gas expanding.
     /// Empty without combustion.
     const ScalarGrid &expansion() const { return mExpansion; }
 
 private:
+    std::vector<StateField> stateFields() override;
+    void stateRestored() override;
     void applyObstacles(const FlagGrid &solids) override;
     void applyEmitters(std::vector<Emitter> emitters) override;
     void applyForceFields(std::vector<ForceField> fields) override;

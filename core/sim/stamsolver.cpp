@@ -110,6 +110,54 @@ void StamSolver::applyForceFields(std::vector<ForceField> fields)
     mForces = std::move(forces);
 }
 
+// The state a checkpoint holds: the padded grids with their ghosts, as the paper's arrays are.
+// The "prev" arrays and the divergence are scratch (gatherSources clears the prev arrays that
+// the step reads; the temperature's only while temperature is live, and only then is it read).
+// The pressure is rewritten by every projection but sampled, so it is kept too.
+std::vector<StateField> StamSolver::stateFields()
+{
+    const Int3 p = mLayout.padded;
+    const Vec3 o = paddedOffset(mLayout.is3D);
+    const Int3 w = mLayout.is3D ? p : Int3{0, 0, 0};
+    return {
+        {.name = "solids", .flags = &mSolids, .size = mDomain.cells},
+        {.name = "velocity-x", .grid = &mU, .size = p, .offset = o},
+        {.name = "velocity-y", .grid = &mV, .size = p, .offset = o},
+        {.name = "velocity-z", .grid = &mW, .size = w, .offset = o},
+        {.name = "density", .grid = &mDensity, .size = p, .offset = o},
+        {.name = "temperature", .grid = &mTemperature, .size = p, .offset = o},
+        {.name = "pressure", .grid = &mPressure, .size = p, .offset = o},
+        {.name = "dye-red", .grid = &mDye[0], .size = p, .offset = o, .optional = true, .group = 1},
+        {.name = "dye-green",
+         .grid = &mDye[1],
+         .size = p,
+         .offset = o,
+         .optional = true,
+         .group = 1},
+        {.name = "dye-blue",
+         .grid = &mDye[2],
+         .size = p,
+         .offset = o,
+         .optional = true,
+         .group = 1},
+        {.name = "temperature-live", .value = &mTemperatureLive},
+    };
+}
+
+void StamSolver::stateRestored()
+{
+    mHasDye = mDye[0].count() > 0;
+    for (int c = 0; c < 3; ++c) {
+        if (mHasDye)
+            mDye0[c].reshape(mLayout.padded, paddedOffset(mLayout.is3D));
+        else
+            ScalarGrid().swap(mDye0[c]);
+    }
+    mFlags.clear();
+    if (mSolids.anySolid())
+        mFlags = buildFlags(mLayout, mDomain, mSolids);
+}
+
 StepStats StamSolver::step(float dt, double time)
 {
     gatherSources(time);

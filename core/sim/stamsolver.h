@@ -96,8 +96,11 @@ public:
     std::size_t memoryBytes() const override;
     /// True while dye fields exist: from the first emitter with dye until a reset without one.
     bool hasDye() const override { return mHasDye; }
+    const FlagGrid &solids() const override { return mSolids; }
 
 private:
+    std::vector<StateField> stateFields() override;
+    void stateRestored() override;
     void applyObstacles(const FlagGrid &solids) override;
     void applyEmitters(std::vector<Emitter> emitters) override;
     void applyForceFields(std::vector<ForceField> fields) override;
