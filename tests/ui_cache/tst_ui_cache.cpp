@@ -13,6 +13,7 @@
 #include <simulation/framecache.h>
 #include <simulation/framefile.h>
 #include <simulation/simulationcontroller.h>
+#include <simulation/simulationrunner.h>
 #include <simulation/spillfolder.h>
 #include <viewport/sliceframe.h>
 
@@ -44,8 +45,9 @@ bool sameField(const sim::ScalarGrid &a, const sim::ScalarGrid &b)
            && (a.count() == 0 || std::memcmp(a.data(), b.data(), a.count() * sizeof(float)) == 0);
 }
 
-/// Every field, slice, solid cell and number of two frames are the same bytes.
-QString differences(const FrameData &a, const FrameData &b)
+/// Every field, slice, solid cell and number of two frames are the same bytes (but the
+/// milliseconds per step, without `timing`).
+QString differences(const FrameData &a, const FrameData &b, bool timing = true)
 {
     QStringList out;
     const sim::Domain &p = a.domain, &q = b.domain;
@@ -53,7 +55,7 @@ QString differences(const FrameData &a, const FrameData &b)
         || p.origin.x != q.origin.x || p.origin.y != q.origin.y || p.origin.z != q.origin.z
         || p.boundaries != q.boundaries)
         out << "frame, time or domain";
-    if (a.msPerStep != b.msPerStep || a.substeps != b.substeps
+    if ((timing && a.msPerStep != b.msPerStep) || a.substeps != b.substeps
         || a.pressureIterations != b.pressureIterations || a.pressureResidual != b.pressureResidual
         || a.pressureTrouble != b.pressureTrouble)
         out << "solver numbers";
@@ -179,6 +181,49 @@ QString writeSmall3dScene(const QTemporaryDir &dir)
     if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0)
         return {};
     return out.fileName();
+}
+
+/// A runner of `scene` with a checkpoint every `interval` frames (0: none), playing to `end`;
+/// then an obstacle appears at frame `edit` and it plays to `end` again. Keeps every frame after
+/// the edit and the frames simulated for the second part.
+struct EditRun
+{
+    std::vector<FramePtr> frames; ///< by frame number
+    int simulatedAfterEdit = 0;
+    std::vector<int> checkpoints; ///< before the edit
+};
+
+EditRun runWithEdit(const Scene &scene, int interval, int edit, int end)
+{
+    EditRun out;
+    auto cache = std::make_shared<FrameCache>(std::size_t(1) << 30, 0);
+    SimulationRunner runner(cache);
+    runner.setCheckpoints(interval, 64 * kMiB);
+    int head = 0;
+    QObject::connect(&runner, &SimulationRunner::headChanged, [&](int f) { head = f; });
+    runner.load(scene);
+    runner.setFrameEnd(end);
+    runner.play();
+    if (!QTest::qWaitFor([&] { return head == end; }, 120000))
+        return out;
+    out.checkpoints = runner.checkpointFrames();
+    Scene edited = scene;
+    Item wall;
+    wall.name = "late wall";
+    wall.kind = ItemKind::Obstacle;
+    wall.shape.type = ShapeType::Sphere;
+    wall.shape.centre = {0.5f, 0.6f, 0.5f};
+    wall.shape.radius = 0.08f;
+    edited.items.push_back(wall);
+    const int before = runner.framesSimulated();
+    runner.setScene(edited, edit);
+    runner.play();
+    if (!QTest::qWaitFor([&] { return head == end; }, 120000))
+        return out;
+    out.simulatedAfterEdit = runner.framesSimulated() - before;
+    for (int f = 0; f <= end; ++f)
+        out.frames.push_back(cache->at(f));
+    return out;
 }
 
 } // namespace
@@ -392,6 +437,71 @@ private slots:
             QTRY_COMPARE(sim->cacheUsage().frames, 1);
         }
         QVERIFY(!QFileInfo::exists(path + "-cache"));
+    }
+
+    // An edit at frame 80 of 100 resumes from the checkpoint at 80 (20 frames simulated, not
+    // 100), one at 85 from 80 too (5 replayed, 15 new), and every frame after the edit has the
+    // bytes of the replay from frame 0 (no checkpoints). A small budget thins the checkpoints out
+    // over the range, the newest kept.
+    void checkpointsResumeExactly()
+    {
+        SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+        QVERIFY(r.ok);
+        r.scene.domain.resolution = 32;
+        const EditRun replay = runWithEdit(r.scene, 0, 80, 100);
+        QCOMPARE(replay.simulatedAfterEdit, 100);
+        QVERIFY(replay.checkpoints.empty());
+        for (int edit : {80, 85}) {
+            const EditRun resumed = runWithEdit(r.scene, 10, edit, 100);
+            QCOMPARE(resumed.checkpoints,
+                     (std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}));
+            QCOMPARE(resumed.simulatedAfterEdit, 100 - 80);
+            const EditRun reference = edit == 80 ? replay : runWithEdit(r.scene, 0, edit, 100);
+            QCOMPARE(int(resumed.frames.size()), 101);
+            for (int f = 0; f <= 100; ++f) {
+                QVERIFY2(resumed.frames[f] && reference.frames[f], qPrintable(QString::number(f)));
+                const QString diff = differences(*resumed.frames[f], *reference.frames[f], false);
+                QVERIFY2(diff.isEmpty(),
+                         qPrintable(
+                             QString("frame %1, edit at %2: %3").arg(f).arg(edit).arg(diff)));
+            }
+            // The obstacle is there from the frame after the edit.
+            QVERIFY(!(resumed.frames[edit]->solids == resumed.frames[edit + 1]->solids));
+        }
+    }
+
+    // Past the checkpoint budget, the one with the closest neighbours goes (the newest stays):
+    // what is left spreads over the range.
+    void checkpointBudgetThinsOut()
+    {
+        SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+        QVERIFY(r.ok);
+        r.scene.domain.resolution = 32;
+        auto cache = std::make_shared<FrameCache>();
+        SimulationRunner runner(cache);
+        runner.setCheckpoints(5, 64 * kMiB);
+        int head = 0;
+        connect(&runner, &SimulationRunner::headChanged, this, [&](int f) { head = f; });
+        runner.load(r.scene);
+        runner.setFrameEnd(10);
+        runner.play();
+        QTRY_COMPARE_WITH_TIMEOUT(head, 10, 60000);
+        QCOMPARE(runner.checkpointCount(), 2);
+        const std::size_t one = runner.checkpointBytes() / 2;
+        runner.setCheckpoints(5, 5 * one + one / 2);
+        runner.setFrameEnd(50);
+        runner.play();
+        QTRY_COMPARE_WITH_TIMEOUT(head, 50, 60000);
+        const std::vector<int> kept = runner.checkpointFrames();
+        QVERIFY(kept.size() >= 3 && kept.size() <= 5);
+        QCOMPARE(kept.back(), 50);
+        for (std::size_t n = 1; n < kept.size(); ++n)
+            QVERIFY2(kept[n] - kept[n - 1] <= 20, qPrintable(QString::number(kept[n])));
+        QVERIFY(kept.front() <= 20);
+        QVERIFY(runner.checkpointBytes() <= 5 * one + one / 2);
+        runner.reset();
+        QCOMPARE(runner.checkpointCount(), 0);
+        QCOMPARE(runner.checkpointBytes(), std::size_t(0));
     }
 
     // Autosave writes the scene and a manifest while modified, only after a change, and removes

@@ -358,11 +358,19 @@ void MainWindow::showCacheUse()
         text += QString(", %1 on disk (%2 MiB)")
                     .arg(u.onDisk)
                     .arg(double(u.diskBytes) / mib, 0, 'f', 0);
+    if (mSimulation->checkpointCount() > 0)
+        text += QString("; checkpoints: %1 (%2 MiB)")
+                    .arg(mSimulation->checkpointCount())
+                    .arg(double(mSimulation->checkpointBytes()) / mib, 0, 'f', 1);
     mCacheLabel->setText(text);
-    mCacheLabel->setToolTip(QString("Frame cache: %1 MiB memory, %2 MiB disk budget (Edit > "
-                                    "Preferences). Disk cache: %3")
-                                .arg(mSimulation->cacheSettings().memoryBytes >> 20)
-                                .arg(mSimulation->cacheSettings().diskBytes >> 20)
+    const CacheSettings &s = mSimulation->cacheSettings();
+    mCacheLabel->setToolTip(QString("Frame cache: %1 MiB memory, %2 MiB disk budget; a "
+                                    "checkpoint every %3 frames, %4 MiB for them (Edit > "
+                                    "Preferences). Disk cache: %5")
+                                .arg(s.memoryBytes >> 20)
+                                .arg(s.diskBytes >> 20)
+                                .arg(s.checkpointInterval)
+                                .arg(s.checkpointBytes >> 20)
                                 .arg(mSimulation->spillFolder()));
 }
 

@@ -38,6 +38,9 @@ SimulationController::SimulationController(Document *document, QObject *parent)
     mThread.start();
 
     connect(this, &SimulationController::runnerTrim, mRunner, [cache = mCache] { cache->trim(); });
+    connect(this, &SimulationController::runnerCheckpoints, mRunner,
+            &SimulationRunner::setCheckpoints);
+    Q_EMIT runnerCheckpoints(mSettings.checkpointInterval, mSettings.checkpointBytes);
     connect(&mPlayback, &QTimer::timeout, this, &SimulationController::playCached);
     connect(this, &SimulationController::runnerFrameEnd, mRunner, &SimulationRunner::setFrameEnd);
     connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
@@ -59,6 +62,10 @@ SimulationController::~SimulationController()
 }
 
 int SimulationController::framesSimulated() const { return mRunner->framesSimulated(); }
+
+int SimulationController::checkpointCount() const { return mRunner->checkpointCount(); }
+
+std::size_t SimulationController::checkpointBytes() const { return mRunner->checkpointBytes(); }
 
 void SimulationController::play()
 {
@@ -130,6 +137,7 @@ void SimulationController::setCacheSettings(const CacheSettings &settings)
     mSettings = settings;
     mCache->setBudgets(settings.memoryBytes, settings.diskBytes);
     Q_EMIT runnerTrim(); // spilling writes files: on the worker
+    Q_EMIT runnerCheckpoints(settings.checkpointInterval, settings.checkpointBytes);
 }
 
 void SimulationController::newSpillFolder()

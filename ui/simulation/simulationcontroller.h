@@ -44,6 +44,9 @@ public:
     /// Frames the worker has simulated in all (any thread).
     int framesSimulated() const;
     CacheUsage cacheUsage() const { return mCache->usage(); }
+    /// Checkpoints the worker holds and their bytes (any thread).
+    int checkpointCount() const;
+    std::size_t checkpointBytes() const;
     const CacheSettings &cacheSettings() const { return mSettings; }
     /// Where the cache spills now (the session folder; it exists once a frame spilled).
     QString spillFolder() const { return mFolder ? mFolder->path() : QString(); }
@@ -77,6 +80,7 @@ signals:
     void runnerReset();
     void runnerFrameEnd(int frameEnd);
     void runnerTrim();
+    void runnerCheckpoints(int interval, std::size_t budgetBytes);
 
 private:
     void onFrameReady(int frame);
