@@ -391,6 +391,12 @@ private slots:
         QVERIFY(!QFileInfo::exists(parent + "/session-dead.lock"));
         QVERIFY(!QFileInfo::exists(parent + "/session-nolock"));
         QCOMPARE(live.read("x.plf").value(), QByteArray("123"));
+        // A new session cleans up as it is made, before it writes anything.
+        QVERIFY(QDir().mkpath(parent + "/session-dead"));
+        writeDeadLock(parent + "/session-dead.lock");
+        SpillFolder next(parent);
+        QVERIFY(!QFileInfo::exists(parent + "/session-dead"));
+        QVERIFY(QFileInfo::exists(live.path() + "/x.plf"));
         // Beside a saved scene in a writable folder; in the user's cache folder otherwise.
         QCOMPARE(spillParentFor(dir.filePath("a.plume")), dir.filePath("a.plume-cache"));
         const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);

@@ -31,7 +31,11 @@ QString spillParentFor(const QString &scenePath)
 SpillFolder::SpillFolder(const QString &parent)
     : mParent(QDir::cleanPath(parent))
     , mPath(mParent + "/" + kSessionPrefix + QUuid::createUuid().toString(QUuid::Id128))
-{}
+{
+    // What a crashed Plume left here goes now, not only once this session spills.
+    removeStaleSessions(mParent);
+    QDir().rmdir(mParent);
+}
 
 SpillFolder::~SpillFolder()
 {
@@ -69,7 +73,6 @@ bool SpillFolder::ensureFolder()
         return true;
     if (!QDir().mkpath(mParent))
         return false;
-    removeStaleSessions(mParent);
     // The lock before the folder, so that no other session ever sees the folder unlocked.
     mLock = std::make_unique<QLockFile>(mPath + kLockSuffix);
     mLock->setStaleLockTime(0);

@@ -19,8 +19,9 @@ QString spillParentFor(const QString &scenePath);
 /// `<parent>/session-<id>.lock` while it lives, so that two windows or two Plumes on one scene
 /// never share files. Made on the first write; removed with everything in it when this object
 /// goes (and the parent too when that leaves it empty). Session folders whose lock is stale (a
-/// Plume that crashed) are removed when a new session of the same parent starts. Writes are
-/// atomic (a temporary file renamed over the name); all members are thread-safe.
+/// Plume that crashed) are removed when a new session of the same parent is made (and an
+/// empty parent with them). Writes are atomic (a temporary file renamed over the name); all
+/// members are thread-safe.
 class SpillFolder
 {
 public:
