@@ -10,6 +10,7 @@
 #include <io/scenereader.h>
 #include <mainwindow/autosave.h>
 #include <mainwindow/mainwindow.h>
+#include <mainwindow/preferencesdialog.h>
 #include <simulation/framecache.h>
 #include <simulation/framefile.h>
 #include <simulation/simulationcontroller.h>
@@ -18,6 +19,7 @@
 #include <viewport/sliceframe.h>
 
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -508,6 +510,30 @@ private slots:
         runner.reset();
         QCOMPARE(runner.checkpointCount(), 0);
         QCOMPARE(runner.checkpointBytes(), std::size_t(0));
+    }
+
+    // Defaults come from physical memory (a quarter for frames, a sixteenth for checkpoints,
+    // clamped); stored preferences come back; the dialog shows and returns them, and Restore
+    // Defaults puts the machine's defaults back.
+    void settingsAndPreferencesDialog()
+    {
+        const CacheSettings d = CacheSettings::defaults();
+        const std::size_t memory = std::size_t(physicalMemoryBytes());
+        QVERIFY(memory > 0);
+        QCOMPARE(d.memoryBytes, std::clamp(memory / 4, 512 * kMiB, std::size_t(32) << 30));
+        QCOMPARE(d.checkpointBytes, std::clamp(memory / 16, 256 * kMiB, std::size_t(8) << 30));
+        QCOMPARE(d.checkpointInterval, 10);
+        QCOMPARE(CacheSettings::load(), d);
+        const CacheSettings mine{300 * kMiB, 2000 * kMiB, 7, 100 * kMiB};
+        mine.store();
+        QCOMPARE(CacheSettings::load(), mine);
+        PreferencesDialog dialog(mine);
+        QCOMPARE(dialog.settings(), mine);
+        dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::RestoreDefaults)->click();
+        QCOMPARE(dialog.settings().checkpointInterval, 10);
+        QCOMPARE(dialog.settings().diskBytes, d.diskBytes);
+        QSettings().remove("cache");
+        QCOMPARE(CacheSettings::load(), d);
     }
 
     // Autosave writes the scene and a manifest while modified, only after a change, and removes
