@@ -44,7 +44,7 @@ std::uint64_t sceneHash(const Scene &scene)
     Fnv1a hash;
     hash.add(simulationJson(scene));
     for (const Item &item : scene.items) {
-        if (item.shape.type != ShapeType::Image)
+        if (item.shape.type != ShapeType::Image && item.shape.type != ShapeType::Mesh)
             continue;
         QFile file(QString::fromStdString(resolveImagePath(item.shape.file, scene.directory)));
         const QByteArray bytes = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
