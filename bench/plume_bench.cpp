@@ -3,6 +3,9 @@
 // schemes, 2D and 3D, 1 and 2 threads.
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
+//   plume-bench --mesh [--steps N]   (models: meshbench.cpp)
+//   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 6]
+//               [--bake-resolution 64] [--pairs 4]
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -13,6 +16,13 @@
 // `steps` more and reports the median. Thread counts are compared in the same run. The scenes
 // run through SceneSimulation, the frame loop of the baker and the app, one step per frame;
 // a step's time includes the frame loop's blow-up check after it.
+//
+// --checkpoint measures solver checkpoints instead (checkpointbench.h): save and restore times
+// and bytes per cell of the 3D plume after --frames frames, and a bake's slowdown with
+// checkpoints every 10 frames (docs/checkpoints.md).
+#include "checkpointbench.h"
+#include "meshbench.h"
+
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
 
@@ -147,6 +157,9 @@ int main(int argc, char **argv)
     std::string only;
     std::string scheme;
     bool fire = false;
+    bool mesh = false;
+    bool checkpoint = false;
+    int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
             if (a + 1 >= argc) {
@@ -165,11 +178,39 @@ int main(int argc, char **argv)
             scheme = next("--scheme");
         else if (!std::strcmp(argv[a], "--fire"))
             fire = true;
+        else if (!std::strcmp(argv[a], "--mesh"))
+            mesh = true;
+        else if (!std::strcmp(argv[a], "--checkpoint"))
+            checkpoint = true;
+        else if (!std::strcmp(argv[a], "--resolution"))
+            resolution = std::max(8, std::stoi(next("--resolution")));
+        else if (!std::strcmp(argv[a], "--frames"))
+            frames = std::max(1, std::stoi(next("--frames")));
+        else if (!std::strcmp(argv[a], "--repeats"))
+            repeats = std::max(1, std::stoi(next("--repeats")));
+        else if (!std::strcmp(argv[a], "--bake-resolution"))
+            bakeResolution = std::max(8, std::stoi(next("--bake-resolution")));
+        else if (!std::strcmp(argv[a], "--pairs"))
+            pairs = std::max(1, std::stoi(next("--pairs")));
         else {
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
-                                 "[--scheme smoke|stam] [--fire]\n");
+                                 "[--scheme smoke|stam] [--fire]\n"
+                                 "       plume-bench --mesh [--steps N]\n"
+                                 "       plume-bench --checkpoint [--resolution N] [--frames N] "
+                                 "[--repeats N] [--bake-resolution N] [--pairs N]\n");
             return 2;
         }
+    }
+    if (mesh)
+        return plume::bench::runMeshBench(std::max(steps, 5));
+    if (checkpoint) {
+        std::printf("| checkpoint | save ms | save to file ms | restore ms | restore from file "
+                    "ms | size | bytes/cell |\n|---|---|---|---|---|---|---|\n");
+        checkpointCost(resolution, frames, repeats);
+        std::printf("\n| bake | ms/frame, no checkpoints | ms/frame, checkpoint every 10 | "
+                    "median ratio |\n|---|---|---|---|\n");
+        bakeSlowdown(bakeResolution, 31, pairs);
+        return 0;
     }
     std::vector<Case> cases;
     for (plume::sim::Scheme s : {plume::sim::Scheme::Smoke, plume::sim::Scheme::Stam}) {

@@ -1,11 +1,12 @@
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
-// 2 bad usage or invalid input.
+// 2 bad usage or invalid input (a refused --resume too), 3 the grid does not fit in memory.
 #include <bake/baker.h>
 #include <io/scenereader.h>
 #include <scene/builtinscene.h>
 #include <scene/rasterize.h>
 #include <scene/scenesimulation.h>
 #include <settings/exportsettings.h>
+#include <sim/memory.h>
 #include <sim/simulation.h>
 
 #include <QCommandLineParser>
@@ -31,6 +32,10 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitMemory = 3;
+/// Checkpoints of a bake, in frames: resuming repeats at most this many frames less one, plus
+/// the one that was cut short; the cost is measured in docs/performance.md.
+constexpr int kDefaultCheckpointEvery = 5;
 
 int usageError(const QString &message)
 {
@@ -253,8 +258,12 @@ int info(const QStringList &arguments)
         std::printf("substeps from CFL %g (at most %d)\n", s.time.cfl, s.time.maxSubsteps);
     else
         std::printf("%d substep%s per frame\n", s.time.substeps, s.time.substeps == 1 ? "" : "s");
-    std::printf("memory:     about %.1f MiB\n",
-                double(plume::estimateMemoryBytes(d)) / (1024.0 * 1024.0));
+    const plume::sim::AvailableMemory available = plume::sim::availableMemory();
+    std::printf(
+        "memory:     about %s for the %s scheme (%s available)\n",
+        plume::sim::formatBytes(plume::sim::solverMemoryBytes(domain, s.params.scheme)).c_str(),
+        plume::sim::toString(s.params.scheme),
+        available.bytes > 0 ? plume::sim::formatBytes(available.bytes).c_str() : "unknown");
     std::printf("items:      %zu\n", scene->items.size());
     for (const plume::Item &item : scene->items) {
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),
@@ -455,7 +464,17 @@ int bake(const QStringList &arguments)
     const QCommandLineOption progressOpt("progress",
                                          "Show the progress line even when stderr is not a "
                                          "terminal.");
-    parser.addOptions({outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt});
+    const QCommandLineOption resumeOpt(
+        "resume", "Continue an interrupted bake into the same folder from its last checkpoint; "
+                  "the scene and options must be the same (docs/checkpoints.md).");
+    const QCommandLineOption checkpointOpt(
+        "checkpoint-every",
+        "Checkpoint the simulation every N frames so that --resume can continue (0: no resume "
+        "record; default "
+            + QString::number(kDefaultCheckpointEvery) + ").",
+        "N", QString::number(kDefaultCheckpointEvery));
+    parser.addOptions(
+        {outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt, resumeOpt, checkpointOpt});
     parser.addOptions(exportOpts.all());
     if (auto done = parseCommand(
             parser, arguments, "bake",
@@ -463,9 +482,12 @@ int bake(const QStringList &arguments)
             "density, temperature, vel, (with dye) Cd and (with fuel) flame and fuel; with "
             "--flipbook or --images (or the scene's export presets) a flipbook atlas "
             "<scene>_flipbook.png with motion vectors and a JSON sidecar, or <scene>.<frame>.png "
-            "images. Each file appears "
-            "complete or not at all. Exit codes: 0 done; 1 failed or "
-            "interrupted while running; 2 bad usage or scene."))
+            "images. Each file appears complete or not at all. While it runs, DIR/.plume-bake "
+            "holds a resume record: after a crash, a kill or a full disk, the same command with "
+            "--resume continues, and the folder ends byte-identical to an uninterrupted bake. "
+            "Exit codes: 0 done; 1 failed or interrupted while running (finished frames stay, "
+            "resumable); 2 bad usage or scene, or --resume refused (nothing to resume, or the "
+            "scene or options differ); 3 the grid does not fit in memory."))
         return *done;
     if (!parser.isSet(outOpt))
         return usageError("bake needs an output folder: -o DIR");
@@ -478,6 +500,11 @@ int bake(const QStringList &arguments)
         threadLimit.emplace(oneapi::tbb::global_control::max_allowed_parallelism,
                             std::size_t(threads));
     }
+    bool everyOk = false;
+    const int checkpointEvery = parser.value(checkpointOpt).toInt(&everyOk);
+    if (!everyOk || checkpointEvery < 0)
+        return usageError("--checkpoint-every must be 0 or a positive integer, got '"
+                          + parser.value(checkpointOpt) + "'");
     const bool quiet = parser.isSet(quietOpt);
     const QString path = parser.positionalArguments()[1];
     std::optional<plume::Scene> scene = loadScene(path, quiet);
@@ -488,6 +515,8 @@ int bake(const QStringList &arguments)
     settings.outputDirectory = parser.value(outOpt).toStdString();
     settings.baseName = QFileInfo(path).completeBaseName().toStdString();
     settings.plumeVersion = PLUME_VERSION;
+    settings.checkpointEvery = checkpointEvery;
+    settings.resume = parser.isSet(resumeOpt);
     settings.firstFrame = scene->simulation.frameStart;
     settings.lastFrame = scene->simulation.frameEnd;
     if (parser.isSet(framesOpt)
@@ -514,11 +543,16 @@ int bake(const QStringList &arguments)
     ProgressLine progress(!quiet && (parser.isSet(progressOpt) || isatty(STDERR_FILENO)));
     const plume::BakeResult result = plume::bakeScene(*scene, settings, &progress);
     if (!result.status) {
-        std::fprintf(stderr, "\nplume-cli: %s: %s\n", qPrintable(path),
+        std::fprintf(stderr, "\nplume-cli: %s: %s%s\n", qPrintable(path),
                      result.cancelled ? "interrupted; the files written so far are complete"
-                                      : result.status.error.c_str());
-        return kExitFailure;
+                                      : result.status.error.c_str(),
+                     result.resumable
+                         ? "\nplume-cli: the same command with --resume continues the bake"
+                         : "");
+        return result.refused ? kExitUsage : (result.outOfMemory ? kExitMemory : kExitFailure);
     }
+    if (settings.resume && !quiet)
+        std::printf("resumed after frame %d\n", result.resumedAfter);
     if (!quiet)
         std::printf("wrote %zu file%s to %s in %.1f s\n", result.files.size(),
                     result.files.size() == 1 ? "" : "s", settings.outputDirectory.c_str(),
@@ -537,7 +571,8 @@ void printHelp()
               "  simulate   run a built-in scene headless and print per-frame timings\n"
               "\n"
               "'plume-cli <command> --help' describes a command's options.\n"
-              "Exit codes: 0 success, 1 failure while running, 2 bad usage or invalid input.");
+              "Exit codes: 0 success, 1 failure while running, 2 bad usage or invalid input\n"
+              "(bake: also a refused --resume), 3 the grid does not fit in memory.");
 }
 
 } // namespace

@@ -1,10 +1,14 @@
 #include "baker.h"
 
+#include "bakerecord.h"
+
 #include <export/flipbook.h>
 #include <export/frameimage.h>
 #include <export/vdbwriter.h>
 #include <render/renderer.h>
+#include <scene/rasterize.h>
 #include <scene/scenesimulation.h>
+#include <sim/memory.h>
 #include <sim/simulation.h>
 
 #include <chrono>
@@ -36,6 +40,85 @@ struct Span
     bool has(int f) const { return on && f >= first && f <= last && (f - first) % step == 0; }
 };
 
+/// The image sequence's files of a frame (colour, and emission when separate).
+std::vector<std::filesystem::path> sequencePaths(const ImageSequenceSettings &s,
+                                                 const std::filesystem::path &dir,
+                                                 const std::string &base, int number)
+{
+    std::vector<std::filesystem::path> paths{dir / (base + "." + frameNumber(number) + ".png")};
+    if (s.emission == EmissionOutput::Separate)
+        paths.push_back(dir / (base + "_emission." + frameNumber(number) + ".png"));
+    return paths;
+}
+
+std::filesystem::path checkpointPath(const std::filesystem::path &resumeDir)
+{
+    return resumeDir / "checkpoint.plumeckpt";
+}
+
+std::filesystem::path keptFramePath(const std::filesystem::path &resumeDir, int frame)
+{
+    return resumeDir / ("flipbook." + frameNumber(frame) + ".frame");
+}
+
+/// Where a resumed bake stands: the simulation restored, the flipbook frames before it loaded.
+struct ResumePoint
+{
+    int start = 0; ///< the first frame to simulate
+    std::vector<RenderedFrame> flipbook;
+};
+
+/// Checks an interrupted bake's record against this one, restores its checkpoint and loads
+/// what it wrote before it; every refusal says why and what to do.
+sim::Status prepareResume(const BakeSettings &settings, const BakeRecord &record, const Span &vdb,
+                          const Span &flip, const Span &images, int frameStart,
+                          SceneSimulation &simulation, ResumePoint &out)
+{
+    const std::filesystem::path dir = settings.outputDirectory / kResumeFolder;
+    const std::string again = "; bake again without --resume to start over";
+    std::error_code ec;
+    if (!std::filesystem::exists(dir / "bake.json", ec))
+        return sim::Status::failure("'" + settings.outputDirectory.string()
+                                    + "' holds no interrupted bake to resume (no " + kResumeFolder
+                                    + "/bake.json)");
+    BakeRecord was;
+    if (sim::Status st = readBakeRecord(dir, was); !st)
+        return sim::Status::failure(st.error + again);
+    if (const std::string diff = bakeRecordDifference(was, record); !diff.empty())
+        return sim::Status::failure("cannot resume: " + diff + again);
+    const std::filesystem::path checkpoint = checkpointPath(dir);
+    if (std::filesystem::exists(checkpoint, ec)) {
+        if (sim::Status st = simulation.restoreCheckpointFile(
+                QString::fromStdString(checkpoint.string()), record.sceneHash);
+            !st)
+            return sim::Status::failure(st.error + again);
+    }
+    out.start = frameStart + simulation.simulation().frame();
+    const std::string base = settings.images.fileName.empty() ? settings.baseName
+                                                              : settings.images.fileName;
+    for (int f = frameStart; f < out.start; ++f) {
+        std::vector<std::filesystem::path> files;
+        if (vdb.has(f))
+            files.push_back(framePath(settings, f));
+        if (images.has(f)) {
+            for (const auto &p : sequencePaths(settings.images, settings.outputDirectory, base, f))
+                files.push_back(p);
+        }
+        for (const auto &p : files) {
+            if (!std::filesystem::exists(p, ec))
+                return sim::Status::failure(
+                    p.string() + ", written before the interruption, is missing" + again);
+        }
+        if (flip.has(f)) {
+            RenderedFrame frame;
+            if (sim::Status st = loadRenderedFrame(keptFramePath(dir, f), frame); !st)
+                return sim::Status::failure(st.error + again);
+            out.flipbook.push_back(std::move(frame));
+        }
+    }
+    return sim::Status::success();
+}
+
 /// An output's own range when set, else the bake's, checked against the scene's.
 sim::Status resolveSpan(const Scene &scene, const BakeSettings &b, bool on, int first, int last,
                         int step, const char *what, Span &out)
@@ -59,15 +142,12 @@ sim::Status writeSequenceFrame(const RenderedFrame &frame, const ImageSequenceSe
     if (s.bitDepth != 8 && s.bitDepth != 16)
         return sim::Status::failure("images: bit depth must be 8 or 16");
     std::vector<QString> paths;
+    for (const std::filesystem::path &p : sequencePaths(s, dir, base, number))
+        paths.push_back(QString::fromStdString(p.string()));
     std::vector<QByteArray> contents;
-    const std::filesystem::path color = dir / (base + "." + frameNumber(number) + ".png");
-    paths.push_back(QString::fromStdString(color.string()));
     contents.push_back(pngBytes(colorImage(frame, s.alpha, s.emission, s.bitDepth)));
-    if (s.emission == EmissionOutput::Separate) {
-        const auto path = dir / (base + "_emission." + frameNumber(number) + ".png");
-        paths.push_back(QString::fromStdString(path.string()));
+    if (s.emission == EmissionOutput::Separate)
         contents.push_back(pngBytes(emissionImage(frame, s.bitDepth)));
-    }
     if (sim::Status st = writeFilesAtomically(paths, contents); !st)
         return st;
     for (const QString &p : paths)
@@ -168,6 +248,17 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
             hi = std::max(hi, span.last);
         }
     }
+    if (settings.checkpointEvery < 0)
+        return fail("checkpoint interval must be 0 (none) or more frames, got "
+                    + std::to_string(settings.checkpointEvery));
+    // A grid that will not fit is refused before anything is allocated or written.
+    if (sim::Status st = checkScene(scene); !st)
+        return fail(st.error);
+    if (sim::Status st = sim::checkMemory(makeDomain(scene.domain), scene.simulation.params.scheme);
+        !st) {
+        result.outOfMemory = true;
+        return fail(st.error);
+    }
     std::error_code ec;
     std::filesystem::create_directories(settings.outputDirectory, ec);
     if (ec)
@@ -179,15 +270,46 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         return fail(st.error);
     const SceneSetup &setup = simulation.setup();
 
+    // The resume record: continue from it, or start a new one (a stale one goes).
+    const std::filesystem::path resumeDir = settings.outputDirectory / kResumeFolder;
+    const BakeRecord record = makeBakeRecord(scene, settings);
+    const int frameStart = scene.simulation.frameStart;
+    ResumePoint resume{frameStart, {}};
+    if (settings.resume) {
+        if (sim::Status st = prepareResume(settings, record, vdb, flip, images, frameStart,
+                                           simulation, resume);
+            !st) {
+            result.refused = true;
+            return fail(st.error);
+        }
+        result.resumedAfter = resume.start - 1;
+    } else if (std::filesystem::remove_all(resumeDir, ec); ec) {
+        return fail("cannot remove the old resume record '" + resumeDir.string()
+                    + "': " + ec.message());
+    }
+    const bool keepRecord = settings.checkpointEvery > 0;
+    if (keepRecord && !settings.resume) {
+        std::filesystem::create_directories(resumeDir, ec);
+        if (ec)
+            return fail("cannot create '" + resumeDir.string() + "': " + ec.message());
+        if (sim::Status st = writeBakeRecord(resumeDir, record); !st)
+            return fail(st.error);
+    }
+
+    // Interrupted or failed to write: the record lets a resumed bake continue.
+    auto stop = [&](std::string message) {
+        result.resumable = keepRecord || settings.resume;
+        return fail(std::move(message));
+    };
     const float frameRate = setup.time.frameRate;
     const bool motion = flip.on && fs.motionVectors;
-    std::vector<RenderedFrame> rendered;
+    std::vector<RenderedFrame> rendered = std::move(resume.flipbook);
     FrameFields fields;
     const int total = hi - lo + 1;
-    for (int frame = scene.simulation.frameStart; frame <= hi; ++frame) {
+    for (int frame = resume.start; frame <= hi; ++frame) {
         if (observer && observer->cancelRequested()) {
             result.cancelled = true;
-            return fail("cancelled before frame " + std::to_string(frame));
+            return stop("cancelled before frame " + std::to_string(frame));
         }
         const auto start = std::chrono::steady_clock::now();
         const sim::FrameStats stats = simulation.advance(frame);
@@ -195,41 +317,55 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
             return fail(stats.status.error);
         if (const std::string note = sim::pressureTrouble(stats); observer && !note.empty())
             observer->pressureTrouble(frame, note);
-        if (frame < lo)
-            continue;
-        const sim::Solver &solver = simulation.solver();
-        if (vdb.has(frame)) {
-            const std::filesystem::path path = framePath(settings, frame);
-            if (sim::Status st = writeFrame(solver, settings, frame, path); !st)
-                return fail(st.error);
-            result.files.push_back(path);
-        }
-        if (flip.has(frame) || images.has(frame)) {
-            sampleFrameFields(solver, settings.render, motion, setup.params.ambientTemperature,
-                              fields);
-            // Motion vectors are per flipbook frame: the step's worth of simulation frames.
-            RenderedFrame image = renderFrame(fields, settings.render, motion,
-                                              frameRate / float(flip.step));
-            if (images.has(frame)) {
-                const std::string base = is.fileName.empty() ? settings.baseName : is.fileName;
-                if (sim::Status st = writeSequenceFrame(image, is, settings.outputDirectory, base,
-                                                        frame, result.files);
-                    !st)
-                    return fail(st.error);
+        if (frame >= lo) {
+            const sim::Solver &solver = simulation.solver();
+            if (vdb.has(frame)) {
+                const std::filesystem::path path = framePath(settings, frame);
+                if (sim::Status st = writeFrame(solver, settings, frame, path); !st)
+                    return stop(st.error);
+                result.files.push_back(path);
             }
-            if (flip.has(frame))
-                rendered.push_back(std::move(image));
+            if (flip.has(frame) || images.has(frame)) {
+                sampleFrameFields(solver, settings.render, motion, setup.params.ambientTemperature,
+                                  fields);
+                // Motion vectors are per flipbook frame: the step's worth of simulation frames.
+                RenderedFrame image = renderFrame(fields, settings.render, motion,
+                                                  frameRate / float(flip.step));
+                if (images.has(frame)) {
+                    const std::string base = is.fileName.empty() ? settings.baseName : is.fileName;
+                    if (sim::Status st = writeSequenceFrame(image, is, settings.outputDirectory,
+                                                            base, frame, result.files);
+                        !st)
+                        return stop(st.error);
+                }
+                if (flip.has(frame)) {
+                    // Kept on disk until the atlas is written, for a resumed bake.
+                    if (keepRecord) {
+                        if (sim::Status st = saveRenderedFrame(keptFramePath(resumeDir, frame),
+                                                               image);
+                            !st)
+                            return stop(st.error);
+                    }
+                    rendered.push_back(std::move(image));
+                }
+            }
+        }
+        // The frame's files are complete: a checkpoint now lets a resumed bake skip it.
+        if (keepRecord && frame < hi && (frame - frameStart + 1) % settings.checkpointEvery == 0) {
+            const QString path = QString::fromStdString(checkpointPath(resumeDir).string());
+            if (sim::Status st = simulation.saveCheckpointFile(path, record.sceneHash); !st)
+                return stop(st.error);
         }
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
                                                                     - start)
                               .count();
-        if (observer)
+        if (observer && frame >= lo)
             observer->frameWritten(frame, frame - lo + 1, total, ms);
     }
     if (flip.on) {
         if (observer && observer->cancelRequested()) {
             result.cancelled = true;
-            return fail("cancelled before writing the flipbook");
+            return stop("cancelled before writing the flipbook");
         }
         const FlipbookInfo info{settings.baseName, flip.first, flip.step, frameRate,
                                 settings.plumeVersion};
@@ -239,10 +375,13 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         if (sim::Status st = writeFlipbook(std::move(rendered), fs, info,
                                            settings.outputDirectory.string(), base, written);
             !st)
-            return fail(st.error);
+            return stop(st.error);
         for (const std::string &w : written)
             result.files.push_back(w);
     }
+    if (std::filesystem::remove_all(resumeDir, ec); ec)
+        return fail("the bake is complete, but its resume record '" + resumeDir.string()
+                    + "' cannot be removed: " + ec.message());
     return result;
 }
 

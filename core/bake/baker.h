@@ -40,6 +40,12 @@ struct BakeSettings
     RenderSettings render;        ///< the look of flipbooks and images
     FlipbookSettings flipbook;    ///< written when enabled; kBakeRange = [first, last]
     ImageSequenceSettings images; ///< written when enabled; kBakeRange likewise
+    /// > 0: keep a resume record in <outputDirectory>/.plume-bake (bakerecord.h) with a solver
+    /// checkpoint every this many simulated frames; it is removed when the bake finishes.
+    int checkpointEvery = 0;
+    /// Continue an interrupted bake from its resume record's last checkpoint. Refused when the
+    /// folder holds no record, or the scene or these settings differ from the record's.
+    bool resume = false;
 };
 
 /// The outcome: success, or the reason (blow-up, I/O error, cancelled) naming the frame.
@@ -47,6 +53,13 @@ struct BakeResult
 {
     sim::Status status;
     bool cancelled = false;
+    bool refused = false;     ///< resume refused (no record, another scene or other settings)
+    bool outOfMemory = false; ///< the grid does not fit in memory; refused before allocating
+    /// Stopped by a cancel or a failed write with a resume record in place: resume continues.
+    bool resumable = false;
+    /// With resume: the frame whose checkpoint the bake continued from (frameStart - 1: none
+    /// had been written, the simulation started over). Frames after it were simulated again.
+    int resumedAfter = 0;
     std::vector<std::filesystem::path> files; ///< written, in frame order
 };
 
@@ -55,7 +68,9 @@ struct BakeResult
 /// Cd; see export/vdbwriter.h) and a PNG of the image sequence, and at the end the flipbook
 /// atlases and sidecar (export/flipbook.h). Frame f is the state after simulating frames
 /// frameStart..f, with the scene's inputs evaluated at f. Every file appears complete or not
-/// at all. The result is the same whatever the thread count.
+/// at all. The result is the same whatever the thread count, and a resumed bake leaves the
+/// same files as one that was never interrupted. A write that fails (a full disk) stops the
+/// bake; the frames written before stay, and so does the resume record.
 BakeResult bakeScene(const Scene &scene, const BakeSettings &settings,
                      BakeObserver *observer = nullptr);
 

@@ -4,6 +4,8 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -98,9 +100,22 @@ MeshPtr readMesh(const std::string &path, std::string *error)
         return MeshPtr{};
     };
     Assimp::Importer importer;
-    const aiScene *scene = importer.ReadFile(path, aiProcess_Triangulate
-                                                       | aiProcess_PreTransformVertices
-                                                       | aiProcess_SortByPType);
+    const unsigned flags = aiProcess_Triangulate | aiProcess_PreTransformVertices
+                           | aiProcess_SortByPType;
+    const aiScene *scene = nullptr;
+    if (path.starts_with(":")) {
+        // A Qt resource (the app's example models): Assimp reads it from memory, its format
+        // told by the suffix.
+        QFile file(QString::fromStdString(path));
+        if (!file.open(QIODevice::ReadOnly))
+            return fail("the file cannot be read");
+        const QByteArray bytes = file.readAll();
+        const std::string hint = QFileInfo(file.fileName()).suffix().toLower().toStdString();
+        scene = importer.ReadFileFromMemory(bytes.constData(), std::size_t(bytes.size()), flags,
+                                            hint.c_str());
+    } else {
+        scene = importer.ReadFile(path, flags);
+    }
     if (!scene) {
         std::string why = importer.GetErrorString();
         if (why.empty())

@@ -355,7 +355,7 @@ sim::Status rasterizeScene(const Scene &scene, double frame, SceneSetup &out)
 sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver)
 {
     if (changes.solids) {
-        if (sim::Status st = solver.setObstacles(setup.solids /*MERGE-COLLIDERS*/); !st)
+        if (sim::Status st = solver.setObstacles(setup.solids, setup.obstacleMotion); !st)
             return st;
     }
     if (changes.emitters) {

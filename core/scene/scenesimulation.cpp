@@ -1,6 +1,13 @@
 #include "scenesimulation.h"
 
+#include <QFile>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+
+#include <unistd.h>
 
 namespace plume {
 
@@ -72,6 +79,72 @@ sim::FrameStats SceneSimulation::advance(double frame)
         stats.status = sim::Status::failure("frame " + std::to_string(int(frame)) + ": "
                                             + stats.status.error);
     return stats;
+}
+
+sim::Status SceneSimulation::saveCheckpoint(std::uint64_t sceneHash,
+                                            std::vector<std::uint8_t> &out) const
+{
+    if (!mSimulation)
+        return sim::Status::failure("no simulation");
+    return sim::Checkpoint::save(*mSimulation, sceneHash, out);
+}
+
+sim::Status SceneSimulation::restoreCheckpoint(std::span<const std::uint8_t> data,
+                                               std::uint64_t sceneHash, sim::CheckpointMatch match)
+{
+    if (!mSimulation)
+        return sim::Status::failure("no simulation");
+    if (sim::Status st = sim::Checkpoint::restore(*mSimulation, data, sceneHash, match); !st)
+        return st;
+    mApplyAll = true;
+    return sim::Status::success();
+}
+
+sim::Status SceneSimulation::saveCheckpointFile(const QString &path, std::uint64_t sceneHash) const
+{
+    std::vector<std::uint8_t> bytes;
+    if (sim::Status st = saveCheckpoint(sceneHash, bytes); !st)
+        return sim::Status::failure(path.toStdString() + ": " + st.error);
+    // A temporary file beside the target, renamed over it once complete. Plain POSIX rather
+    // than QSaveFile, whose message for a failed write (a full disk, a file size limit) is
+    // "Unknown error".
+    const std::string target = QFile::encodeName(path).toStdString();
+    std::string temporary = target + ".XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    int error = fd < 0 ? errno : 0;
+    for (std::size_t done = 0; error == 0 && done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n >= 0)
+            done += std::size_t(n);
+        else if (errno != EINTR)
+            error = errno;
+    }
+    if (fd >= 0 && ::close(fd) != 0 && error == 0)
+        error = errno;
+    if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0)
+        error = errno;
+    if (error != 0) {
+        if (fd >= 0)
+            ::unlink(temporary.c_str());
+        return sim::Status::failure(path.toStdString()
+                                    + ": cannot write the checkpoint: " + std::strerror(error));
+    }
+    return sim::Status::success();
+}
+
+sim::Status SceneSimulation::restoreCheckpointFile(const QString &path, std::uint64_t sceneHash,
+                                                   sim::CheckpointMatch match)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return sim::Status::failure(path.toStdString() + ": cannot read the checkpoint: "
+                                    + file.errorString().toStdString());
+    const QByteArray bytes = file.readAll();
+    const std::span<const std::uint8_t> data(reinterpret_cast<const std::uint8_t *>(bytes.data()),
+                                             std::size_t(bytes.size()));
+    if (sim::Status st = restoreCheckpoint(data, sceneHash, match); !st)
+        return sim::Status::failure(path.toStdString() + ": " + st.error);
+    return sim::Status::success();
 }
 
 } // namespace plume

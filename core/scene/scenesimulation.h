@@ -4,15 +4,21 @@
 #include "scene.h"
 #include "scenesetup.h"
 
+#include <sim/checkpoint.h>
 #include <sim/simulation.h>
 
+#include <QString>
+
+#include <cstdint>
 #include <memory>
+#include <span>
+#include <vector>
 
 namespace plume {
 
 /// A scene's simulation frame by frame: the one frame loop (rasterise the scene's inputs at a
 /// frame -> hand what changed to the solver -> advance one frame) behind the baker, the app's
-/// simulation runner and the export dialog's preview. Checkpoints will hang off this object.
+/// simulation runner and the export dialog's preview.
 ///
 /// Frames: advance(f) applies the scene's inputs at frame f, then simulates one frame. The baker
 /// passes scene frames frameStart, frameStart + 1, ...; so does everything that must match it.
@@ -35,6 +41,28 @@ public:
 
     /// applyInputs(frame), then one frame of simulation. A failure names the frame.
     sim::FrameStats advance(double frame);
+
+    /// The simulation's complete state (frame and step counters, every solver field) as a
+    /// checkpoint (sim/checkpoint.h) tagged with `sceneHash`: io/scenehash.h's sceneHash() of the
+    /// scene the state was simulated under. Restoring it and advancing gives the bytes of never
+    /// having stopped. Refused without a simulation or after a failed frame.
+    sim::Status saveCheckpoint(std::uint64_t sceneHash, std::vector<std::uint8_t> &out) const;
+
+    /// Replaces the running simulation's state with a checkpoint's (the current scene's inputs
+    /// are handed over again at the next applyInputs()). SameScene: the checkpoint must carry
+    /// `sceneHash`, the hash of the scene now set; SameGrid: any scene with this domain and
+    /// scheme (the app restores a checkpoint taken under an earlier version of an edited
+    /// scene). A damaged or mismatched checkpoint is refused with the reason and nothing
+    /// changes.
+    sim::Status restoreCheckpoint(std::span<const std::uint8_t> data, std::uint64_t sceneHash,
+                                  sim::CheckpointMatch match = sim::CheckpointMatch::SameScene);
+
+    /// saveCheckpoint() into a file, written atomically (a temporary file renamed over `path`).
+    /// A failure names the file and the cause.
+    sim::Status saveCheckpointFile(const QString &path, std::uint64_t sceneHash) const;
+    /// restoreCheckpoint() from a file; the message names the file.
+    sim::Status restoreCheckpointFile(const QString &path, std::uint64_t sceneHash,
+                                      sim::CheckpointMatch match = sim::CheckpointMatch::SameScene);
 
     bool ready() const { return mSimulation != nullptr; }
     sim::Simulation &simulation() { return *mSimulation; }

@@ -314,6 +314,8 @@ std::string rebasedImagePath(const std::string &file, const std::string &from,
     if (from.empty() || to.empty() || QFileInfo(QString::fromStdString(file)).isAbsolute())
         return file;
     const QString absolute = QString::fromStdString(resolveImagePath(file, from));
+    if (absolute.startsWith(QLatin1Char(':')))
+        return absolute.toStdString(); // a file inside the app (an example's model)
     return QDir(QString::fromStdString(to)).relativeFilePath(absolute).toStdString();
 }
 

@@ -18,9 +18,13 @@ constexpr int kDiffusionMaxIterations = 100;
 
 // Implicit diffusion: (I - dt k L) q = q0 with a Jacobi-preconditioned conjugate gradient.
 // Neighbours across walls, open faces and solids contribute no flux (zero normal gradient);
-// for a velocity component, closed faces are fixed at zero and act as Dirichlet neighbours.
+// for a velocity component, closed faces are fixed and act as Dirichlet neighbours: at zero, or
+// with `closedFacesMove` at the value they hold (a moving obstacle's velocity), which then
+// joins the right-hand side: (I - dt k L) q = q0 + a * (fixed neighbours). Samples marked in
+// `held` are fixed at their values too.
 SolveResult diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const FlagGrid &solids,
-                            const Domain &domain, Workspace &work)
+                            const Domain &domain, Workspace &work, bool closedFacesMove,
+                            const std::uint8_t *held)
 {
     SolveResult result;
     const Int3 s = q.size();
@@ -31,6 +35,8 @@ SolveResult diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const Fl
 
     // Per sample: fixed (closed face) or unknown; neighbours per axis with wrap on periodic.
     auto fixedAt = [&](int i, int j, int k) {
+        if (held && held[q.index(i, j, k)])
+            return true;
         if (faceAxis >= 0)
             return faceIsClosed(solids, domain, faceAxis, i, j, k);
         return solids.isSolid(i, j, k);
@@ -118,11 +124,32 @@ SolveResult diffuseImplicit(ScalarGrid &q, float coefficient, float dt, const Fl
     for (ScalarGrid *g : {&r, &z, &p, &ap})
         g->reshape(s, q.offset());
 
-    // r = q0 - A q0 (start from x = q0), restricted to unknowns.
+    // a * (the values of the fixed neighbours of an unknown sample): moving closed faces.
+    auto fixedValues = [&](int i, int j, int k) {
+        int idx[3] = {i, j, k};
+        float sum = 0.f;
+        for (int axis = 0; axis < axes; ++axis) {
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int nb[3];
+                if (neighbour(axis, idx, dir, nb) && fixedAt(nb[0], nb[1], nb[2]))
+                    sum += q(nb[0], nb[1], nb[2]);
+            }
+        }
+        return a * sum;
+    };
+    const bool movingFaces = (closedFacesMove && faceAxis >= 0) || held;
+
+    // r = b - A q0 (start from x = q0), restricted to unknowns; b = q0 (+ the moving faces).
     applyA(q, ap);
     forEachRow(s, [&](int j, int k) {
-        for (int i = 0; i < s.x; ++i)
-            r(i, j, k) = fixedAt(i, j, k) ? 0.f : q(i, j, k) - ap(i, j, k);
+        for (int i = 0; i < s.x; ++i) {
+            if (fixedAt(i, j, k))
+                r(i, j, k) = 0.f;
+            else if (movingFaces)
+                r(i, j, k) = (q(i, j, k) + fixedValues(i, j, k)) - ap(i, j, k);
+            else
+                r(i, j, k) = q(i, j, k) - ap(i, j, k);
+        }
     });
     const double bNorm = maxAbs(q);
     result.initialResidual = bNorm;

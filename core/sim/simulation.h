@@ -76,6 +76,8 @@ public:
     std::int64_t stepsTaken() const { return mSteps; }
 
 private:
+    friend class Checkpoint; // checkpoint.h: saves and restores the counters with the state
+
     Simulation() = default;
 
     std::unique_ptr<Solver> mSolver;

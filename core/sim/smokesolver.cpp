@@ -136,11 +136,21 @@ Status SmokeSolver::setParams(const SimParams &params)
     return Status::success();
 }
 
-void SmokeSolver::applyObstacles(const FlagGrid &solids)
+void SmokeSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
 {
-    mSolids = solids;
-    mAdvector.setup(mDomain, mSolids);
-    mPressure.setup(mDomain, mSolids);
+    // Everything that allocates comes first, so that bad_alloc leaves the old inputs.
+    detail::UncoveredCells uncovered;
+    uncovered.build(mSolids, solids, mDomain);
+    detail::DrivenFaces driven;
+    driven.build(solids, mDomain, motion);
+    const bool changed = !(solids == mSolids);
+    if (changed)
+        mSolids = solids;
+    mDrivenFaces = std::move(driven);
+    if (changed) {
+        mAdvector.setup(mDomain, mSolids);
+        mPressure.setup(mDomain, mSolids);
+    }
     clearSolidCells(mDensity, mSolids);
     clearSolidCells(mTemperature, mSolids);
     clearSolidCells(mPressureField, mSolids);
@@ -152,7 +162,22 @@ void SmokeSolver::applyObstacles(const FlagGrid &solids)
         for (ScalarGrid &c : mDye)
             clearSolidCells(c, mSolids);
     }
-    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+    // Cells the solids left: contents from their fluid neighbours; their faces keep the
+    // velocity the solid gave them.
+    if (!uncovered.empty()) {
+        const auto same = [](std::uint32_t c) { return std::size_t(c); };
+        uncovered.fill(mDensity.data(), same);
+        uncovered.fill(mTemperature.data(), same);
+        if (hasCombustion()) {
+            uncovered.fill(mFuel.data(), same);
+            uncovered.fill(mFlame.data(), same);
+        }
+        if (hasDye()) {
+            for (ScalarGrid &c : mDye)
+                uncovered.fill(c.data(), same);
+        }
+    }
+    enforceBoundaries();
 }
 
 void SmokeSolver::applyEmitters(std::vector<Emitter> emitters)
@@ -183,6 +208,41 @@ void SmokeSolver::applyForceFields(std::vector<ForceField> fields)
     ForceEvaluator forces;
     forces.setup(mDomain, std::move(fields));
     mForces = std::move(forces);
+}
+
+// The state a checkpoint holds. The pressure is the next projection's warm start; the
+// expansion is rewritten by every burning step but sampled and checked like the rest. The
+// ignite mask follows the emitters (inputs), the workspace is scratch.
+std::vector<StateField> SmokeSolver::stateFields()
+{
+    const Int3 n = mDomain.cells;
+    std::vector<StateField> f = {
+        {.name = "solids", .flags = &mSolids, .size = n},
+        {.name = "velocity-x", .grid = &mVelocity.u, .size = faceGridSize(n, 0), .offset = kFaceX},
+        {.name = "velocity-y", .grid = &mVelocity.v, .size = faceGridSize(n, 1), .offset = kFaceY},
+        {.name = "velocity-z",
+         .grid = &mVelocity.w,
+         .size = mDomain.is2D() ? Int3{0, 0, 0} : faceGridSize(n, 2), // empty in 2D
+         .offset = kFaceZ},
+        {.name = "density", .grid = &mDensity, .size = n},
+        {.name = "temperature", .grid = &mTemperature, .size = n},
+        {.name = "pressure", .grid = &mPressureField, .size = n},
+        {.name = "dye-red", .grid = &mDye[0], .size = n, .optional = true, .group = 1},
+        {.name = "dye-green", .grid = &mDye[1], .size = n, .optional = true, .group = 1},
+        {.name = "dye-blue", .grid = &mDye[2], .size = n, .optional = true, .group = 1},
+        {.name = "fuel", .grid = &mFuel, .size = n, .optional = true, .group = 2},
+        {.name = "flame", .grid = &mFlame, .size = n, .optional = true, .group = 2},
+        {.name = "expansion", .grid = &mExpansion, .size = n, .optional = true, .group = 2},
+    };
+    return f;
+}
+
+void SmokeSolver::stateRestored(bool solidsChanged)
+{
+    if (!solidsChanged)
+        return;
+    mAdvector.setup(mDomain, mSolids);
+    mPressure.setup(mDomain, mSolids);
 }
 
 void SmokeSolver::ensureDye()
@@ -233,11 +293,18 @@ StepStats SmokeSolver::step(float dt, double time)
     return stats;
 }
 
+// No flow through walls; faces of moving solids take their velocity (docs/colliders.md).
+void SmokeSolver::enforceBoundaries()
+{
+    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+    mDrivenFaces.apply(mVelocity);
+}
+
 // Semi-Lagrangian self-advection (Stam 1999), optionally corrected to second order.
 void SmokeSolver::advectVelocity(float dt)
 {
     mAdvector.advectVelocity(mVelocity, dt, mParams.advection, mWork);
-    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+    enforceBoundaries();
 }
 
 // Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode).
@@ -282,7 +349,7 @@ void SmokeSolver::applyInflow()
         if (e.velocityMode == EmitterVelocity::Inflow)
             blendFaces(e, mSolids, mDomain, mVelocity);
     }
-    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+    enforceBoundaries();
 }
 
 // Implicit viscosity, backward Euler (Stam 1999): (I - dt nu L) u = u*, per component.
@@ -290,9 +357,11 @@ void SmokeSolver::diffuseVelocity(float dt)
 {
     if (mParams.viscosity <= 0.f)
         return;
+    const bool moving = !mDrivenFaces.empty();
     for (int axis = 0; axis < axesOf(mDomain); ++axis)
-        diffuseImplicit(mVelocity.component(axis), mParams.viscosity, dt, mSolids, mDomain, mWork);
-    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+        diffuseImplicit(mVelocity.component(axis), mParams.viscosity, dt, mSolids, mDomain, mWork,
+                        moving, mDrivenFaces.noSlipFaces(axis));
+    enforceBoundaries();
 }
 
 // Pressure projection (Chorin 1968; Bridson 2015, ch. 5) by multigrid-preconditioned CG.
@@ -476,7 +545,7 @@ std::size_t SmokeSolver::memoryBytes() const
     std::size_t total = mSolids.count() + mVelocity.u.bytes() + mVelocity.v.bytes()
                         + mVelocity.w.bytes() + mDensity.bytes() + mTemperature.bytes()
                         + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes()
-                        + mAdvector.memoryBytes();
+                        + mAdvector.memoryBytes() + mDrivenFaces.memoryBytes();
     for (const ScalarGrid &c : mDye)
         total += c.bytes();
     total += mFuel.bytes() + mFlame.bytes() + mExpansion.bytes() + mIgnite.size();

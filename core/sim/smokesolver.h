@@ -2,6 +2,7 @@
 
 #include "advection.h"
 #include "forces.h"
+#include "obstaclemotion.h"
 #include "pressure.h"
 #include "solver.h"
 #include "workspace.h"
@@ -17,6 +18,10 @@ namespace plume::sim {
 ///
 /// Combustion (docs/fire.md): once an emitter emits fuel, fuel and flame fields follow the flow
 /// and burn to heat, soot, flame and expanding gas.
+///
+/// Moving obstacles (docs/colliders.md): faces touching a solid take its normal velocity (and
+/// open faces beside a no-slip solid its tangential one) wherever boundaries are enforced, so
+/// the projection sees the moving walls; cells a solid leaves are filled from their neighbours.
 ///
 /// State: velocity (faces), density, temperature, optional RGB dye, optional fuel and flame,
 /// and pressure (centres).
@@ -42,15 +47,18 @@ public:
     const MacGrid &velocity() const { return mVelocity; }
     const ScalarGrid &density() const { return mDensity; }
     const ScalarGrid &temperature() const { return mTemperature; }
-    const FlagGrid &solids() const { return mSolids; }
+    const FlagGrid &solids() const override { return mSolids; }
     /// The divergence (1 / s) the last step's projection gave each cell: burning gas expanding.
     /// Empty without combustion.
     const ScalarGrid &expansion() const { return mExpansion; }
 
 private:
-    void applyObstacles(const FlagGrid &solids) override;
+    std::vector<StateField> stateFields() override;
+    void stateRestored(bool solidsChanged) override;
+    void applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion) override;
     void applyEmitters(std::vector<Emitter> emitters) override;
     void applyForceFields(std::vector<ForceField> fields) override;
+    void enforceBoundaries();
     void advectVelocity(float dt);
     void addSources(float dt);
     double burnFuel(float dt);
@@ -68,6 +76,9 @@ private:
     Domain mDomain;
     SimParams mParams;
     FlagGrid mSolids;
+    /// Faces the moving solids drive and their velocities (empty while every solid is at rest):
+    /// the moving-obstacle state, built by setObstacles from the solids and their motion.
+    detail::DrivenFaces mDrivenFaces;
     std::vector<Emitter> mEmitters;
     ForceEvaluator mForces;
     Advector mAdvector;

@@ -5,7 +5,7 @@
 
 namespace plume::sim {
 
-Status Solver::setObstacles(const FlagGrid &solids)
+Status Solver::setObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
 {
     const Int3 want = domain().cells, got = solids.size();
     if (got != want)
@@ -13,8 +13,10 @@ Status Solver::setObstacles(const FlagGrid &solids)
                                + std::to_string(got.y) + " x " + std::to_string(got.z)
                                + " cells; the domain has " + std::to_string(want.x) + " x "
                                + std::to_string(want.y) + " x " + std::to_string(want.z));
+    if (Status s = validate(motion, want); !s)
+        return s;
     try {
-        applyObstacles(solids);
+        applyObstacles(solids, motion);
     } catch (const std::bad_alloc &) {
         return Status::failure("out of memory for the obstacle grid");
     }

@@ -46,6 +46,23 @@ struct StepStats
     double fuelBurnt = 0.0;        ///< fuel burnt, summed over cells (smoke with combustion)
 };
 
+/// One piece of a solver's state as checkpoints store it (checkpoint.h): a float grid, the
+/// solid flags or a switch, under a stable name. `size` and `offset` are what a restored grid
+/// must have; an `optional` grid may also be saved and restored empty (dye before any emitter
+/// has dye); optional grids with the same non-zero `group` are all present or all empty.
+/// Exactly one of grid, flags and value is set.
+struct StateField
+{
+    const char *name = "";
+    ScalarGrid *grid = nullptr;
+    FlagGrid *flags = nullptr;
+    bool *value = nullptr;
+    Int3 size{0, 0, 0};
+    Vec3 offset = kCellCentre;
+    bool optional = false;
+    int group = 0;
+};
+
 /// A fluid solver over a fixed domain. Both schemes implement it. Inputs (obstacles, emitters,
 /// force fields) can change between steps without resetting the state.
 class Solver
@@ -63,9 +80,16 @@ public:
     /// Changes parameters that need no reallocation (everything but the scheme).
     virtual Status setParams(const SimParams &params) = 0;
 
-    /// Solid cells. Size must equal the domain's cells. Fluid quantities inside new solids are
-    /// cleared; velocities on solid faces become zero.
-    Status setObstacles(const FlagGrid &solids);
+    /// Solid cells and how they move (docs/colliders.md). Sizes must equal the domain's cells
+    /// and the motion's values be finite. Fluid quantities inside new solids are cleared;
+    /// cells the solids leave are filled from their fluid neighbours. Velocities on faces
+    /// touching solids take the solids' velocity (zero for solids at rest, and always without
+    /// `motion`: then the result is what it was before moving obstacles existed). Handing the
+    /// current solids and motion again changes nothing (after a checkpoint restore, every
+    /// input is handed over again).
+    Status setObstacles(const FlagGrid &solids, const ObstacleMotion &motion = {});
+    /// The current solid cells.
+    virtual const FlagGrid &solids() const = 0;
     /// Emitters (each checked: finite rates, a mask within the domain).
     Status setEmitters(std::vector<Emitter> emitters);
     /// Force fields (each checked: type, finite parameters, a region mask within the domain).
@@ -98,10 +122,22 @@ public:
     virtual bool hasCombustion() const { return false; }
 
 protected:
+    friend class Checkpoint;
+
+    /// Every array and switch that the next step reads before writing: everything a checkpoint
+    /// must hold so that simulating on from a restore gives the bytes of never having stopped.
+    /// Scratch (workspace, the stam "prev" arrays, which each step overwrites first) and what
+    /// the inputs or the solids determine are not listed. Checkpoint reads the fields of a
+    /// const solver through this list and writes nothing then.
+    virtual std::vector<StateField> stateFields() = 0;
+    /// Called after a checkpoint replaced the fields: rebuilds what derives from them (the
+    /// operators that depend on the solids, when `solidsChanged`; scratch for optional grids).
+    virtual void stateRestored(bool solidsChanged) = 0;
+
     // The schemes' halves of the setters above, called with inputs that passed validation.
     // They may throw std::bad_alloc (reported as out of memory); they allocate before they
     // replace state, so that the solver keeps its previous inputs then.
-    virtual void applyObstacles(const FlagGrid &solids) = 0;
+    virtual void applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion) = 0;
     virtual void applyEmitters(std::vector<Emitter> emitters) = 0;
     virtual void applyForceFields(std::vector<ForceField> fields) = 0;
 };

@@ -71,4 +71,35 @@ Status validate(const ForceField &f)
     return Status::success();
 }
 
+Status validate(const ObstacleMotion &m, Int3 cells)
+{
+    static const char *axisNames[3] = {"x", "y", "z"};
+    for (int a = 0; a < 3; ++a) {
+        const ScalarGrid &g = m.velocity[a];
+        if (g.count() == 0)
+            continue;
+        const Int3 s = g.size();
+        if (s != cells)
+            return Status::failure("obstacle velocity " + std::string(axisNames[a]) + " has "
+                                   + std::to_string(s.x) + " x " + std::to_string(s.y) + " x "
+                                   + std::to_string(s.z) + " cells; the domain has "
+                                   + std::to_string(cells.x) + " x " + std::to_string(cells.y)
+                                   + " x " + std::to_string(cells.z));
+        for (std::size_t n = 0; n < g.count(); ++n) {
+            if (std::isfinite(g[n]))
+                continue;
+            const std::size_t i = n % std::size_t(s.x), j = (n / std::size_t(s.x)) % s.y,
+                              k = n / (std::size_t(s.x) * s.y);
+            return Status::failure("obstacle velocity " + std::string(axisNames[a]) + " at cell ("
+                                   + std::to_string(i) + ", " + std::to_string(j) + ", "
+                                   + std::to_string(k) + ") is not finite");
+        }
+    }
+    if (!m.noSlip.empty() && m.noSlip.size() != std::size_t(cells.volume()))
+        return Status::failure("obstacle no-slip flags have " + std::to_string(m.noSlip.size())
+                               + " entries; the domain has " + std::to_string(cells.volume())
+                               + " cells");
+    return Status::success();
+}
+
 } // namespace plume::sim

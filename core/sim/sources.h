@@ -33,15 +33,6 @@ struct Emitter
     bool hasFuel() const { return fuel != 0.f; }
 };
 
-/// Motion of the solid cells: each solid cell's velocity (world units / s) at its centre, and
-/// whether fluid sticks to it. Empty grids mean every solid is at rest.
-struct ObstacleMotion
-{
-    ScalarGrid velocity[3];           ///< cell centred, the domain's cells, or empty
-    std::vector<std::uint8_t> noSlip; ///< per cell (1: also the tangential velocity), or empty
-    bool empty() const { return velocity[0].count() == 0; }
-};
-
 /// The kinds of force field.
 enum class ForceType : std::uint8_t {
     Directional, ///< constant acceleration along `direction` (wind, gravity)
@@ -92,8 +83,28 @@ struct ForceField
     Region region;                 ///< where it acts
 };
 
+/// Motion of the solid cells: each solid cell's velocity (world units / s) at its centre,
+/// and whether fluid sticks to it. Empty grids mean every solid is at rest (docs/colliders.md).
+/// The scene rasterizer fills it from the finite difference of each obstacle item's animated
+/// transform over the substep; values in fluid cells are ignored.
+struct ObstacleMotion
+{
+    ScalarGrid velocity[3];           ///< cell centred, the domain's cells, or empty (zero)
+    std::vector<std::uint8_t> noSlip; ///< per cell (1: also the tangential velocity), or empty
+
+    bool empty() const
+    {
+        return velocity[0].count() == 0 && velocity[1].count() == 0 && velocity[2].count() == 0
+               && noSlip.empty();
+    }
+};
+
 /// Checks every number of an emitter/force field: finite, in range. Names the value.
 Status validate(const Emitter &e, std::size_t cellCount);
 Status validate(const ForceField &f);
+/// Checks an obstacle motion against the domain's cells: each velocity grid empty or of the
+/// domain's size with finite values, noSlip empty or one byte per cell. Names the first bad
+/// component and cell.
+Status validate(const ObstacleMotion &m, Int3 cells);
 
 } // namespace plume::sim

@@ -1,5 +1,6 @@
 // The stam scheme's boundaries (Stam 2003, set_bnd, per face Wall / Open / Periodic, in 2D
-// and 3D) and obstacles: the padded grid's flags and the cells that hold nothing.
+// and 3D) and obstacles: the padded grid's flags, the moving solids' velocities (walls) and the
+// cells that hold nothing.
 #include "stamkernels.h"
 
 #include <algorithm>
@@ -12,8 +13,25 @@ using detail::StamLayout;
 
 namespace detail::stam {
 
-/// Flags of the padded grid: ghosts take the solidity of the cell they copy; fluid cells get a
-/// bit per solid neighbour.
+namespace {
+
+/// The domain cell a padded sample stands for: itself inside, the copied cell for a ghost.
+Int3 cellOfPadded(const StamLayout &L, const Domain &domain, int i, int j, int k)
+{
+    int c[3] = {i, j, k};
+    for (int a = 0; a < (L.is3D ? 3 : 2); ++a) {
+        const int n = L.cells[a];
+        if (c[a] >= 1 && c[a] <= n)
+            continue;
+        const bool periodic = domain.boundary(a, false) == Boundary::Periodic;
+        const bool low = c[a] == 0;
+        c[a] = periodic ? (low ? n : 1) : (low ? 1 : n);
+    }
+    return {c[0] - 1, c[1] - 1, c[2] - L.k0};
+}
+
+} // namespace
+
 std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
                                      const FlagGrid &solids)
 {
@@ -21,17 +39,8 @@ std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
     const int axes = L.is3D ? 3 : 2;
     forEachRow(L.padded, [&](int j, int k) {
         for (int i = 0; i < L.padded.x; ++i) {
-            int c[3] = {i, j, k};
-            for (int a = 0; a < axes; ++a) {
-                const int n = L.cells[a];
-                if (c[a] >= 1 && c[a] <= n)
-                    continue;
-                const bool periodic = domain.boundary(a, false) == Boundary::Periodic;
-                const bool low = c[a] == 0;
-                c[a] = periodic ? (low ? n : 1) : (low ? 1 : n);
-            }
-            const bool solid = solids.isSolid(c[0] - 1, c[1] - 1, c[2] - L.k0);
-            self[L.index(i, j, k)] = solid ? kSelfSolid : 0;
+            const Int3 c = cellOfPadded(L, domain, i, j, k);
+            self[L.index(i, j, k)] = solids.isSolid(c.x, c.y, c.z) ? kSelfSolid : 0;
         }
     });
     std::vector<std::uint8_t> flags(self);
@@ -48,6 +57,33 @@ std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
         }
     });
     return flags;
+}
+
+void buildObstacleWalls(const StamLayout &L, const Domain &domain, const FlagGrid &solids,
+                        const ObstacleMotion &motion, std::array<ScalarGrid, 3> &walls,
+                        std::vector<std::uint8_t> &noSlip)
+{
+    const int axes = L.is3D ? 3 : 2;
+    for (int a = 0; a < 3; ++a) {
+        if (a < axes)
+            walls[a].reshape(L.padded, paddedOffset(L.is3D), 0.f);
+        else
+            ScalarGrid().swap(walls[a]);
+    }
+    noSlip.assign(motion.noSlip.empty() ? 0 : L.count(), 0);
+    forEachRow(L.padded, [&](int j, int k) {
+        for (int i = 0; i < L.padded.x; ++i) {
+            const Int3 c = cellOfPadded(L, domain, i, j, k);
+            const std::size_t cell = solids.index(c.x, c.y, c.z);
+            if (!solids.isSolid(cell))
+                continue;
+            const std::size_t p = L.index(i, j, k);
+            for (int a = 0; a < axes; ++a)
+                walls[a][p] = obstacleVelocity(motion, a, cell);
+            if (!noSlip.empty())
+                noSlip[p] = obstacleNoSlip(motion, cell) ? 1 : 0;
+        }
+    });
 }
 
 } // namespace detail::stam

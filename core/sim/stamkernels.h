@@ -5,9 +5,11 @@
 // stamadvect.cpp: advect): the padded grid's flag bits, the row loops over its interior and
 // the mirror rule at solid neighbours. Internal to plume_sim.
 
+#include "obstaclemotion.h"
 #include "parallel.h"
 #include "stamsolver.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -58,9 +60,26 @@ inline float mirrored(const float *x, Index n, Index offset, bool solid, bool ne
     return negate ? -x[n] : x[n];
 }
 
+/// A velocity component's neighbour across the face normal to it: the value, or at a solid
+/// neighbour the mirror image that puts the face at the solid's velocity: 2 wall - x[n], where
+/// `wall` (padded, null while the solids are at rest) holds the solid cells' velocity.
+inline float mirroredNormal(const float *x, const float *wall, Index n, Index offset, bool solid)
+{
+    if (!solid)
+        return x[n + offset];
+    return wall ? 2.f * wall[n + offset] - x[n] : -x[n];
+}
+
 /// Flags of the padded grid: ghosts take the solidity of the cell they copy; fluid cells get a
 /// bit per solid neighbour.
 std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
                                      const FlagGrid &solids);
+
+/// The solids' motion on the padded grid (ghosts copy the cell they stand for, as the flags
+/// do): the velocity components in solid cells (zero elsewhere; `walls` get `axes` grids) and,
+/// when the motion has no-slip flags, 1 in no-slip solid cells.
+void buildObstacleWalls(const StamLayout &L, const Domain &domain, const FlagGrid &solids,
+                        const ObstacleMotion &motion, std::array<ScalarGrid, 3> &walls,
+                        std::vector<std::uint8_t> &noSlip);
 
 } // namespace plume::sim::detail::stam

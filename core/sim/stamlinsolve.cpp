@@ -33,6 +33,10 @@ struct Relax
     float a, c;
     float inverseC;
     int normalAxis; ///< axis whose mirror negates (velocity component), -1 for scalars
+    /// Moving solids (velocity components only, else null): the component's value in solid
+    /// cells, and the no-slip solids (null: none).
+    const float *wall;
+    const std::uint8_t *noSlip;
 
     template<bool D3, bool P>
     void plain(Index n) const
@@ -41,7 +45,11 @@ struct Relax
         x[n] = P ? b / c : b * inverseC;
     }
 
-    /// Solid neighbours stand for the cell's mirror image, moved to the diagonal.
+    /// Solid neighbours stand for the cell's mirror image, moved to the diagonal: x[n] or -x[n]
+    /// across the face normal to the component, where a moving solid's is 2 wall - x[n] (its
+    /// wall part joins the right-hand side). A cell beside a no-slip solid across another axis
+    /// is held at that solid's velocity (the average over such neighbours), as imposeNoSlip
+    /// holds it before each projection.
     template<bool D3, bool P>
     void masked(Index n) const
     {
@@ -53,15 +61,42 @@ struct Relax
             return;
         }
         const Index offset[6] = {-1, 1, -sy, sy, -sz, sz};
+        if (noSlip && heldByNoSlip<D3>(n, f, offset))
+            return;
         float sum = 0.f;
         float diagonal = c;
         for (int d = 0; d < (D3 ? 6 : 4); ++d) {
-            if (f & (1u << d))
-                diagonal += d / 2 == normalAxis ? a : -a;
-            else
-                sum += x[n + offset[d]];
+            const Index m = n + offset[d];
+            if (!(f & (1u << d))) {
+                sum += x[m];
+            } else if (d / 2 != normalAxis) {
+                diagonal -= a; // tangential (or a scalar): the mirror is x[n]
+            } else {
+                diagonal += a; // normal: -x[n], or 2 wall - x[n] for a moving solid
+                if (wall)
+                    sum += 2.f * wall[m];
+            }
         }
         x[n] = diagonal > 0.f ? (x0[n] + a * sum) / diagonal : 0.f;
+    }
+
+    /// x[n] = the average velocity of the no-slip solids beside cell n across the axes other
+    /// than the component's; false when there are none.
+    template<bool D3>
+    bool heldByNoSlip(Index n, std::uint8_t f, const Index *offset) const
+    {
+        float held = 0.f;
+        int count = 0;
+        for (int d = 0; d < (D3 ? 6 : 4); ++d) {
+            const Index m = n + offset[d];
+            if ((f & (1u << d)) && d / 2 != normalAxis && noSlip[m]) {
+                held += wall[m];
+                ++count;
+            }
+        }
+        if (count > 0)
+            x[n] = held / float(count);
+        return count > 0;
     }
 
     template<bool D3, bool S, bool P>
@@ -115,8 +150,18 @@ void sweepRedBlack(const StamLayout &L, const Relax &relax)
 void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
-    const Relax relax{x.data(), x0.data(), mFlags.data(),       L.sy, L.sz, a,
-                      c,        1.f / c,   normalAxisOf(int(q))};
+    const float *wall = wallsOf(q);
+    const Relax relax{x.data(),
+                      x0.data(),
+                      mFlags.data(),
+                      L.sy,
+                      L.sz,
+                      a,
+                      c,
+                      1.f / c,
+                      normalAxisOf(int(q)),
+                      wall,
+                      wall && !mObstacleNoSlip.empty() ? mObstacleNoSlip.data() : nullptr};
     const bool paper = mParams.stamSweep == SweepOrder::Paper;
     const bool solids = !mFlags.empty();
     for (int it = 0; it < mParams.stamIterations; ++it) {
@@ -159,6 +204,9 @@ void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
     float *pu = u.data(), *pv = v.data(), *pw = w.data();
     float *p = mPressure.data(), *div = mDivergence.data();
     const std::uint8_t *flags = mFlags.empty() ? nullptr : mFlags.data();
+    // Moving solids: the faces to them move at their velocity (null while at rest).
+    const float *wu = wallsOf(Quantity::VelocityX), *wv = wallsOf(Quantity::VelocityY),
+                *ww = wallsOf(Quantity::VelocityZ);
     withDimension(L.is3D, [&](auto dim) {
         constexpr bool D3 = decltype(dim)::value;
         forEachInteriorRow(L, [&](int j, int k) {
@@ -173,11 +221,12 @@ void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
                 } else if (f & kSelfSolid) {
                     s = 0.f;
                 } else {
-                    s = mirrored(pu, n, 1, f & 2, true) - mirrored(pu, n, -1, f & 1, true)
-                        + mirrored(pv, n, sy, f & 8, true) - mirrored(pv, n, -sy, f & 4, true);
+                    s = mirroredNormal(pu, wu, n, 1, f & 2) - mirroredNormal(pu, wu, n, -1, f & 1)
+                        + mirroredNormal(pv, wv, n, sy, f & 8)
+                        - mirroredNormal(pv, wv, n, -sy, f & 4);
                     if constexpr (D3)
-                        s = s + mirrored(pw, n, sz, f & 32, true)
-                            - mirrored(pw, n, -sz, f & 16, true);
+                        s = s + mirroredNormal(pw, ww, n, sz, f & 32)
+                            - mirroredNormal(pw, ww, n, -sz, f & 16);
                 }
                 div[n] = -0.5f * s * h;
                 p[n] = 0.f;

@@ -59,15 +59,100 @@ Status StamSolver::setParams(const SimParams &params)
     return Status::success();
 }
 
-void StamSolver::applyObstacles(const FlagGrid &solids)
+void StamSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
 {
+    // Everything that allocates comes first, so that bad_alloc leaves the old inputs.
     FlagGrid copy = solids;
     std::vector<std::uint8_t> flags;
-    if (copy.anySolid())
+    std::array<ScalarGrid, 3> walls;
+    std::vector<std::uint8_t> noSlip;
+    if (copy.anySolid()) {
         flags = buildFlags(mLayout, mDomain, copy);
+        if (!motion.empty())
+            buildObstacleWalls(mLayout, mDomain, copy, motion, walls, noSlip);
+    }
+    detail::UncoveredCells uncovered;
+    uncovered.build(mSolids, copy, mDomain);
     mSolids = std::move(copy);
     mFlags = std::move(flags);
+    mObstacleVelocity.swap(walls); // walls: the old ones now
+    mObstacleNoSlip = std::move(noSlip);
     clearSolids();
+    if (!uncovered.empty())
+        fillUncovered(uncovered, walls);
+}
+
+// Cells a solid left: the velocity it had there, the contents of their fluid neighbours.
+void StamSolver::fillUncovered(const detail::UncoveredCells &cells,
+                               const std::array<ScalarGrid, 3> &oldWalls)
+{
+    const StamLayout &L = mLayout;
+    const std::size_t nx = std::size_t(L.cells.x), ny = std::size_t(L.cells.y);
+    const auto padded = [&](std::uint32_t c) {
+        return L.index(int(c % nx) + 1, int((c / nx) % ny) + 1, int(c / (nx * ny)) + L.k0);
+    };
+    for (ScalarGrid *g : {&mDensity, &mTemperature, &mDye[0], &mDye[1], &mDye[2]}) {
+        if (g->count() == 0)
+            continue;
+        cells.fill(g->data(), padded);
+        setBoundary(Quantity::Scalar, *g);
+    }
+    const std::pair<ScalarGrid *, Quantity> velocity[3] = {{&mU, Quantity::VelocityX},
+                                                           {&mV, Quantity::VelocityY},
+                                                           {&mW, Quantity::VelocityZ}};
+    for (int a = 0; a < (L.is3D ? 3 : 2); ++a) {
+        if (oldWalls[a].count() == 0)
+            continue; // the solid was at rest: the cells keep zero velocity
+        ScalarGrid &x = *velocity[a].first;
+        for (std::uint32_t c : cells.cells())
+            x[padded(c)] = oldWalls[a][padded(c)];
+        setBoundary(velocity[a].second, x);
+    }
+}
+
+const float *StamSolver::wallsOf(Quantity q) const
+{
+    const int axis = normalAxisOf(int(q));
+    if (axis < 0 || mObstacleVelocity[axis].count() == 0)
+        return nullptr;
+    return mObstacleVelocity[axis].data();
+}
+
+// No-slip solids: a fluid cell beside one takes the average of those solids' velocity
+// components tangential to them (each component from the solids across the other axes).
+void StamSolver::imposeNoSlip()
+{
+    if (mObstacleNoSlip.empty() || mFlags.empty())
+        return;
+    const StamLayout &L = mLayout;
+    const int axes = L.is3D ? 3 : 2;
+    ScalarGrid *velocity[3] = {&mU, &mV, &mW};
+    const Index offset[6] = {-1, 1, -L.sy, L.sy, -L.sz, L.sz};
+    forEachInteriorRow(L, [&](int j, int k) {
+        const Index row = Index(L.index(0, j, k));
+        for (Index n = row + 1; n <= row + L.cells.x; ++n) {
+            const std::uint8_t f = mFlags[std::size_t(n)];
+            if (f == 0 || (f & kSelfSolid))
+                continue;
+            for (int a = 0; a < axes; ++a) {
+                float sum = 0.f;
+                int count = 0;
+                for (int d = 0; d < 2 * axes; ++d) {
+                    const Index m = n + offset[d];
+                    if (d / 2 != a && (f & (1u << d)) && mObstacleNoSlip[std::size_t(m)]) {
+                        sum += mObstacleVelocity[a][std::size_t(m)];
+                        ++count;
+                    }
+                }
+                if (count > 0)
+                    (*velocity[a])[std::size_t(n)] = sum / float(count);
+            }
+        }
+    });
+    setBoundary(Quantity::VelocityX, mU);
+    setBoundary(Quantity::VelocityY, mV);
+    if (L.is3D)
+        setBoundary(Quantity::VelocityZ, mW);
 }
 
 void StamSolver::applyEmitters(std::vector<Emitter> emitters)
@@ -108,6 +193,56 @@ void StamSolver::applyForceFields(std::vector<ForceField> fields)
     ForceEvaluator forces;
     forces.setup(mDomain, std::move(fields));
     mForces = std::move(forces);
+}
+
+// The state a checkpoint holds: the padded grids with their ghosts, as the paper's arrays are.
+// The "prev" arrays and the divergence are scratch (gatherSources clears the prev arrays that
+// the step reads; the temperature's only while temperature is live, and only then is it read).
+// The pressure is rewritten by every projection but sampled, so it is kept too.
+std::vector<StateField> StamSolver::stateFields()
+{
+    const Int3 p = mLayout.padded;
+    const Vec3 o = paddedOffset(mLayout.is3D);
+    const Int3 w = mLayout.is3D ? p : Int3{0, 0, 0};
+    return {
+        {.name = "solids", .flags = &mSolids, .size = mDomain.cells},
+        {.name = "velocity-x", .grid = &mU, .size = p, .offset = o},
+        {.name = "velocity-y", .grid = &mV, .size = p, .offset = o},
+        {.name = "velocity-z", .grid = &mW, .size = w, .offset = o},
+        {.name = "density", .grid = &mDensity, .size = p, .offset = o},
+        {.name = "temperature", .grid = &mTemperature, .size = p, .offset = o},
+        {.name = "pressure", .grid = &mPressure, .size = p, .offset = o},
+        {.name = "dye-red", .grid = &mDye[0], .size = p, .offset = o, .optional = true, .group = 1},
+        {.name = "dye-green",
+         .grid = &mDye[1],
+         .size = p,
+         .offset = o,
+         .optional = true,
+         .group = 1},
+        {.name = "dye-blue",
+         .grid = &mDye[2],
+         .size = p,
+         .offset = o,
+         .optional = true,
+         .group = 1},
+        {.name = "temperature-live", .value = &mTemperatureLive},
+    };
+}
+
+void StamSolver::stateRestored(bool solidsChanged)
+{
+    mHasDye = mDye[0].count() > 0;
+    for (int c = 0; c < 3; ++c) {
+        if (mHasDye)
+            mDye0[c].reshape(mLayout.padded, paddedOffset(mLayout.is3D));
+        else
+            ScalarGrid().swap(mDye0[c]);
+    }
+    if (!solidsChanged)
+        return;
+    mFlags.clear();
+    if (mSolids.anySolid())
+        mFlags = buildFlags(mLayout, mDomain, mSolids);
 }
 
 StepStats StamSolver::step(float dt, double time)
@@ -258,6 +393,7 @@ void StamSolver::velocityStep(float dt)
         mW.swap(mW0);
         diffuse(Quantity::VelocityZ, mW, mW0, visc, dt);
     }
+    imposeNoSlip();
     project(mU, mV, mW);
     mU.swap(mU0);
     mV.swap(mV0);
@@ -267,6 +403,7 @@ void StamSolver::velocityStep(float dt)
                                  {&mV, &mV0, Quantity::VelocityY},
                                  {&mW, &mW0, Quantity::VelocityZ}};
     advect(velocity, d3 ? 3 : 2, mU0, mV0, mW0, dt);
+    imposeNoSlip();
     project(mU, mV, mW);
 }
 
@@ -344,15 +481,19 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
             return std::sqrt(u[n] * u[n] + v[n] * v[n] + wz * wz);
         });
         return;
-    case FieldKind::Divergence:
+    case FieldKind::Divergence: {
+        const float *wu = wallsOf(Quantity::VelocityX), *wv = wallsOf(Quantity::VelocityY),
+                    *ww = wallsOf(Quantity::VelocityZ);
         derive([&](Index n, std::uint8_t f) {
-            float s = mirrored(u, n, 1, f & 2, true) - mirrored(u, n, -1, f & 1, true)
-                      + mirrored(v, n, sy, f & 8, true) - mirrored(v, n, -sy, f & 4, true);
+            float s = mirroredNormal(u, wu, n, 1, f & 2) - mirroredNormal(u, wu, n, -1, f & 1)
+                      + mirroredNormal(v, wv, n, sy, f & 8) - mirroredNormal(v, wv, n, -sy, f & 4);
             if (L.is3D)
-                s = s + mirrored(w, n, sz, f & 32, true) - mirrored(w, n, -sz, f & 16, true);
+                s = s + mirroredNormal(w, ww, n, sz, f & 32)
+                    - mirroredNormal(w, ww, n, -sz, f & 16);
             return g * s;
         });
         return;
+    }
     case FieldKind::Vorticity:
         derive([&](Index n, std::uint8_t f) {
             // d(q)/d(axis) by central differences; tangential mirrors keep the value.
@@ -427,7 +568,9 @@ std::string StamSolver::firstNonFiniteField() const
 
 std::size_t StamSolver::memoryBytes() const
 {
-    std::size_t total = mFlags.capacity() + mSolids.count();
+    std::size_t total = mFlags.capacity() + mSolids.count() + mObstacleNoSlip.capacity();
+    for (const ScalarGrid &g : mObstacleVelocity)
+        total += g.bytes();
     for (const ScalarGrid *g : {&mU, &mV, &mW, &mU0, &mV0, &mW0, &mPressure, &mDivergence,
                                 &mDensity, &mDensity0, &mTemperature, &mTemperature0, &mDye[0],
                                 &mDye[1], &mDye[2], &mDye0[0], &mDye0[1], &mDye0[2]})

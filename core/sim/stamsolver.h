@@ -1,6 +1,7 @@
 #pragma once
 
 #include "forces.h"
+#include "obstaclemotion.h"
 #include "solver.h"
 
 #include <array>
@@ -70,6 +71,12 @@ struct StamLayout
 /// staircase wall whose cells touch only at corners holds too. Solid cells hold zero
 /// everything.
 ///
+/// Moving obstacles (docs/colliders.md): the mirror image of a velocity component across the
+/// face normal to it becomes 2 U - u (U: the solid's velocity), so that face moves at U in
+/// lin_solve and in project's divergence; a no-slip solid mirrors its tangential components
+/// the same way in lin_solve, and fluid cells beside it take its tangential velocity before
+/// each projection. Cells a solid leaves get its velocity and their neighbours' contents.
+///
 /// The paper has no buoyancy, vorticity confinement, dissipation or higher-order advection:
 /// those parameters are ignored by this scheme. Emitters: Force adds weight * velocity to the
 /// paper's u_prev (an acceleration); Inflow then blends the velocity towards its target by
@@ -96,9 +103,12 @@ public:
     std::size_t memoryBytes() const override;
     /// True while dye fields exist: from the first emitter with dye until a reset without one.
     bool hasDye() const override { return mHasDye; }
+    const FlagGrid &solids() const override { return mSolids; }
 
 private:
-    void applyObstacles(const FlagGrid &solids) override;
+    std::vector<StateField> stateFields() override;
+    void stateRestored(bool solidsChanged) override;
+    void applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion) override;
     void applyEmitters(std::vector<Emitter> emitters) override;
     void applyForceFields(std::vector<ForceField> fields) override;
     /// How set_bnd treats a field (the paper's b, plus pressure for open faces).
@@ -124,6 +134,11 @@ private:
                 const ScalarGrid &w, float dt) const;
 
     void clearSolids();
+    void fillUncovered(const detail::UncoveredCells &cells,
+                       const std::array<ScalarGrid, 3> &oldWalls);
+    void imposeNoSlip();
+    /// Padded velocity of the solids for a quantity's component, or null (at rest, a scalar).
+    const float *wallsOf(Quantity q) const;
     void copyInterior(const ScalarGrid &src, ScalarGrid &out) const;
 
     Domain mDomain;
@@ -140,6 +155,10 @@ private:
 
     FlagGrid mSolids;                 ///< the domain's obstacle cells
     std::vector<std::uint8_t> mFlags; ///< padded: solid self / neighbour bits; empty: no solids
+    /// Padded velocity components of the moving solids (zero in fluid cells); empty while every
+    /// solid is at rest (docs/colliders.md).
+    std::array<ScalarGrid, 3> mObstacleVelocity;
+    std::vector<std::uint8_t> mObstacleNoSlip; ///< padded: 1 in no-slip solids; empty: none
 
     std::vector<Emitter> mEmitters;
     std::vector<std::vector<std::uint32_t>> mEmitterCells; ///< padded indices per emitter

@@ -217,12 +217,74 @@ private slots:
         }
     }
 
+    // A bake cancelled after frame 7 with checkpoints every 3 frames resumes from frame 6 and
+    // leaves the files of an uninterrupted bake, flipbook included; its record then goes.
+    // Fire (campfire-3d) puts combustion through the checkpoint.
+    void resumeAfterCancel()
+    {
+        struct StopAfterSeven : BakeObserver
+        {
+            int written = 0;
+            void frameWritten(int, int, int, double) override { ++written; }
+            bool cancelRequested() override { return written >= 7; }
+        } observer;
+        const Scene s = loadExample("campfire-3d", 24, 12);
+        QTemporaryDir dir;
+        BakeSettings settings;
+        settings.baseName = "c";
+        settings.firstFrame = s.simulation.frameStart;
+        settings.lastFrame = s.simulation.frameEnd;
+        settings.flipbook.enabled = true;
+        settings.flipbook.rows = settings.flipbook.columns = 3;
+        settings.render.width = settings.render.height = 32;
+        settings.checkpointEvery = 3;
+        settings.outputDirectory = dir.filePath("ref").toStdString();
+        QVERIFY(bakeScene(s, settings).status.ok());
+        QVERIFY(!QDir(dir.filePath("ref/.plume-bake")).exists());
+
+        settings.outputDirectory = dir.filePath("cut").toStdString();
+        const BakeResult cut = bakeScene(s, settings, &observer);
+        QVERIFY(cut.cancelled && cut.resumable);
+        QVERIFY(QFile::exists(dir.filePath("cut/.plume-bake/checkpoint.plumeckpt")));
+        settings.resume = true;
+        const BakeResult resumed = bakeScene(s, settings);
+        QVERIFY2(resumed.status.ok(), resumed.status.error.c_str());
+        QCOMPARE(resumed.resumedAfter, 6);
+        const QStringList files = QDir(dir.filePath("ref")).entryList(QDir::Files);
+        QVERIFY(files.contains("c_flipbook.png"));
+        QCOMPARE(QDir(dir.filePath("cut"))
+                     .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 files);
+        for (const QString &f : files)
+            QVERIFY2(readAll((dir.filePath("ref/") + f).toStdString())
+                         == readAll((dir.filePath("cut/") + f).toStdString()),
+                     qPrintable(f));
+
+        // Nothing left to resume; other settings are refused by name.
+        const BakeResult again = bakeScene(s, settings);
+        QVERIFY(again.refused);
+        QVERIFY2(again.status.error.find("holds no interrupted bake") != std::string::npos,
+                 again.status.error.c_str());
+        settings.resume = false;
+        settings.outputDirectory = dir.filePath("cut2").toStdString();
+        QVERIFY(bakeScene(s, settings, &observer).cancelled);
+        settings.resume = true;
+        settings.render.width = 40;
+        const BakeResult other = bakeScene(s, settings);
+        QVERIFY(other.refused);
+        QVERIFY2(other.status.error.find("the bake's options changed: export.render.width 32 "
+                                         "-> 40")
+                     != std::string::npos,
+                 other.status.error.c_str());
+    }
+
     // Every example scene bakes without error (at a reduced resolution, a few frames).
     void examplesBake_data()
     {
         QTest::addColumn<QString>("scene");
-        for (const char *s : {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d",
-                              "torch-2d", "campfire-3d", "explosion-3d"})
+        for (const char *s :
+             {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d", "torch-2d",
+              "campfire-3d", "explosion-3d", "paddle-3d", "knot-smoke-3d"})
             QTest::newRow(s) << s;
     }
 

@@ -1,5 +1,6 @@
 // plume-cli as a render farm runs it: exit codes, messages, files, progress, interruption.
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -45,6 +46,72 @@ QString smallScene(const QTemporaryDir &dir, const QString &example, int resolut
     out.open(QIODevice::WriteOnly);
     out.write(text.toUtf8());
     return path;
+}
+
+/// plume-cli run by sh after `limits` (e.g. "ulimit -f 200"), with SIGXFSZ ignored so that a
+/// write over the file size limit fails with EFBIG instead of killing the process.
+Run runLimited(const QString &limits, const QStringList &args)
+{
+    QStringList shell{"-c", limits + "; trap '' XFSZ; exec \"$0\" \"$@\"", kCli};
+    QProcess p;
+    p.start("sh", shell + args);
+    if (!p.waitForFinished(120000))
+        qFatal("plume-cli did not finish: %s", qPrintable(args.join(' ')));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// Starts a bake with a progress line and kills it with SIGKILL as soon as frame `frame` is
+/// reported, that is while it works on the next one, as a crashing farm node would.
+void bakeKilledAfter(const QStringList &args, int frame)
+{
+    QProcess p;
+    p.setReadChannel(QProcess::StandardError); // waitForReadyRead waits on this channel
+    p.start(kCli, args + QStringList{"--progress"});
+    QByteArray err;
+    const QByteArray mark = "frame " + QByteArray::number(frame) + " ";
+    while (!err.contains(mark)) {
+        if (!p.waitForReadyRead(60000))
+            qFatal("the bake ended before frame %d: %s", frame, err.constData());
+        err += p.readAllStandardError();
+    }
+    ::kill(pid_t(p.processId()), SIGKILL);
+    p.waitForFinished(60000);
+    if (p.exitStatus() != QProcess::CrashExit)
+        qFatal("the bake was not killed: %s", err.constData());
+}
+
+/// Every file under `dir` (hidden ones too) by relative path, with its bytes.
+QMap<QString, QByteArray> folderContents(const QString &dir)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot | QDir::AllDirs,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!it.fileInfo().isFile()) {
+            files[QDir(dir).relativeFilePath(path) + "/"] = {};
+            continue;
+        }
+        QFile f(path);
+        f.open(QIODevice::ReadOnly);
+        files[QDir(dir).relativeFilePath(path)] = f.readAll();
+    }
+    return files;
+}
+
+/// Lists where two folders differ, or nothing.
+QString folderDifference(const QString &a, const QString &b)
+{
+    const QMap<QString, QByteArray> x = folderContents(a), y = folderContents(b);
+    if (x.keys() != y.keys())
+        return "files " + x.keys().join(' ') + " vs " + y.keys().join(' ');
+    for (auto it = x.begin(); it != x.end(); ++it) {
+        if (it.value() != y.value(it.key()))
+            return it.key() + " differs";
+    }
+    return {};
 }
 
 } // namespace
@@ -196,6 +263,133 @@ private slots:
             QFile file(QDir(out).filePath(f));
             QVERIFY(file.size() > 100);
         }
+    }
+
+    void killAndResume_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("killAfter");
+        QTest::newRow("vdb") << QStringList{"--checkpoint-every", "4"} << 10;
+        QTest::newRow("flipbook, images and vdb")
+            << QStringList{"--checkpoint-every", "3",     "--flipbook", "3x3",
+                           "--images",           "--vdb", "--size",     "48x48"}
+            << 13;
+        QTest::newRow("before the first checkpoint") << QStringList{"--checkpoint-every", "8"} << 5;
+    }
+
+    // kill -9 in the middle of a frame, then --resume: the folder ends byte-identical to an
+    // uninterrupted bake of the same command, resume record gone.
+    void killAndResume()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, killAfter);
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-3d", 32, 24);
+        const QString ref = dir.filePath("ref"), cut = dir.filePath("cut");
+        QCOMPARE(run(QStringList{"bake", scene, "-o", ref} + options).exitCode, 0);
+        bakeKilledAfter(QStringList{"bake", scene, "-o", cut} + options, killAfter);
+        QVERIFY(QFile::exists(cut + "/.plume-bake/bake.json"));
+        QVERIFY(folderDifference(ref, cut) != QString()); // it did stop early
+        const Run resumed = run(QStringList{"bake", scene, "-o", cut, "--resume"} + options);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const int every = options[1].toInt();
+        const int checkpoint = killAfter / every * every;
+        QVERIFY2(resumed.out.contains(QString("resumed after frame %1").arg(checkpoint)),
+                 qPrintable(resumed.out));
+        const QString diff = folderDifference(ref, cut);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        QVERIFY(!QDir(cut + "/.plume-bake").exists());
+    }
+
+    // --resume refuses what it cannot continue, saying why, and leaves the record usable.
+    void resumeRefusals()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-3d", 24, 16);
+        const QString out = dir.filePath("out");
+        const QStringList bake{"bake", scene, "-o", out, "--checkpoint-every", "2"};
+        bakeKilledAfter(bake, 6);
+
+        const Run nothing = run({"bake", scene, "-o", dir.filePath("empty"), "--resume"});
+        QCOMPARE(nothing.exitCode, 2);
+        QVERIFY2(nothing.err.contains("holds no interrupted bake to resume"),
+                 qPrintable(nothing.err));
+        const Run frames = run(bake + QStringList{"--resume", "--frames", "1:12"});
+        QCOMPARE(frames.exitCode, 2);
+        QVERIFY2(frames.err.contains("the bake's options changed: frames \"1:16\" -> \"1:12\""),
+                 qPrintable(frames.err));
+        // The same scene file, edited.
+        QFile file(scene);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray original = file.readAll();
+        file.close();
+        QByteArray edited = original;
+        edited.replace("\"vorticity\": 0.25", "\"vorticity\": 0.3");
+        QVERIFY(edited != original);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(edited);
+        file.close();
+        const Run changed = run(bake + QStringList{"--resume"});
+        QCOMPARE(changed.exitCode, 2);
+        QVERIFY2(changed.err.contains("the scene changed: simulation.vorticity 0.25 -> 0.3"),
+                 qPrintable(changed.err));
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(original);
+        file.close();
+        // A damaged checkpoint is never loaded.
+        QFile checkpoint(out + "/.plume-bake/checkpoint.plumeckpt");
+        QVERIFY(checkpoint.open(QIODevice::ReadWrite));
+        const QByteArray bytes = checkpoint.readAll();
+        checkpoint.seek(bytes.size() / 2);
+        checkpoint.write(QByteArray(1, char(bytes[bytes.size() / 2] ^ 1)));
+        checkpoint.close();
+        const Run damaged = run(bake + QStringList{"--resume"});
+        QCOMPARE(damaged.exitCode, 2);
+        QVERIFY2(damaged.err.contains("the checkpoint is damaged"), qPrintable(damaged.err));
+        QVERIFY(QFile::exists(out + "/.plume-bake/bake.json"));
+    }
+
+    // A write that fails (here the file size limit, as a full disk would) stops the bake with
+    // exit code 1 and a message; the frames written stay complete and --resume finishes it.
+    void fullDiskStopsResumably()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-3d", 32, 12);
+        const QString ref = dir.filePath("ref"), out = dir.filePath("out");
+        const QStringList bake{"bake", scene, "--checkpoint-every", "4", "-o"};
+        QCOMPARE(run(bake + QStringList{ref}).exitCode, 0);
+        // Frames (about 50 KiB) fit; the first checkpoint (about 500 KiB) does not.
+        const Run full = runLimited("ulimit -f 200", bake + QStringList{out});
+        QCOMPARE(full.exitCode, 1);
+        QVERIFY2(full.err.contains("cannot write the checkpoint: File too large"),
+                 qPrintable(full.err));
+        QVERIFY2(full.err.contains("--resume continues"), qPrintable(full.err));
+        const QStringList written = QDir(out).entryList(QDir::Files);
+        QCOMPARE(written.size(), 4);
+        for (const QString &f : written) {
+            QFile a(QDir(ref).filePath(f)), b(QDir(out).filePath(f));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), qPrintable(f));
+        }
+        const Run resumed = run(bake + QStringList{out, "--resume"});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const QString diff = folderDifference(ref, out);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    // A grid that will not fit is refused before anything is allocated or written, with the
+    // figure needed and the figure available (exit code 3).
+    void refusesGridBeyondMemory()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-3d", 512, 10);
+        const Run r = runLimited("ulimit -v 2000000", {"bake", scene, "-o", dir.filePath("out")});
+        QCOMPARE(r.exitCode, 3);
+        const QRegularExpression message(
+            "cells need about [0-9.]+ GiB for the smoke scheme; only [0-9.]+ GiB is available "
+            "\\(the address-space limit\\)");
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QDir(dir.filePath("out")).exists());
     }
 };
 

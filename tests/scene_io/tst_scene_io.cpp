@@ -202,7 +202,14 @@ void TestSceneIo::roundTrip()
     QVERIFY(writeSceneFile(first.scene, a).ok());
     const SceneReadResult second = readSceneFile(a);
     QVERIFY2(second.ok, second.error.c_str());
-    QVERIFY(second.scene == first.scene);
+    // Saved elsewhere, a model's path is rewritten to name the same file.
+    auto resolved = [](Scene s) {
+        for (Item &item : s.items)
+            if (!item.shape.file.empty())
+                item.shape.file = resolveImagePath(item.shape.file, s.directory);
+        return s;
+    };
+    QVERIFY(resolved(second.scene) == resolved(first.scene));
     QVERIFY(writeSceneFile(second.scene, b).ok());
     QCOMPARE(readAll(b), readAll(a));
 }

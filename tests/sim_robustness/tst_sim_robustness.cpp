@@ -134,7 +134,8 @@ private slots:
     // The layout that blew up at frame 8 (scattered obstacles, sealed pockets, force strokes).
     void reproSceneRunsItsRange()
     {
-        const SceneReadResult r = readSceneFile(QFINDTESTDATA("pressure-blowup.plume"));
+        const SceneReadResult r = readSceneFile(
+            QStringLiteral(PLUME_SOURCE_DIR "/tests/sim_robustness/pressure-blowup.plume"));
         QVERIFY2(r.ok, r.error.c_str());
         RunTotals totals;
         const auto start = std::chrono::steady_clock::now();

@@ -13,6 +13,7 @@
 #include <panels/tooloptionspanel.h>
 #include <preferences.h>
 #include <scene/meshfile.h>
+#include <scene/shapecoverage.h>
 #include <simulation/simulationcontroller.h>
 #include <tools/brushtool.h>
 #include <tools/erasertool.h>
@@ -375,6 +376,17 @@ void MainWindow::newScene()
     mDocument->reset(std::move(scene), {});
 }
 
+void MainWindow::detachFromResources(Scene &scene)
+{
+    // An example opens as an unsaved scene (no folder): its models and images keep naming the
+    // files inside the app.
+    for (Item &item : scene.items) {
+        if (item.shape.type == ShapeType::Image || item.shape.type == ShapeType::Mesh)
+            item.shape.file = resolveImagePath(item.shape.file, scene.directory);
+    }
+    scene.directory.clear();
+}
+
 void MainWindow::openDefaultScene()
 {
     SceneReadResult r = readSceneFile(kDefaultScene);
@@ -382,7 +394,7 @@ void MainWindow::openDefaultScene()
         showError("Default scene", QString::fromStdString(r.error));
         return;
     }
-    r.scene.directory.clear();
+    detachFromResources(r.scene);
     mDocument->reset(std::move(r.scene), {});
     mSimulation->play();
 }
@@ -396,7 +408,7 @@ bool MainWindow::openFile(const QString &path)
     }
     const bool resource = path.startsWith(":/");
     if (resource)
-        r.scene.directory.clear();
+        detachFromResources(r.scene);
     mDocument->reset(std::move(r.scene), resource ? QString() : QFileInfo(path).absoluteFilePath());
     if (!resource) {
         addRecent(QFileInfo(path).absoluteFilePath());

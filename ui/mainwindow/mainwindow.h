@@ -84,6 +84,7 @@ private:
     void updateTitle();
     void showFrameStats();
     void showError(const QString &title, const QString &message);
+    static void detachFromResources(Scene &scene);
 
     Document *mDocument;
     ToolOptions *mToolOptions;
