@@ -1,5 +1,6 @@
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
-// plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it.
+// plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it. When a Plume
+// crashed with unsaved changes, it first offers to restore them (docs/app-cache.md).
 #include <mainwindow/mainwindow.h>
 #include <viewport/glprobe.h>
 
@@ -16,7 +17,12 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(PLUME_VERSION);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("Plume: grid-based fluid effects authoring.");
+    parser.setApplicationDescription(
+        "Plume: grid-based fluid effects authoring.\n\n"
+        "Unsaved changes are autosaved every minute for recovery after a crash "
+        "(PLUME_AUTOSAVE_MS in the environment sets the interval in milliseconds); simulated "
+        "frames beyond the memory budget spill to <scene>.plume-cache beside the scene "
+        "(Edit > Preferences sets the budgets).");
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("scene", "A .plume scene file to open.", "[scene.plume]");
@@ -25,7 +31,10 @@ int main(int argc, char **argv)
     plume::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
-    // A file that cannot be read shows the reader's message, then the default scene opens.
+    // Work a crash left unsaved comes first; then the file asked for. A file that cannot be
+    // read shows the reader's message, then the default scene opens.
+    if (window.offerRecovery())
+        return app.exec();
     if (files.isEmpty() || !window.openFile(files.front()))
         window.openDefaultScene();
     return app.exec();

@@ -226,6 +226,24 @@ std::vector<StateField> StamSolver::stateFields()
          .optional = true,
          .group = 1},
         {.name = "temperature-live", .value = &mTemperatureLive},
+        // The moving obstacles' velocities: cells a solid leaves take them at the next change.
+        {.name = "obstacle-velocity-x",
+         .grid = &mObstacleVelocity[0],
+         .size = p,
+         .offset = o,
+         .optional = true,
+         .group = 2},
+        {.name = "obstacle-velocity-y",
+         .grid = &mObstacleVelocity[1],
+         .size = p,
+         .offset = o,
+         .optional = true,
+         .group = 2},
+        {.name = "obstacle-velocity-z",
+         .grid = &mObstacleVelocity[2],
+         .size = w,
+         .offset = o,
+         .optional = true},
     };
 }
 

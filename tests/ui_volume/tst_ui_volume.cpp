@@ -253,7 +253,7 @@ private slots:
         front.view.setCamera(40.f, 10.f, 2.5f);
         front.view.grabFramebuffer();
         QCOMPARE(front.view.uploads(), 1);
-        // A frame without a volume (scrubbed back) keeps the textures.
+        // A frame without a volume keeps the textures.
         auto scrubbed = std::make_shared<FrameData>(*a);
         scrubbed->volume.reset();
         front.view.showFrame(scrubbed);

@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
+#include "autosave.h"
 #include "importmodeldialog.h"
+#include "preferencesdialog.h"
 
 #include <document/document.h>
 #include <document/modelimport.h>
@@ -32,9 +34,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 
 // The embedded scenes live in a static library: register them explicitly (outside any
@@ -60,6 +65,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mDocument(new Document(this))
     , mToolOptions(new ToolOptions(this))
     , mSimulation(new SimulationController(mDocument, this))
+    , mAutoSave(new AutoSave(mDocument, this))
     , mViewport(new Viewport(mDocument, mToolOptions, this))
 {
     initPlumeResources();
@@ -82,6 +88,8 @@ MainWindow::MainWindow(QWidget *parent)
     for (int n = 0; n < 3; ++n)
         connect(mViewLayout->sliceView(n), &Viewport::modelDropped, this,
                 [this](const QString &path, sim::Vec3 at) { importModel(path, at); });
+    connect(mAutoSave, &AutoSave::failed, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     connect(mDocument, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &Document::changed, this, [this](const ChangeEvent &e) {
@@ -207,6 +215,10 @@ void MainWindow::createActions()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(del);
+    edit->addSeparator();
+    QAction *preferences = make("&Preferences...", "actionPreferences", QKeySequence::Preferences);
+    connect(preferences, &QAction::triggered, this, &MainWindow::showPreferences);
+    edit->addAction(preferences);
 
     // Simulation
     QMenu *simMenu = menuBar()->addMenu("&Simulation");
@@ -221,6 +233,15 @@ void MainWindow::createActions()
     simMenu->addAction(mPlayAction);
     simMenu->addAction(stepAction);
     simMenu->addAction(resetAction);
+    simMenu->addSeparator();
+    QAction *clearCache = make("&Clear Cache", "actionClearCache");
+    clearCache->setToolTip("Frees every cached frame (memory and disk) and checkpoint, and "
+                           "starts again at frame 0");
+    connect(clearCache, &QAction::triggered, this, [this] {
+        mSimulation->clearCache();
+        showCacheUse();
+    });
+    simMenu->addAction(clearCache);
 
     // View
     QMenu *view = menuBar()->addMenu("&View");
@@ -331,7 +352,99 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(mTimeLabel);
     statusBar()->addPermanentWidget(mStepLabel);
     statusBar()->addPermanentWidget(mPressureLabel);
+    mCacheLabel = new QLabel;
+    mCacheLabel->setObjectName("cacheLabel");
+    statusBar()->addPermanentWidget(mCacheLabel);
     connect(mViewport, &Viewport::pointerMoved, mPointerLabel, &QLabel::setText);
+    // Spills and checkpoints happen on the worker: look twice a second.
+    auto *timer = new QTimer(this);
+    connect(timer, &QTimer::timeout, this, &MainWindow::showCacheUse);
+    timer->start(500);
+    showCacheUse();
+}
+
+void MainWindow::showCacheUse()
+{
+    const CacheUsage u = mSimulation->cacheUsage();
+    const double mib = 1024.0 * 1024.0;
+    QString text = QString("cache: %1 frames, %2 MiB memory")
+                       .arg(u.frames)
+                       .arg(double(u.memoryBytes) / mib, 0, 'f', 0);
+    if (u.onDisk > 0 || u.diskBytes > 0)
+        text += QString(", %1 on disk (%2 MiB)")
+                    .arg(u.onDisk)
+                    .arg(double(u.diskBytes) / mib, 0, 'f', 0);
+    if (mSimulation->checkpointCount() > 0)
+        text += QString("; checkpoints: %1 (%2 MiB)")
+                    .arg(mSimulation->checkpointCount())
+                    .arg(double(mSimulation->checkpointBytes()) / mib, 0, 'f', 1);
+    mCacheLabel->setText(text);
+    const CacheSettings &s = mSimulation->cacheSettings();
+    mCacheLabel->setToolTip(QString("Frame cache: %1 MiB memory, %2 MiB disk budget; a "
+                                    "checkpoint every %3 frames, %4 MiB for them (Edit > "
+                                    "Preferences). Disk cache: %5")
+                                .arg(s.memoryBytes >> 20)
+                                .arg(s.diskBytes >> 20)
+                                .arg(s.checkpointInterval)
+                                .arg(s.checkpointBytes >> 20)
+                                .arg(mSimulation->spillFolder()));
+}
+
+void MainWindow::showPreferences()
+{
+    PreferencesDialog dialog(mSimulation->cacheSettings(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const CacheSettings settings = dialog.settings();
+    settings.store();
+    mSimulation->setCacheSettings(settings);
+    showCacheUse();
+}
+
+bool MainWindow::offerRecovery()
+{
+    for (const Recovery &r : AutoSave::orphans()) {
+        const QString name = r.originalPath.isEmpty()
+                                 ? QString("the unsaved scene \"%1\"").arg(r.sceneName)
+                                 : QFileInfo(r.originalPath).fileName();
+        QMessageBox box(QMessageBox::Question, "Restore unsaved changes",
+                        QString("Plume did not quit cleanly. Unsaved changes to %1, autosaved %2, "
+                                "can be restored.")
+                            .arg(name,
+                                 QLocale().toString(r.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                        QMessageBox::NoButton, this);
+        box.setObjectName("recoveryDialog");
+        box.setInformativeText(r.originalPath.isEmpty() ? QString() : r.originalPath);
+        QPushButton *restore = box.addButton("Restore", QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Discard);
+        box.setDefaultButton(restore);
+        box.exec();
+        if (box.clickedButton() == restore) {
+            if (restoreRecovery(r))
+                return true;
+            continue;
+        }
+        AutoSave::discard(r);
+    }
+    return false;
+}
+
+bool MainWindow::restoreRecovery(const Recovery &recovery)
+{
+    Scene scene;
+    QString error;
+    if (!AutoSave::read(recovery, scene, &error)) {
+        showError("Cannot restore", error);
+        return false;
+    }
+    mDocument->reset(std::move(scene), recovery.originalPath);
+    // Modified: what is open differs from the file (or was never saved).
+    mDocument->undoStack()->resetClean();
+    // This session takes the work over: it autosaves it at once, then the old files go.
+    if (mAutoSave->saveNow())
+        AutoSave::discard(recovery);
+    mSimulation->play();
+    return true;
 }
 
 void MainWindow::showFrameStats()
@@ -580,6 +693,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     kGeometry.set(saveGeometry());
     kState.set(saveState());
     mSimulation->pause();
+    mAutoSave->removeRecovery(); // a clean quit
     event->accept();
 }
 

@@ -13,9 +13,11 @@ class QMenu;
 
 namespace plume {
 
+class AutoSave;
 class Document;
 class Outliner;
 class PropertiesPanel;
+struct Recovery;
 class SimulationController;
 class Timeline;
 class Tool;
@@ -25,9 +27,10 @@ class ViewLayout;
 
 /// The authoring window: the viewport in the middle; docks for the outliner, properties, tool
 /// options and the timeline; the file, edit, simulation, view and tool menus and toolbars; a
-/// status bar with frame, simulation time, ms per step, pressure iterations and residual.
-/// Layout and recent files persist (QSettings); unsaved changes are asked about before they
-/// would be lost.
+/// status bar with frame, simulation time, ms per step, pressure iterations and residual, and
+/// the frame cache's and checkpoints' use. Layout and recent files persist (QSettings); unsaved
+/// changes are asked about before they would be lost, and autosaved for recovery after a crash
+/// (autosave.h).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -61,6 +64,17 @@ public:
     /// The scene files shipped with Plume (embedded resources).
     static QStringList exampleScenes();
 
+    AutoSave *autoSave() const { return mAutoSave; }
+    /// Offers to restore each recovery file a crashed session left (newest first): Restore
+    /// opens it with its original path, modified; Discard deletes it. True when one was
+    /// restored. The start-up calls it before opening anything.
+    bool offerRecovery();
+    /// Opens a recovery file as the document (its original path, modified); false (and a
+    /// dialog) when it cannot be read.
+    bool restoreRecovery(const Recovery &recovery);
+    /// Edit > Preferences.
+    void showPreferences();
+
 protected:
     void closeEvent(QCloseEvent *event) override;
 
@@ -83,12 +97,14 @@ private:
     void updateRecentMenu();
     void updateTitle();
     void showFrameStats();
+    void showCacheUse();
     void showError(const QString &title, const QString &message);
     static void detachFromResources(Scene &scene);
 
     Document *mDocument;
     ToolOptions *mToolOptions;
     SimulationController *mSimulation;
+    AutoSave *mAutoSave;
     Viewport *mViewport;
     ViewLayout *mViewLayout = nullptr;
     Timeline *mTimeline = nullptr;
@@ -101,6 +117,7 @@ private:
     QLabel *mStepLabel = nullptr;
     QLabel *mPressureLabel = nullptr;
     QLabel *mPointerLabel = nullptr;
+    QLabel *mCacheLabel = nullptr;
 };
 
 } // namespace plume

@@ -11,8 +11,10 @@ namespace plume {
 SimulationController::SimulationController(Document *document, QObject *parent)
     : QObject(parent)
     , mDocument(document)
-    , mCache(std::make_shared<FrameCache>())
+    , mSettings(CacheSettings::load())
+    , mCache(std::make_shared<FrameCache>(mSettings.memoryBytes, mSettings.diskBytes))
 {
+    newSpillFolder();
     qRegisterMetaType<plume::Scene>("plume::Scene");
     qRegisterMetaType<plume::FramePtr>("plume::FramePtr");
     mRunner = new SimulationRunner(mCache);
@@ -35,6 +37,10 @@ SimulationController::SimulationController(Document *document, QObject *parent)
     mThread.setObjectName("plume-simulation");
     mThread.start();
 
+    connect(this, &SimulationController::runnerTrim, mRunner, [cache = mCache] { cache->trim(); });
+    connect(this, &SimulationController::runnerCheckpoints, mRunner,
+            &SimulationRunner::setCheckpoints);
+    Q_EMIT runnerCheckpoints(mSettings.checkpointInterval, mSettings.checkpointBytes);
     connect(&mPlayback, &QTimer::timeout, this, &SimulationController::playCached);
     connect(this, &SimulationController::runnerFrameEnd, mRunner, &SimulationRunner::setFrameEnd);
     connect(document, &Document::changed, this, [this](const ChangeEvent &event) {
@@ -56,6 +62,10 @@ SimulationController::~SimulationController()
 }
 
 int SimulationController::framesSimulated() const { return mRunner->framesSimulated(); }
+
+int SimulationController::checkpointCount() const { return mRunner->checkpointCount(); }
+
+std::size_t SimulationController::checkpointBytes() const { return mRunner->checkpointBytes(); }
 
 void SimulationController::play()
 {
@@ -116,6 +126,26 @@ void SimulationController::scrub(int frame)
     show(std::clamp(frame, 0, mHead));
 }
 
+void SimulationController::clearCache()
+{
+    pause();
+    reset();
+}
+
+void SimulationController::setCacheSettings(const CacheSettings &settings)
+{
+    mSettings = settings;
+    mCache->setBudgets(settings.memoryBytes, settings.diskBytes);
+    Q_EMIT runnerTrim(); // spilling writes files: on the worker
+    Q_EMIT runnerCheckpoints(settings.checkpointInterval, settings.checkpointBytes);
+}
+
+void SimulationController::newSpillFolder()
+{
+    mFolder = std::make_shared<SpillFolder>(spillParentFor(mDocument->filePath()));
+    mCache->setSpillFolder(mFolder);
+}
+
 void SimulationController::onFrameReady(int frame)
 {
     if (!mFollowHead)
@@ -154,6 +184,7 @@ void SimulationController::onDocumentChanged(bool reset)
         mFollowHead = true;
         mCursor = 0;
         mHead = 0;
+        newSpillFolder();
         Q_EMIT loadScene(mDocument->scene());
         if (mPlaying)
             Q_EMIT runnerPlay();
@@ -188,15 +219,16 @@ void SimulationController::playCached()
 {
     if (mCursor >= rangeEnd() && mCache->contains(0)) {
         show(0);
-        return;
-    }
-    if (mCursor < mHead && mCache->contains(mCursor + 1)) {
+    } else if (mCursor < mHead && mCache->contains(mCursor + 1)) {
         show(mCursor + 1);
+    } else {
+        mPlayback.stop();
+        mFollowHead = true;
+        Q_EMIT runnerPlay();
         return;
     }
-    mPlayback.stop();
-    mFollowHead = true;
-    Q_EMIT runnerPlay();
+    // While this frame shows, the next one is read from the disk cache if it was spilled.
+    mCache->prefetch(mCursor >= rangeEnd() ? 0 : mCursor + 1);
 }
 
 void SimulationController::setPlaying(bool playing)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cachesettings.h"
 #include "framecache.h"
 
 #include <scene/scene.h>
@@ -21,6 +22,10 @@ class SimulationRunner;
 ///
 /// Playing follows the newest frame; a cursor scrubbed back plays through the cache first,
 /// at the scene's frame rate, and then lets the worker simulate on.
+///
+/// The cache spills to a folder chosen when a scene is opened (spillParentFor: beside the
+/// scene file, or the user's cache folder for unsaved scenes) and keeps the budgets of the
+/// CacheSettings; everything goes with a new scene, Clear Cache, or the controller.
 class SimulationController : public QObject
 {
     Q_OBJECT
@@ -38,6 +43,13 @@ public:
     bool isPlaying() const { return mPlaying; }
     /// Frames the worker has simulated in all (any thread).
     int framesSimulated() const;
+    CacheUsage cacheUsage() const { return mCache->usage(); }
+    /// Checkpoints the worker holds and their bytes (any thread).
+    int checkpointCount() const;
+    std::size_t checkpointBytes() const;
+    const CacheSettings &cacheSettings() const { return mSettings; }
+    /// Where the cache spills now (the session folder; it exists once a frame spilled).
+    QString spillFolder() const { return mFolder ? mFolder->path() : QString(); }
 
 public slots:
     void play();
@@ -47,6 +59,11 @@ public slots:
     void reset();
     /// Shows a cached frame; pauses.
     void scrub(int frame);
+    /// Frees every cached frame (memory and disk) and checkpoint, and starts again at frame 0
+    /// of the current scene, paused.
+    void clearCache();
+    /// New budgets and checkpoint interval (the caller stores them as preferences).
+    void setCacheSettings(const plume::CacheSettings &settings);
 
 signals:
     void frameShown(const plume::FramePtr &frame);
@@ -62,6 +79,8 @@ signals:
     void runnerStep();
     void runnerReset();
     void runnerFrameEnd(int frameEnd);
+    void runnerTrim();
+    void runnerCheckpoints(int interval, std::size_t budgetBytes);
 
 private:
     void onFrameReady(int frame);
@@ -71,9 +90,12 @@ private:
     void show(int frame);
     void playCached();
     void setPlaying(bool playing);
+    void newSpillFolder();
 
     Document *mDocument;
+    CacheSettings mSettings;
     std::shared_ptr<FrameCache> mCache;
+    SpillFolderPtr mFolder;
     QThread mThread;
     SimulationRunner *mRunner = nullptr;
     /// Last frame of the scene's range; playback loops over [0, rangeEnd()] once simulated.

@@ -1,5 +1,7 @@
 #include "simulationrunner.h"
 
+#include <io/scenehash.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -60,7 +62,7 @@ void SimulationRunner::setScene(const Scene &scene, int frame)
     while (mVersions.size() > 1 && mVersions.back().frame >= frame)
         mVersions.pop_back();
     if (mVersions.back().frame >= frame)
-        mVersions.back().scene = scene;
+        mVersions.back() = {mVersions.back().frame, scene, std::nullopt};
     else
         mVersions.push_back({frame, scene});
     mApplied = kNoVersion;
@@ -69,14 +71,109 @@ void SimulationRunner::setScene(const Scene &scene, int frame)
         mTarget = frame;
         Q_EMIT headChanged(frame);
     }
-    if (frame < mLoop.simulation().frame()) {
-        // Rebuild the state at `frame` by re-simulating the recorded versions from frame 0.
+    dropCheckpointsAfter(frame);
+    if (frame < mLoop.simulation().frame() && !resumeBefore(frame)) {
+        // No checkpoint: rebuild the state at `frame` by re-simulating from frame 0.
         if (sim::Status st = mLoop.restart(); !st) {
             fail(st.error);
             return;
         }
     }
     schedule();
+}
+
+void SimulationRunner::setCheckpoints(int interval, std::size_t budgetBytes)
+{
+    mCheckpointInterval = std::max(0, interval);
+    mCheckpointBudget = budgetBytes;
+    fitCheckpoints();
+}
+
+std::vector<int> SimulationRunner::checkpointFrames() const
+{
+    std::vector<int> frames;
+    for (const auto &[frame, c] : mCheckpoints)
+        frames.push_back(frame);
+    return frames;
+}
+
+// The solver's state after the frame just simulated, tagged with the version it ran under.
+void SimulationRunner::takeCheckpoint()
+{
+    Version &v = mVersions[mApplied];
+    if (!v.hash)
+        v.hash = sceneHash(v.scene);
+    Checkpoint c{mApplied, {}};
+    // A state that cannot be saved (a failed frame) only means no checkpoint here.
+    if (!mLoop.saveCheckpoint(*v.hash, c.data))
+        return;
+    c.data.shrink_to_fit();
+    mCheckpoints[mLoop.simulation().frame()] = std::move(c);
+    fitCheckpoints();
+}
+
+// The nearest checkpoint at or before `frame` becomes the solver's state; its version's inputs
+// are handed over again at the next frame. False when there is none that restores.
+bool SimulationRunner::resumeBefore(int frame)
+{
+    for (auto it = mCheckpoints.upper_bound(frame); it != mCheckpoints.begin();) {
+        --it;
+        const Checkpoint &c = it->second;
+        if (mLoop.restoreCheckpoint(c.data, *mVersions[c.version].hash,
+                                    sim::CheckpointMatch::SameGrid)) {
+            mApplied = kNoVersion;
+            return true;
+        }
+        it = mCheckpoints.erase(it); // damaged: try an earlier one
+    }
+    publishCheckpointUse();
+    return false;
+}
+
+void SimulationRunner::dropCheckpointsAfter(int frame)
+{
+    mCheckpoints.erase(mCheckpoints.upper_bound(frame), mCheckpoints.end());
+    publishCheckpointUse();
+}
+
+// Past the budget, the checkpoint (but the newest) whose neighbours are closest goes: frame 0
+// needs none (it restarts), so the first one's earlier neighbour is frame 0.
+void SimulationRunner::fitCheckpoints()
+{
+    auto bytes = [this] {
+        std::size_t total = 0;
+        for (const auto &[frame, c] : mCheckpoints)
+            total += c.data.capacity();
+        return total;
+    };
+    while (!mCheckpoints.empty() && bytes() > mCheckpointBudget) {
+        if (mCheckpoints.size() == 1) {
+            mCheckpoints.clear();
+            break;
+        }
+        auto victim = mCheckpoints.begin();
+        int narrowest = std::numeric_limits<int>::max();
+        int previous = 0;
+        for (auto it = mCheckpoints.begin(); std::next(it) != mCheckpoints.end(); ++it) {
+            const int span = std::next(it)->first - previous;
+            if (span < narrowest) {
+                narrowest = span;
+                victim = it;
+            }
+            previous = it->first;
+        }
+        mCheckpoints.erase(victim);
+    }
+    publishCheckpointUse();
+}
+
+void SimulationRunner::publishCheckpointUse()
+{
+    std::size_t total = 0;
+    for (const auto &[frame, c] : mCheckpoints)
+        total += c.data.capacity();
+    mCheckpointCount = int(mCheckpoints.size());
+    mCheckpointBytes = total;
 }
 
 void SimulationRunner::setFrameEnd(int frameEnd) { mFrameEnd = frameEnd; }
@@ -111,6 +208,8 @@ void SimulationRunner::step()
 void SimulationRunner::restart()
 {
     mCache->clear();
+    mCheckpoints.clear();
+    publishCheckpointUse();
     mFailed = false;
     mTarget = 0;
     mApplied = kNoVersion;
@@ -178,6 +277,8 @@ bool SimulationRunner::advance()
     }
     if (!mCache->contains(next))
         mCache->insert(capture(stats));
+    if (mCheckpointInterval > 0 && next % mCheckpointInterval == 0 && !mCheckpoints.count(next))
+        takeCheckpoint();
     return true;
 }
 

@@ -284,8 +284,7 @@ void Viewport::paintNoSlice(QPainter &p) const
     p.setPen(QColor(200, 200, 200));
     p.drawText(rect().adjusted(12, 12, -12, -12),
                Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
-               "3D data is kept for the newest frame only: this slice shows frame "
-               "data after the next simulated frame (or at the middle Z slice).");
+               "This frame has no 3D data: only its middle Z slice can be shown.");
 }
 
 void Viewport::paintGrid(QPainter &p) const

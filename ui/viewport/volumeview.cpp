@@ -264,7 +264,7 @@ void VolumeView::changed()
 void VolumeView::showFrame(const FramePtr &frame)
 {
     if (!frame || !frame->volume) {
-        // Scrubbed back (only the newest frame keeps a volume) or 2D: keep what is shown.
+        // 2D, or a frame made without its volume: keep what is shown.
         if (frame && frame->domain.cells.z == 1)
             mFrame = frame;
         changed();

@@ -17,7 +17,7 @@ namespace plume {
 class Document;
 class MeshSurfaces;
 
-/// The live 3D view (OpenGL 3.3 core): the newest frame's volume ray-marched on the GPU the
+/// The live 3D view (OpenGL 3.3 core): the shown frame's volume ray-marched on the GPU the
 /// way core/render's CPU renderer lights it (the scene's export look: a directional light with
 /// single scattering and shadows marched towards the light, an ambient term, dye as albedo,
 /// blackbody-style emission from temperature), solid cells as a lit opaque surface, mesh items
@@ -46,7 +46,8 @@ public:
     explicit VolumeView(Document *document, QWidget *parent = nullptr);
     ~VolumeView() override;
 
-    /// Shows a frame; frames without a volume (scrubbed back) keep the last volume shown.
+    /// Shows a frame (every 3D frame of the cache has its volume, scrubbed back or not); a frame
+    /// without one keeps the last volume shown.
     void showFrame(const FramePtr &frame);
     void setBackground(Background background);
     Background background() const { return mBackground; }
