@@ -324,8 +324,9 @@ inline constexpr sim::Param meshRotation{.key = "rotation",
                                          .softMin = -360,
                                          .softMax = 360,
                                          .decimals = 1};
+/// Six decimals, so that an editor reaches the lowest scale (a model in micrometres).
 inline constexpr sim::Param meshScale{
-    .key = "scale", .min = 1e-6, .max = 1e6, .softMax = 1e4, .decimals = 4};
+    .key = "scale", .min = 1e-6, .max = 1e6, .softMax = 1e4, .decimals = 6};
 inline constexpr sim::Param thickness{.key = "thickness", .min = 0, .softMax = 10, .decimals = 4};
 } // namespace shapeParams
 

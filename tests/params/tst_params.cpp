@@ -398,6 +398,34 @@ private slots:
                        3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6);
     }
 
+    // So do the item editors of a mesh obstacle: item rotation and scale, the model's
+    // translation, rotation and scale, and the shell thickness (renamed where keys repeat).
+    void panelItemSpinBoxesFollowTables()
+    {
+        Document document;
+        Scene scene;
+        Item mesh;
+        mesh.name = "model";
+        mesh.kind = ItemKind::Obstacle;
+        mesh.shape.type = ShapeType::Mesh;
+        scene.items.push_back(mesh);
+        document.reset(scene, {});
+        document.setSelectedItem(0);
+        PropertiesPanel panel(&document);
+        const auto named = [](const char *name, const Param &p) {
+            Param renamed = p;
+            renamed.key = name;
+            return renamed;
+        };
+        checkSpinBoxes(&panel,
+                       {itemParams::offset, named("itemRotation", itemParams::rotation),
+                        named("itemScale", itemParams::scale),
+                        named("meshTranslation", shapeParams::meshTranslation),
+                        named("meshRotation", shapeParams::meshRotation),
+                        named("meshScale", shapeParams::meshScale), shapeParams::thickness},
+                       3 + 3 + 3 + 3 + 3 + 3 + 1);
+    }
+
     // So do the export dialog's.
     void exportDialogSpinBoxesFollowTables()
     {

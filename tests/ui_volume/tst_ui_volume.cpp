@@ -1,8 +1,8 @@
 // The OpenGL volume view under Xvfb with Mesa: a sphere of smoke lit from +x is brighter on
 // its lit side, an empty domain shows the background, an obstacle in front hides what is
-// behind it; a flame glows warm (blackbody: red > green > blue); textures are uploaded once
-// per changed frame; a still follows interaction; and with OpenGL forced off the layout says
-// why and the slices still work.
+// behind it; a flame glows warm (blackbody: red > green > blue); a mesh obstacle is a lit
+// surface; textures are uploaded once per changed frame; a still follows interaction; and with
+// OpenGL forced off the layout says why and the slices still work.
 #include <document/document.h>
 #include <tools/tooloptions.h>
 #include <viewport/glprobe.h>
@@ -11,6 +11,7 @@
 #include <viewport/volumeview.h>
 
 #include <QLabel>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -261,6 +262,55 @@ private slots:
         front.view.showFrame(makeFrame(true, false, 2));
         front.view.grabFramebuffer();
         QCOMPARE(front.view.uploads(), 2);
+    }
+
+    // A mesh obstacle (a cube of half size 0.1 at the centre) is drawn as a lit surface without
+    // OpenGL errors: bluish (the obstacle colour) inside its outline, the background beside
+    // it, brighter when the light falls on the face seen than when it grazes it. Its triangles
+    // are uploaded once, however the item moves.
+    void meshSurfaceDraws()
+    {
+        QTemporaryDir dir;
+        QFile obj(dir.filePath("cube.obj"));
+        QVERIFY(obj.open(QIODevice::WriteOnly));
+        obj.write("v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\n"
+                  "v 1 1 1\nv -1 1 1\nf 1 3 2\nf 1 4 3\nf 1 2 6\nf 1 6 5\nf 4 7 3\n"
+                  "f 4 8 7\nf 1 5 8\nf 1 8 4\nf 2 3 7\nf 2 7 6\nf 5 6 7\nf 5 7 8\n");
+        obj.close();
+        Scene scene = litScene();
+        Item cube;
+        cube.name = "cube";
+        cube.kind = ItemKind::Obstacle;
+        cube.shape.type = ShapeType::Mesh;
+        cube.shape.file = obj.fileName().toStdString();
+        cube.shape.meshTranslation = {0.5f, 0.5f, 0.5f};
+        cube.shape.meshScale = {0.1f, 0.1f, 0.1f};
+        scene.items.push_back(cube);
+        Document doc;
+        doc.reset(scene, {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        front.view.showFrame(makeFrame(false, false, 1));
+        const QImage side = front.view.grabFramebuffer();
+        QCOMPARE(front.view.glErrors(), 0);
+        const QRgb background = side.pixel(2, 2);
+        const QRgb centre = side.pixel(front.toPixel(0.5f, 0.5f));
+        QVERIFY(greyDifference(centre, background) > 8);
+        QVERIFY(qBlue(centre) > qRed(centre));
+        QVERIFY(greyDifference(side.pixel(front.toPixel(0.75f, 0.5f)), background) <= 1);
+        ExportPresets look = scene.exports;
+        look.render.lightDirection = {0.f, 0.f, 1.f}; // towards the camera: the face seen
+        doc.setExports(look);
+        const QImage lit = front.view.grabFramebuffer();
+        QVERIFY(qGray(lit.pixel(front.toPixel(0.5f, 0.5f))) > qGray(centre) + 20);
+        QCOMPARE(front.view.meshUploads(), 1);
+        cube.offset = sim::Vec3{0.25f, 0.f, 0.f};
+        doc.setItem(0, cube);
+        const QImage moved = front.view.grabFramebuffer();
+        QCOMPARE(front.view.meshUploads(), 1);
+        QVERIFY(greyDifference(moved.pixel(front.toPixel(0.75f, 0.5f)), background) > 8);
+        QVERIFY(greyDifference(moved.pixel(front.toPixel(0.5f, 0.5f)), background) <= 1);
+        QCOMPARE(front.view.glErrors(), 0);
     }
 
     // A change draws with the interactive settings; 250 ms later a still follows.

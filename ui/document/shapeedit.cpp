@@ -1,5 +1,7 @@
 #include "shapeedit.h"
 
+#include <scene/placement.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -25,6 +27,7 @@ Shape translatedShape(const Shape &shape, sim::Vec3 delta)
         p.position = p.position + delta;
     s.imageMin = s.imageMin + sim::Vec3{delta.x, delta.y, 0.f};
     s.imageMax = s.imageMax + sim::Vec3{delta.x, delta.y, 0.f};
+    s.meshTranslation = s.meshTranslation + delta;
     return s;
 }
 
@@ -43,6 +46,10 @@ Shape scaledShape(const Shape &shape, float factor, sim::Vec3 pivot)
     const sim::Vec3 flatPivot{pivot.x, pivot.y, 0.f};
     s.imageMin = scaledAbout(s.imageMin, factor, flatPivot);
     s.imageMax = scaledAbout(s.imageMax, factor, flatPivot);
+    // A model's vertices go through scale, rotation, then translation: scaling its scale and
+    // its translation about the pivot scales the placed model about the pivot.
+    s.meshTranslation = scaledAbout(s.meshTranslation, factor, pivot);
+    s.meshScale = s.meshScale * factor;
     return s;
 }
 
@@ -90,7 +97,8 @@ QRectF shapeBounds(const Shape &shape, sim::Vec3 o)
     case ShapeType::Image:
         return QRectF(QPointF(o.x + shape.imageMin.x, o.y + shape.imageMin.y),
                       QPointF(o.x + shape.imageMax.x, o.y + shape.imageMax.y));
-    case ShapeType::Everywhere: return {};
+    case ShapeType::Everywhere:
+    case ShapeType::Mesh: return {}; // a mesh's outline is its section (placedsection.h)
     }
     return {};
 }
@@ -124,9 +132,39 @@ bool shapeContains(const Shape &shape, sim::Vec3 o, sim::Vec3 world, float slack
     case ShapeType::Image:
         return p.x >= shape.imageMin.x - slack && p.x <= shape.imageMax.x + slack
                && p.y >= shape.imageMin.y - slack && p.y <= shape.imageMax.y + slack;
-    case ShapeType::Everywhere: return false;
+    case ShapeType::Everywhere:
+    case ShapeType::Mesh: return false; // placedsection.h
     }
     return false;
+}
+
+sim::Vec3 rotatedAbout(sim::Vec3 angles, int axis, float degrees)
+{
+    sim::Vec3 turned = angles;
+    turned[axis] += degrees;
+    if (angles[(axis + 1) % 3] == 0.f && angles[(axis + 2) % 3] == 0.f)
+        return turned;
+    sim::Vec3 turn{};
+    turn[axis] = degrees;
+    // R = Rz(c) Ry(b) Rx(a): m[2][0] = -sin b, m[2][1] = cos b sin a, m[2][2] = cos b cos a,
+    // m[1][0] = sin c cos b, m[0][0] = cos c cos b.
+    const Affine r = rotationXYZ(turn).after(rotationXYZ(angles));
+    const float toDegrees = 180.f / std::numbers::pi_v<float>;
+    const float sinB = std::clamp(-r.m[2][0], -1.f, 1.f);
+    const float b = std::asin(sinB);
+    if (std::abs(sinB) > 0.99999f) // gimbal lock: x and z turn about the same axis
+        return {0.f, b * toDegrees, std::atan2(-r.m[0][1], r.m[1][1]) * toDegrees};
+    return {std::atan2(r.m[2][1], r.m[2][2]) * toDegrees, b * toDegrees,
+            std::atan2(r.m[1][0], r.m[0][0]) * toDegrees};
+}
+
+Animated<sim::Vec3> rotatedAbout(const Animated<sim::Vec3> &rotation, int axis, float degrees)
+{
+    Animated<sim::Vec3> out = rotation;
+    out.value = rotatedAbout(rotation.value, axis, degrees);
+    for (Key<sim::Vec3> &key : out.keys)
+        key.value = rotatedAbout(key.value, axis, degrees);
+    return out;
 }
 
 std::vector<std::vector<StrokePoint>> eraseStrokePoints(const std::vector<StrokePoint> &points,

@@ -149,6 +149,7 @@ std::vector<Shape> crossSection(const Shape &shape, sim::Vec3 o, const SlicePlan
     }
     case ShapeType::Image: break; // 2D only
     case ShapeType::Everywhere: out.push_back(shape); break;
+    case ShapeType::Mesh: break; // cut by planeSection (placedsection.h)
     }
     return out;
 }

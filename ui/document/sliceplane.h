@@ -36,7 +36,9 @@ const char *axisName(int axis);
 /// Y slices cut it along an axis-aligned rectangle); a capsule or stroke the union of the
 /// discs of its points (a capsule sampled every quarter radius), split where the plane leaves
 /// it. Empty when the plane misses the shape. In 2D (`threeD` false) the shape comes back as
-/// it is (moved by offset).
+/// it is (moved by offset). Meshes, and shapes an item rotates or scales, are cut by
+/// planeSection (placedsection.h), which calls this for the rest; in 3D a mesh gives nothing
+/// here.
 std::vector<Shape> crossSection(const Shape &shape, sim::Vec3 offset, const SlicePlane &plane,
                                 bool threeD);
 

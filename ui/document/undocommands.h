@@ -46,6 +46,7 @@ enum class MergeId {
     None = -1,
     MoveItem = 1,
     ScaleItem,
+    RotateItem,
     EditItem,
     EditDomain,
     EditSimulation,
@@ -166,6 +167,9 @@ PLUME_ITEM_MEMBER_TRAIT(ItemActiveEnd, activeEnd, "Change Active End")
 PLUME_ITEM_MEMBER_TRAIT(ItemKindValue, kind, "Change Item Kind")
 PLUME_ITEM_MEMBER_TRAIT(ItemShape, shape, "Change Shape")
 PLUME_ITEM_MEMBER_TRAIT(ItemOffset, offset, "Change Offset")
+PLUME_ITEM_MEMBER_TRAIT(ItemRotation, rotation, "Rotate Item")
+PLUME_ITEM_MEMBER_TRAIT(ItemScale, scale, "Change Scale")
+PLUME_ITEM_MEMBER_TRAIT(ItemObstacle, obstacle, "Change Obstacle")
 PLUME_ITEM_MEMBER_TRAIT(ItemEmitter, emitter, "Change Emitter")
 PLUME_ITEM_MEMBER_TRAIT(ItemForce, force, "Change Force")
 

@@ -1,9 +1,11 @@
 #include "mainwindow.h"
 
 #include "autosave.h"
+#include "importmodeldialog.h"
 #include "preferencesdialog.h"
 
 #include <document/document.h>
+#include <document/modelimport.h>
 #include <document/undocommands.h>
 #include <export/exportdialog.h>
 #include <io/scenereader.h>
@@ -12,6 +14,7 @@
 #include <panels/timeline.h>
 #include <panels/tooloptionspanel.h>
 #include <preferences.h>
+#include <scene/meshfile.h>
 #include <scene/shapecoverage.h>
 #include <simulation/simulationcontroller.h>
 #include <tools/brushtool.h>
@@ -51,6 +54,7 @@ const Preference<QStringList> kRecentFiles("file/recent", {});
 const Preference<QByteArray> kGeometry("window/geometry", {});
 const Preference<QByteArray> kState("window/state", {});
 const Preference<QString> kLastDirectory("file/lastDirectory", QDir::homePath());
+const Preference<QString> kLastModelDirectory("file/lastModelDirectory", QDir::homePath());
 constexpr int kMaxRecent = 8;
 const char *const kDefaultScene = ":/scenes/plume-2d.plume";
 
@@ -81,6 +85,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSimulation, &SimulationController::failed, this, [this](const QString &message) {
         statusBar()->showMessage("Simulation stopped: " + message);
     });
+    for (int n = 0; n < 3; ++n)
+        connect(mViewLayout->sliceView(n), &Viewport::modelDropped, this,
+                [this](const QString &path, sim::Vec3 at) { importModel(path, at); });
     connect(mAutoSave, &AutoSave::failed, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     connect(mDocument, &Document::modifiedChanged, this, &MainWindow::updateTitle);
@@ -151,6 +158,10 @@ void MainWindow::createActions()
     QAction *saveAsAction = make("Save &As...", "actionSaveAs", QKeySequence::SaveAs);
     QAction *revertAction = make("&Revert", "actionRevert");
     QAction *exportAction = make("&Export...", "actionExport", QKeySequence("Ctrl+E"));
+    QAction *importModelAction = make("Import &Model...", "actionImportModel",
+                                      QKeySequence("Ctrl+I"));
+    importModelAction->setStatusTip("Adds a model file (OBJ, glTF, FBX, STL, PLY...) as an "
+                                    "obstacle or emitter; dropping one on a view does too");
     QAction *quit = make("&Quit", "actionQuit", QKeySequence::Quit);
     connect(newAction, &QAction::triggered, this, &MainWindow::newScene);
     connect(open, &QAction::triggered, this, &MainWindow::openWithPrompt);
@@ -158,6 +169,7 @@ void MainWindow::createActions()
     connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
     connect(revertAction, &QAction::triggered, this, &MainWindow::revert);
     connect(exportAction, &QAction::triggered, this, &MainWindow::exportScene);
+    connect(importModelAction, &QAction::triggered, this, &MainWindow::importModelWithPrompt);
     connect(quit, &QAction::triggered, this, &QWidget::close);
     file->addAction(newAction);
     file->addAction(open);
@@ -173,6 +185,7 @@ void MainWindow::createActions()
     file->addAction(saveAsAction);
     file->addAction(revertAction);
     file->addSeparator();
+    file->addAction(importModelAction);
     file->addAction(exportAction);
     file->addSeparator();
     file->addAction(quit);
@@ -278,6 +291,8 @@ void MainWindow::createActions()
         QAction *a = toolsMenu->addAction(tool->name());
         a->setCheckable(true);
         a->setShortcut(QKeySequence(keys[n]));
+        a->setStatusTip(tool->hint());
+        a->setToolTip(tool->hint());
         a->setChecked(n == 0);
         mToolGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, tool] { mViewport->setTool(tool); });
@@ -624,6 +639,49 @@ void MainWindow::exportScene()
     mSimulation->pause();
     ExportDialog dialog(mDocument, mSimulation->currentFrameNumber(), this);
     dialog.exec();
+}
+
+void MainWindow::importModelWithPrompt()
+{
+    QStringList patterns;
+    for (const std::string &suffix : meshFileSuffixes())
+        patterns << "*." + QString::fromStdString(suffix);
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Import Model", kLastModelDirectory.get(),
+                                     QString("Models (%1);;All files (*)").arg(patterns.join(' ')));
+    if (path.isEmpty())
+        return;
+    kLastModelDirectory.set(QFileInfo(path).absolutePath());
+    importModel(path);
+}
+
+bool MainWindow::importModel(const QString &path, std::optional<sim::Vec3> at)
+{
+    const QFileInfo info(path);
+    std::string error;
+    const MeshPtr mesh = loadMesh(info.absoluteFilePath().toStdString(), &error);
+    if (!mesh) {
+        showError("Cannot import model", QString::fromStdString(error));
+        return false;
+    }
+    ModelImportOptions defaults;
+    defaults.name = mDocument->uniqueItemName(info.completeBaseName().toStdString());
+    QString summary =
+        QString("%1: %2 triangles, ").arg(info.fileName()).arg(mesh->triangles.size());
+    summary += mesh->closed()
+                   ? QString("closed")
+                   : QString("open (%1 open edges): it acts as a shell").arg(mesh->openEdges);
+    ImportModelDialog dialog(summary, defaults, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    ModelImportOptions options = dialog.options();
+    options.name = mDocument->uniqueItemName(options.name.empty() ? defaults.name : options.name);
+    const int index = int(mDocument->scene().items.size());
+    mDocument->undoStack()->push(
+        new AddItem(mDocument, index,
+                    modelItem(mDocument->scene(), info.absoluteFilePath(), *mesh, options, at)));
+    mDocument->setSelectedItem(index);
+    return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

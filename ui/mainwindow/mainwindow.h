@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QAction;
 class QActionGroup;
 class QLabel;
@@ -44,6 +46,11 @@ public:
     void openDefaultScene();
     /// Saves to `path`; on failure a dialog says why and the previous file stays intact.
     bool saveTo(const QString &path);
+    /// File > Import Model after the file was chosen (also a model dropped on a view, at the
+    /// drop point): reads the model, asks name, kind and fit (ImportModelDialog) and adds a
+    /// mesh item with one undo step, selected. A file that cannot be read shows the reason
+    /// and adds nothing. Returns whether an item was added.
+    bool importModel(const QString &path, std::optional<sim::Vec3> at = std::nullopt);
 
     Document *document() const { return mDocument; }
     Viewport *viewport() const { return mViewport; }
@@ -83,6 +90,7 @@ private:
     bool saveAs();
     void revert();
     void exportScene();
+    void importModelWithPrompt();
     void deleteSelected();
     bool maybeSave();
     void addRecent(const QString &path);

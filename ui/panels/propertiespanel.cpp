@@ -1,13 +1,21 @@
 #include "propertiespanel.h"
 
+#include <document/modelimport.h>
+#include <scene/meshfile.h>
+#include <scene/shapecoverage.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -32,6 +40,15 @@ QStringList names(const sim::EnumNames<E, N> &table)
 }
 
 const char *const kFaces[6] = {"x min", "x max", "y min", "y max", "z min", "z max"};
+
+/// A table entry under another key: editors that share a key (rotation, scale) get distinct
+/// object names.
+sim::Param renamed(const sim::Param &param, const char *key)
+{
+    sim::Param p = param;
+    p.key = key;
+    return p;
+}
 
 QFormLayout *section(QVBoxLayout *layout, const QString &title)
 {
@@ -69,10 +86,11 @@ std::string PropertiesPanel::structureKey() const
     std::string key = std::to_string(index) + "/" + std::to_string(mDocument->scene().items.size());
     if (index >= 0) {
         const Item &it = mDocument->scene().items[std::size_t(index)];
-        key += "/" + std::to_string(int(it.kind)) + std::to_string(int(it.shape.type))
-               + std::to_string(it.offset.isAnimated())
-               + std::to_string(it.emitter.rate.isAnimated())
-               + std::to_string(it.force.strength.isAnimated());
+        key += '/';
+        for (int part : {int(it.kind), int(it.shape.type), int(it.offset.isAnimated()),
+                         int(it.rotation.isAnimated()), int(it.scale.isAnimated()),
+                         int(it.emitter.rate.isAnimated()), int(it.force.strength.isAnimated())})
+            key += std::to_string(part);
     }
     return key;
 }
@@ -152,6 +170,32 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             push<values::ItemOffset>(i, o);
             },
             3, itemParams::offset);
+    // Rotation and scale turn and size the shape about its pivot (a keyframed one is edited in
+    // the file, like the offset).
+    if (item().rotation.isAnimated())
+        addNote(form, "Rotation (deg)",
+                [this] { return QString("keyframed (%1 keys)").arg(item().rotation.keys.size()); });
+    else
+        addVec(
+            form, "Rotation (deg)", [this] { return item().rotation.value; },
+            [this, i](sim::Vec3 v) {
+            Animated<sim::Vec3> r = item().rotation;
+            r.value = v;
+            push<values::ItemRotation>(i, r);
+            },
+            3, renamed(itemParams::rotation, "itemRotation"));
+    if (item().scale.isAnimated())
+        addNote(form, "Scale",
+                [this] { return QString("keyframed (%1 keys)").arg(item().scale.keys.size()); });
+    else
+        addVec(
+            form, "Scale", [this] { return item().scale.value; },
+            [this, i](sim::Vec3 v) {
+            Animated<sim::Vec3> sc = item().scale;
+            sc.value = v;
+            push<values::ItemScale>(i, sc);
+            },
+            3, renamed(itemParams::scale, "itemScale"));
 
     QFormLayout *shape = section(layout, "Shape");
     auto setShape = [this, i](auto edit) {
@@ -236,6 +280,18 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     case ShapeType::Everywhere:
         addNote(shape, "Region", [] { return QString("the whole domain"); });
         break;
+    case ShapeType::Mesh: buildMesh(shape); break;
+    }
+
+    if (item().kind == ItemKind::Obstacle) {
+        QFormLayout *f = section(layout, "Obstacle");
+        addBool(
+            f, "No-slip (drags the fluid along)", [this] { return item().obstacle.noSlip; },
+            [this, i](bool on) {
+            ObstacleSettings o = item().obstacle;
+            o.noSlip = on;
+            push<values::ItemObstacle>(i, o);
+            });
     }
 
     if (item().kind == ItemKind::Emitter) {
@@ -321,6 +377,95 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             f, "Falloff", [this] { return item().force.falloff; },
             setF([](ForceSettings &e, double v) { e.falloff = float(v); }), forceParams::falloff);
     }
+}
+
+// A mesh: its file (typed, or picked with Browse...), what it is (closed or a shell), the
+// model's own transform, fill and shell thickness.
+void PropertiesPanel::buildMesh(QFormLayout *form)
+{
+    const int i = mIndex;
+    auto setShape = [this, i](auto edit) {
+        return [this, i, edit](auto v) {
+            plume::Shape s = item().shape;
+            edit(s, v);
+            push<values::ItemShape>(i, s);
+        };
+    };
+    // The path over a Browse... button: side by side, the button would scroll out of a
+    // narrow panel.
+    auto *row = new QWidget;
+    auto *v = new QVBoxLayout(row);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto *file = new QLineEdit;
+    file->setObjectName("meshFile");
+    auto *browse = new QPushButton("Browse...");
+    browse->setObjectName("meshBrowse");
+    v->addWidget(file);
+    v->addWidget(browse, 0, Qt::AlignLeft);
+    form->addRow("File", row);
+    auto get = [this] { return QString::fromStdString(item().shape.file); };
+    mRefreshers[std::size_t(mBuilding)].push_back([file, get] {
+        const QSignalBlocker block(file);
+        file->setText(get());
+    });
+    connect(file, &QLineEdit::editingFinished, this, [this, i, file] {
+        if (mRefreshing || file->text().trimmed().isEmpty())
+            return;
+        plume::Shape s = item().shape;
+        s.file = file->text().trimmed().toStdString();
+        push<values::ItemShape>(i, s);
+    });
+    connect(browse, &QPushButton::clicked, this, [this, i] {
+        QStringList patterns;
+        for (const std::string &suffix : meshFileSuffixes())
+            patterns << "*." + QString::fromStdString(suffix);
+        const std::string current = resolveImagePath(item().shape.file,
+                                                     mDocument->scene().directory);
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Model File", QFileInfo(QString::fromStdString(current)).absolutePath(),
+            QString("Models (%1);;All files (*)").arg(patterns.join(' ')));
+        if (!path.isEmpty())
+            setMeshFile(i, path);
+    });
+    QLabel *status = addNote(form, "Model",
+                             [this] { return meshStatus(mDocument->scene(), item().shape); });
+    status->setObjectName("meshStatus");
+    status->setWordWrap(true);
+    addVec(
+        form, "Translation", [this] { return item().shape.meshTranslation; },
+        setShape([](plume::Shape &s, sim::Vec3 v) { s.meshTranslation = v; }), 3,
+        renamed(shapeParams::meshTranslation, "meshTranslation"));
+    addVec(
+        form, "Rotation (deg)", [this] { return item().shape.meshRotation; },
+        setShape([](plume::Shape &s, sim::Vec3 v) { s.meshRotation = v; }), 3,
+        renamed(shapeParams::meshRotation, "meshRotation"));
+    addVec(
+        form, "Scale", [this] { return item().shape.meshScale; },
+        setShape([](plume::Shape &s, sim::Vec3 v) { s.meshScale = v; }), 3,
+        renamed(shapeParams::meshScale, "meshScale"));
+    addChoice(
+        form, "Fill", names(kMeshFillNames), [this] { return int(item().shape.fill); },
+        setShape([](plume::Shape &s, int v) { s.fill = MeshFill(v); }));
+    addDouble(
+        form, "Thickness", [this] { return item().shape.thickness; },
+        setShape([](plume::Shape &s, double v) { s.thickness = float(v); }),
+        shapeParams::thickness);
+}
+
+bool PropertiesPanel::setMeshFile(int index, const QString &path)
+{
+    std::string error;
+    if (!loadMesh(QFileInfo(path).absoluteFilePath().toStdString(), &error)) {
+        QMessageBox box(QMessageBox::Critical, "Cannot use model", QString::fromStdString(error),
+                        QMessageBox::Ok, this);
+        box.setObjectName("errorDialog");
+        box.exec();
+        return false;
+    }
+    plume::Shape s = mDocument->scene().items[std::size_t(index)].shape;
+    s.file = scenePathOf(mDocument->scene(), path);
+    push<values::ItemShape>(index, s);
+    return true;
 }
 
 void PropertiesPanel::buildDomain(QVBoxLayout *layout)
@@ -602,11 +747,13 @@ void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
         });
 }
 
-void PropertiesPanel::addNote(QFormLayout *form, const QString &label, std::function<QString()> get)
+QLabel *PropertiesPanel::addNote(QFormLayout *form, const QString &label,
+                                 std::function<QString()> get)
 {
     auto *note = new QLabel;
     form->addRow(label, note);
     mRefreshers[std::size_t(mBuilding)].push_back([note, get] { note->setText(get()); });
+    return note;
 }
 
 } // namespace plume

@@ -10,6 +10,7 @@
 #include <vector>
 
 class QFormLayout;
+class QLabel;
 class QVBoxLayout;
 
 namespace plume {
@@ -25,6 +26,11 @@ class PropertiesPanel : public QScrollArea
 
 public:
     explicit PropertiesPanel(Document *document, QWidget *parent = nullptr);
+
+    /// Points mesh item `index` at the model file `path` (Browse...), stored relative to the
+    /// scene's folder (scenePathOf), as one undo step. A file that cannot be read shows why
+    /// and changes nothing. Returns whether the file was taken.
+    bool setMeshFile(int index, const QString &path);
 
 private:
     /// The panel's sections, each refreshed only by the edits that concern it.
@@ -44,6 +50,7 @@ private:
     }
 
     void buildItem(QVBoxLayout *layout);
+    void buildMesh(QFormLayout *form);
     void buildDomain(QVBoxLayout *layout);
     void buildSimulation(QVBoxLayout *layout);
 
@@ -60,7 +67,7 @@ private:
                  std::function<void(QString)> set);
     void addVec(QFormLayout *form, const QString &label, std::function<sim::Vec3()> get,
                 std::function<void(sim::Vec3)> set, int components, const sim::Param &range);
-    void addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
+    QLabel *addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
 
     Document *mDocument;
     int mIndex = -1;

@@ -6,6 +6,7 @@
 #include <document/shapeedit.h>
 #include <document/sliceplane.h>
 #include <document/undocommands.h>
+#include <scene/shapecoverage.h>
 
 #include <QPainter>
 
@@ -15,16 +16,11 @@ namespace plume {
 
 // In 3D the eraser is a sphere on the slice plane: it hits a shape whose cross-section it
 // touches, and stroke points within its radius.
-bool EraserTool::touches(const Shape &shape, sim::Vec3 offset, sim::Vec3 p, float radius) const
+bool EraserTool::touches(const Shape &shape, const Placement &placement, sim::Vec3 p,
+                         float radius) const
 {
-    if (!mHost->threeD())
-        return shapeContains(shape, offset, p, radius);
-    const SlicePlane &plane = mHost->slicePlane();
-    const sim::Vec3 q = plane.toPlane(p);
-    for (const Shape &section : crossSection(shape, offset, plane, true))
-        if (shapeContains(section, {}, {q.x, q.y, 0.f}, radius))
-            return true;
-    return false;
+    const sim::Vec3 q = mHost->threeD() ? mHost->slicePlane().toPlane(p) : p;
+    return mHost->section(shape, placement).contains({q.x, q.y, 0.f}, radius);
 }
 
 std::vector<std::vector<StrokePoint>> EraserTool::erasePoints(
@@ -84,20 +80,27 @@ void EraserTool::release(const ToolEvent &event)
     // From the last item down, so the indices of the items still to visit stay valid.
     for (int index = int(scene.items.size()) - 1; index >= 0; --index) {
         const Item &item = scene.items[std::size_t(index)];
-        const sim::Vec3 offset = item.offset.at(frame);
+        const Placement placement = item.placementAt(frame);
         if (item.shape.type != ShapeType::Stroke) {
             for (sim::Vec3 p : mPath)
-                if (touches(item.shape, offset, p, radius)) {
+                if (touches(item.shape, placement, p, radius)) {
                     new RemoveItem(document, index, macro);
                     break;
                 }
             continue;
         }
+        // The eraser's path in the stroke's own frame (before the item's placement).
+        const Placement shown = effectivePlacement(placement, !mHost->threeD());
+        const Affine back = placementTransform(shown, shapePivot(item.shape)).inverse();
+        const bool translationOnly = shown.isTranslation();
+        const float localRadius = translationOnly ? radius
+                                                  : radius / std::max(minScale(shown), 1e-6f);
         std::vector<std::vector<StrokePoint>> runs{item.shape.points};
         for (sim::Vec3 p : mPath) {
+            const sim::Vec3 local = translationOnly ? p - shown.offset : back.apply(p);
             std::vector<std::vector<StrokePoint>> next;
             for (const auto &run : runs)
-                for (auto &piece : erasePoints(run, p - offset, radius))
+                for (auto &piece : erasePoints(run, local, localRadius))
                     next.push_back(std::move(piece));
             runs = std::move(next);
         }

@@ -26,7 +26,7 @@ public:
     void paint(QPainter &painter) const override;
 
 private:
-    bool touches(const Shape &shape, sim::Vec3 offset, sim::Vec3 p, float radius) const;
+    bool touches(const Shape &shape, const Placement &placement, sim::Vec3 p, float radius) const;
     std::vector<std::vector<StrokePoint>> erasePoints(const std::vector<StrokePoint> &points,
                                                       sim::Vec3 centre, float radius) const;
 

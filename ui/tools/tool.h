@@ -35,6 +35,8 @@ public:
     virtual ~Tool() = default;
 
     virtual QString name() const = 0;
+    /// What the tool does and how (the tool action's status tip and tooltip).
+    virtual QString hint() const { return name(); }
     /// The view the tool works in now.
     ToolHost *host() const { return mHost; }
     void setHost(ToolHost *host) { mHost = host; }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <document/placedsection.h>
 #include <document/sliceplane.h>
 #include <scene/scene.h>
 #include <sim/types.h>
@@ -38,15 +39,20 @@ public:
     virtual QPointF toWidget(sim::Vec3 world) const = 0;
     /// Widget pixels per world unit.
     virtual double pixelsPerUnit() const = 0;
-    /// A shape's outline (its cross-section with the plane in 3D) in widget coordinates,
-    /// moved by offset; empty when the plane misses it.
-    virtual QPainterPath shapePath(const Shape &shape, sim::Vec3 offset) const = 0;
+    /// Where a shape at a placement (Item::placementAt) meets the view's plane, in plane
+    /// coordinates (the x-y plane in 2D).
+    virtual PlaneSection section(const Shape &shape, const Placement &placement) const = 0;
+    /// A shape's outline (its cross-section with the plane in 3D) in widget coordinates, at
+    /// a placement; empty when the plane misses it.
+    virtual QPainterPath shapePath(const Shape &shape, const Placement &placement) const = 0;
     /// Bounds of the shape's cross-section in plane coordinates (y up); empty when missed.
-    virtual QRectF planeBounds(const Shape &shape, sim::Vec3 offset) const = 0;
+    virtual QRectF planeBounds(const Shape &shape, const Placement &placement) const = 0;
     /// The topmost item whose outline contains the widget point, or -1.
     virtual int itemAt(QPointF pos) const = 0;
     /// Whether the widget point is on the scale handle of item `index`.
     virtual bool scaleHandleHit(int index, QPointF pos) const = 0;
+    /// Whether the widget point is on the rotate handle of item `index`.
+    virtual bool rotateHandleHit(int index, QPointF pos) const = 0;
     /// The colour items of `kind` are drawn in.
     virtual QColor itemColor(ItemKind kind) const = 0;
 

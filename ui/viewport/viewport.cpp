@@ -3,10 +3,13 @@
 #include "sliceframe.h"
 
 #include <document/document.h>
-#include <document/shapeedit.h>
 #include <tools/tool.h>
 #include <tools/tooloptions.h>
 
+#include <scene/meshfile.h>
+#include <scene/shapecoverage.h>
+
+#include <QMimeData>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTabletEvent>
@@ -14,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace plume {
 
@@ -22,6 +24,7 @@ namespace {
 
 const QColor kBackground(24, 26, 30);
 constexpr double kHandleRadius = 5.0;
+constexpr double kRotateHandleDistance = 22.0; ///< pixels above the outline's top
 
 sim::Domain sceneDomain(const Scene &scene) { return makeDomain(scene.domain); }
 
@@ -36,6 +39,7 @@ Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(200, 200);
+    setAcceptDrops(true);
     connect(document, &Document::changed, this, [this](const ChangeEvent &e) {
         // The view draws the domain and the items over the frame.
         using T = ChangeEvent::Type;
@@ -166,89 +170,30 @@ QRectF Viewport::domainRect() const
                   planeToWidget(d.origin + sim::Vec3{d.extent().x, 0.f, 0.f}));
 }
 
-sim::Vec3 Viewport::itemOffset(const Item &item) const { return item.offset.at(frameNumber()); }
-
-std::vector<Shape> Viewport::sectionOf(const Shape &shape, sim::Vec3 offset) const
+Placement Viewport::itemPlacement(const Item &item) const
 {
-    return crossSection(shape, offset, mPlane, threeD());
+    return item.placementAt(frameNumber());
 }
 
-QPainterPath Viewport::shapePath(const Shape &shape, sim::Vec3 o) const
+PlaneSection Viewport::section(const Shape &shape, const Placement &placement) const
 {
-    QPainterPath path;
-    path.setFillRule(Qt::WindingFill);
-    for (const Shape &section : sectionOf(shape, o))
-        path.addPath(planePath(section));
-    return path;
+    return planeSection(shape, placement, sectionContext(mDocument->scene(), mPlane));
 }
 
-QRectF Viewport::planeBounds(const Shape &shape, sim::Vec3 offset) const
+QTransform Viewport::planeToWidgetTransform() const
 {
-    QRectF bounds;
-    for (const Shape &section : sectionOf(shape, offset))
-        bounds = bounds.isNull() ? shapeBounds(section, {})
-                                 : bounds.united(shapeBounds(section, {}));
-    return bounds;
+    return QTransform(mZoom, 0.0, 0.0, -mZoom, width() * 0.5 - mCentre.x * mZoom,
+                      height() * 0.5 + mCentre.y * mZoom);
 }
 
-// A shape already in plane coordinates (see crossSection).
-QPainterPath Viewport::planePath(const Shape &shape) const
+QPainterPath Viewport::shapePath(const Shape &shape, const Placement &placement) const
 {
-    const auto toWidget = [this](sim::Vec3 q) { return planeToWidget(q); };
-    const sim::Vec3 o{};
-    QPainterPath path;
-    const double z = mZoom;
-    switch (shape.type) {
-    case ShapeType::Sphere:
-        path.addEllipse(toWidget(shape.centre + o), shape.radius * z, shape.radius * z);
-        break;
-    case ShapeType::Box: {
-        const float a = shape.rotation * std::numbers::pi_v<float> / 180.f;
-        const float c = std::cos(a), s = std::sin(a);
-        const float hx = shape.halfSize.x, hy = shape.halfSize.y;
-        const float corners[4][2] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
-        QPolygonF poly;
-        for (const auto &k : corners)
-            poly << toWidget(shape.centre + o
-                             + sim::Vec3{c * k[0] - s * k[1], s * k[0] + c * k[1], 0.f});
-        poly << poly.front();
-        path.addPolygon(poly);
-        break;
-    }
-    case ShapeType::Capsule: {
-        QPainterPathStroker stroker;
-        stroker.setWidth(2.0 * shape.radius * z);
-        stroker.setCapStyle(Qt::RoundCap);
-        QPainterPath line(toWidget(shape.start + o));
-        line.lineTo(toWidget(shape.end + o));
-        if (shape.start == shape.end)
-            line.lineTo(toWidget(shape.end + o) + QPointF(0.01, 0));
-        path = stroker.createStroke(line);
-        break;
-    }
-    case ShapeType::Stroke: {
-        // A disc at every point plus the band between neighbours.
-        path.setFillRule(Qt::WindingFill);
-        for (std::size_t n = 0; n < shape.points.size(); ++n) {
-            const StrokePoint &a = shape.points[n];
-            path.addEllipse(toWidget(a.position + o), a.radius * z, a.radius * z);
-            if (n + 1 < shape.points.size()) {
-                QPainterPathStroker stroker;
-                stroker.setWidth(2.0 * a.radius * z);
-                QPainterPath seg(toWidget(a.position + o));
-                seg.lineTo(toWidget(shape.points[n + 1].position + o));
-                path.addPath(stroker.createStroke(seg));
-            }
-        }
-        path = path.simplified();
-        break;
-    }
-    case ShapeType::Image:
-        path.addRect(QRectF(toWidget(shape.imageMin + o), toWidget(shape.imageMax + o)));
-        break;
-    case ShapeType::Everywhere: path.addRect(domainRect()); break;
-    }
-    return path;
+    return section(shape, placement).path(planeToWidgetTransform());
+}
+
+QRectF Viewport::planeBounds(const Shape &shape, const Placement &placement) const
+{
+    return section(shape, placement).bounds();
 }
 
 int Viewport::itemAt(QPointF pos) const
@@ -257,11 +202,11 @@ int Viewport::itemAt(QPointF pos) const
     const sim::Vec3 w = toWorld(pos);
     const sim::Vec3 q = threeD() ? mPlane.toPlane(w) : w;
     const float slack = float(3.0 / mZoom);
+    const SectionContext context = sectionContext(scene, mPlane);
     for (int n = int(scene.items.size()) - 1; n >= 0; --n) {
         const Item &item = scene.items[std::size_t(n)];
-        for (const Shape &section : sectionOf(item.shape, itemOffset(item)))
-            if (shapeContains(section, {}, q, slack))
-                return n;
+        if (planeSection(item.shape, itemPlacement(item), context).contains(q, slack))
+            return n;
     }
     return -1;
 }
@@ -269,9 +214,17 @@ int Viewport::itemAt(QPointF pos) const
 QPointF Viewport::scaleHandle(int index) const
 {
     const Item &item = mDocument->scene().items[std::size_t(index)];
-    const QRectF b = planeBounds(item.shape, itemOffset(item));
+    const QRectF b = planeBounds(item.shape, itemPlacement(item));
     // Plane y up: the rectangle's bottom() is the highest y.
     return planeToWidget({float(b.right()), float(b.bottom()), 0.f});
+}
+
+QPointF Viewport::rotateHandle(int index) const
+{
+    const Item &item = mDocument->scene().items[std::size_t(index)];
+    const QRectF b = planeBounds(item.shape, itemPlacement(item));
+    return planeToWidget({float(b.center().x()), float(b.bottom()), 0.f})
+           - QPointF(0.0, kRotateHandleDistance);
 }
 
 bool Viewport::scaleHandleHit(int index, QPointF pos) const
@@ -280,9 +233,21 @@ bool Viewport::scaleHandleHit(int index, QPointF pos) const
         return false;
     const Item &item = mDocument->scene().items[std::size_t(index)];
     if (item.shape.type == ShapeType::Everywhere
-        || planeBounds(item.shape, itemOffset(item)).isNull())
+        || planeBounds(item.shape, itemPlacement(item)).isNull())
         return false;
     const QPointF d = pos - scaleHandle(index);
+    return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
+}
+
+bool Viewport::rotateHandleHit(int index, QPointF pos) const
+{
+    if (index < 0 || index >= int(mDocument->scene().items.size()))
+        return false;
+    const Item &item = mDocument->scene().items[std::size_t(index)];
+    if (item.shape.type == ShapeType::Everywhere
+        || planeBounds(item.shape, itemPlacement(item)).isNull())
+        return false;
+    const QPointF d = pos - rotateHandle(index);
     return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
 }
 
@@ -385,7 +350,7 @@ void Viewport::paintItems(QPainter &p) const
             continue;
         if (item.shape.type == ShapeType::Everywhere && !isSelected)
             continue;
-        const QPainterPath path = shapePath(item.shape, itemOffset(item));
+        const QPainterPath path = shapePath(item.shape, itemPlacement(item));
         if (path.isEmpty())
             continue;
         QColor colour = kindColor(item.kind);
@@ -397,17 +362,33 @@ void Viewport::paintItems(QPainter &p) const
         p.setPen(pen);
         p.setBrush(fill.alpha() ? QBrush(fill) : QBrush(Qt::NoBrush));
         p.drawPath(path);
-        if (isSelected && item.shape.type != ShapeType::Everywhere) {
-            const QRectF b = planeBounds(item.shape, itemOffset(item));
-            p.setPen(QPen(QColor(255, 255, 255, 150), 1.0, Qt::DotLine));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(QRectF(planeToWidget({float(b.left()), float(b.bottom()), 0.f}),
-                              planeToWidget({float(b.right()), float(b.top()), 0.f})));
-            p.setPen(QPen(Qt::black, 1.0));
-            p.setBrush(Qt::white);
-            p.drawEllipse(scaleHandle(n), kHandleRadius, kHandleRadius);
-        }
+        if (isSelected && item.shape.type != ShapeType::Everywhere)
+            paintHandles(p, n);
     }
+}
+
+// The selection's bounds, its scale handle (top right), its rotate handle (above the top's
+// middle) and the pivot it rotates and scales about (a cross).
+void Viewport::paintHandles(QPainter &p, int index) const
+{
+    const Item &item = mDocument->scene().items[std::size_t(index)];
+    const Placement placement = itemPlacement(item);
+    const QRectF b = planeBounds(item.shape, placement);
+    const QPointF topMiddle = planeToWidget({float(b.center().x()), float(b.bottom()), 0.f});
+    p.setPen(QPen(QColor(255, 255, 255, 150), 1.0, Qt::DotLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(planeToWidget({float(b.left()), float(b.bottom()), 0.f}),
+                      planeToWidget({float(b.right()), float(b.top()), 0.f})));
+    p.drawLine(topMiddle, rotateHandle(index));
+    const QPointF pivot = toWidget(shapePivot(item.shape) + placement.offset);
+    p.setPen(QPen(QColor(255, 255, 255, 200), 1.0));
+    p.drawLine(pivot - QPointF(4, 0), pivot + QPointF(4, 0));
+    p.drawLine(pivot - QPointF(0, 4), pivot + QPointF(0, 4));
+    p.setPen(QPen(Qt::black, 1.0));
+    p.setBrush(Qt::white);
+    p.drawEllipse(scaleHandle(index), kHandleRadius, kHandleRadius);
+    p.setBrush(QColor(120, 230, 150));
+    p.drawEllipse(rotateHandle(index), kHandleRadius, kHandleRadius);
 }
 
 void Viewport::paintLegend(QPainter &p) const
@@ -567,6 +548,42 @@ void Viewport::wheelEvent(QWheelEvent *event)
     mCentre = mCentre + (before - after);
     mAutoFit = false;
     update();
+}
+
+namespace {
+
+/// The first local model file among a drag's URLs, or empty.
+QString droppedModel(const QMimeData *mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl &url : mime->urls())
+        if (url.isLocalFile() && isMeshFile(url.toLocalFile().toStdString()))
+            return url.toLocalFile();
+    return {};
+}
+
+} // namespace
+
+void Viewport::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!droppedModel(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void Viewport::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (!droppedModel(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void Viewport::dropEvent(QDropEvent *event)
+{
+    const QString path = droppedModel(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    Q_EMIT modelDropped(path, toWorld(event->position()));
 }
 
 void Viewport::keyPressEvent(QKeyEvent *event)

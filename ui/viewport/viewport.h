@@ -9,6 +9,7 @@
 
 #include <QImage>
 #include <QPainterPath>
+#include <QTransform>
 #include <QWidget>
 
 namespace plume {
@@ -74,18 +75,26 @@ public:
     double pixelsPerUnit() const override { return mZoom; }
     /// The domain rectangle in widget coordinates.
     QRectF domainRect() const;
+    /// Where a placed shape meets the shown plane (the x-y plane in 2D), in plane coordinates.
+    PlaneSection section(const Shape &shape, const Placement &placement) const override;
     /// A shape's outline (its cross-section with the slice plane in 3D) in widget coordinates
-    /// (moved by offset); empty when the plane misses it.
-    QPainterPath shapePath(const Shape &shape, sim::Vec3 offset) const override;
+    /// at a placement; empty when the plane misses it.
+    QPainterPath shapePath(const Shape &shape, const Placement &placement) const override;
     /// Bounds of the shape's cross-section in plane coordinates (y up); empty when missed.
-    QRectF planeBounds(const Shape &shape, sim::Vec3 offset) const override;
+    QRectF planeBounds(const Shape &shape, const Placement &placement) const override;
+    /// Plane coordinates -> widget pixels.
+    QTransform planeToWidgetTransform() const;
 
     /// The topmost item whose shape contains the widget point (3 px slack), or -1.
     int itemAt(QPointF pos) const override;
     /// Whether pos is on the scale handle of item `index`.
     bool scaleHandleHit(int index, QPointF pos) const override;
+    /// Whether pos is on the rotate handle of item `index`.
+    bool rotateHandleHit(int index, QPointF pos) const override;
     /// Widget position of an item's scale handle (top-right of its outline).
     QPointF scaleHandle(int index) const;
+    /// Widget position of an item's rotate handle (above the middle of its outline's top).
+    QPointF rotateHandle(int index) const;
 
     static QColor kindColor(ItemKind kind);
     QColor itemColor(ItemKind kind) const override { return kindColor(kind); }
@@ -95,6 +104,8 @@ public:
 
 signals:
     void pointerMoved(const QString &description);
+    /// A model file (meshFileSuffixes) was dropped on the view at a world point on its plane.
+    void modelDropped(const QString &path, plume::sim::Vec3 world);
     /// The field, an overlay or the tool changed (a layout mirrors them to its other views).
     void displayChanged();
     void slicePlaneChanged();
@@ -108,18 +119,20 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
     void tabletEvent(QTabletEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void paintArrows(QPainter &p) const;
     void paintGrid(QPainter &p) const;
     void paintItems(QPainter &p) const;
+    void paintHandles(QPainter &p, int index) const;
     void paintLegend(QPainter &p) const;
     void paintNoSlice(QPainter &p) const;
     void paintPlaneLabel(QPainter &p) const;
     void rebuildPicture();
-    sim::Vec3 itemOffset(const Item &item) const;
-    std::vector<Shape> sectionOf(const Shape &shape, sim::Vec3 offset) const;
-    QPainterPath planePath(const Shape &planeShape) const;
+    Placement itemPlacement(const Item &item) const;
     QPointF planeToWidget(sim::Vec3 plane) const;
     sim::Domain planeDomain() const;
     bool ownsTool() const;

@@ -1,12 +1,16 @@
 #include "volumeview.h"
 
+#include "gizmo.h"
 #include "glprobe.h"
+#include "meshsurfaces.h"
 #include "viewport.h"
 
 #include <document/document.h>
 #include <render/blackbody.h>
 #include <render/renderer.h>
+#include <scene/rasterize.h>
 #include <scene/scene.h>
+#include <scene/shapecoverage.h>
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -197,77 +201,6 @@ out vec4 fragColor;
 void main() { fragColor = uColor; }
 )";
 
-/// Line segments (pairs of points) of an item's gizmo.
-class Gizmo
-{
-public:
-    std::vector<float> points;
-
-    void segment(sim::Vec3 a, sim::Vec3 b)
-    {
-        for (sim::Vec3 p : {a, b})
-            points.insert(points.end(), {p.x, p.y, p.z});
-    }
-    // Three great circles (one per axis plane).
-    void sphere(sim::Vec3 c, float r)
-    {
-        constexpr int n = 32;
-        for (int axis = 0; axis < 3; ++axis)
-            for (int k = 0; k < n; ++k) {
-                auto at = [&](int s) {
-                    const float a = 2.f * std::numbers::pi_v<float> * float(s) / n;
-                    sim::Vec3 p = c;
-                    p[(axis + 1) % 3] += r * std::cos(a);
-                    p[(axis + 2) % 3] += r * std::sin(a);
-                    return p;
-                };
-                segment(at(k), at(k + 1));
-            }
-    }
-    void box(const Shape &s, sim::Vec3 o)
-    {
-        const float a = s.rotation * std::numbers::pi_v<float> / 180.f;
-        const float c = std::cos(a), sn = std::sin(a);
-        auto corner = [&](int k) {
-            const float x = (k & 1 ? 1.f : -1.f) * s.halfSize.x;
-            const float y = (k & 2 ? 1.f : -1.f) * s.halfSize.y;
-            const float z = (k & 4 ? 1.f : -1.f) * s.halfSize.z;
-            return s.centre + o + sim::Vec3{c * x - sn * y, sn * x + c * y, z};
-        };
-        for (int k = 0; k < 8; ++k)
-            for (int bit : {1, 2, 4})
-                if (!(k & bit))
-                    segment(corner(k), corner(k | bit));
-    }
-};
-
-Gizmo itemGizmo(const Item &item, sim::Vec3 o)
-{
-    Gizmo g;
-    const Shape &s = item.shape;
-    switch (s.type) {
-    case ShapeType::Sphere: g.sphere(s.centre + o, s.radius); break;
-    case ShapeType::Box: g.box(s, o); break;
-    case ShapeType::Capsule:
-        g.segment(s.start + o, s.end + o);
-        g.sphere(s.start + o, s.radius);
-        g.sphere(s.end + o, s.radius);
-        break;
-    case ShapeType::Stroke:
-        for (std::size_t n = 0; n + 1 < s.points.size(); ++n)
-            g.segment(s.points[n].position + o, s.points[n + 1].position + o);
-        if (!s.points.empty()) {
-            g.sphere(s.points.front().position + o, s.points.front().radius);
-            if (s.points.size() > 1)
-                g.sphere(s.points.back().position + o, s.points.back().radius);
-        }
-        break;
-    case ShapeType::Image:
-    case ShapeType::Everywhere: break;
-    }
-    return g;
-}
-
 QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 
 } // namespace
@@ -288,6 +221,7 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
     : QOpenGLWidget(parent)
     , mDocument(document)
     , mTex(std::make_unique<Textures>())
+    , mMeshes(std::make_unique<MeshSurfaces>())
 {
     setFormat(volumeSurfaceFormat());
     setFocusPolicy(Qt::StrongFocus);
@@ -434,6 +368,11 @@ void VolumeView::initializeGL()
         mGl = nullptr;
         return;
     }
+    if (QString error; !mMeshes->create(mGl, &error)) {
+        fail(error);
+        mGl = nullptr;
+        return;
+    }
     mGl->glGenVertexArrays(1, &mVao);
     mGl->glGenBuffers(1, &mLineBuffer);
     unsigned ids[5];
@@ -488,6 +427,7 @@ void VolumeView::releaseGL()
     mGl->glDeleteTextures(6, ids);
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
+    mMeshes->release();
     mVolumeProgram.reset();
     mLineProgram.reset();
     mUploaded.reset();
@@ -563,8 +503,13 @@ void VolumeView::paintGL()
     mGl->glDisable(GL_BLEND);
     mGl->glBindVertexArray(mVao);
     drawVolume(viewProj, still);
+    drawMeshes(viewProj);
+    mGl->glBindVertexArray(mVao);
     drawLines(viewProj);
     mGl->glBindVertexArray(0);
+    for (GLenum e = mGl->glGetError(); e != GL_NO_ERROR; e = mGl->glGetError())
+        if (mGlErrors++ == 0)
+            qWarning("VolumeView: OpenGL error 0x%x while drawing", unsigned(e));
     drawCaption(still);
 }
 
@@ -638,6 +583,37 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     }
 }
 
+// Mesh items as lit surfaces in their kind's colour (obstacles nearly opaque, the others see-
+// through, disabled ones grey) at the shown frame's placement, lit like the volume.
+void VolumeView::drawMeshes(const QMatrix4x4 &viewProj)
+{
+    const Scene &scene = mDocument->scene();
+    std::vector<MeshSurfaces::Instance> instances;
+    if (scene.domain.dimension == Dimension::ThreeD) {
+        const double frame = mFrame ? mFrame->frame : 0;
+        for (const Item &item : scene.items) {
+            if (item.shape.type != ShapeType::Mesh)
+                continue;
+            std::string error;
+            MeshPtr mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
+            if (!mesh)
+                continue;
+            QColor colour = item.enabled ? Viewport::kindColor(item.kind) : QColor(140, 140, 140);
+            colour.setAlphaF(item.kind == ItemKind::Obstacle ? 0.9f : 0.5f);
+            instances.push_back(
+                {std::move(mesh), meshToWorld(item.shape, item.placementAt(frame)), colour});
+        }
+    }
+    const RenderSettings &look = scene.exports.render;
+    MeshSurfaces::Light light;
+    light.direction = qv(look.lightDirection).normalized();
+    light.colour = qv(look.lightColor * look.lightIntensity);
+    light.ambient = std::max(look.ambient, 0.15f);
+    mMeshes->draw(viewProj, instances, light);
+}
+
+int VolumeView::meshUploads() const { return mMeshes->uploads(); }
+
 // The domain box, then each item's gizmo in its kind's colour (the selection brighter).
 void VolumeView::drawLines(const QMatrix4x4 &viewProj)
 {
@@ -658,7 +634,12 @@ void VolumeView::drawLines(const QMatrix4x4 &viewProj)
         const Item &item = scene.items[std::size_t(n)];
         QColor colour = item.enabled ? Viewport::kindColor(item.kind) : QColor(140, 140, 140);
         colour.setAlphaF(n == mDocument->selectedItem() ? 1.f : 0.55f);
-        gizmos.emplace_back(itemGizmo(item, item.offset.at(frame)), colour);
+        MeshPtr mesh;
+        if (item.shape.type == ShapeType::Mesh) {
+            std::string error;
+            mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
+        }
+        gizmos.emplace_back(itemGizmo(item, item.placementAt(frame), mesh.get()), colour);
     }
     mGl->glEnable(GL_BLEND);
     mGl->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

@@ -15,13 +15,15 @@ class QOpenGLShaderProgram;
 namespace plume {
 
 class Document;
+class MeshSurfaces;
 
 /// The live 3D view (OpenGL 3.3 core): the shown frame's volume ray-marched on the GPU the
 /// way core/render's CPU renderer lights it (the scene's export look: a directional light with
 /// single scattering and shadows marched towards the light, an ambient term, dye as albedo,
-/// blackbody-style emission from temperature), solid cells as a lit opaque surface, the domain
-/// box and the items' gizmos (spheres as three circles, boxes as edges, capsules, strokes) on
-/// top, over a chosen background.
+/// blackbody-style emission from temperature), solid cells as a lit opaque surface, mesh items
+/// as lit surfaces (MeshSurfaces: obstacles nearly opaque, emitters see-through), the domain
+/// box and the items' gizmos (spheres as three circles, boxes as edges, capsules, strokes, a
+/// mesh's bounding box, all at the shown frame's placement) on top, over a chosen background.
 ///
 /// Camera: left drag orbits, middle drag (or Shift + left) pans, the wheel zooms, F frames the
 /// domain. Quality: every change (a new frame, a camera move) draws with the interactive
@@ -62,6 +64,10 @@ public:
 
     /// Texture uploads so far (each refills the volume's textures once).
     int uploads() const { return mUploads; }
+    /// Models uploaded for mesh surfaces so far (once per model while items show it).
+    int meshUploads() const;
+    /// OpenGL errors seen while drawing (the first is also logged as a warning).
+    int glErrors() const { return mGlErrors; }
     /// Whether the last image was drawn with the still (high-quality) settings.
     bool lastDrawWasStill() const { return mLastStill; }
     /// Why the view could not start its OpenGL resources, or empty.
@@ -92,6 +98,7 @@ private:
     QMatrix4x4 viewProjection() const;
     QVector3D eye() const;
     void drawVolume(const QMatrix4x4 &viewProj, bool still);
+    void drawMeshes(const QMatrix4x4 &viewProj);
     void drawLines(const QMatrix4x4 &viewProj);
     void drawCaption(bool still);
     void fail(const QString &reason);
@@ -101,6 +108,8 @@ private:
     std::unique_ptr<QOpenGLShaderProgram> mVolumeProgram;
     std::unique_ptr<QOpenGLShaderProgram> mLineProgram;
     std::unique_ptr<Textures> mTex;
+    std::unique_ptr<MeshSurfaces> mMeshes;
+    int mGlErrors = 0;
     unsigned mVao = 0;
     unsigned mLineBuffer = 0;
     FramePtr mFrame;     ///< the frame whose volume is shown
