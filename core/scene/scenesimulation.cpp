@@ -58,6 +58,7 @@ sim::Status SceneSimulation::applyInputs(double frame)
 {
     if (!mSimulation)
         return sim::Status::failure("no simulation");
+    mFrame = frame;
     InputChanges changes = mRasterizer.update(frame);
     if (mApplyAll)
         changes = {true, true, true};
@@ -73,7 +74,6 @@ sim::FrameStats SceneSimulation::advance(double frame)
                                             + st.error);
         return stats;
     }
-    mFrame = frame;
     stats = mSimulation->advanceFrame();
     if (!stats.status)
         stats.status = sim::Status::failure("frame " + std::to_string(int(frame)) + ": "

@@ -75,7 +75,9 @@ private:
     SceneRasterizer mRasterizer;
     std::unique_ptr<sim::Simulation> mSimulation;
     bool mApplyAll = true; ///< the next applyInputs hands over every input
-    double mFrame = 0.0;   ///< the scene frame being advanced (for the substep hook)
+    /// The frame of the last applyInputs(): the substep hook moves obstacles within it (the
+    /// app's runner applies inputs and then advances the Simulation itself).
+    double mFrame = 0.0;
 };
 
 } // namespace plume

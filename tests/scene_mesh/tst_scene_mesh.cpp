@@ -580,20 +580,28 @@ void TestSceneMesh::movingMeshPushesTheFluid()
     item.shape.meshScale = {0.06f, 0.15f, 0.2f};
     item.offset.keys = {{0.0, Vec3{}, {}}, {24.0, Vec3{0.5f, 0.f, 0.f}, {}}};
     scene.items.push_back(item);
-    auto run = [&](const Scene &s, sim::ScalarGrid &u) {
+    // `split`: the app's runner's way, applyInputs(f) then the Simulation's advanceFrame().
+    auto run = [&](const Scene &s, sim::ScalarGrid &u, bool split = false) {
         SceneSimulation loop;
         if (sim::Status st = loop.setScene(s); !st)
             return st;
         for (int f = 1; f <= 8; ++f) {
-            const sim::FrameStats stats = loop.advance(f);
+            if (split) {
+                if (sim::Status st = loop.applyInputs(f); !st)
+                    return st;
+            }
+            const sim::FrameStats stats = split ? loop.simulation().advanceFrame()
+                                                : loop.advance(f);
             if (!stats.status)
                 return stats.status;
         }
         loop.solver().sample(sim::FieldKind::VelocityX, u);
         return sim::Status::success();
     };
-    sim::ScalarGrid moving, serial, still;
+    sim::ScalarGrid moving, serial, still, runnerWay;
     QVERIFY(run(scene, moving).ok());
+    QVERIFY(run(scene, runnerWay, true).ok());
+    QVERIFY(moving.identical(runnerWay));
     {
         tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
         QVERIFY(run(scene, serial).ok());
