@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 using namespace plume;
 using sim::Vec3;
@@ -139,6 +140,7 @@ private slots:
     void openMeshIsAShell();
     void surfaceShellOfAClosedMesh();
     void serialEqualsParallel();
+    void gltfAndStlFilesRead();
     void badFilesAreRefused_data();
     void badFilesAreRefused();
     void readerNamesTheKeyOfABadModel();
@@ -292,6 +294,66 @@ void TestSceneMesh::serialEqualsParallel()
     QVERIFY(std::memcmp(a3.weights.data(), b3.weights.data(), a3.weights.size() * 4) == 0);
     QCOMPARE(a2.cells, b2.cells);
     QVERIFY(std::memcmp(a2.weights.data(), b2.weights.data(), a2.weights.size() * 4) == 0);
+}
+
+void TestSceneMesh::gltfAndStlFilesRead()
+{
+    // The cube as glTF 2.0 (one mesh, its buffer embedded as a data URI, under a node that
+    // moves it by +2 in x: node transforms apply) and as ASCII STL: both read as the same
+    // closed 12-triangle cube.
+    const TriangleMesh c = cube();
+    QByteArray buffer;
+    for (const Vec3 &v : c.vertices)
+        for (float x : {v.x, v.y, v.z})
+            buffer.append(reinterpret_cast<const char *>(&x), 4);
+    const int indexOffset = int(buffer.size());
+    for (const auto &t : c.triangles)
+        for (std::uint32_t i : t) {
+            const std::uint16_t s = std::uint16_t(i);
+            buffer.append(reinterpret_cast<const char *>(&s), 2);
+        }
+    const QByteArray gltf =
+        QByteArray(R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0, "translation": [2, 0, 0]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "buffers": [{"byteLength": )")
+        + QByteArray::number(buffer.size()) + R"(, "uri": "data:application/octet-stream;base64,)"
+        + buffer.toBase64() + R"("}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": )"
+        + QByteArray::number(indexOffset) + R"(},
+                        {"buffer": 0, "byteOffset": )"
+        + QByteArray::number(indexOffset) + R"(, "byteLength": )"
+        + QByteArray::number(buffer.size() - indexOffset) + R"(}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3",
+                       "min": [-1, -1, -1], "max": [1, 1, 1]},
+                      {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"}]})";
+    QByteArray stl = "solid cube\n";
+    for (const auto &t : c.triangles) {
+        stl += "facet normal 0 0 0\nouter loop\n";
+        for (std::uint32_t i : t) {
+            const Vec3 v = c.vertices[i];
+            stl += "vertex " + QByteArray::number(v.x) + ' ' + QByteArray::number(v.y) + ' '
+                   + QByteArray::number(v.z) + '\n';
+        }
+        stl += "endloop\nendfacet\n";
+    }
+    stl += "endsolid cube\n";
+    QTemporaryDir dir;
+    for (const auto &[name, bytes, shift] :
+         {std::tuple{"cube.gltf", gltf, 2.f}, std::tuple{"cube.stl", stl, 0.f}}) {
+        const QString path = dir.filePath(name);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        std::string error;
+        const MeshPtr m = loadMesh(path.toStdString(), &error);
+        QVERIFY2(m, error.c_str());
+        QCOMPARE(m->triangles.size(), std::size_t(12));
+        QVERIFY2(m->closed(), name);
+        QVERIFY(m->lo == (Vec3{shift - 1.f, -1.f, -1.f}));
+        QVERIFY(m->hi == (Vec3{shift + 1.f, 1.f, 1.f}));
+    }
 }
 
 void TestSceneMesh::badFilesAreRefused_data()
