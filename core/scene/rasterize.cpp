@@ -55,6 +55,12 @@ Affine meshToWorld(const Shape &shape, const Placement &placement)
         .after(placementTransform(modelPlacement(shape), {}));
 }
 
+Affine shapeToWorld(const Shape &shape, const Placement &placement)
+{
+    return shape.type == ShapeType::Mesh ? meshToWorld(shape, placement)
+                                         : placementTransform(placement, shapePivot(shape));
+}
+
 sim::Status SceneRasterizer::setScene(const Scene &scene)
 {
     // Models are read before the old ones are let go, so that the process-wide model cache
@@ -252,14 +258,8 @@ void SceneRasterizer::buildObstacleMotion(const std::vector<Source> &sources, do
         const sim::SparseMask &m = mCache[s.item].coverage;
         const bool still = s.placement == s.previous;
         // World now -> the same material point one step before.
-        const Shape &shape = item.shape;
-        const Affine now = item.shape.type == ShapeType::Mesh
-                               ? meshToWorld(shape, s.placement)
-                               : placementTransform(s.placement, shapePivot(shape));
-        const Affine before = item.shape.type == ShapeType::Mesh
-                                  ? meshToWorld(shape, s.previous)
-                                  : placementTransform(s.previous, shapePivot(shape));
-        const Affine back = before.after(now.inverse());
+        const Affine back = shapeToWorld(item.shape, s.previous)
+                                .after(shapeToWorld(item.shape, s.placement).inverse());
         for (std::size_t n = 0; n < m.size(); ++n) {
             const std::uint32_t cell = m.cells[n];
             if (m.weights[n] < 0.5f || m.weights[n] <= best[cell])

@@ -107,6 +107,9 @@ private:
 /// The map from a mesh file's coordinates to the world for a shape at a placement: the
 /// shape's model transform, then the placement about its pivot.
 Affine meshToWorld(const Shape &shape, const Placement &placement);
+/// The map from a shape's own frame to the world at a placement: meshToWorld for meshes, the
+/// placement about the shape's pivot for the others.
+Affine shapeToWorld(const Shape &shape, const Placement &placement);
 
 /// Hands the inputs an update changed to a solver (obstacles, emitters, force fields).
 sim::Status applyInputs(const SceneSetup &setup, InputChanges changes, sim::Solver &solver);

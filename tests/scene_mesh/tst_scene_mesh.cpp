@@ -127,6 +127,29 @@ Affine placeAt(Vec3 centre, float scale)
     return placementTransform({centre, {}, {scale, scale, scale}}, {});
 }
 
+/// An empty scene of the given dimension and resolution, its files in `directory`.
+Scene emptyScene(Dimension dimension, int resolution, const QString &directory = {})
+{
+    Scene scene;
+    scene.domain.dimension = dimension;
+    scene.domain.resolution = resolution;
+    scene.directory = directory.toStdString();
+    return scene;
+}
+
+/// An obstacle item; a mesh shape when `file` is given.
+Item obstacle(const char *name, const char *file = nullptr)
+{
+    Item item;
+    item.name = name;
+    item.kind = ItemKind::Obstacle;
+    if (file) {
+        item.shape.type = ShapeType::Mesh;
+        item.shape.file = file;
+    }
+    return item;
+}
+
 } // namespace
 
 class TestSceneMesh : public QObject
@@ -418,15 +441,8 @@ void TestSceneMesh::meshShapeRoundTripsAndRebases()
     QVERIFY(QDir(dir.path()).mkpath("models"));
     QVERIFY(QDir(dir.path()).mkpath("elsewhere"));
     QVERIFY(writeObj(dir.filePath("models/cube.obj"), cube()));
-    Scene scene;
-    scene.domain.dimension = Dimension::ThreeD;
-    scene.domain.resolution = 32;
-    scene.directory = dir.path().toStdString();
-    Item item;
-    item.name = "box";
-    item.kind = ItemKind::Obstacle;
-    item.shape.type = ShapeType::Mesh;
-    item.shape.file = "models/cube.obj";
+    Scene scene = emptyScene(Dimension::ThreeD, 32, dir.path());
+    Item item = obstacle("box", "models/cube.obj");
     item.shape.meshTranslation = {0.5f, 0.4f, 0.5f};
     item.shape.meshRotation = {0.f, 45.f, 0.f};
     item.shape.meshScale = {0.1f, 0.2f, 0.1f};
@@ -505,15 +521,8 @@ void TestSceneMesh::staticMeshIsRasterisedOnce()
     // Issue 11: a mesh that does not move costs nothing per frame.
     QTemporaryDir dir;
     QVERIFY(writeObj(dir.filePath("ball.obj"), icosphere(3)));
-    Scene scene;
-    scene.domain.dimension = Dimension::ThreeD;
-    scene.domain.resolution = 32;
-    scene.directory = dir.path().toStdString();
-    Item item;
-    item.name = "ball";
-    item.kind = ItemKind::Obstacle;
-    item.shape.type = ShapeType::Mesh;
-    item.shape.file = "ball.obj";
+    Scene scene = emptyScene(Dimension::ThreeD, 32, dir.path());
+    Item item = obstacle("ball", "ball.obj");
     item.shape.meshTranslation = {0.5f, 0.5f, 0.5f};
     item.shape.meshScale = {0.2f, 0.2f, 0.2f};
     scene.items.push_back(item);
@@ -539,12 +548,8 @@ void TestSceneMesh::movingObstacleVelocity()
 {
     // An obstacle keyed to move 0.5 units in 12 frames at 24 fps moves at 1 unit/s: every
     // solid cell gets exactly that velocity, computed from the last frame's motion.
-    Scene scene;
-    scene.domain.dimension = Dimension::ThreeD;
-    scene.domain.resolution = 32;
-    Item item;
-    item.name = "pusher";
-    item.kind = ItemKind::Obstacle;
+    Scene scene = emptyScene(Dimension::ThreeD, 32);
+    Item item = obstacle("pusher");
     item.shape.type = ShapeType::Box;
     item.shape.centre = {0.2f, 0.5f, 0.5f};
     item.shape.halfSize = {0.05f, 0.1f, 0.1f};
@@ -584,12 +589,8 @@ void TestSceneMesh::rotatingObstacleVelocity()
     // A paddle turning about z at 90 degrees per second (keys 0 -> 90 over 24 frames): a cell
     // at distance rho from the pivot moves at about rho * pi / 2 units/s (the chord of one
     // frame's turn: within 0.1 %), nearly perpendicular to the radius.
-    Scene scene;
-    scene.domain.dimension = Dimension::TwoD;
-    scene.domain.resolution = 64;
-    Item item;
-    item.name = "paddle";
-    item.kind = ItemKind::Obstacle;
+    Scene scene = emptyScene(Dimension::TwoD, 64);
+    Item item = obstacle("paddle");
     item.shape.type = ShapeType::Box;
     item.shape.centre = {0.5f, 0.5f, 0.f};
     item.shape.halfSize = {0.3f, 0.03f, 0.1f};
@@ -628,16 +629,9 @@ void TestSceneMesh::movingMeshPushesTheFluid()
     // 2 threads.
     QTemporaryDir dir;
     QVERIFY(writeObj(dir.filePath("cube.obj"), cube()));
-    Scene scene;
-    scene.domain.dimension = Dimension::TwoD;
-    scene.domain.resolution = 48;
-    scene.directory = dir.path().toStdString();
+    Scene scene = emptyScene(Dimension::TwoD, 48, dir.path());
     scene.simulation.time.substeps = 2;
-    Item item;
-    item.name = "pusher";
-    item.kind = ItemKind::Obstacle;
-    item.shape.type = ShapeType::Mesh;
-    item.shape.file = "cube.obj";
+    Item item = obstacle("pusher", "cube.obj");
     item.shape.meshTranslation = {0.3f, 0.5f, 0.5f};
     item.shape.meshScale = {0.06f, 0.15f, 0.2f};
     item.offset.keys = {{0.0, Vec3{}, {}}, {24.0, Vec3{0.5f, 0.f, 0.f}, {}}};
@@ -691,14 +685,8 @@ void TestSceneMesh::sceneHashCoversTheModelFile()
     // A model edited on disk changes the scene hash: a bake must not resume with it.
     QTemporaryDir dir;
     QVERIFY(writeObj(dir.filePath("m.obj"), cube()));
-    Scene scene;
-    scene.domain.dimension = Dimension::ThreeD;
-    scene.directory = dir.path().toStdString();
-    Item item;
-    item.name = "m";
-    item.kind = ItemKind::Obstacle;
-    item.shape.type = ShapeType::Mesh;
-    item.shape.file = "m.obj";
+    Scene scene = emptyScene(Dimension::ThreeD, 128, dir.path());
+    Item item = obstacle("m", "m.obj");
     scene.items.push_back(item);
     const std::uint64_t before = sceneHash(scene);
     QCOMPARE(sceneHash(scene), before);

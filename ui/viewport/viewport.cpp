@@ -28,6 +28,13 @@ constexpr double kRotateHandleDistance = 22.0; ///< pixels above the outline's t
 
 sim::Domain sceneDomain(const Scene &scene) { return makeDomain(scene.domain); }
 
+/// Whether a pointer at `pos` grabs the handle drawn at `handle`.
+bool nearHandle(QPointF pos, QPointF handle)
+{
+    const QPointF d = pos - handle;
+    return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
+}
+
 } // namespace
 
 Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
@@ -227,28 +234,23 @@ QPointF Viewport::rotateHandle(int index) const
            - QPointF(0.0, kRotateHandleDistance);
 }
 
-bool Viewport::scaleHandleHit(int index, QPointF pos) const
+bool Viewport::hasHandles(int index) const
 {
     if (index < 0 || index >= int(mDocument->scene().items.size()))
         return false;
     const Item &item = mDocument->scene().items[std::size_t(index)];
-    if (item.shape.type == ShapeType::Everywhere
-        || planeBounds(item.shape, itemPlacement(item)).isNull())
-        return false;
-    const QPointF d = pos - scaleHandle(index);
-    return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
+    return item.shape.type != ShapeType::Everywhere
+           && !planeBounds(item.shape, itemPlacement(item)).isNull();
+}
+
+bool Viewport::scaleHandleHit(int index, QPointF pos) const
+{
+    return hasHandles(index) && nearHandle(pos, scaleHandle(index));
 }
 
 bool Viewport::rotateHandleHit(int index, QPointF pos) const
 {
-    if (index < 0 || index >= int(mDocument->scene().items.size()))
-        return false;
-    const Item &item = mDocument->scene().items[std::size_t(index)];
-    if (item.shape.type == ShapeType::Everywhere
-        || planeBounds(item.shape, itemPlacement(item)).isNull())
-        return false;
-    const QPointF d = pos - rotateHandle(index);
-    return std::hypot(d.x(), d.y()) <= kHandleRadius + 2.0;
+    return hasHandles(index) && nearHandle(pos, rotateHandle(index));
 }
 
 void Viewport::paintEvent(QPaintEvent *)

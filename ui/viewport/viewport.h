@@ -95,6 +95,8 @@ public:
     QPointF scaleHandle(int index) const;
     /// Widget position of an item's rotate handle (above the middle of its outline's top).
     QPointF rotateHandle(int index) const;
+    /// Whether item `index` exists and shows scale and rotate handles (it has an outline here).
+    bool hasHandles(int index) const;
 
     static QColor kindColor(ItemKind kind);
     QColor itemColor(ItemKind kind) const override { return kindColor(kind); }
