@@ -60,6 +60,17 @@ QString writeShortScene(const QTemporaryDir &dir)
     return out.fileName();
 }
 
+/// Shows the window and waits until it is active: window shortcuts (Ctrl+Z, Space) reach only
+/// the active window, and under Xvfb on a loaded machine activation comes after exposure.
+bool showActive(QWidget &window)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
+}
+
 } // namespace
 
 class TestUiWindow : public QObject
@@ -79,8 +90,7 @@ private slots:
     void paintStrokeUndoRedo()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         window.simulation()->pause();
         window.toolAction("Obstacle Brush")->trigger();
@@ -122,8 +132,7 @@ private slots:
     void selectMoveDelete()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         window.simulation()->pause();
         Viewport *view = window.viewport();
@@ -221,7 +230,6 @@ private slots:
         const QString scene = writeShortScene(dir);
         QVERIFY(!scene.isEmpty());
         MainWindow window;
-        window.show();
         QVERIFY(window.openFile(scene));
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() == 12, 30000);
@@ -242,7 +250,6 @@ private slots:
         const QString scene = writeShortScene(dir);
         QVERIFY(!scene.isEmpty());
         MainWindow window;
-        window.show();
         QVERIFY(window.openFile(scene));
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() == 12, 30000);
@@ -285,8 +292,7 @@ private slots:
     void solverRunsWhileUiHandlesEvents()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         SimulationController *sim = window.simulation();
         QElapsedTimer clock;
@@ -322,15 +328,16 @@ private slots:
     void frameRateMeterReports()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         const int rangeEnd = window.document()->scene().simulation.frameEnd;
         auto *meter = new FrameRateMeter(&window, 2, rangeEnd);
         QSignalSpy done(meter, &FrameRateMeter::finished);
         QVERIFY(done.wait(120000));
         QCOMPARE(done.count(), 1);
-        QVERIFY(window.simulation()->headFrame() >= rangeEnd + 2);
+        // Past the scene's range (the frame-0 state may be among the frames shown).
+        QVERIFY2(window.simulation()->headFrame() > rangeEnd,
+                 qPrintable(QString::number(window.simulation()->headFrame())));
         const QString report = meter->report();
         QVERIFY2(report.startsWith(QString("plume: %1 frames in ").arg(rangeEnd)),
                  qPrintable(report));
@@ -357,8 +364,7 @@ private slots:
         gPrevious = qInstallMessageHandler(failOnWarning);
         {
             MainWindow window;
-            window.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(showActive(window));
             QVERIFY(window.openFile(path));
             QTRY_VERIFY_WITH_TIMEOUT(window.simulation()->headFrame() >= 3, 60000);
             QVERIFY(window.viewport()->frame());
