@@ -7,7 +7,8 @@
 #
 # --domain is the domain's box and --source the emitter's centre, both in Blender's world
 # (already rotated for a Z-up file). Checks:
-# - the import gives one volume object whose grids include --grids;
+# - the import gives one volume object whose grids include --grids, with `vel` as its velocity
+#   grid;
 # - its bounding box is tallest along the plume's rising axis: Blender's Z for a Z-up file
 #   (upright), Blender's Y for a Y-up file (lying on its side), and lies inside the domain;
 # - not mirrored: the smoke's box centre is on the source's side of the domain's centre on
@@ -123,6 +124,12 @@ def check_grids(ob, options):
     for wanted in options["grids"].split(","):
         if wanted not in names:
             fail("grid '%s' missing; Blender sees %s" % (wanted, names))
+    # Motion blur: Blender picks `vel` as the velocity grid by itself (its unit stays per frame
+    # unless the user sets "Second", as docs/using-exports.md says).
+    if "vel" in names:
+        if ob.data.velocity_grid != "vel":
+            fail("Blender's velocity grid is '%s', not vel" % ob.data.velocity_grid)
+        info("velocity grid for motion blur: vel")
 
 
 def smoke_material(ob):
