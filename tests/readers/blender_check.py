@@ -1,14 +1,16 @@
 # Opens a Plume OpenVDB frame in Blender the way docs/using-exports.md says and checks what a
-# Blender user would see. Run by tests/readers/run-blender-check (ctest readers_blender):
+# Blender user would see. Run by tests/readers/run-check blender (ctest readers_blender):
 #
 #   blender -b --factory-startup --python-exit-code 1 --python blender_check.py -- \
 #       FILE.vdb --up z|y --grids density,vel --domain X0,Y0,Z0,X1,Y1,Z1 --source X,Y,Z \
-#       [--render OUT.png]
+#       [--sequence] [--render OUT.png]
 #
 # --domain is the domain's box and --source the emitter's centre, both in Blender's world
 # (already rotated for a Z-up file). Checks:
 # - the import gives one volume object whose grids include --grids, with `vel` as its velocity
-#   grid;
+#   grid; with --sequence every .vdb file in FILE's folder is imported at once, as
+#   docs/using-exports.md says: one object playing them as a sequence from scene frame 1, and
+#   the checks below look at the scene frame that shows FILE;
 # - its bounding box is tallest along the plume's rising axis: Blender's Z for a Z-up file
 #   (upright), Blender's Y for a Y-up file (lying on its side), and lies inside the domain;
 # - not mirrored: the smoke's box centre is on the source's side of the domain's centre on
@@ -44,11 +46,14 @@ def numbers(text, count):
 
 def parse_arguments():
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    options = {"up": "z", "grids": "density", "render": None}
+    options = {"up": "z", "grids": "density", "render": None, "sequence": False}
     path = None
     i = 0
     while i < len(argv):
-        if argv[i].startswith("--") and i + 1 < len(argv):
+        if argv[i] == "--sequence":
+            options["sequence"] = True
+            i += 1
+        elif argv[i].startswith("--") and i + 1 < len(argv):
             options[argv[i][2:]] = argv[i + 1]
             i += 2
         else:
@@ -61,11 +66,13 @@ def parse_arguments():
     return os.path.abspath(path), options
 
 
-def import_volume(path):
+def import_volume(path, sequence):
     for ob in list(bpy.data.objects):
         bpy.data.objects.remove(ob)
-    result = bpy.ops.object.volume_import(filepath=path, directory=os.path.dirname(path),
-                                          files=[{"name": os.path.basename(path)}])
+    folder, name = os.path.split(path)
+    names = sorted(f for f in os.listdir(folder) if f.endswith(".vdb")) if sequence else [name]
+    result = bpy.ops.object.volume_import(filepath=os.path.join(folder, names[0]),
+                                          directory=folder, files=[{"name": f} for f in names])
     volumes = [ob for ob in bpy.data.objects if ob.type == "VOLUME"]
     if result != {"FINISHED"} or len(volumes) != 1:
         fail("importing %s gave %s and %d volume objects" % (path, result, len(volumes)))
@@ -73,7 +80,27 @@ def import_volume(path):
     ob.data.grids.load()
     if ob.data.grids.error_message:
         fail("Blender cannot read the grids: " + ob.data.grids.error_message)
+    if sequence:
+        data = ob.data
+        if not data.is_sequence or data.frame_duration != len(names):
+            fail("%d files did not become a sequence of %d frames (sequence %s, %d frames)"
+                 % (len(names), len(names), data.is_sequence, data.frame_duration))
+        info("%d files import as one sequence (start %d, offset %d)"
+             % (len(names), data.frame_start, data.frame_offset))
     return ob
+
+
+def show_file(ob, path):
+    """Goes to the scene frame that shows `path` (Blender plays file N at frame N - offset)."""
+    number = int(os.path.basename(path).split(".")[-2])
+    frame = ob.data.frame_start + number - 1 - ob.data.frame_offset
+    bpy.context.scene.frame_set(frame)
+    shown = ob.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    shown.data.grids.load()
+    if os.path.basename(shown.data.grids.frame_filepath) != os.path.basename(path):
+        fail("scene frame %d shows %s, not %s" % (frame, shown.data.grids.frame_filepath, path))
+    info("scene frame %d shows %s" % (frame, os.path.basename(path)))
+    return shown
 
 
 def world_box(ob):
@@ -219,9 +246,10 @@ def check_image(path, column, options):
 
 def main():
     path, options = parse_arguments()
-    ob = import_volume(path)
-    check_grids(ob, options)
-    low, high = check_box(ob, options)
+    ob = import_volume(path, options["sequence"])
+    shown = show_file(ob, path) if options["sequence"] else ob
+    check_grids(shown, options)
+    low, high = check_box(shown, options)
     if options["render"]:
         column = render(ob, low, high, os.path.abspath(options["render"]))
         check_image(os.path.abspath(options["render"]), column, options)
