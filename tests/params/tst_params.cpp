@@ -401,8 +401,15 @@ private slots:
                         sim::combustionParams::heatRelease,
                         sim::combustionParams::smokePerFuel,
                         sim::combustionParams::flameCooling,
-                        sim::combustionParams::expansion},
-                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6);
+                        sim::combustionParams::expansion,
+                        sim::oceanParams::windSpeed,
+                        sim::oceanParams::windDirection,
+                        sim::oceanParams::amplitude,
+                        sim::oceanParams::smallWaves,
+                        sim::oceanParams::choppiness,
+                        sim::oceanParams::loopPeriod,
+                        sim::oceanParams::gravity},
+                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6 + 7);
     }
 
     // So do the item editors of a mesh obstacle: item rotation and scale, the model's
