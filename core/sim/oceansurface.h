@@ -39,7 +39,7 @@ public:
 
     void evaluate(const OceanSpectrum &spectrum, double time, float choppiness, OceanFields &out);
 
-    std::size_t memoryBytes() const { return mPacked.size() * 4 * sizeof(std::complex<float>); }
+    std::size_t memoryBytes() const { return mPacked.capacity() * sizeof(std::complex<float>); }
 
 private:
     int mNx = 0, mNy = 0;
