@@ -200,6 +200,13 @@ private slots:
         s.lastFrame = 9;
         r = bakeOceanMaps(ocean, s);
         QVERIFY2(!r.status.ok(), "frames past the scene's range");
+        // The fluid bake has no volume of an ocean to write.
+        BakeSettings vdb;
+        vdb.outputDirectory = dir.path().toStdString();
+        vdb.baseName = "sea";
+        const BakeResult v = bakeScene(ocean, vdb);
+        QVERIFY2(QString::fromStdString(v.status.error).contains("no volume to write as OpenVDB"),
+                 v.status.error.c_str());
     }
 };
 
