@@ -1,6 +1,7 @@
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
 // 2 bad usage or invalid input (a refused --resume too), 3 the grid does not fit in memory.
 #include <bake/baker.h>
+#include <bake/oceanbake.h>
 #include <io/scenereader.h>
 #include <scene/builtinscene.h>
 #include <scene/rasterize.h>
@@ -82,10 +83,13 @@ int simulate(const QStringList &arguments)
         "per solver step, the pressure iterations and the final relative residual.");
     parser.addHelpOption();
     parser.addPositionalArgument("simulate", "The command.");
-    const QCommandLineOption sceneOpt("scene", "Built-in scene (plume).", "name", "plume");
+    const QCommandLineOption sceneOpt(
+        "scene", "Built-in scene: plume, or ocean (a 2D ocean patch; --3d and --scheme ignored).",
+        "name", "plume");
     const QCommandLineOption resOpt("resolution", "Cells along each axis.", "N", "128");
     const QCommandLineOption threeDOpt("3d", "Simulate in 3D (default 2D).");
-    const QCommandLineOption schemeOpt("scheme", "Solver scheme: smoke or stam.", "name", "smoke");
+    const QCommandLineOption schemeOpt("scheme", "Solver scheme of the plume scene: smoke or stam.",
+                                       "name", "smoke");
     const QCommandLineOption framesOpt("frames", "Frames to simulate.", "N", "48");
     const QCommandLineOption threadsOpt("threads", "Worker threads (default: all cores).", "N");
     const QCommandLineOption quietOpt("quiet", "Print only the summary.");
@@ -253,6 +257,19 @@ int info(const QStringList &arguments)
                 plume::sim::toString(domain.boundaries[4]),
                 plume::sim::toString(domain.boundaries[5]));
     std::printf("scheme:     %s\n", plume::sim::toString(s.params.scheme));
+    if (s.params.scheme == plume::sim::Scheme::Ocean) {
+        const plume::sim::OceanSettings &o = s.params.ocean;
+        const plume::sim::Vec3 patch = domain.extent();
+        std::printf("ocean:      %g x %g m patch, wind %g m/s towards %g degrees, amplitude %g, "
+                    "small waves %g m, choppiness %g, seed %u, gravity %g m/s^2\n",
+                    patch.x, patch.y, o.windSpeed, o.windDirection, o.amplitude, o.smallWaves,
+                    o.choppiness, o.seed, o.gravity);
+        const double frames = double(o.loopPeriod) * s.time.frameRate;
+        std::printf("loop:       every %g s = %g frames%s\n", o.loopPeriod, frames,
+                    frames == std::floor(frames) ? ""
+                                                 : " (not a whole number: the loop falls "
+                                                   "between frames)");
+    }
     std::printf("frames:     %d to %d at %g fps, ", s.frameStart, s.frameEnd, s.time.frameRate);
     if (s.time.cfl > 0.f)
         std::printf("substeps from CFL %g (at most %d)\n", s.time.cfl, s.time.maxSubsteps);
@@ -479,6 +496,67 @@ QString applyVdbOptions(const QCommandLineParser &p, const VdbOptions &o, plume:
     return {};
 }
 
+// plume-cli bake of an ocean scene: the maps (oceanbake.h) instead of VDB files or renders.
+int bakeOcean(const QCommandLineParser &parser, const plume::Scene &scene, const QString &path,
+              bool quiet, const QCommandLineOption &framesOpt, const QCommandLineOption &outOpt,
+              const QCommandLineOption &mapsOpt, const QCommandLineOption &flipbookOpt,
+              const std::vector<QCommandLineOption> &refused)
+{
+    for (const QCommandLineOption &o : refused) {
+        if (parser.isSet(o))
+            return usageError("--" + o.names().front()
+                              + " does not apply to an ocean scene: it writes maps "
+                                "(--ocean-maps, --ocean-flipbook)");
+    }
+    plume::OceanBakeSettings settings;
+    settings.outputDirectory = parser.value(outOpt).toStdString();
+    settings.baseName = QFileInfo(path).completeBaseName().toStdString();
+    settings.plumeVersion = PLUME_VERSION;
+    settings.firstFrame = scene.simulation.frameStart;
+    settings.lastFrame = scene.simulation.frameEnd;
+    if (parser.isSet(framesOpt)
+        && !parseFrames(parser.value(framesOpt), settings.firstFrame, settings.lastFrame))
+        return usageError("--frames must be A:B or A, got '" + parser.value(framesOpt) + "'");
+    if (plume::sim::Status st = plume::checkFrameRange(scene, settings.firstFrame,
+                                                       settings.lastFrame);
+        !st)
+        return usageError("--frames: " + QString::fromStdString(st.error));
+    if (parser.isSet(mapsOpt)) {
+        settings.maps.clear();
+        for (const QString &name : parser.value(mapsOpt).split(',')) {
+            plume::OceanMap map{};
+            if (!parseName(name.trimmed(), plume::kOceanMapNames, map))
+                return usageError("--ocean-maps: expected "
+                                  + QString::fromStdString(plume::kOceanMapNames.expected())
+                                  + ", got '" + name + "'");
+            if (std::find(settings.maps.begin(), settings.maps.end(), map) == settings.maps.end())
+                settings.maps.push_back(map);
+        }
+    }
+    if (parser.isSet(flipbookOpt)) {
+        bool ok = false;
+        settings.columns = parser.value(flipbookOpt).toInt(&ok);
+        if (!ok || settings.columns < 0 || settings.columns > 256)
+            return usageError("--ocean-flipbook: expected columns from 0 to 256, got '"
+                              + parser.value(flipbookOpt) + "'");
+        settings.flipbook = true;
+    }
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    ProgressLine progress(!quiet && isatty(STDERR_FILENO));
+    const plume::BakeResult result = plume::bakeOceanMaps(scene, settings, &progress);
+    if (!result.status) {
+        std::fprintf(stderr, "\nplume-cli: %s: %s\n", qPrintable(path),
+                     result.status.error.c_str());
+        return kExitFailure;
+    }
+    if (!quiet)
+        std::printf("wrote %zu file%s to %s in %.1f s\n", result.files.size(),
+                    result.files.size() == 1 ? "" : "s", settings.outputDirectory.c_str(),
+                    progress.totalMs() / 1000.0);
+    return kExitOk;
+}
+
 // plume-cli bake SCENE -o DIR: simulates and writes one OpenVDB file per frame.
 int bake(const QStringList &arguments)
 {
@@ -506,10 +584,20 @@ int bake(const QStringList &arguments)
         "record; default "
             + QString::number(kDefaultCheckpointEvery) + ").",
         "N", QString::number(kDefaultCheckpointEvery));
+    const QCommandLineOption oceanMapsOpt(
+        "ocean-maps",
+        "Ocean scenes: the maps to write, comma-separated: height, normal, foam (default all).",
+        "list");
+    const QCommandLineOption oceanFlipbookOpt(
+        "ocean-flipbook",
+        "Ocean scenes: one atlas per map with C columns (0: square) instead of "
+        "an image per frame.",
+        "C");
     parser.addOptions(
         {outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt, resumeOpt, checkpointOpt});
     parser.addOptions(vdbOpts.all());
     parser.addOptions(exportOpts.all());
+    parser.addOptions({oceanMapsOpt, oceanFlipbookOpt});
     if (auto done = parseCommand(
             parser, arguments, "bake",
             "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each frame, with grids "
@@ -522,7 +610,10 @@ int bake(const QStringList &arguments)
             "--resume continues, and the folder ends byte-identical to an uninterrupted bake. "
             "Exit codes: 0 done; 1 failed or interrupted while running (finished frames stay, "
             "resumable); 2 bad usage or scene, or --resume refused (nothing to resume, or the "
-            "scene or options differ); 3 the grid does not fit in memory."))
+            "scene or options differ); 3 the grid does not fit in memory. Scenes of the ocean "
+            "scheme write 16-bit PNG maps instead: <scene>_height.<frame>.png, _normal and _foam "
+            "(--ocean-maps), or atlases (--ocean-flipbook), and <scene>_ocean.json with the "
+            "height range; they tile and, over one loop period, loop (docs/ocean.md)."))
         return *done;
     if (!parser.isSet(outOpt))
         return usageError("bake needs an output folder: -o DIR");
@@ -545,6 +636,16 @@ int bake(const QStringList &arguments)
     std::optional<plume::Scene> scene = loadScene(path, quiet);
     if (!scene)
         return kExitUsage;
+
+    if (scene->simulation.params.scheme == plume::sim::Scheme::Ocean)
+        return bakeOcean(parser, *scene, path, quiet, framesOpt, outOpt, oceanMapsOpt,
+                         oceanFlipbookOpt,
+                         {vdbOpt, resumeOpt, exportOpts.flipbook, exportOpts.images, vdbOpts.up,
+                          vdbOpts.half, vdbOpts.velocityMask});
+    if (parser.isSet(oceanMapsOpt) || parser.isSet(oceanFlipbookOpt))
+        return usageError("--ocean-maps and --ocean-flipbook are for scenes of the ocean scheme; "
+                          "this one is "
+                          + QString(plume::sim::toString(scene->simulation.params.scheme)));
 
     plume::BakeSettings settings;
     settings.outputDirectory = parser.value(outOpt).toStdString();

@@ -235,6 +235,10 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     }
     if (!vdb.on && !flip.on && !images.on)
         return fail("nothing to bake: no VDB, flipbook or image output is enabled");
+    if (vdb.on && scene.simulation.params.scheme == sim::Scheme::Ocean)
+        return fail("an ocean scene has no volume to write as OpenVDB; bake its height, normal "
+                    "and foam maps instead (plume-cli bake, docs/ocean.md), or a flipbook or "
+                    "images of a field such as height");
     if (flip.on) {
         if (sim::Status st = selectFlipbookFrames(fs, flip.first, flip.last, flipFrames, flip.step);
             !st)

@@ -71,7 +71,8 @@ struct BakeResult
 /// frameStart..f, with the scene's inputs evaluated at f. Every file appears complete or not
 /// at all. The result is the same whatever the thread count, and a resumed bake leaves the
 /// same files as one that was never interrupted. A write that fails (a full disk) stops the
-/// bake; the frames written before stay, and so does the resume record.
+/// bake; the frames written before stay, and so does the resume record. Ocean scenes have no
+/// volume: VDB output is refused for them (their maps: bake/oceanbake.h).
 BakeResult bakeScene(const Scene &scene, const BakeSettings &settings,
                      BakeObserver *observer = nullptr);
 

@@ -382,6 +382,20 @@ void readCombustion(ObjectReader &r, sim::CombustionSettings &c)
         r.number(*param, *value);
 }
 
+void readOcean(ObjectReader &r, sim::OceanSettings &o)
+{
+    namespace op = sim::oceanParams;
+    for (auto [param, value] : {std::pair{&op::windSpeed, &o.windSpeed},
+                                {&op::windDirection, &o.windDirection},
+                                {&op::amplitude, &o.amplitude},
+                                {&op::smallWaves, &o.smallWaves},
+                                {&op::choppiness, &o.choppiness},
+                                {&op::loopPeriod, &o.loopPeriod},
+                                {&op::gravity, &o.gravity}})
+        r.number(*param, *value);
+    r.number(op::seed, o.seed);
+}
+
 void readSimulation(ObjectReader &r, SimulationSettings &s)
 {
     sim::SimParams &p = s.params;
@@ -424,6 +438,11 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
         ObjectReader cr(r.context(), r.take("combustion"), r.path("combustion"));
         readCombustion(cr, p.combustion);
         s.combustionExtra = cr.finish();
+    }
+    if (r.has("ocean")) {
+        ObjectReader orr(r.context(), r.take("ocean"), r.path("ocean"));
+        readOcean(orr, p.ocean);
+        s.oceanExtra = orr.finish();
     }
     r.number(sp::stamIterations, p.stamIterations);
     r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);

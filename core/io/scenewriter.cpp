@@ -228,6 +228,22 @@ Node simulationNode(const SimulationSettings &s)
     cn.add("expansion", number(c.expansion));
     addExtra(cn, s.combustionExtra);
     o.add("combustion", std::move(cn));
+    // Only ocean scenes (or files that had the object) carry it, so that other scenes' canonical
+    // form stays as it was.
+    const sim::OceanSettings &w = p.ocean;
+    if (p.scheme == sim::Scheme::Ocean || w != sim::OceanSettings{} || !s.oceanExtra.isEmpty()) {
+        Node on = Node::object();
+        on.add("windSpeed", number(w.windSpeed));
+        on.add("windDirection", number(w.windDirection));
+        on.add("amplitude", number(w.amplitude));
+        on.add("smallWaves", number(w.smallWaves));
+        on.add("choppiness", number(w.choppiness));
+        on.add("loopPeriod", number(w.loopPeriod));
+        on.add("seed", number(std::int64_t(w.seed)));
+        on.add("gravity", number(w.gravity));
+        addExtra(on, s.oceanExtra);
+        o.add("ocean", std::move(on));
+    }
     o.add("stamIterations", number(std::int64_t(p.stamIterations)));
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
     addExtra(o, s.extra);

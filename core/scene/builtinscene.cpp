@@ -4,14 +4,32 @@ namespace plume {
 
 using namespace sim;
 
-std::vector<std::string> builtinSceneNames() { return {"plume"}; }
+std::vector<std::string> builtinSceneNames() { return {"plume", "ocean"}; }
+
+namespace {
+
+/// A 100 m periodic patch of ocean waves (the ocean scheme; `threeD` and `scheme` do not apply).
+Scene oceanScene(int resolution)
+{
+    Scene s;
+    s.name = "ocean";
+    s.domain.dimension = Dimension::TwoD;
+    s.domain.size = {100.f, 100.f, 1.f};
+    s.domain.resolution = resolution;
+    s.domain.boundaries = allBoundaries(Boundary::Periodic);
+    s.simulation.params.scheme = Scheme::Ocean;
+    s.simulation.time.frameRate = 24.f;
+    return s;
+}
+
+} // namespace
 
 bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Scene &out,
                       std::string *error)
 {
-    if (name != "plume") {
+    if (name != "plume" && name != "ocean") {
         if (error)
-            *error = "unknown built-in scene '" + name + "' (known: plume)";
+            *error = "unknown built-in scene '" + name + "' (known: plume, ocean)";
         return false;
     }
     if (!domainParams::resolution.contains(options.resolution)) {
@@ -19,6 +37,10 @@ bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Sc
             *error = "resolution " + std::to_string(options.resolution) + " must be "
                      + domainParams::resolution.describe();
         return false;
+    }
+    if (name == "ocean") {
+        out = oceanScene(options.resolution);
+        return true;
     }
     Scene s;
     s.name = options.threeD ? "plume3d" : "plume";

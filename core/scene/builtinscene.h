@@ -8,7 +8,8 @@
 namespace plume {
 
 /// The built-in scenes that need no file: "plume" (a hot smoke plume rising from a disc past a
-/// round obstacle, closed walls and an open top) in 2D or 3D. They are scene documents like any
+/// round obstacle, closed walls and an open top) in 2D or 3D, and "ocean" (a 100 m periodic patch
+/// of the ocean scheme's waves, always 2D; docs/ocean.md). They are scene documents like any
 /// file's, simulated through SceneSimulation (`plume-cli simulate`, `plume-bench`).
 struct BuiltinOptions
 {

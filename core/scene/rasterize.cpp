@@ -36,6 +36,24 @@ sim::Status checkScene(const Scene &scene)
     if (sim::Status s = scene.simulation.params.validate(); !s)
         return sim::Status::failure("simulation: " + s.error);
     const bool twoD = ds.dimension == Dimension::TwoD;
+    if (scene.simulation.params.scheme == sim::Scheme::Ocean) {
+        // The waves are a function of time alone (docs/ocean.md): nothing else acts on them.
+        if (!twoD)
+            return sim::Status::failure(
+                "domain: the ocean scheme needs dimension \"2d\" (a periodic patch)");
+        const char *faces[4] = {"xmin", "xmax", "ymin", "ymax"};
+        for (int f = 0; f < 4; ++f) {
+            if (ds.boundaries[f] != sim::Boundary::Periodic)
+                return sim::Status::failure(std::string("domain: boundaries.") + faces[f] + " is \""
+                                            + sim::toString(ds.boundaries[f])
+                                            + "\"; the ocean scheme tiles, so every x and y face"
+                                              " must be \"periodic\"");
+        }
+        if (!scene.items.empty())
+            return sim::Status::failure(itemLabel(scene.items.front())
+                                        + ": the ocean scheme has no emitters, obstacles or "
+                                          "force fields (its waves are a function of time alone)");
+    }
     for (const Item &item : scene.items) {
         const ShapeType t = item.shape.type;
         if (t == ShapeType::Everywhere && item.kind != ItemKind::ForceField)

@@ -66,7 +66,7 @@ std::int64_t estimateMemoryBytes(const DomainSettings &d);
 struct SimulationSettings
 {
     /// What an edit can change (scenechanges.h): `Params` includes the unknown keys of the
-    /// pressure and combustion objects.
+    /// pressure, combustion and ocean objects.
     enum class Property { Params, Time, FrameStart, FrameEnd, Seed };
 
     sim::SimParams params;
@@ -77,6 +77,7 @@ struct SimulationSettings
     QJsonObject extra;
     QJsonObject pressureExtra;
     QJsonObject combustionExtra;
+    QJsonObject oceanExtra;
 
     friend bool operator==(const SimulationSettings &, const SimulationSettings &) = default;
 };

@@ -213,7 +213,7 @@ Status parse(std::span<const std::uint8_t> data, CheckpointInfo &info,
     info.time.cfl = r.get<float>();
     info.time.maxSubsteps = r.get<std::int32_t>();
     const auto count = r.get<std::uint32_t>();
-    if (!r.ok() || scheme > std::uint8_t(Scheme::Smoke) || !boundariesOk || info.frame < 0
+    if (!r.ok() || scheme > std::uint8_t(Scheme::Ocean) || !boundariesOk || info.frame < 0
         || info.steps < 0)
         return damaged("its header holds impossible values");
     info.scheme = Scheme(scheme);

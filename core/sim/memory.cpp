@@ -118,6 +118,11 @@ std::uint64_t solverMemoryBytes(const Domain &domain, Scheme scheme)
                                      * std::uint64_t(domain.is2D() ? 1 : c.z + 2);
         return padded * (18 * 4 + 2);
     }
+    if (scheme == Scheme::Ocean) {
+        // Spectrum (two complex floats and a double), four packed complex spectra, seven
+        // output fields and the solid flags.
+        return std::uint64_t(domain.cellCount()) * (16 + 8 + 32 + 28 + 1);
+    }
     // Faces (3 floats), density, temperature, pressure, 4 workspace grids, 3 dye and 3
     // combustion grids: 16 floats; the pressure hierarchy about 2.3 bytes, solids, clearance
     // and ignite flags 3 bytes.

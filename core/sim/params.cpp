@@ -57,6 +57,20 @@ Status SimParams::validate() const
         if (Status s = check(param, v, std::string("combustion.") + param.key); !s)
             return s;
     }
+    const std::pair<const Param &, double> waves[] = {
+        {oceanParams::windSpeed, ocean.windSpeed},
+        {oceanParams::windDirection, ocean.windDirection},
+        {oceanParams::amplitude, ocean.amplitude},
+        {oceanParams::smallWaves, ocean.smallWaves},
+        {oceanParams::choppiness, ocean.choppiness},
+        {oceanParams::loopPeriod, ocean.loopPeriod},
+        {oceanParams::seed, double(ocean.seed)},
+        {oceanParams::gravity, ocean.gravity},
+    };
+    for (const auto &[param, v] : waves) {
+        if (Status s = check(param, v, std::string("ocean.") + param.key); !s)
+            return s;
+    }
     return check(simParams::stamIterations, stamIterations);
 }
 

@@ -7,10 +7,11 @@
 
 namespace plume::sim {
 
-/// The two solver families. Stored in files as "stam" and "smoke".
+/// The solver families. Stored in files as "stam", "smoke" and "ocean".
 enum class Scheme : std::uint8_t {
     Stam,  ///< the reference: Stam's GDC 2003 solver, collocated grid, Gauss-Seidel
     Smoke, ///< production: MAC grid, MacCormack advection, MGPCG pressure, buoyancy
+    Ocean, ///< FFT ocean waves (Tessendorf): a periodic 2D heightfield, a function of time
 };
 
 /// Advection order for the smoke scheme. Stored as "linear", "maccormack", "bfecc".
@@ -26,7 +27,7 @@ enum class SweepOrder : std::uint8_t {
     RedBlack, ///< red cells then black cells, parallel and deterministic
 };
 
-inline constexpr EnumNames<Scheme, 2> kSchemeNames{{"stam", "smoke"}};
+inline constexpr EnumNames<Scheme, 3> kSchemeNames{{"stam", "smoke", "ocean"}};
 inline constexpr EnumNames<AdvectionOrder, 3> kAdvectionOrderNames{
     {"linear", "maccormack", "bfecc"}};
 inline constexpr EnumNames<SweepOrder, 2> kSweepOrderNames{{"paper", "red-black"}};
@@ -86,6 +87,35 @@ struct CombustionSettings
     friend bool operator==(const CombustionSettings &, const CombustionSettings &) = default;
 };
 
+/// Keys and ranges of OceanSettings, in the "ocean" object (docs/ocean.md).
+namespace oceanParams {
+inline constexpr Param windSpeed{.key = "windSpeed", .min = 0, .max = 100, .openMin = true};
+inline constexpr Param windDirection{.key = "windDirection", .min = -360, .max = 360};
+inline constexpr Param amplitude{.key = "amplitude", .min = 0, .softMax = 1, .decimals = 6};
+inline constexpr Param smallWaves{.key = "smallWaves", .min = 0, .softMax = 10, .decimals = 4};
+inline constexpr Param choppiness{.key = "choppiness", .min = 0, .softMax = 10};
+inline constexpr Param loopPeriod{
+    .key = "loopPeriod", .min = 0, .max = 10000, .openMin = true, .decimals = 2};
+inline constexpr Param seed{.key = "seed", .min = 0, .max = 4294967295.0, .integer = true};
+inline constexpr Param gravity{.key = "gravity", .min = 0, .openMin = true, .softMax = 100};
+} // namespace oceanParams
+
+/// The ocean scheme's wave spectrum and animation (docs/ocean.md has the equations). The patch
+/// is the domain: its x and y extent in metres (world units).
+struct OceanSettings
+{
+    float windSpeed = 10.f;    ///< V, m/s: the largest waves are about V^2 / g long
+    float windDirection = 0.f; ///< degrees from +x towards +y that the wind blows to
+    float amplitude = 0.002f;  ///< Phillips constant A: height variance about A pi L^2 / 2
+    float smallWaves = 0.f;    ///< l, m: waves much shorter than l are damped (exp(-k^2 l^2))
+    float choppiness = 1.f;    ///< lambda: horizontal displacement scale (0: no chop)
+    float loopPeriod = 20.f;   ///< T, s: frequencies are multiples of 2 pi / T, so it loops
+    std::uint32_t seed = 1;    ///< the random phases and amplitudes
+    float gravity = 9.81f;     ///< g, m/s^2 (deep water: omega = sqrt(g k))
+
+    friend bool operator==(const OceanSettings &, const OceanSettings &) = default;
+};
+
 /// Tolerance and limit of the pressure solve.
 struct PressureSettings
 {
@@ -120,6 +150,7 @@ struct SimParams
     bool accountingDensity = false; ///< Mick West's mass-conserving advection for density
     PressureSettings pressure;
     CombustionSettings combustion; ///< used where emitters emit fuel
+    OceanSettings ocean;           ///< the ocean scheme's waves
 
     // stam scheme
     int stamIterations = 20; ///< Gauss-Seidel sweeps in diffuse and project

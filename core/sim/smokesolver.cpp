@@ -476,6 +476,13 @@ void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
             out[std::size_t(c)] = mSolids.isSolid(std::size_t(c)) ? 1.f : 0.f;
         });
         return;
+    case FieldKind::Height:
+    case FieldKind::DisplacementX:
+    case FieldKind::DisplacementY:
+    case FieldKind::NormalX:
+    case FieldKind::NormalY:
+    case FieldKind::NormalZ:
+    case FieldKind::Foam: out.reshape(n, kCellCentre, 0.f); return; // the ocean's surface
     case FieldKind::VelocityX:
     case FieldKind::VelocityY:
     case FieldKind::VelocityZ:

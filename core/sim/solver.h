@@ -29,11 +29,23 @@ enum class FieldKind : std::uint8_t {
     Solid,      ///< 1 in obstacles, 0 elsewhere
     Fuel,       ///< unburnt fuel (0 without combustion)
     Flame,      ///< visible fire: fuel burnt recently, cooling at flameCooling (docs/fire.md)
+    // The ocean scheme's surface (docs/ocean.md); 0 in the other schemes.
+    Height,        ///< surface height above the mean, world units (out of the 2D plane)
+    DisplacementX, ///< choppy horizontal displacement of the surface point, world units
+    DisplacementY,
+    NormalX, ///< unit normal of the displaced surface: x, y in the plane, z up
+    NormalY,
+    NormalZ,
+    Foam, ///< 0..1: 1 - Jacobian of the horizontal map, clamped; 1 where the surface folds
 };
 
-inline constexpr EnumNames<FieldKind, 15> kFieldKindNames{
-    {"density", "temperature", "dye-red", "dye-green", "dye-blue", "velocity-x", "velocity-y",
-     "velocity-z", "speed", "pressure", "divergence", "vorticity", "solid", "fuel", "flame"}};
+inline constexpr EnumNames<FieldKind, 22> kFieldKindNames{
+    {"density",    "temperature", "dye-red",  "dye-green", "dye-blue",       "velocity-x",
+     "velocity-y", "velocity-z",  "speed",    "pressure",  "divergence",     "vorticity",
+     "solid",      "fuel",        "flame",    "height",    "displacement-x", "displacement-y",
+     "normal-x",   "normal-y",    "normal-z", "foam"}};
+/// Whether a field is one of the ocean scheme's surface fields.
+inline bool isOceanField(FieldKind f) { return f >= FieldKind::Height; }
 inline const char *toString(FieldKind f) { return kFieldKindNames.name(f); }
 
 /// What one substep did.
@@ -63,7 +75,7 @@ struct StateField
     int group = 0;
 };
 
-/// A fluid solver over a fixed domain. Both schemes implement it. Inputs (obstacles, emitters,
+/// A fluid solver over a fixed domain. Every scheme implements it. Inputs (obstacles, emitters,
 /// force fields) can change between steps without resetting the state.
 class Solver
 {

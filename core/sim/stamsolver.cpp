@@ -537,6 +537,13 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
         return;
     case FieldKind::Fuel:
     case FieldKind::Flame: return; // no combustion in this scheme: zeros
+    case FieldKind::Height:
+    case FieldKind::DisplacementX:
+    case FieldKind::DisplacementY:
+    case FieldKind::NormalX:
+    case FieldKind::NormalY:
+    case FieldKind::NormalZ:
+    case FieldKind::Foam: return; // the ocean scheme's surface: zeros
     }
 }
 

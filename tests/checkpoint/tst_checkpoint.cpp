@@ -105,14 +105,15 @@ Scene featureScene(sim::Scheme scheme, bool threeD, int resolution, bool account
     return s;
 }
 
-constexpr sim::FieldKind kAllFields[] = {sim::FieldKind::Density,    sim::FieldKind::Temperature,
-                                         sim::FieldKind::DyeRed,     sim::FieldKind::DyeGreen,
-                                         sim::FieldKind::DyeBlue,    sim::FieldKind::VelocityX,
-                                         sim::FieldKind::VelocityY,  sim::FieldKind::VelocityZ,
-                                         sim::FieldKind::Speed,      sim::FieldKind::Pressure,
-                                         sim::FieldKind::Divergence, sim::FieldKind::Vorticity,
-                                         sim::FieldKind::Solid,      sim::FieldKind::Fuel,
-                                         sim::FieldKind::Flame};
+constexpr sim::FieldKind kAllFields[] = {
+    sim::FieldKind::Density,   sim::FieldKind::Temperature,   sim::FieldKind::DyeRed,
+    sim::FieldKind::DyeGreen,  sim::FieldKind::DyeBlue,       sim::FieldKind::VelocityX,
+    sim::FieldKind::VelocityY, sim::FieldKind::VelocityZ,     sim::FieldKind::Speed,
+    sim::FieldKind::Pressure,  sim::FieldKind::Divergence,    sim::FieldKind::Vorticity,
+    sim::FieldKind::Solid,     sim::FieldKind::Fuel,          sim::FieldKind::Flame,
+    sim::FieldKind::Height,    sim::FieldKind::DisplacementX, sim::FieldKind::DisplacementY,
+    sim::FieldKind::NormalX,   sim::FieldKind::NormalY,       sim::FieldKind::NormalZ,
+    sim::FieldKind::Foam};
 
 /// Every field the solver can hand out, as bytes.
 QByteArray fieldBytes(const SceneSimulation &s)
@@ -249,6 +250,38 @@ private slots:
 
     // Restoring into a simulation that ran ahead (the app going back to a cached frame): the
     // solids are the same, so what derives from them is kept; the result is still exact.
+    // The ocean's state is its time: a checkpoint restores it exactly (with substeps, into a
+    // fresh simulation and into one that ran past it), and the surface moved in between.
+    void oceanResumesExactly()
+    {
+        Scene scene;
+        scene.domain.size = {40.f, 40.f, 1.f};
+        scene.domain.resolution = 32;
+        scene.domain.boundaries = sim::allBoundaries(sim::Boundary::Periodic);
+        scene.simulation.params.scheme = sim::Scheme::Ocean;
+        scene.simulation.params.ocean.loopPeriod = 3.7f;
+        scene.simulation.time.substeps = 3;
+        const std::uint64_t hash = sceneHash(scene);
+        SceneSimulation a;
+        QVERIFY(a.setScene(scene));
+        advance(a, 1, 5);
+        const QByteArray atCheckpoint = fieldBytes(a);
+        Bytes checkpoint;
+        QVERIFY(a.saveCheckpoint(hash, checkpoint));
+        advance(a, 6, 9);
+        QVERIFY(fieldBytes(a) != atCheckpoint);
+        for (int ranBefore : {0, 12}) {
+            SceneSimulation b;
+            QVERIFY(b.setScene(scene));
+            advance(b, 1, ranBefore);
+            const sim::Status st = b.restoreCheckpoint(checkpoint, hash);
+            QVERIFY2(st, st.error.c_str());
+            QVERIFY(fieldBytes(b) == atCheckpoint);
+            advance(b, 6, 9);
+            QVERIFY(fieldBytes(b) == fieldBytes(a));
+        }
+    }
+
     void restoreIntoARunningSimulation_data()
     {
         QTest::addColumn<int>("scheme");

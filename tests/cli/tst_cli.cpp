@@ -170,6 +170,42 @@ private slots:
             QVERIFY2(r.out.contains(s), qPrintable(r.out));
     }
 
+    // An ocean scene: info shows the waves and the loop, bake writes the maps asked for (not
+    // VDB files), refuses the fluid outputs, and other scenes refuse the ocean options.
+    void ocean()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "ocean-tile", 32, 10);
+        const Run info = run({"info", scene});
+        QCOMPARE(info.exitCode, 0);
+        for (const char *s : {"scheme:     ocean", "100 x 100 m patch, wind 12 m/s",
+                              "loop:       every 10 s = 240 frames"})
+            QVERIFY2(info.out.contains(s), qPrintable(info.out));
+        const QString out = dir.filePath("out");
+        const Run r = run(
+            {"bake", scene, "-o", out, "--frames", "2:3", "--ocean-maps", "foam,height"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QDir(out).entryList(QDir::Files),
+                 QStringList({"ocean-tile_foam.0002.png", "ocean-tile_foam.0003.png",
+                              "ocean-tile_height.0002.png", "ocean-tile_height.0003.png",
+                              "ocean-tile_ocean.json"}));
+        const Run bad = run({"bake", scene, "-o", out, "--ocean-maps", "height,waves"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("expected one of height, normal, foam, got 'waves'"),
+                 qPrintable(bad.err));
+        const Run vdb = run({"bake", scene, "-o", out, "--vdb"});
+        QCOMPARE(vdb.exitCode, 2);
+        QVERIFY2(vdb.err.contains("--vdb does not apply to an ocean scene"), qPrintable(vdb.err));
+        const Run smoke = run(
+            {"bake", smallScene(dir, "plume-2d", 32, 4), "-o", out, "--ocean-flipbook", "0"});
+        QCOMPARE(smoke.exitCode, 2);
+        QVERIFY2(smoke.err.contains("are for scenes of the ocean scheme"), qPrintable(smoke.err));
+        const Run sim = run(
+            {"simulate", "--scene", "ocean", "--resolution", "64", "--frames", "2", "--quiet"});
+        QCOMPARE(sim.exitCode, 0);
+        QVERIFY2(sim.out.contains("ocean scheme, 64 x 64 x 1 cells"), qPrintable(sim.out));
+    }
+
     // Frames A:B inclusive, one complete file per frame, quiet when stderr is a pipe.
     void bake()
     {

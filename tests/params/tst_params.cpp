@@ -328,9 +328,10 @@ private slots:
     void readerUsesEnumTables()
     {
         // Keys separated by '|' take the same name (periodic needs both faces of an axis).
-        auto check = [](const QString &path, const char *keys, const auto &table) {
+        auto check = [](const QString &path, const char *keys, const auto &table,
+                        QJsonValue base = baseScene()) {
             const auto with = [&](const char *name) {
-                QJsonValue scene = baseScene();
+                QJsonValue scene = base;
                 for (const QString &key : QString(keys).split('|'))
                     scene = setPath(scene, path.split('/') << key, name);
                 return scene;
@@ -348,7 +349,13 @@ private slots:
             QVERIFY2(r.error.find(table.expected()) != std::string::npos, r.error.c_str());
         };
         check("domain/boundaries", "xmin|xmax", sim::kBoundaryNames);
-        check("simulation", "scheme", sim::kSchemeNames);
+        // Every scheme runs on a periodic 2D patch without items (the ocean scheme needs one).
+        QJsonValue patch = baseScene();
+        for (const char *face : {"xmin", "xmax", "ymin", "ymax"})
+            patch = setPath(patch, {"domain", "boundaries", face}, "periodic");
+        QJsonObject bare = patch.toObject();
+        bare.remove("items");
+        check("simulation", "scheme", sim::kSchemeNames, bare);
         check("simulation", "advection", sim::kAdvectionOrderNames);
         check("simulation", "stamSweep", sim::kSweepOrderNames);
         check("items/0/emitter", "velocityMode", sim::kEmitterVelocityNames);
@@ -398,8 +405,15 @@ private slots:
                         sim::combustionParams::heatRelease,
                         sim::combustionParams::smokePerFuel,
                         sim::combustionParams::flameCooling,
-                        sim::combustionParams::expansion},
-                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6);
+                        sim::combustionParams::expansion,
+                        sim::oceanParams::windSpeed,
+                        sim::oceanParams::windDirection,
+                        sim::oceanParams::amplitude,
+                        sim::oceanParams::smallWaves,
+                        sim::oceanParams::choppiness,
+                        sim::oceanParams::loopPeriod,
+                        sim::oceanParams::gravity},
+                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6 + 7);
     }
 
     // So do the item editors of a mesh obstacle: item rotation and scale, the model's

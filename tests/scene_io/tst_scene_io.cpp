@@ -127,6 +127,7 @@ class TestSceneIo : public QObject
 private slots:
     void examplesLoad_data();
     void examplesLoad();
+    void oceanExample();
     void roundTrip_data();
     void roundTrip();
     void featureRoundTrip();
@@ -184,6 +185,30 @@ void TestSceneIo::examplesLoad()
         QVERIFY(sim::validate(e, std::size_t(setup.domain.cellCount())).ok());
     for (const sim::ForceField &f : setup.forces)
         QVERIFY(sim::validate(f).ok());
+}
+
+void TestSceneIo::oceanExample()
+{
+    // The ocean example: canonical, no warnings, no items, the periodic 2D patch its scheme
+    // needs, and its loop a whole number of frames (10 s at 24 fps).
+    const QString path = scenesDir() + "/ocean-tile.plume";
+    const SceneReadResult r = readSceneFile(path);
+    QVERIFY2(r.ok, r.error.c_str());
+    QVERIFY2(r.warnings.empty(), qPrintable(joined(r.warnings)));
+    QCOMPARE(sceneToJson(r.scene, scenesDir().toStdString()), readAll(path));
+    QVERIFY(r.scene.items.empty());
+    const sim::SimParams &p = r.scene.simulation.params;
+    QCOMPARE(p.scheme, sim::Scheme::Ocean);
+    QCOMPARE(p.ocean.loopPeriod * r.scene.simulation.time.frameRate, 240.f);
+    QCOMPARE(r.scene.simulation.frameEnd, 240);
+    SceneRasterizer raster;
+    QVERIFY(raster.setScene(r.scene).ok());
+    QCOMPARE(raster.setup().domain.cells, (sim::Int3{256, 256, 1}));
+    // The "ocean" object is written only where it matters: smoke scenes stay as they were.
+    Scene smoke;
+    QVERIFY(!sceneToJson(smoke, {}).contains("\"ocean\""));
+    smoke.simulation.params.ocean.windSpeed = 5.f;
+    QVERIFY(sceneToJson(smoke, {}).contains("\"ocean\""));
 }
 
 void TestSceneIo::roundTrip_data()
@@ -382,6 +407,10 @@ void TestSceneIo::badFiles_data()
         {"domain.resolution", "1024 x 1024 x 1024", "64.0 GiB", "at most 134217728 cells"});
     row("resolution-out-of-range.plume", {"domain.resolution", "integer in [8, 16384]"});
     row("periodic-one-face.plume", {"domain.boundaries", "periodic", "both faces"});
+    row("ocean-loop-period.plume",
+        {"simulation.ocean.loopPeriod", "in (0, 10000]", "got number 0"});
+    row("ocean-walls.plume", {"boundaries.xmin is \"wall\"", "must be \"periodic\""});
+    row("ocean-with-emitter.plume", {"item 'spray'", "the ocean scheme has no emitters"});
     row("missing-image.plume", {"items[0].shape.file", "images/missing.png", "does not exist"});
     row("duplicate-names.plume", {"items[1].name", "unique name", "items[0]"});
     row("unsorted-keys.plume", {"items[0].emitter.rate.keys[1].frame", "frame > 10"});

@@ -41,6 +41,7 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
+#include <QListView>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -291,6 +292,25 @@ void MainWindow::createActions()
         if (n >= 0 && !fieldGroup->actions()[n]->isChecked())
             fieldGroup->actions()[n]->trigger();
     });
+    // Ocean scenes offer the ocean's fields, the other schemes the fluid's; a field that leaves
+    // the menu gives way to the first one offered.
+    auto offerFields = [this, fieldGroup, fieldCombo] {
+        const bool ocean = mDocument->scene().simulation.params.scheme == sim::Scheme::Ocean;
+        auto *list = qobject_cast<QListView *>(fieldCombo->view());
+        for (ViewField f : kViewFields) {
+            const bool offered = isOceanView(f) == ocean;
+            fieldGroup->actions()[int(f)]->setVisible(offered);
+            if (list)
+                list->setRowHidden(int(f), !offered);
+        }
+        if (isOceanView(ViewField(fieldCombo->currentIndex())) != ocean)
+            fieldGroup->actions()[int(ocean ? ViewField::Height : ViewField::Dye)]->trigger();
+    };
+    connect(mDocument, &Document::changed, this, [offerFields](const ChangeEvent &e) {
+        if (e.type == ChangeEvent::Type::Reset || e.type == ChangeEvent::Type::Simulation)
+            offerFields();
+    });
+    offerFields();
     const std::pair<const char *, Viewport::Overlay> overlays[] = {
         {"Velocity &Arrows", Viewport::Arrows},
         {"&Grid", Viewport::Grid},

@@ -619,6 +619,28 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
         addDouble(
             c, label, [s, member = member] { return s().params.combustion.*member; },
             setS(combustion(member)), *param);
+
+    // Ocean (ocean scheme; docs/ocean.md): the wave spectrum and the loop.
+    QFormLayout *o = section(layout, "Ocean");
+    namespace op = sim::oceanParams;
+    using O = sim::OceanSettings;
+    auto ocean = [](float O::*member) {
+        return [member](S &x, double v) { x.params.ocean.*member = float(v); };
+    };
+    for (auto [label, member, param] : {std::tuple{"Wind speed m/s", &O::windSpeed, &op::windSpeed},
+                                        {"Wind direction", &O::windDirection, &op::windDirection},
+                                        {"Amplitude", &O::amplitude, &op::amplitude},
+                                        {"Small waves m", &O::smallWaves, &op::smallWaves},
+                                        {"Choppiness", &O::choppiness, &op::choppiness},
+                                        {"Loop period s", &O::loopPeriod, &op::loopPeriod},
+                                        {"Gravity m/s2", &O::gravity, &op::gravity}})
+        addDouble(
+            o, label, [s, member = member] { return s().params.ocean.*member; },
+            setS(ocean(member)), *param);
+    addInt(
+        o, "Wave seed", [s] { return int(s().params.ocean.seed); },
+        setS([](S &x, int v) { x.params.ocean.seed = std::uint32_t(v); }),
+        renamed(op::seed, "oceanSeed"));
 }
 
 void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,

@@ -35,6 +35,14 @@ enum class DisplayField : std::uint8_t {
     VelocityZ,
     Fuel,  ///< combustion only: empty without it
     Flame, ///< combustion only: empty without it
+    // The ocean scheme's surface (docs/ocean.md): empty in the other schemes.
+    Height,
+    DisplacementX,
+    DisplacementY,
+    NormalX,
+    NormalY,
+    NormalZ,
+    Foam,
     Count
 };
 

@@ -348,6 +348,15 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
         take(sim::FieldKind::Fuel, DisplayField::Fuel);
         take(sim::FieldKind::Flame, DisplayField::Flame);
     }
+    if (solver.params().scheme == sim::Scheme::Ocean) {
+        take(sim::FieldKind::Height, DisplayField::Height);
+        take(sim::FieldKind::DisplacementX, DisplayField::DisplacementX);
+        take(sim::FieldKind::DisplacementY, DisplayField::DisplacementY);
+        take(sim::FieldKind::NormalX, DisplayField::NormalX);
+        take(sim::FieldKind::NormalY, DisplayField::NormalY);
+        take(sim::FieldKind::NormalZ, DisplayField::NormalZ);
+        take(sim::FieldKind::Foam, DisplayField::Foam);
+    }
     const sim::FlagGrid &solids = mLoop.setup().solids;
     frame->solids.reshape({n.x, n.y, 1});
     for (int j = 0; j < n.y; ++j)

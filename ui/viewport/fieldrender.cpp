@@ -40,6 +40,30 @@ void addFireGlow(QImage &image, const FrameData &frame, const FireLook &fire)
     });
 }
 
+/// The ocean's normals as a normal map (0.5 + 0.5 n per channel), one pixel per cell, row 0
+/// the highest y; black where the frame has none (not an ocean).
+QImage normalImage(const FrameData &frame)
+{
+    const sim::ScalarGrid *n[3] = {&frame.field(DisplayField::NormalX),
+                                   &frame.field(DisplayField::NormalY),
+                                   &frame.field(DisplayField::NormalZ)};
+    const sim::Int3 size = frame.field(DisplayField::Density).size();
+    QImage image(std::max(size.x, 1), std::max(size.y, 1), QImage::Format_RGB32);
+    image.fill(Qt::black);
+    if (n[0]->size() != size || n[1]->size() != size || n[2]->size() != size)
+        return image;
+    auto channel = [](float v) {
+        return int(std::lround(255.f * std::clamp(0.5f + 0.5f * v, 0.f, 1.f)));
+    };
+    sim::forEachRow(sim::Int3{size.x, size.y, 1}, [&](int j, int) {
+        auto *line = reinterpret_cast<QRgb *>(image.scanLine(size.y - 1 - j));
+        for (int i = 0; i < size.x; ++i)
+            line[i] = qRgb(channel((*n[0])(i, j, 0)), channel((*n[1])(i, j, 0)),
+                           channel((*n[2])(i, j, 0)));
+    });
+    return image;
+}
+
 } // namespace
 
 QString toDisplayName(ViewField f)
@@ -54,6 +78,11 @@ QString toDisplayName(ViewField f)
     case ViewField::Vorticity: return "Vorticity";
     case ViewField::Pressure: return "Pressure";
     case ViewField::Divergence: return "Divergence";
+    case ViewField::Height: return "Height";
+    case ViewField::DisplacementX: return "Displacement X";
+    case ViewField::DisplacementY: return "Displacement Y";
+    case ViewField::Normal: return "Normal";
+    case ViewField::Foam: return "Foam";
     }
     return "Dye";
 }
@@ -62,12 +91,13 @@ FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook
 {
     FieldPicture out;
     const sim::FlagGrid *solids = &frame.solids;
-    auto scalar = [&](DisplayField f, ColorMap map, bool symmetric) {
+    // `fixedHi` > 0: the range is [0, fixedHi] (foam) instead of the frame's.
+    auto scalar = [&](DisplayField f, ColorMap map, bool symmetric, float fixedHi = 0.f) {
         const float lo = frame.minimum[int(f)], hi = frame.maximum[int(f)];
         const float m = std::max(std::max(std::abs(lo), std::abs(hi)), 1e-6f);
         out.map = map;
         out.lo = symmetric ? -m : 0.f;
-        out.hi = symmetric ? m : std::max(hi, 1e-6f);
+        out.hi = symmetric ? m : (fixedHi > 0.f ? fixedHi : std::max(hi, 1e-6f));
         // Without combustion there is no fuel or flame: nothing, drawn as zeros.
         sim::ScalarGrid zeros;
         const sim::ScalarGrid *g = &frame.field(f);
@@ -99,6 +129,18 @@ FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook
     case ViewField::Vorticity: scalar(DisplayField::Vorticity, ColorMap::Inferno, false); break;
     case ViewField::Pressure: scalar(DisplayField::Pressure, ColorMap::Diverging, true); break;
     case ViewField::Divergence: scalar(DisplayField::Divergence, ColorMap::Diverging, true); break;
+    case ViewField::Height: scalar(DisplayField::Height, ColorMap::Diverging, true); break;
+    case ViewField::DisplacementX:
+        scalar(DisplayField::DisplacementX, ColorMap::Diverging, true);
+        break;
+    case ViewField::DisplacementY:
+        scalar(DisplayField::DisplacementY, ColorMap::Diverging, true);
+        break;
+    case ViewField::Normal:
+        out.legend = false;
+        out.image = normalImage(frame);
+        break;
+    case ViewField::Foam: scalar(DisplayField::Foam, ColorMap::Smoke, false, 1.f); break;
     }
     return out;
 }

@@ -19,16 +19,26 @@ enum class ViewField {
     Speed,
     Vorticity,
     Pressure,
-    Divergence
+    Divergence,
+    // The ocean scheme's (docs/ocean.md); the menus offer them for ocean scenes only.
+    Height,
+    DisplacementX,
+    DisplacementY,
+    Normal,
+    Foam,
 };
 
 /// Display names, in menu order.
 QString toDisplayName(ViewField f);
-inline constexpr ViewField kViewFields[] = {ViewField::Dye,         ViewField::Density,
-                                            ViewField::Temperature, ViewField::Flame,
-                                            ViewField::Fuel,        ViewField::Speed,
-                                            ViewField::Vorticity,   ViewField::Pressure,
-                                            ViewField::Divergence};
+inline constexpr ViewField kViewFields[] = {ViewField::Dye,           ViewField::Density,
+                                            ViewField::Temperature,   ViewField::Flame,
+                                            ViewField::Fuel,          ViewField::Speed,
+                                            ViewField::Vorticity,     ViewField::Pressure,
+                                            ViewField::Divergence,    ViewField::Height,
+                                            ViewField::DisplacementX, ViewField::DisplacementY,
+                                            ViewField::Normal,        ViewField::Foam};
+/// Whether a view shows an ocean field (else a fluid field).
+inline bool isOceanView(ViewField f) { return f >= ViewField::Height; }
 
 /// A picture of one field of a frame plus the range its colour map spans (for the legend).
 struct FieldPicture
@@ -52,7 +62,9 @@ struct FireLook
 /// without dye); with combustion (the frame has a flame field) the blackbody emission of the flame
 /// and the hot gas is added over it, as the CPU renderer's 2D path adds it (emissionColor).
 /// Density, temperature, flame, fuel, speed, vorticity: 0 to the frame's maximum. Pressure,
-/// divergence: symmetric about zero on the diverging map. Solid cells are grey.
+/// divergence: symmetric about zero on the diverging map. Ocean: height and displacement
+/// symmetric about zero on the diverging map, the normal as its normal-map colour 0.5 + 0.5 n
+/// (no legend), foam 0 to 1. Solid cells are grey.
 FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {});
 
 } // namespace plume

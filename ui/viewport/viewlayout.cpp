@@ -1,6 +1,7 @@
 #include "viewlayout.h"
 
 #include "glprobe.h"
+#include "surfaceview.h"
 #include "viewport.h"
 #include "volumeview.h"
 
@@ -34,6 +35,7 @@ ViewLayout::ViewLayout(Viewport *main, QWidget *parent)
     mPanels[1] = makePanel(1, new Viewport(mDocument, main->toolOptions(), this), 0);
     mPanels[2] = makePanel(2, new Viewport(mDocument, main->toolOptions(), this), 1);
     mVolumePanel = makeVolumePanel();
+    mSurfacePanel = makeSurfacePanel();
     connect(main, &Viewport::displayChanged, this, &ViewLayout::mirrorMain);
     connect(mDocument, &Document::changed, this, [this](const ChangeEvent &e) {
         // The slice sliders follow the cells and the planes the box; boundaries move neither.
@@ -41,6 +43,8 @@ ViewLayout::ViewLayout(Viewport *main, QWidget *parent)
         if (e.type == ChangeEvent::Type::Reset
             || (e.type == ChangeEvent::Type::Domain && !e.domain.within({P::Boundaries})))
             syncToScene(true);
+        else if (e.type == ChangeEvent::Type::Simulation)
+            syncToScene(false); // the scheme may have become ocean or stopped being one
     });
     mQuadAction = new QAction("&Quad View", this);
     mQuadAction->setObjectName("actionQuadView");
@@ -52,6 +56,12 @@ ViewLayout::ViewLayout(Viewport *main, QWidget *parent)
     mVolumeAction->setCheckable(true);
     mVolumeAction->setShortcut(QKeySequence("Ctrl+3"));
     connect(mVolumeAction, &QAction::toggled, this, &ViewLayout::setVolumeShown);
+    mSurfaceAction = new QAction("S&urface View", this);
+    mSurfaceAction->setObjectName("actionSurfaceView");
+    mSurfaceAction->setCheckable(true);
+    mSurfaceAction->setShortcut(QKeySequence("Ctrl+5"));
+    mSurfaceAction->setToolTip("Ocean scenes: the lit wave surface (OpenGL)");
+    connect(mSurfaceAction, &QAction::toggled, this, &ViewLayout::setSurfaceShown);
     mirrorMain();
     syncToScene(true);
 }
@@ -60,6 +70,46 @@ void ViewLayout::addMenuActions(QMenu *menu)
 {
     menu->addAction(mQuadAction);
     menu->addAction(mVolumeAction);
+    menu->addAction(mSurfaceAction);
+}
+
+QWidget *ViewLayout::makeSurfacePanel()
+{
+    auto *panel = new QWidget(this);
+    auto *box = new QVBoxLayout(panel);
+    box->setContentsMargins(0, 0, 0, 0);
+    auto *message = new QLabel(panel);
+    message->setObjectName("surfaceOffMessage");
+    message->setAlignment(Qt::AlignCenter);
+    message->setWordWrap(true);
+    message->setMargin(16);
+    auto off = [message](const QString &reason) {
+        message->setText("The surface view is off: " + reason
+                         + "\nView > Field still shows the ocean's fields.");
+        message->show();
+    };
+    if (const QString reason = openGLUnavailableReason(); !reason.isEmpty()) {
+        off(reason);
+        box->addWidget(message, 1);
+        return panel;
+    }
+    mSurface = new SurfaceView(panel);
+    box->addWidget(mSurface, 1);
+    box->addWidget(message);
+    message->hide();
+    connect(mSurface, &SurfaceView::unavailable, this, [this, off](const QString &reason) {
+        off(reason);
+        mSurface->hide();
+    });
+    return panel;
+}
+
+void ViewLayout::setSurfaceShown(bool surface)
+{
+    mSurfaceShown = surface;
+    if (mSurfaceAction->isChecked() != surface)
+        mSurfaceAction->setChecked(surface);
+    relayout();
 }
 
 ViewLayout::Panel ViewLayout::makePanel(int index, Viewport *view, int axis)
@@ -201,6 +251,8 @@ void ViewLayout::syncToScene(bool reset)
     const bool threeD = mDocument->scene().domain.dimension == Dimension::ThreeD;
     const bool changed = threeD != mThreeD;
     mThreeD = threeD;
+    mOcean = mDocument->scene().simulation.params.scheme == sim::Scheme::Ocean;
+    mSurfaceAction->setEnabled(mOcean);
     if (reset || changed)
         for (int n = 0; n < 3; ++n) {
             Panel &p = mPanels[n];
@@ -260,10 +312,12 @@ void ViewLayout::setVolumeShown(bool volume)
 
 void ViewLayout::relayout()
 {
-    QWidget *all[4] = {mPanels[0].widget, mVolumePanel, mPanels[1].widget, mPanels[2].widget};
+    QWidget *all[5] = {mPanels[0].widget, mVolumePanel, mPanels[1].widget, mPanels[2].widget,
+                       mSurfacePanel};
     for (QWidget *w : all)
         mGrid->removeWidget(w);
     const bool quad = mQuad && mThreeD;
+    mSurfacePanel->hide();
     for (int n = 0; n < 2; ++n) { // equal quarters, or all of it for the single view
         mGrid->setColumnStretch(n, quad || n == 0 ? 1 : 0);
         mGrid->setRowStretch(n, quad || n == 0 ? 1 : 0);
@@ -276,6 +330,8 @@ void ViewLayout::relayout()
         return;
     }
     QWidget *single = mVolumeShown && mThreeD ? mVolumePanel : mPanels[0].widget;
+    if (mSurfaceShown && mOcean)
+        single = mSurfacePanel;
     for (QWidget *w : all)
         w->setVisible(w == single);
     mGrid->addWidget(single, 0, 0);
@@ -287,6 +343,8 @@ void ViewLayout::showFrame(const FramePtr &frame)
     mPanels[2].view->showFrame(frame);
     if (mVolume)
         mVolume->showFrame(frame);
+    if (mSurface)
+        mSurface->showFrame(frame);
 }
 
 } // namespace plume

@@ -16,6 +16,7 @@ namespace plume {
 class Document;
 class ToolOptions;
 class Viewport;
+class SurfaceView;
 class VolumeView;
 
 /// The window's centre: one large view, or four like a modelling package's quad view (the
@@ -23,7 +24,9 @@ class VolumeView;
 /// axis choice and a position slider (shown in 3D scenes); the other slice views mirror the
 /// main viewport's field, overlays and tool, so painting works in any of them. The volume
 /// view exists only when openGLUnavailableReason() is empty; otherwise its place says why it
-/// is off and the slices work as before. In 2D scenes only the main viewport is shown.
+/// is off and the slices work as before. In 2D scenes only the main viewport is shown, or for
+/// ocean scenes (docs/ocean.md) the lit surface view instead (Surface View), which likewise
+/// says why it is off without OpenGL.
 class ViewLayout : public QWidget
 {
     Q_OBJECT
@@ -37,6 +40,11 @@ public:
     /// Single layout: show the volume view instead of the main slice.
     void setVolumeShown(bool volume);
     bool isVolumeShown() const { return mVolumeShown; }
+    /// Ocean scenes: show the lit surface view instead of the main viewport.
+    void setSurfaceShown(bool surface);
+    bool isSurfaceShown() const { return mSurfaceShown; }
+    /// The ocean surface view, or null when OpenGL 3.3 is not available.
+    SurfaceView *surfaceView() const { return mSurface; }
 
     /// Slice view n: 0 the main viewport, 1 the X slice, 2 the Y slice.
     Viewport *sliceView(int n) const { return mPanels[n].view; }
@@ -47,7 +55,7 @@ public:
     /// Why the volume view is off (empty when it is on).
     QString volumeOffReason() const { return mVolumeOff; }
 
-    /// The layout actions (Quad View, Volume View) for the window's View menu.
+    /// The layout actions (Quad View, Volume View, Surface View) for the window's View menu.
     void addMenuActions(QMenu *menu);
 
 public slots:
@@ -67,6 +75,7 @@ private:
 
     Panel makePanel(int index, Viewport *view, int axis);
     QWidget *makeVolumePanel();
+    QWidget *makeSurfacePanel();
     void mirrorMain();
     void syncToScene(bool reset);
     void applySlider(int panel);
@@ -82,9 +91,14 @@ private:
     QGridLayout *mGrid = nullptr;
     QAction *mQuadAction = nullptr;
     QAction *mVolumeAction = nullptr;
+    QAction *mSurfaceAction = nullptr;
+    QWidget *mSurfacePanel = nullptr;
+    SurfaceView *mSurface = nullptr;
     bool mQuad = false;
     bool mVolumeShown = false;
+    bool mSurfaceShown = false;
     bool mThreeD = false;
+    bool mOcean = false;
 };
 
 } // namespace plume

@@ -1,0 +1,204 @@
+#include "oceanbake.h"
+
+#include <export/frameimage.h>
+#include <scene/scenesimulation.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace plume {
+
+namespace {
+
+std::string frameName(const std::string &base, OceanMap map, int frame)
+{
+    char number[16];
+    std::snprintf(number, sizeof number, "%04d", frame);
+    return base + "_" + toString(map) + "." + number + ".png";
+}
+
+/// The frame's maps, in the order of `maps`.
+std::vector<MapImage> frameMaps(const sim::Solver &solver, const std::vector<OceanMap> &maps,
+                                float low, float high)
+{
+    std::vector<MapImage> out;
+    sim::ScalarGrid a, b, c;
+    for (OceanMap m : maps) {
+        switch (m) {
+        case OceanMap::Height:
+            solver.sample(sim::FieldKind::Height, a);
+            out.push_back(heightMap(a, low, high));
+            break;
+        case OceanMap::Normal:
+            solver.sample(sim::FieldKind::NormalX, a);
+            solver.sample(sim::FieldKind::NormalY, b);
+            solver.sample(sim::FieldKind::NormalZ, c);
+            out.push_back(normalMap(a, b, c));
+            break;
+        case OceanMap::Foam:
+            solver.sample(sim::FieldKind::Foam, a);
+            out.push_back(foamMap(a));
+            break;
+        }
+    }
+    return out;
+}
+
+QJsonObject sidecar(const Scene &scene, const OceanBakeSettings &s, const sim::Domain &domain,
+                    float low, float high, const std::vector<std::string> &files, int columns)
+{
+    const sim::OceanSettings &o = scene.simulation.params.ocean;
+    const double rate = scene.simulation.time.frameRate;
+    QJsonObject j;
+    j["format"] = "plume-ocean-maps";
+    j["version"] = 1;
+    j["scene"] = QString::fromStdString(scene.name);
+    j["plumeVersion"] = QString::fromStdString(s.plumeVersion);
+    j["firstFrame"] = s.firstFrame;
+    j["lastFrame"] = s.lastFrame;
+    j["frameRate"] = rate;
+    j["loopPeriod"] = double(o.loopPeriod);
+    j["loopFrames"] = double(o.loopPeriod) * rate;
+    const sim::Vec3 e = domain.extent();
+    j["patchSize"] = QJsonArray{double(e.x), double(e.y)};
+    j["pixels"] = QJsonArray{domain.cells.x, domain.cells.y};
+    QJsonArray maps;
+    for (OceanMap m : s.maps)
+        maps.append(toString(m));
+    j["maps"] = maps;
+    j["layout"] = s.flipbook ? "flipbook" : "sequence";
+    if (s.flipbook)
+        j["columns"] = columns;
+    j["height"] = QJsonObject{{"min", double(low)},
+                              {"max", double(high)},
+                              {"encoding", "grey = (h - min) / (max - min), metres"}};
+    j["normal"] = "rgb = 0.5 + 0.5 n; x right, y up, z out of the surface (OpenGL)";
+    j["foam"] = "grey = clamp(1 - J, 0, 1); J the Jacobian of the choppy displacement";
+    QJsonArray list;
+    for (const std::string &f : files)
+        list.append(QString::fromStdString(f));
+    j["files"] = list;
+    return j;
+}
+
+} // namespace
+
+BakeResult bakeOceanMaps(const Scene &scene, const OceanBakeSettings &s, BakeObserver *observer)
+{
+    BakeResult result;
+    auto fail = [&](std::string message) {
+        result.status = sim::Status::failure(std::move(message));
+        return result;
+    };
+    if (scene.simulation.params.scheme != sim::Scheme::Ocean)
+        return fail(std::string("ocean maps need a scene of the ocean scheme; this one is ")
+                    + sim::toString(scene.simulation.params.scheme));
+    if (s.maps.empty())
+        return fail("no ocean maps asked for (height, normal, foam)");
+    if (sim::Status st = checkFrameRange(scene, s.firstFrame, s.lastFrame); !st)
+        return fail(st.error);
+    std::error_code ec;
+    std::filesystem::create_directories(s.outputDirectory, ec);
+    if (ec)
+        return fail(s.outputDirectory.string() + ": cannot create the folder: " + ec.message());
+
+    SceneSimulation simulation;
+    if (sim::Status st = simulation.setScene(scene); !st)
+        return fail(st.error);
+    const int start = scene.simulation.frameStart;
+    const int total = s.lastFrame - s.firstFrame + 1;
+
+    // Pass 1: the height range over the frames written.
+    float low = std::numeric_limits<float>::infinity(), high = -low;
+    sim::ScalarGrid height;
+    for (int f = start; f <= s.lastFrame; ++f) {
+        if (observer && observer->cancelRequested()) {
+            result.cancelled = true;
+            return fail("cancelled");
+        }
+        if (sim::FrameStats st = simulation.advance(f); !st.status)
+            return fail("frame " + std::to_string(f) + ": " + st.status.error);
+        if (f < s.firstFrame)
+            continue;
+        simulation.solver().sample(sim::FieldKind::Height, height);
+        const auto [lo, hi] = std::minmax_element(height.data(), height.data() + height.count());
+        low = std::min(low, *lo);
+        high = std::max(high, *hi);
+    }
+    if (!(high > low)) // a flat sea: any range maps it to grey 0.5
+        low -= 0.5f, high += 0.5f;
+
+    // Pass 2: the maps.
+    if (sim::Status st = simulation.restart(); !st)
+        return fail(st.error);
+    const std::filesystem::path &dir = s.outputDirectory;
+    std::vector<std::string> names;
+    std::vector<std::vector<MapImage>> atlasFrames(s.maps.size());
+    int done = 0;
+    for (int f = start; f <= s.lastFrame; ++f) {
+        if (observer && observer->cancelRequested()) {
+            result.cancelled = true;
+            return fail("cancelled after " + std::to_string(done) + " frames");
+        }
+        const auto begin = std::chrono::steady_clock::now();
+        if (sim::FrameStats st = simulation.advance(f); !st.status)
+            return fail("frame " + std::to_string(f) + ": " + st.status.error);
+        if (f < s.firstFrame)
+            continue;
+        std::vector<MapImage> maps = frameMaps(simulation.solver(), s.maps, low, high);
+        if (s.flipbook) {
+            for (std::size_t m = 0; m < maps.size(); ++m)
+                atlasFrames[m].push_back(std::move(maps[m]));
+        } else {
+            std::vector<QString> paths;
+            std::vector<QByteArray> contents;
+            for (std::size_t m = 0; m < maps.size(); ++m) {
+                names.push_back(frameName(s.baseName, s.maps[m], f));
+                paths.push_back(QString::fromStdString((dir / names.back()).string()));
+                contents.push_back(pngBytes16(maps[m]));
+            }
+            if (sim::Status st = writeFilesAtomically(paths, contents); !st)
+                return fail(st.error);
+            for (const QString &p : paths)
+                result.files.emplace_back(p.toStdString());
+        }
+        ++done;
+        if (observer)
+            observer->frameWritten(f, done, total,
+                                   std::chrono::duration<double, std::milli>(
+                                       std::chrono::steady_clock::now() - begin)
+                                       .count());
+    }
+
+    // The atlases (flipbook) and the sidecar, all at once.
+    int columns = s.columns;
+    if (columns <= 0)
+        columns = int(std::ceil(std::sqrt(double(total))));
+    std::vector<QString> paths;
+    std::vector<QByteArray> contents;
+    if (s.flipbook) {
+        for (std::size_t m = 0; m < s.maps.size(); ++m) {
+            names.push_back(s.baseName + "_" + toString(s.maps[m]) + "_flipbook.png");
+            paths.push_back(QString::fromStdString((dir / names.back()).string()));
+            contents.push_back(pngBytes16(mapAtlas(atlasFrames[m], columns)));
+        }
+    }
+    const sim::Domain &domain = simulation.solver().domain();
+    paths.push_back(QString::fromStdString((dir / (s.baseName + "_ocean.json")).string()));
+    contents.push_back(
+        QJsonDocument(sidecar(scene, s, domain, low, high, names, columns)).toJson());
+    if (sim::Status st = writeFilesAtomically(paths, contents); !st)
+        return fail(st.error);
+    for (const QString &p : paths)
+        result.files.emplace_back(p.toStdString());
+    return result;
+}
+
+} // namespace plume

@@ -1,0 +1,269 @@
+#include "surfaceview.h"
+
+#include <QMatrix4x4>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions_3_3_Core>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume {
+
+namespace {
+
+constexpr int kFloatsPerVertex = 7;
+
+const char *const kVertex = R"(#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+layout(location = 2) in float foam;
+uniform mat4 viewProj;
+uniform vec2 offset;
+out vec3 worldPos;
+out vec3 worldNormal;
+out float foamAmount;
+void main()
+{
+    worldPos = position + vec3(offset, 0.0);
+    worldNormal = normal;
+    foamAmount = foam;
+    gl_Position = viewProj * vec4(worldPos, 1.0);
+}
+)";
+
+// z is up. Sun: diffuse on deep-water colour plus a glint; the sky reflects by Schlick's
+// Fresnel term; foam mixes towards white.
+const char *const kFragment = R"(#version 330 core
+in vec3 worldPos;
+in vec3 worldNormal;
+in float foamAmount;
+uniform vec3 eye;
+uniform vec3 sun;
+out vec4 colour;
+void main()
+{
+    vec3 n = normalize(worldNormal);
+    vec3 v = normalize(eye - worldPos);
+    if (dot(n, v) < 0.0)
+        n = -n;
+    const vec3 deep = vec3(0.01, 0.09, 0.14);
+    const vec3 sky = vec3(0.55, 0.70, 0.86);
+    float diffuse = max(dot(n, sun), 0.0);
+    float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
+    vec3 r = reflect(-v, n);
+    float glint = pow(max(dot(r, sun), 0.0), 180.0);
+    vec3 c = mix(deep * (0.35 + 0.65 * diffuse), sky, fresnel) + vec3(1.0, 0.95, 0.85) * glint;
+    vec3 white = vec3(0.92, 0.95, 0.97) * (0.55 + 0.45 * diffuse);
+    c = mix(c, white, clamp(foamAmount, 0.0, 1.0));
+    colour = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
+}
+)";
+
+} // namespace
+
+SurfaceView::SurfaceView(QWidget *parent)
+    : QOpenGLWidget(parent)
+{
+    setObjectName("surfaceView");
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+SurfaceView::~SurfaceView()
+{
+    if (mGl) {
+        makeCurrent();
+        releaseGL();
+        doneCurrent();
+    }
+}
+
+void SurfaceView::fail(const QString &reason)
+{
+    mFailure = reason;
+    Q_EMIT unavailable(reason);
+}
+
+void SurfaceView::releaseGL()
+{
+    if (!mGl)
+        return;
+    mGl->glDeleteBuffers(1, &mVertexBuffer);
+    mGl->glDeleteBuffers(1, &mIndexBuffer);
+    mGl->glDeleteVertexArrays(1, &mVao);
+    mVao = mVertexBuffer = mIndexBuffer = 0;
+    mProgram.reset();
+    mIndexedCells = {0, 0, 0};
+    mGl = nullptr;
+}
+
+void SurfaceView::setCamera(float yaw, float pitch, float distance)
+{
+    mYaw = yaw;
+    mPitch = std::clamp(pitch, 2.f, 89.f);
+    mDistance = std::clamp(distance, 0.05f, 20.f);
+    update();
+}
+
+void SurfaceView::showFrame(const FramePtr &frame)
+{
+    if (frame == mFrame)
+        return;
+    mFrame = frame;
+    buildVertices();
+    mDirty = true;
+    update();
+}
+
+// One vertex per cell plus a wrapped row and column, so that the tiles meet: vertex (i, j)
+// is cell (i mod nx, j mod ny), one patch further along past the edge.
+void SurfaceView::buildVertices()
+{
+    mVertices.clear();
+    if (!mFrame || mFrame->field(DisplayField::Height).count() == 0)
+        return;
+    const sim::Domain &d = mFrame->domain;
+    const sim::Int3 n = d.cells;
+    const sim::ScalarGrid *f[7] = {&mFrame->field(DisplayField::DisplacementX),
+                                   &mFrame->field(DisplayField::DisplacementY),
+                                   &mFrame->field(DisplayField::Height),
+                                   &mFrame->field(DisplayField::NormalX),
+                                   &mFrame->field(DisplayField::NormalY),
+                                   &mFrame->field(DisplayField::NormalZ),
+                                   &mFrame->field(DisplayField::Foam)};
+    for (const sim::ScalarGrid *g : f) {
+        if (g->size() != sim::Int3{n.x, n.y, 1})
+            return;
+    }
+    mVertices.resize(std::size_t(n.x + 1) * std::size_t(n.y + 1) * kFloatsPerVertex);
+    float *v = mVertices.data();
+    for (int j = 0; j <= n.y; ++j) {
+        for (int i = 0; i <= n.x; ++i) {
+            const int ci = i % n.x, cj = j % n.y;
+            *v++ = d.origin.x + (float(i) + 0.5f) * d.cellSize + (*f[0])(ci, cj, 0);
+            *v++ = d.origin.y + (float(j) + 0.5f) * d.cellSize + (*f[1])(ci, cj, 0);
+            for (int c = 2; c < 7; ++c)
+                *v++ = (*f[c])(ci, cj, 0);
+        }
+    }
+}
+
+void SurfaceView::initializeGL()
+{
+    mGl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(context());
+    if (!mGl || !mGl->initializeOpenGLFunctions()) {
+        mGl = nullptr;
+        fail("the OpenGL 3.3 core functions could not be resolved.");
+        return;
+    }
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+        makeCurrent();
+        releaseGL();
+        doneCurrent();
+    });
+    mProgram = std::make_unique<QOpenGLShaderProgram>();
+    if (!mProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kVertex)
+        || !mProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment)
+        || !mProgram->link()) {
+        fail("the surface shaders did not compile: " + mProgram->log().left(300));
+        mProgram.reset();
+        mGl = nullptr;
+        return;
+    }
+    mGl->glGenVertexArrays(1, &mVao);
+    mGl->glGenBuffers(1, &mVertexBuffer);
+    mGl->glGenBuffers(1, &mIndexBuffer);
+    mGl->glBindVertexArray(mVao);
+    mGl->glBindBuffer(GL_ARRAY_BUFFER, mVertexBuffer);
+    const GLsizei stride = kFloatsPerVertex * sizeof(float);
+    mGl->glEnableVertexAttribArray(0);
+    mGl->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    mGl->glEnableVertexAttribArray(1);
+    mGl->glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                               reinterpret_cast<void *>(3 * sizeof(float)));
+    mGl->glEnableVertexAttribArray(2);
+    mGl->glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride,
+                               reinterpret_cast<void *>(6 * sizeof(float)));
+    mGl->glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mIndexBuffer);
+    mGl->glBindVertexArray(0);
+    mDirty = true;
+}
+
+void SurfaceView::paintGL()
+{
+    if (!mGl) {
+        return;
+    }
+    mGl->glClearColor(0.55f, 0.70f, 0.86f, 1.f); // the sky
+    mGl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (!mFrame || mVertices.empty())
+        return;
+    const sim::Domain &d = mFrame->domain;
+    const sim::Int3 n = d.cells;
+    mGl->glBindVertexArray(mVao);
+    if (!(mIndexedCells == n)) {
+        mIndices.clear();
+        const unsigned row = unsigned(n.x + 1);
+        for (unsigned j = 0; j < unsigned(n.y); ++j) {
+            for (unsigned i = 0; i < unsigned(n.x); ++i) {
+                const unsigned a = j * row + i, b = a + 1, c = a + row, e = c + 1;
+                mIndices.insert(mIndices.end(), {a, b, e, a, e, c});
+            }
+        }
+        mGl->glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(mIndices.size() * sizeof(unsigned)),
+                          mIndices.data(), GL_STATIC_DRAW);
+        mIndexedCells = n;
+    }
+    if (mDirty) {
+        mGl->glBindBuffer(GL_ARRAY_BUFFER, mVertexBuffer);
+        mGl->glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(mVertices.size() * sizeof(float)),
+                          mVertices.data(), GL_DYNAMIC_DRAW);
+        mDirty = false;
+        ++mUploads;
+    }
+    const sim::Vec3 e = d.extent();
+    const QVector3D target(d.origin.x + e.x, d.origin.y + e.y, 0.f);
+    const float diagonal = 2.f * std::hypot(e.x, e.y);
+    const float yaw = qDegreesToRadians(mYaw), pitch = qDegreesToRadians(mPitch);
+    const QVector3D eye = target
+                          + mDistance * diagonal
+                                * QVector3D(-std::sin(yaw) * std::cos(pitch),
+                                            -std::cos(yaw) * std::cos(pitch), std::sin(pitch));
+    QMatrix4x4 proj, view;
+    proj.perspective(40.f, float(width()) / float(std::max(height(), 1)), 0.01f * diagonal,
+                     10.f * diagonal * std::max(mDistance, 1.f));
+    view.lookAt(eye, target, {0.f, 0.f, 1.f});
+    mGl->glEnable(GL_DEPTH_TEST);
+    mProgram->bind();
+    mProgram->setUniformValue("viewProj", proj * view);
+    mProgram->setUniformValue("eye", eye);
+    mProgram->setUniformValue("sun", QVector3D(-0.35f, 0.55f, 0.75f).normalized());
+    for (int t = 0; t < 4; ++t) {
+        mProgram->setUniformValue("offset", QVector2D(float(t % 2) * e.x, float(t / 2) * e.y));
+        mGl->glDrawElements(GL_TRIANGLES, GLsizei(mIndices.size()), GL_UNSIGNED_INT, nullptr);
+    }
+    mProgram->release();
+    mGl->glBindVertexArray(0);
+    mGl->glDisable(GL_DEPTH_TEST);
+}
+
+void SurfaceView::mousePressEvent(QMouseEvent *event) { mLastPos = event->position(); }
+
+void SurfaceView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (!(event->buttons() & Qt::LeftButton))
+        return;
+    const QPointF delta = event->position() - mLastPos;
+    mLastPos = event->position();
+    setCamera(mYaw + float(delta.x()) * 0.4f, mPitch + float(delta.y()) * 0.4f, mDistance);
+}
+
+void SurfaceView::wheelEvent(QWheelEvent *event)
+{
+    setCamera(mYaw, mPitch, mDistance * std::pow(0.999f, float(event->angleDelta().y())));
+}
+
+} // namespace plume
