@@ -62,6 +62,8 @@ struct Tracer
     /// The shared walk's policy (voxelwalk.h): padded cells, wrapped on periodic axes and
     /// kept inside the ghost layer on the others (a ghost is as solid as the cell it copies),
     /// no closed faces (the paper's clamp keeps the trace inside), a fixed step budget.
+    /// T, the number type, only makes the walk one instantiation per number type.
+    template<class T>
     struct Cells
     {
         const Tracer &tr;
@@ -78,25 +80,19 @@ struct Tracer
     /// Walks the cells crossed by the segment from cell centre c to p (Amanatides and Woo 1987)
     /// and moves p back to just before the first solid cell. Returns the padded index of the
     /// fluid cell where p ends. The walk measures in float (voxelwalk.h) for either number
-    /// type; a Fixed position is converted there and back.
-    template<bool D3>
-    std::size_t walk(const int c[3], Fixed p[3]) const
-    {
-        float q[3] = {p[0].toFloat(), p[1].toFloat(), p[2].toFloat()};
-        const std::size_t home = walk<D3>(c, q);
-        for (int a = 0; a < 3; ++a)
-            p[a] = Fixed(q[a]);
-        return home;
-    }
-    template<bool D3>
-    std::size_t walk(const int c[3], float p[3]) const
+    /// type T; a Fixed position is converted there and back. (The walk and walkFromCentre are
+    /// instantiated per number type, so that each has one caller and is inlined into the
+    /// float advection as it was before the fixed-point variant; measured: 2D stam steps took
+    /// 14 % longer when the float and Fixed advections shared one out-of-line walk.)
+    template<bool D3, class T>
+    std::size_t walk(const int c[3], T p[3]) const
     {
         const int axes = D3 ? 3 : 2;
         float d[3] = {0.f, 0.f, 0.f};
         for (int a = 0; a < axes; ++a)
-            d[a] = p[a] - float(c[a]);
+            d[a] = toFloat(p[a]) - float(c[a]);
         detail::VoxelWalk w;
-        const detail::WalkResult r = detail::walkFromCentre<D3>(Cells{*this}, c, d, w);
+        const detail::WalkResult r = detail::walkFromCentre<D3>(Cells<T>{*this}, c, d, w);
         float tLast = r.t;
         switch (r.end) {
         case detail::WalkEnd::Clear: return wrappedIndex(w.cell);
@@ -107,7 +103,7 @@ struct Tracer
         case detail::WalkEnd::Budget: break;
         }
         for (int a = 0; a < axes; ++a)
-            p[a] = float(c[a]) + d[a] * tLast;
+            p[a] = T(float(c[a]) + d[a] * tLast);
         return wrappedIndex(w.cell);
     }
 
