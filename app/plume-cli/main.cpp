@@ -90,10 +90,14 @@ int simulate(const QStringList &arguments)
     const QCommandLineOption threeDOpt("3d", "Simulate in 3D (default 2D).");
     const QCommandLineOption schemeOpt("scheme", "Solver scheme of the plume scene: smoke or stam.",
                                        "name", "smoke");
+    const QCommandLineOption numericOpt(
+        "numeric", "Numbers of the stam scheme: float or fixed (Q12.20 fixed point).", "type",
+        "float");
     const QCommandLineOption framesOpt("frames", "Frames to simulate.", "N", "48");
     const QCommandLineOption threadsOpt("threads", "Worker threads (default: all cores).", "N");
     const QCommandLineOption quietOpt("quiet", "Print only the summary.");
-    parser.addOptions({sceneOpt, resOpt, threeDOpt, schemeOpt, framesOpt, threadsOpt, quietOpt});
+    parser.addOptions(
+        {sceneOpt, resOpt, threeDOpt, schemeOpt, numericOpt, framesOpt, threadsOpt, quietOpt});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet("help")) {
@@ -110,6 +114,13 @@ int simulate(const QStringList &arguments)
         return usageError("--scheme must be "
                           + QString::fromStdString(plume::sim::kSchemeNames.expected()) + ", got '"
                           + parser.value(schemeOpt) + "'");
+    plume::sim::StamNumeric numeric = plume::sim::StamNumeric::Float;
+    if (!parseName(parser.value(numericOpt), plume::sim::kStamNumericNames, numeric))
+        return usageError("--numeric must be "
+                          + QString::fromStdString(plume::sim::kStamNumericNames.expected())
+                          + ", got '" + parser.value(numericOpt) + "'");
+    if (numeric != plume::sim::StamNumeric::Float && options.scheme != plume::sim::Scheme::Stam)
+        return usageError("--numeric " + parser.value(numericOpt) + " needs --scheme stam");
     int frames = 0;
     if (!parsePositiveInt(parser.value(framesOpt), frames))
         return usageError("--frames must be a positive integer, got '" + parser.value(framesOpt)
@@ -128,6 +139,7 @@ int simulate(const QStringList &arguments)
     std::string error;
     if (!plume::makeBuiltinScene(parser.value(sceneOpt).toStdString(), options, scene, &error))
         return usageError(QString::fromStdString(error));
+    scene.simulation.params.stamNumeric = numeric;
     // The frame loop of the baker and the app: scene frames 1, 2, ... (the inputs are handed
     // over before the memory line, so it counts the grids they need, such as dye).
     plume::SceneSimulation simulation;
@@ -140,9 +152,11 @@ int simulate(const QStringList &arguments)
     const bool quiet = parser.isSet(quietOpt);
     const plume::sim::Solver &solver = simulation.solver();
     const plume::sim::Int3 c = solver.domain().cells;
-    std::printf("scene %s, %s scheme, %d x %d x %d cells, %.1f MiB (%.1f bytes/cell)\n",
-                scene.name.c_str(), plume::sim::toString(solver.params().scheme), c.x, c.y, c.z,
-                solver.memoryBytes() / 1048576.0,
+    const bool fixed = solver.params().scheme == plume::sim::Scheme::Stam
+                       && solver.params().stamNumeric == plume::sim::StamNumeric::Fixed;
+    std::printf("scene %s, %s scheme%s, %d x %d x %d cells, %.1f MiB (%.1f bytes/cell)\n",
+                scene.name.c_str(), plume::sim::toString(solver.params().scheme),
+                fixed ? " (fixed point)" : "", c.x, c.y, c.z, solver.memoryBytes() / 1048576.0,
                 double(solver.memoryBytes()) / double(solver.domain().cellCount()));
     if (!quiet)
         std::printf("%6s %8s %10s %10s %10s %12s\n", "frame", "substeps", "ms/frame", "ms/step",

@@ -446,6 +446,7 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
     }
     r.number(sp::stamIterations, p.stamIterations);
     r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);
+    r.enumeration("stamNumeric", p.stamNumeric, sim::kStamNumericNames);
 }
 
 void readImageShape(ObjectReader &r, Shape &s)

@@ -246,6 +246,8 @@ Node simulationNode(const SimulationSettings &s)
     }
     o.add("stamIterations", number(std::int64_t(p.stamIterations)));
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
+    if (p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
+        o.add("stamNumeric", string(sim::toString(p.stamNumeric)));
     addExtra(o, s.extra);
     return o;
 }

@@ -32,7 +32,8 @@ constexpr std::size_t kChunkBytes = std::size_t(2) << 20;
 constexpr int kLevel = 5;
 constexpr const char *kCodec = "lz4";
 
-enum class Kind : std::uint8_t { Grid, Flags, Value };
+/// FixedGrid: a fixed-point stam grid (Q12.20), stored as its int32 bits.
+enum class Kind : std::uint8_t { Grid, Flags, Value, FixedGrid };
 
 /// The raw bytes of a field and their element size.
 struct RawView
@@ -44,6 +45,8 @@ struct RawView
 
 Kind kindOf(const StateField &f)
 {
+    if (f.fixedGrid)
+        return Kind::FixedGrid;
     return f.grid ? Kind::Grid : (f.flags ? Kind::Flags : Kind::Value);
 }
 
@@ -52,6 +55,9 @@ RawView viewOf(const StateField &f)
     if (f.grid)
         return {reinterpret_cast<const std::uint8_t *>(f.grid->data()),
                 f.grid->count() * sizeof(float), sizeof(float)};
+    if (f.fixedGrid)
+        return {reinterpret_cast<const std::uint8_t *>(f.fixedGrid->data()),
+                f.fixedGrid->count() * sizeof(Fixed), sizeof(Fixed)};
     if (f.flags)
         return {f.flags->data(), f.flags->count(), 1};
     return {reinterpret_cast<const std::uint8_t *>(f.value), 1, 1};
@@ -61,6 +67,8 @@ Int3 sizeOf(const StateField &f)
 {
     if (f.grid)
         return f.grid->size();
+    if (f.fixedGrid)
+        return f.fixedGrid->size();
     if (f.flags)
         return f.flags->size();
     return {1, 1, 1};
@@ -239,7 +247,7 @@ Status parse(std::span<const std::uint8_t> data, CheckpointInfo &info,
             sum += raw;
             f.chunks.push_back(chunk);
         }
-        if (!r.ok() || f.kind > Kind::Value || sum != f.rawBytes)
+        if (!r.ok() || f.kind > Kind::FixedGrid || sum != f.rawBytes)
             return damaged("field " + std::to_string(n) + " ('" + f.name + "') is malformed");
         info.stateBytes += f.rawBytes;
         fields.push_back(std::move(f));
@@ -292,11 +300,12 @@ std::string fieldMismatch(const FieldRecord &r, const StateField &f)
     if (!(r.size == f.size || (f.optional && empty)))
         return name + " has " + cellsText(r.size) + " samples; the solver's has "
                + cellsText(f.size);
-    const std::uint64_t element = r.kind == Kind::Grid ? sizeof(float) : 1;
+    const bool grid = r.kind == Kind::Grid || r.kind == Kind::FixedGrid;
+    const std::uint64_t element = grid ? sizeof(float) : 1;
     if (r.rawBytes != std::uint64_t(std::max<std::int64_t>(r.size.volume(), 0)) * element)
         return name + " holds " + std::to_string(r.rawBytes) + " bytes for " + cellsText(r.size)
                + " samples";
-    if (r.kind == Kind::Grid && !(r.offset == f.offset))
+    if (grid && !(r.offset == f.offset))
         return name + " has another staggering";
     return {};
 }
@@ -457,6 +466,7 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
 
         // Decompress into new grids; the simulation changes only once all of them succeeded.
         std::vector<ScalarGrid> grids(fields.size());
+        std::vector<FixedGrid> fixedGrids(fields.size());
         std::vector<FlagGrid> flags(fields.size());
         std::vector<std::uint8_t> values(fields.size(), 0);
         struct Job
@@ -472,6 +482,9 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
             if (r.kind == Kind::Grid) {
                 grids[f].reshape(r.size, r.offset);
                 dest = reinterpret_cast<std::uint8_t *>(grids[f].data());
+            } else if (r.kind == Kind::FixedGrid) {
+                fixedGrids[f].reshape(r.size, r.offset);
+                dest = reinterpret_cast<std::uint8_t *>(fixedGrids[f].data());
             } else if (r.kind == Kind::Flags) {
                 flags[f].reshape(r.size);
                 dest = flags[f].data();
@@ -496,6 +509,8 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
         for (std::size_t f = 0; f < fields.size(); ++f) {
             if (fields[f].grid)
                 fields[f].grid->swap(grids[f]);
+            else if (fields[f].fixedGrid)
+                fields[f].fixedGrid->swap(fixedGrids[f]);
             else if (fields[f].flags) {
                 solidsChanged = solidsChanged || !(*fields[f].flags == flags[f]);
                 std::swap(*fields[f].flags, flags[f]);
@@ -504,6 +519,7 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
         }
         // The old state goes before the solver rebuilds what derives from the new one.
         grids.clear();
+        fixedGrids.clear();
         flags.clear();
         solver.stateRestored(solidsChanged);
         sim.mFrame = info.frame;

@@ -43,15 +43,16 @@ public:
 
     /// Fills the uncovered cells of `data`, where at(cell) is the index in `data` of a domain
     /// cell (identity for cell-centred grids; the padded index for the stam scheme's grids).
-    template<class At>
-    void fill(float *data, At &&at) const
+    /// T: float, or the stam scheme's Fixed.
+    template<class T, class At>
+    void fill(T *data, At &&at) const
     {
         for (std::size_t e = 0; e < mCells.size(); ++e) {
             const std::uint32_t first = mFirst[e], last = mFirst[e + 1];
-            float sum = 0.f;
+            T sum = T(0);
             for (std::uint32_t s = first; s < last; ++s)
                 sum += data[at(mSources[s])];
-            data[at(mCells[e])] = last > first ? sum / float(last - first) : 0.f;
+            data[at(mCells[e])] = last > first ? sum / T(int(last - first)) : T(0);
         }
     }
 

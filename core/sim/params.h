@@ -27,13 +27,21 @@ enum class SweepOrder : std::uint8_t {
     RedBlack, ///< red cells then black cells, parallel and deterministic
 };
 
+/// Number type of the stam scheme's grids and arithmetic (docs/fixed-point.md).
+enum class StamNumeric : std::uint8_t {
+    Float, ///< 32-bit IEEE float, as the paper's code
+    Fixed, ///< Q12.20 fixed point with 64-bit intermediates (Stam 2003: devices without floats)
+};
+
 inline constexpr EnumNames<Scheme, 3> kSchemeNames{{"stam", "smoke", "ocean"}};
 inline constexpr EnumNames<AdvectionOrder, 3> kAdvectionOrderNames{
     {"linear", "maccormack", "bfecc"}};
 inline constexpr EnumNames<SweepOrder, 2> kSweepOrderNames{{"paper", "red-black"}};
+inline constexpr EnumNames<StamNumeric, 2> kStamNumericNames{{"float", "fixed"}};
 inline const char *toString(Scheme s) { return kSchemeNames.name(s); }
 inline const char *toString(AdvectionOrder a) { return kAdvectionOrderNames.name(a); }
 inline const char *toString(SweepOrder o) { return kSweepOrderNames.name(o); }
+inline const char *toString(StamNumeric n) { return kStamNumericNames.name(n); }
 
 /// Keys and ranges of the numbers in SimParams and PressureSettings (param.h); the defaults
 /// are their member initialisers. `up` gives the range of each component.
@@ -155,6 +163,9 @@ struct SimParams
     // stam scheme
     int stamIterations = 20; ///< Gauss-Seidel sweeps in diffuse and project
     SweepOrder stamSweep = SweepOrder::RedBlack;
+    /// Float or Q12.20 fixed point; the smoke scheme ignores it. Fixed on a running solver
+    /// for its lifetime (a change needs a new solver, as the scheme does).
+    StamNumeric stamNumeric = StamNumeric::Float;
 
     /// Refuses NaN, negative rates, unknown combinations. Names the parameter.
     Status validate() const;

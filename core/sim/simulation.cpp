@@ -95,12 +95,15 @@ FrameStats Simulation::advanceFrame()
         stats.pressureResidual = std::max(stats.pressureResidual, step.pressureResidual);
         stats.pressureConverged = stats.pressureConverged && step.pressureConverged;
         stats.pressureFallbacks += step.pressureFallback ? 1 : 0;
-        const std::string bad = mSolver->firstNonFiniteField();
+        std::string bad = mSolver->firstNonFiniteField();
+        if (!bad.empty())
+            bad = "field '" + bad + "' holds NaN or infinite values";
+        else
+            bad = mSolver->outOfRangeField();
         if (!bad.empty()) {
             mFailure = "simulation blew up at frame " + std::to_string(mFrame + 1) + ", substep "
                        + std::to_string(s + 1) + " of " + std::to_string(substeps) + " (step "
-                       + std::to_string(mSteps) + "): field '" + bad
-                       + "' holds NaN or infinite values";
+                       + std::to_string(mSteps) + "): " + bad;
             stats.status = Status::failure(mFailure);
             stats.frame = mFrame;
             stats.substeps = s + 1;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "domain.h"
+#include "fixedpoint.h"
 #include "grid.h"
 #include "params.h"
 #include "sources.h"
@@ -58,15 +59,16 @@ struct StepStats
     double fuelBurnt = 0.0;        ///< fuel burnt, summed over cells (smoke with combustion)
 };
 
-/// One piece of a solver's state as checkpoints store it (checkpoint.h): a float grid, the
-/// solid flags or a switch, under a stable name. `size` and `offset` are what a restored grid
-/// must have; an `optional` grid may also be saved and restored empty (dye before any emitter
-/// has dye); optional grids with the same non-zero `group` are all present or all empty.
-/// Exactly one of grid, flags and value is set.
+/// One piece of a solver's state as checkpoints store it (checkpoint.h): a float grid, a
+/// fixed-point grid (stored as its int32 bits), the solid flags or a switch, under a stable name.
+/// `size` and `offset` are what a restored grid must have; an `optional` grid may also be saved and
+/// restored empty (dye before any emitter has dye); optional grids with the same non-zero `group`
+/// are all present or all empty. Exactly one of grid, fixedGrid, flags and value is set.
 struct StateField
 {
     const char *name = "";
     ScalarGrid *grid = nullptr;
+    FixedGrid *fixedGrid = nullptr;
     FlagGrid *flags = nullptr;
     bool *value = nullptr;
     Int3 size{0, 0, 0};
@@ -122,6 +124,11 @@ public:
 
     /// Names the first state field holding NaN or infinity, or returns an empty string.
     virtual std::string firstNonFiniteField() const = 0;
+
+    /// Describes the first state value outside the range of the solver's number type
+    /// ("velocity-x out of fixed-point range at cell (3, 4)"), or returns an empty string.
+    /// Only fixed-point solvers have such a range; the default finds nothing.
+    virtual std::string outOfRangeField() const { return {}; }
 
     /// Bytes held by the solver's grids and scratch buffers.
     virtual std::size_t memoryBytes() const = 0;

@@ -6,6 +6,7 @@
 #include "stamsolver.h"
 
 #include <new>
+#include <string>
 
 namespace plume::sim {
 
@@ -27,7 +28,19 @@ std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &pa
     }
     if (Status s = checkMemory(domain, params.scheme); !s)
         return fail(s.error);
+    if (params.scheme == Scheme::Stam && params.stamNumeric == StamNumeric::Fixed) {
+        // Backtraced positions are in cells, up to cells + 1, and must stay representable.
+        const int limit = int(Fixed::kMax) - 1;
+        if (domain.cells.x > limit || domain.cells.y > limit || domain.cells.z > limit)
+            return fail("the fixed-point stam scheme takes at most " + std::to_string(limit)
+                        + " cells per axis (positions in cells must stay below "
+                        + std::to_string(int(Fixed::kMax) + 1) + "); the domain has "
+                        + std::to_string(domain.cells.x) + " x " + std::to_string(domain.cells.y)
+                        + " x " + std::to_string(domain.cells.z));
+    }
     try {
+        if (params.scheme == Scheme::Stam && params.stamNumeric == StamNumeric::Fixed)
+            return std::make_unique<FixedStamSolver>(domain, params);
         if (params.scheme == Scheme::Stam)
             return std::make_unique<StamSolver>(domain, params);
         if (params.scheme == Scheme::Ocean)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace plume::sim {
 
@@ -59,16 +60,18 @@ std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
     return flags;
 }
 
+template<class G>
 void buildObstacleWalls(const StamLayout &L, const Domain &domain, const FlagGrid &solids,
-                        const ObstacleMotion &motion, std::array<ScalarGrid, 3> &walls,
+                        const ObstacleMotion &motion, std::array<G, 3> &walls,
                         std::vector<std::uint8_t> &noSlip)
 {
+    using T = std::remove_reference_t<decltype(walls[0][0])>;
     const int axes = L.is3D ? 3 : 2;
     for (int a = 0; a < 3; ++a) {
         if (a < axes)
-            walls[a].reshape(L.padded, paddedOffset(L.is3D), 0.f);
+            walls[a].reshape(L.padded, paddedOffset(L.is3D), T(0));
         else
-            ScalarGrid().swap(walls[a]);
+            G().swap(walls[a]);
     }
     noSlip.assign(motion.noSlip.empty() ? 0 : L.count(), 0);
     forEachRow(L.padded, [&](int j, int k) {
@@ -79,27 +82,35 @@ void buildObstacleWalls(const StamLayout &L, const Domain &domain, const FlagGri
                 continue;
             const std::size_t p = L.index(i, j, k);
             for (int a = 0; a < axes; ++a)
-                walls[a][p] = obstacleVelocity(motion, a, cell);
+                walls[a][p] = T(obstacleVelocity(motion, a, cell));
             if (!noSlip.empty())
                 noSlip[p] = obstacleNoSlip(motion, cell) ? 1 : 0;
         }
     });
 }
 
+template void buildObstacleWalls(const StamLayout &, const Domain &, const FlagGrid &,
+                                 const ObstacleMotion &, std::array<ScalarGrid, 3> &,
+                                 std::vector<std::uint8_t> &);
+template void buildObstacleWalls(const StamLayout &, const Domain &, const FlagGrid &,
+                                 const ObstacleMotion &, std::array<FixedGrid, 3> &,
+                                 std::vector<std::uint8_t> &);
+
 } // namespace detail::stam
 
 // The paper's set_bnd generalised to per-face Wall / Open / Periodic and to 3D.
-void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
+template<class T>
+void BasicStamSolver<T>::setBoundary(Quantity q, Grid &grid) const
 {
     const StamLayout &L = mLayout;
-    float *x = grid.data();
+    T *x = grid.data();
     const int normal = normalAxisOf(int(q));
     const bool pressure = q == Quantity::Pressure;
     // ghost(axis, high, inner, opposite): the value of the ghost next to `inner`.
-    auto ghost = [&](int axis, bool high, float inner, float opposite) {
+    auto ghost = [&](int axis, bool high, T inner, T opposite) {
         switch (mDomain.boundary(axis, high)) {
         case Boundary::Periodic: return opposite;
-        case Boundary::Open: return pressure ? 0.f : inner;
+        case Boundary::Open: return pressure ? T(0) : inner;
         case Boundary::Wall: break;
         }
         return normal == axis ? -inner : inner;
@@ -109,12 +120,12 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
     forEachSlab(L.is3D ? nz : 1, [&](int kr) {
         const int k = kr + L.k0;
         for (int j = 1; j <= ny; ++j) {
-            const float first = x[L.index(1, j, k)], last = x[L.index(nx, j, k)];
+            const T first = x[L.index(1, j, k)], last = x[L.index(nx, j, k)];
             x[L.index(0, j, k)] = ghost(0, false, first, last);
             x[L.index(nx + 1, j, k)] = ghost(0, true, last, first);
         }
         for (int i = 1; i <= nx; ++i) {
-            const float first = x[L.index(i, 1, k)], last = x[L.index(i, ny, k)];
+            const T first = x[L.index(i, 1, k)], last = x[L.index(i, ny, k)];
             x[L.index(i, 0, k)] = ghost(1, false, first, last);
             x[L.index(i, ny + 1, k)] = ghost(1, true, last, first);
         }
@@ -123,7 +134,7 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
         forEachRow(Int3{nx, ny, 1}, [&](int jr, int) {
             const int j = jr + 1;
             for (int i = 1; i <= nx; ++i) {
-                const float first = x[L.index(i, j, 1)], last = x[L.index(i, j, nz)];
+                const T first = x[L.index(i, j, 1)], last = x[L.index(i, j, nz)];
                 x[L.index(i, j, 0)] = ghost(2, false, first, last);
                 x[L.index(i, j, nz + 1)] = ghost(2, true, last, first);
             }
@@ -134,7 +145,7 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
     for (int k = L.k0; k <= L.k1; ++k)
         for (int I : {0, nx + 1})
             for (int J : {0, ny + 1})
-                x[L.index(I, J, k)] = 0.5f
+                x[L.index(I, J, k)] = T(0.5f)
                                       * (x[L.index(inner(I, nx), J, k)]
                                          + x[L.index(I, inner(J, ny), k)]);
     if (!L.is3D)
@@ -142,14 +153,14 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
     for (int J : {0, ny + 1})
         for (int K : {0, nz + 1}) {
             for (int i = 1; i <= nx; ++i)
-                x[L.index(i, J, K)] = 0.5f
+                x[L.index(i, J, K)] = T(0.5f)
                                       * (x[L.index(i, inner(J, ny), K)]
                                          + x[L.index(i, J, inner(K, nz))]);
         }
     for (int I : {0, nx + 1})
         for (int K : {0, nz + 1}) {
             for (int j = 1; j <= ny; ++j)
-                x[L.index(I, j, K)] = 0.5f
+                x[L.index(I, j, K)] = T(0.5f)
                                       * (x[L.index(inner(I, nx), j, K)]
                                          + x[L.index(I, j, inner(K, nz))]);
         }
@@ -160,15 +171,16 @@ void StamSolver::setBoundary(Quantity q, ScalarGrid &grid) const
                 x[L.index(I, J, K)] = (x[L.index(inner(I, nx), J, K)]
                                        + x[L.index(I, inner(J, ny), K)]
                                        + x[L.index(I, J, inner(K, nz))])
-                                      / 3.f;
+                                      / T(3);
 }
 
 // Nothing lives in an obstacle: zero the state there and refresh the ghosts.
-void StamSolver::clearSolids()
+template<class T>
+void BasicStamSolver<T>::clearSolids()
 {
     if (mFlags.empty())
         return;
-    const std::pair<ScalarGrid *, Quantity> fields[] = {
+    const std::pair<Grid *, Quantity> fields[] = {
         {&mDensity, Quantity::Scalar},   {&mTemperature, Quantity::Scalar},
         {&mDye[0], Quantity::Scalar},    {&mDye[1], Quantity::Scalar},
         {&mDye[2], Quantity::Scalar},    {&mU, Quantity::VelocityX},
@@ -177,13 +189,18 @@ void StamSolver::clearSolids()
     for (const auto &[grid, q] : fields) {
         if (grid->count() == 0)
             continue;
-        float *x = grid->data();
+        T *x = grid->data();
         forEachIndex(std::int64_t(grid->count()), [&](std::int64_t n) {
             if (mFlags[std::size_t(n)] & kSelfSolid)
-                x[n] = 0.f;
+                x[n] = T(0);
         });
         setBoundary(q, *grid);
     }
 }
+
+template void StamSolver::setBoundary(Quantity, Grid &) const;
+template void StamSolver::clearSolids();
+template void FixedStamSolver::setBoundary(Quantity, Grid &) const;
+template void FixedStamSolver::clearSolids();
 
 } // namespace plume::sim

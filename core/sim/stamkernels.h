@@ -53,7 +53,8 @@ inline int normalAxisOf(int quantity)
 }
 
 /// A neighbour's value, or the mirror image of cell n when that neighbour is solid.
-inline float mirrored(const float *x, Index n, Index offset, bool solid, bool negate)
+template<class T>
+inline T mirrored(const T *x, Index n, Index offset, bool solid, bool negate)
 {
     if (!solid)
         return x[n + offset];
@@ -63,11 +64,12 @@ inline float mirrored(const float *x, Index n, Index offset, bool solid, bool ne
 /// A velocity component's neighbour across the face normal to it: the value, or at a solid
 /// neighbour the mirror image that puts the face at the solid's velocity: 2 wall - x[n], where
 /// `wall` (padded, null while the solids are at rest) holds the solid cells' velocity.
-inline float mirroredNormal(const float *x, const float *wall, Index n, Index offset, bool solid)
+template<class T>
+inline T mirroredNormal(const T *x, const T *wall, Index n, Index offset, bool solid)
 {
     if (!solid)
         return x[n + offset];
-    return wall ? 2.f * wall[n + offset] - x[n] : -x[n];
+    return wall ? T(2) * wall[n + offset] - x[n] : -x[n];
 }
 
 /// Flags of the padded grid: ghosts take the solidity of the cell they copy; fluid cells get a
@@ -77,9 +79,10 @@ std::vector<std::uint8_t> buildFlags(const StamLayout &L, const Domain &domain,
 
 /// The solids' motion on the padded grid (ghosts copy the cell they stand for, as the flags
 /// do): the velocity components in solid cells (zero elsewhere; `walls` get `axes` grids) and,
-/// when the motion has no-slip flags, 1 in no-slip solid cells.
+/// when the motion has no-slip flags, 1 in no-slip solid cells. G: ScalarGrid or FixedGrid.
+template<class G>
 void buildObstacleWalls(const StamLayout &L, const Domain &domain, const FlagGrid &solids,
-                        const ObstacleMotion &motion, std::array<ScalarGrid, 3> &walls,
+                        const ObstacleMotion &motion, std::array<G, 3> &walls,
                         std::vector<std::uint8_t> &noSlip);
 
 } // namespace plume::sim::detail::stam

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace plume::sim {
 
@@ -13,10 +14,10 @@ using detail::StamLayout;
 namespace {
 
 /// Sum of the face neighbours in the paper's order (-x, +x, -y, +y), then -z, +z.
-template<bool D3>
-inline float neighbourSum(const float *x, Index n, Index sy, Index sz)
+template<bool D3, class T>
+inline T neighbourSum(const T *x, Index n, Index sy, Index sz)
 {
-    float s = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy];
+    T s = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy];
     if constexpr (D3)
         s = s + x[n - sz] + x[n + sz];
     return s;
@@ -24,24 +25,25 @@ inline float neighbourSum(const float *x, Index n, Index sy, Index sz)
 
 /// One Gauss-Seidel update of lin_solve: x = (x0 + a * sum of neighbours) / c (Stam 2003).
 /// The paper's order divides like the published code; red-black multiplies by 1 / c.
+template<class T>
 struct Relax
 {
-    float *x;
-    const float *x0;
+    T *x;
+    const T *x0;
     const std::uint8_t *flags;
     Index sy, sz;
-    float a, c;
-    float inverseC;
+    T a, c;
+    T inverseC;
     int normalAxis; ///< axis whose mirror negates (velocity component), -1 for scalars
     /// Moving solids (velocity components only, else null): the component's value in solid
     /// cells, and the no-slip solids (null: none).
-    const float *wall;
+    const T *wall;
     const std::uint8_t *noSlip;
 
     template<bool D3, bool P>
     void plain(Index n) const
     {
-        const float b = x0[n] + a * neighbourSum<D3>(x, n, sy, sz);
+        const T b = x0[n] + a * neighbourSum<D3>(x, n, sy, sz);
         x[n] = P ? b / c : b * inverseC;
     }
 
@@ -57,14 +59,14 @@ struct Relax
         if (f == 0)
             return plain<D3, P>(n);
         if (f & kSelfSolid) {
-            x[n] = 0.f;
+            x[n] = T(0);
             return;
         }
         const Index offset[6] = {-1, 1, -sy, sy, -sz, sz};
         if (noSlip && heldByNoSlip<D3>(n, f, offset))
             return;
-        float sum = 0.f;
-        float diagonal = c;
+        T sum = T(0);
+        T diagonal = c;
         for (int d = 0; d < (D3 ? 6 : 4); ++d) {
             const Index m = n + offset[d];
             if (!(f & (1u << d))) {
@@ -74,10 +76,10 @@ struct Relax
             } else {
                 diagonal += a; // normal: -x[n], or 2 wall - x[n] for a moving solid
                 if (wall)
-                    sum += 2.f * wall[m];
+                    sum += T(2) * wall[m];
             }
         }
-        x[n] = diagonal > 0.f ? (x0[n] + a * sum) / diagonal : 0.f;
+        x[n] = diagonal > T(0) ? (x0[n] + a * sum) / diagonal : T(0);
     }
 
     /// x[n] = the average velocity of the no-slip solids beside cell n across the axes other
@@ -85,7 +87,7 @@ struct Relax
     template<bool D3>
     bool heldByNoSlip(Index n, std::uint8_t f, const Index *offset) const
     {
-        float held = 0.f;
+        T held = T(0);
         int count = 0;
         for (int d = 0; d < (D3 ? 6 : 4); ++d) {
             const Index m = n + offset[d];
@@ -95,7 +97,7 @@ struct Relax
             }
         }
         if (count > 0)
-            x[n] = held / float(count);
+            x[n] = held / T(count);
         return count > 0;
     }
 
@@ -110,36 +112,36 @@ struct Relax
 };
 
 /// The paper's sweep, serial: FOR_EACH_CELL (i outer, j inner) in 2D, Ash's k-j-i in 3D.
-template<bool D3, bool S>
-void sweepPaper(const StamLayout &L, const Relax &relax)
+template<bool D3, bool S, class T>
+void sweepPaper(const StamLayout &L, const Relax<T> &relax)
 {
     enableFlushToZero();
-    const Relax r = relax;
+    const Relax<T> r = relax;
     if constexpr (!D3) {
         for (int i = 1; i <= L.cells.x; ++i)
             for (int j = 1; j <= L.cells.y; ++j)
-                r.cell<D3, S, true>(Index(L.index(i, j, 0)));
+                r.template cell<D3, S, true>(Index(L.index(i, j, 0)));
     } else {
         for (int k = 1; k <= L.cells.z; ++k)
             for (int j = 1; j <= L.cells.y; ++j) {
                 const Index row = Index(L.index(0, j, k));
                 for (int i = 1; i <= L.cells.x; ++i)
-                    r.cell<D3, S, true>(row + i);
+                    r.template cell<D3, S, true>(row + i);
             }
     }
 }
 
 /// Red cells ((i + j + k) even) then black ones; each colour reads only the other, so rows run
 /// in parallel with the same result as serially.
-template<bool D3, bool S>
-void sweepRedBlack(const StamLayout &L, const Relax &relax)
+template<bool D3, bool S, class T>
+void sweepRedBlack(const StamLayout &L, const Relax<T> &relax)
 {
     for (int colour = 0; colour < 2; ++colour) {
         forEachInteriorRow(L, [&](int j, int k) {
-            const Relax r = relax; // a local copy: stores to x cannot alias its factors
+            const Relax<T> r = relax; // a local copy: stores to x cannot alias its factors
             const Index row = Index(L.index(0, j, k));
             for (int i = 1 + ((1 + j + k + colour) & 1); i <= L.cells.x; i += 2)
-                r.cell<D3, S, false>(row + i);
+                r.template cell<D3, S, false>(row + i);
         });
     }
 }
@@ -147,21 +149,22 @@ void sweepRedBlack(const StamLayout &L, const Relax &relax)
 } // namespace
 
 // The paper's lin_solve: stamIterations Gauss-Seidel sweeps, set_bnd after each.
-void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const
+template<class T>
+void BasicStamSolver<T>::linSolve(Quantity q, Grid &x, const Grid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
-    const float *wall = wallsOf(q);
-    const Relax relax{x.data(),
-                      x0.data(),
-                      mFlags.data(),
-                      L.sy,
-                      L.sz,
-                      a,
-                      c,
-                      1.f / c,
-                      normalAxisOf(int(q)),
-                      wall,
-                      wall && !mObstacleNoSlip.empty() ? mObstacleNoSlip.data() : nullptr};
+    const T *wall = wallsOf(q);
+    const Relax<T> relax{x.data(),
+                         x0.data(),
+                         mFlags.data(),
+                         L.sy,
+                         L.sz,
+                         T(a),
+                         T(c),
+                         T(1.f / c),
+                         normalAxisOf(int(q)),
+                         wall,
+                         wall && !mObstacleNoSlip.empty() ? mObstacleNoSlip.data() : nullptr};
     const bool paper = mParams.stamSweep == SweepOrder::Paper;
     const bool solids = !mFlags.empty();
     for (int it = 0; it < mParams.stamIterations; ++it) {
@@ -177,8 +180,8 @@ void StamSolver::linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float
 }
 
 // The paper's diffuse: implicit, a = dt * diff / h^2 (the paper's dt * diff * N * N).
-void StamSolver::diffuse(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float diff,
-                         float dt) const
+template<class T>
+void BasicStamSolver<T>::diffuse(Quantity q, Grid &x, const Grid &x0, float diff, float dt) const
 {
     const float h = mDomain.cellSize;
     const float a = dt * diff / (h * h);
@@ -187,39 +190,45 @@ void StamSolver::diffuse(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float 
         return;
     }
     // a = 0: every sweep gives x = x0, so copy once.
-    float *xd = x.data();
-    const float *x0d = x0.data();
+    T *xd = x.data();
+    const T *x0d = x0.data();
     const std::uint8_t *flags = mFlags.empty() ? nullptr : mFlags.data();
     forEachIndex(std::int64_t(x.count()),
-                 [&](std::int64_t n) { xd[n] = flags && (flags[n] & kSelfSolid) ? 0.f : x0d[n]; });
+                 [&](std::int64_t n) { xd[n] = flags && (flags[n] & kSelfSolid) ? T(0) : x0d[n]; });
     setBoundary(q, x);
 }
 
 // The paper's project: central-difference divergence, Poisson solve for p, subtract grad p.
-void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
+template<class T>
+void BasicStamSolver<T>::project(Grid &u, Grid &v, Grid &w)
 {
     const StamLayout &L = mLayout;
     const float h = mDomain.cellSize;
+    // Fixed point solves for p / h instead of p (sample() scales it back): the paper's p is O(h u),
+    // so in Q12.20 it would keep 6 fewer bits at N = 64 and the gradient's 1 / h would scale the
+    // rounding up again. Float keeps the paper's p and its operations.
+    constexpr bool kFixed = std::is_same_v<T, Fixed>;
+    const T divScale = kFixed ? T(1) : T(h);
     const Index sy = L.sy, sz = L.sz;
-    float *pu = u.data(), *pv = v.data(), *pw = w.data();
-    float *p = mPressure.data(), *div = mDivergence.data();
+    T *pu = u.data(), *pv = v.data(), *pw = w.data();
+    T *p = mPressure.data(), *div = mDivergence.data();
     const std::uint8_t *flags = mFlags.empty() ? nullptr : mFlags.data();
     // Moving solids: the faces to them move at their velocity (null while at rest).
-    const float *wu = wallsOf(Quantity::VelocityX), *wv = wallsOf(Quantity::VelocityY),
-                *ww = wallsOf(Quantity::VelocityZ);
+    const T *wu = wallsOf(Quantity::VelocityX), *wv = wallsOf(Quantity::VelocityY),
+            *ww = wallsOf(Quantity::VelocityZ);
     withDimension(L.is3D, [&](auto dim) {
         constexpr bool D3 = decltype(dim)::value;
         forEachInteriorRow(L, [&](int j, int k) {
             const Index row = Index(L.index(0, j, k));
             for (Index n = row + 1; n <= row + L.cells.x; ++n) {
                 const std::uint8_t f = flags ? flags[n] : 0;
-                float s;
+                T s;
                 if (f == 0) {
                     s = pu[n + 1] - pu[n - 1] + pv[n + sy] - pv[n - sy];
                     if constexpr (D3)
                         s = s + pw[n + sz] - pw[n - sz];
                 } else if (f & kSelfSolid) {
-                    s = 0.f;
+                    s = T(0);
                 } else {
                     s = mirroredNormal(pu, wu, n, 1, f & 2) - mirroredNormal(pu, wu, n, -1, f & 1)
                         + mirroredNormal(pv, wv, n, sy, f & 8)
@@ -228,15 +237,15 @@ void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
                         s = s + mirroredNormal(pw, ww, n, sz, f & 32)
                             - mirroredNormal(pw, ww, n, -sz, f & 16);
                 }
-                div[n] = -0.5f * s * h;
-                p[n] = 0.f;
+                div[n] = T(-0.5f) * s * divScale;
+                p[n] = T(0);
             }
         });
     });
     setBoundary(Quantity::Scalar, mDivergence);
     setBoundary(Quantity::Pressure, mPressure);
     linSolve(Quantity::Pressure, mPressure, mDivergence, 1.f, L.is3D ? 6.f : 4.f);
-    const float g = 0.5f / h;
+    const T g = kFixed ? T(0.5f) : T(0.5f / h);
     withDimension(L.is3D, [&](auto dim) {
         constexpr bool D3 = decltype(dim)::value;
         forEachInteriorRow(L, [&](int j, int k) {
@@ -249,9 +258,9 @@ void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
                     if constexpr (D3)
                         pw[n] -= g * (p[n + sz] - p[n - sz]);
                 } else if (f & kSelfSolid) {
-                    pu[n] = pv[n] = 0.f;
+                    pu[n] = pv[n] = T(0);
                     if constexpr (D3)
-                        pw[n] = 0.f;
+                        pw[n] = T(0);
                 } else {
                     pu[n] -= g
                              * (mirrored(p, n, 1, f & 2, false) - mirrored(p, n, -1, f & 1, false));
@@ -271,5 +280,12 @@ void StamSolver::project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w)
     if (L.is3D)
         setBoundary(Quantity::VelocityZ, w);
 }
+
+template void StamSolver::linSolve(Quantity, Grid &, const Grid &, float, float) const;
+template void StamSolver::diffuse(Quantity, Grid &, const Grid &, float, float) const;
+template void StamSolver::project(Grid &, Grid &, Grid &);
+template void FixedStamSolver::linSolve(Quantity, Grid &, const Grid &, float, float) const;
+template void FixedStamSolver::diffuse(Quantity, Grid &, const Grid &, float, float) const;
+template void FixedStamSolver::project(Grid &, Grid &, Grid &);
 
 } // namespace plume::sim

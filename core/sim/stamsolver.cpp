@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <new>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 namespace plume::sim {
@@ -30,15 +32,16 @@ StamLayout::StamLayout(Int3 domainCells)
 using namespace detail::stam;
 using detail::StamLayout;
 
-StamSolver::StamSolver(const Domain &domain, const SimParams &params)
+template<class T>
+BasicStamSolver<T>::BasicStamSolver(const Domain &domain, const SimParams &params)
     : mDomain(domain)
     , mParams(params)
     , mLayout(domain.cells)
 {
     const Int3 size = mLayout.padded;
     const Vec3 offset = paddedOffset(mLayout.is3D);
-    for (ScalarGrid *g : {&mU, &mV, &mU0, &mV0, &mPressure, &mDivergence, &mDensity, &mDensity0,
-                          &mTemperature, &mTemperature0})
+    for (Grid *g : {&mU, &mV, &mU0, &mV0, &mPressure, &mDivergence, &mDensity, &mDensity0,
+                    &mTemperature, &mTemperature0})
         g->reshape(size, offset);
     if (mLayout.is3D) {
         mW.reshape(size, offset);
@@ -47,24 +50,30 @@ StamSolver::StamSolver(const Domain &domain, const SimParams &params)
     mSolids.reshape(domain.cells);
 }
 
-Status StamSolver::setParams(const SimParams &params)
+template<class T>
+Status BasicStamSolver<T>::setParams(const SimParams &params)
 {
     if (params.scheme != mParams.scheme)
         return Status::failure(std::string("the scheme cannot change from ")
                                + toString(mParams.scheme) + " to " + toString(params.scheme)
                                + " on a running solver; make a new one");
+    if (params.stamNumeric != mParams.stamNumeric)
+        return Status::failure(
+            std::string("the stam numeric type cannot change from ") + toString(mParams.stamNumeric)
+            + " to " + toString(params.stamNumeric) + " on a running solver; make a new one");
     if (Status s = params.validate(); !s)
         return s;
     mParams = params;
     return Status::success();
 }
 
-void StamSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
+template<class T>
+void BasicStamSolver<T>::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
 {
     // Everything that allocates comes first, so that bad_alloc leaves the old inputs.
     FlagGrid copy = solids;
     std::vector<std::uint8_t> flags;
-    std::array<ScalarGrid, 3> walls;
+    std::array<Grid, 3> walls;
     std::vector<std::uint8_t> noSlip;
     if (copy.anySolid()) {
         flags = buildFlags(mLayout, mDomain, copy);
@@ -83,34 +92,36 @@ void StamSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &mo
 }
 
 // Cells a solid left: the velocity it had there, the contents of their fluid neighbours.
-void StamSolver::fillUncovered(const detail::UncoveredCells &cells,
-                               const std::array<ScalarGrid, 3> &oldWalls)
+template<class T>
+void BasicStamSolver<T>::fillUncovered(const detail::UncoveredCells &cells,
+                                       const std::array<Grid, 3> &oldWalls)
 {
     const StamLayout &L = mLayout;
     const std::size_t nx = std::size_t(L.cells.x), ny = std::size_t(L.cells.y);
     const auto padded = [&](std::uint32_t c) {
         return L.index(int(c % nx) + 1, int((c / nx) % ny) + 1, int(c / (nx * ny)) + L.k0);
     };
-    for (ScalarGrid *g : {&mDensity, &mTemperature, &mDye[0], &mDye[1], &mDye[2]}) {
+    for (Grid *g : {&mDensity, &mTemperature, &mDye[0], &mDye[1], &mDye[2]}) {
         if (g->count() == 0)
             continue;
         cells.fill(g->data(), padded);
         setBoundary(Quantity::Scalar, *g);
     }
-    const std::pair<ScalarGrid *, Quantity> velocity[3] = {{&mU, Quantity::VelocityX},
-                                                           {&mV, Quantity::VelocityY},
-                                                           {&mW, Quantity::VelocityZ}};
+    const std::pair<Grid *, Quantity> velocity[3] = {{&mU, Quantity::VelocityX},
+                                                     {&mV, Quantity::VelocityY},
+                                                     {&mW, Quantity::VelocityZ}};
     for (int a = 0; a < (L.is3D ? 3 : 2); ++a) {
         if (oldWalls[a].count() == 0)
             continue; // the solid was at rest: the cells keep zero velocity
-        ScalarGrid &x = *velocity[a].first;
+        Grid &x = *velocity[a].first;
         for (std::uint32_t c : cells.cells())
             x[padded(c)] = oldWalls[a][padded(c)];
         setBoundary(velocity[a].second, x);
     }
 }
 
-const float *StamSolver::wallsOf(Quantity q) const
+template<class T>
+const T *BasicStamSolver<T>::wallsOf(Quantity q) const
 {
     const int axis = normalAxisOf(int(q));
     if (axis < 0 || mObstacleVelocity[axis].count() == 0)
@@ -120,13 +131,14 @@ const float *StamSolver::wallsOf(Quantity q) const
 
 // No-slip solids: a fluid cell beside one takes the average of those solids' velocity
 // components tangential to them (each component from the solids across the other axes).
-void StamSolver::imposeNoSlip()
+template<class T>
+void BasicStamSolver<T>::imposeNoSlip()
 {
     if (mObstacleNoSlip.empty() || mFlags.empty())
         return;
     const StamLayout &L = mLayout;
     const int axes = L.is3D ? 3 : 2;
-    ScalarGrid *velocity[3] = {&mU, &mV, &mW};
+    Grid *velocity[3] = {&mU, &mV, &mW};
     const Index offset[6] = {-1, 1, -L.sy, L.sy, -L.sz, L.sz};
     forEachInteriorRow(L, [&](int j, int k) {
         const Index row = Index(L.index(0, j, k));
@@ -135,7 +147,7 @@ void StamSolver::imposeNoSlip()
             if (f == 0 || (f & kSelfSolid))
                 continue;
             for (int a = 0; a < axes; ++a) {
-                float sum = 0.f;
+                T sum = T(0);
                 int count = 0;
                 for (int d = 0; d < 2 * axes; ++d) {
                     const Index m = n + offset[d];
@@ -145,7 +157,7 @@ void StamSolver::imposeNoSlip()
                     }
                 }
                 if (count > 0)
-                    (*velocity[a])[std::size_t(n)] = sum / float(count);
+                    (*velocity[a])[std::size_t(n)] = sum / T(count);
             }
         }
     });
@@ -155,7 +167,8 @@ void StamSolver::imposeNoSlip()
         setBoundary(Quantity::VelocityZ, mW);
 }
 
-void StamSolver::applyEmitters(std::vector<Emitter> emitters)
+template<class T>
+void BasicStamSolver<T>::applyEmitters(std::vector<Emitter> emitters)
 {
     bool dye = false;
     bool temperature = false;
@@ -174,7 +187,7 @@ void StamSolver::applyEmitters(std::vector<Emitter> emitters)
         }
     }
     if (dye && !mHasDye) {
-        std::array<ScalarGrid, 3> d, d0;
+        std::array<Grid, 3> d, d0;
         for (int c = 0; c < 3; ++c) {
             d[c].reshape(L.padded, paddedOffset(L.is3D));
             d0[c].reshape(L.padded, paddedOffset(L.is3D));
@@ -188,7 +201,8 @@ void StamSolver::applyEmitters(std::vector<Emitter> emitters)
     mTemperatureLive = mTemperatureLive || temperature;
 }
 
-void StamSolver::applyForceFields(std::vector<ForceField> fields)
+template<class T>
+void BasicStamSolver<T>::applyForceFields(std::vector<ForceField> fields)
 {
     ForceEvaluator forces;
     forces.setup(mDomain, std::move(fields));
@@ -199,62 +213,49 @@ void StamSolver::applyForceFields(std::vector<ForceField> fields)
 // The "prev" arrays and the divergence are scratch (gatherSources clears the prev arrays that
 // the step reads; the temperature's only while temperature is live, and only then is it read).
 // The pressure is rewritten by every projection but sampled, so it is kept too.
-std::vector<StateField> StamSolver::stateFields()
+template<class T>
+std::vector<StateField> BasicStamSolver<T>::stateFields()
 {
     const Int3 p = mLayout.padded;
     const Vec3 o = paddedOffset(mLayout.is3D);
     const Int3 w = mLayout.is3D ? p : Int3{0, 0, 0};
+    // A float grid as `grid`, a Fixed one (its int32 bits) as `fixedGrid`.
+    auto grid = [&](const char *name, Grid *g, Int3 size, bool optional = false, int group = 0) {
+        StateField f{.name = name, .size = size, .offset = o, .optional = optional, .group = group};
+        if constexpr (std::is_same_v<T, Fixed>)
+            f.fixedGrid = g;
+        else
+            f.grid = g;
+        return f;
+    };
     return {
         {.name = "solids", .flags = &mSolids, .size = mDomain.cells},
-        {.name = "velocity-x", .grid = &mU, .size = p, .offset = o},
-        {.name = "velocity-y", .grid = &mV, .size = p, .offset = o},
-        {.name = "velocity-z", .grid = &mW, .size = w, .offset = o},
-        {.name = "density", .grid = &mDensity, .size = p, .offset = o},
-        {.name = "temperature", .grid = &mTemperature, .size = p, .offset = o},
-        {.name = "pressure", .grid = &mPressure, .size = p, .offset = o},
-        {.name = "dye-red", .grid = &mDye[0], .size = p, .offset = o, .optional = true, .group = 1},
-        {.name = "dye-green",
-         .grid = &mDye[1],
-         .size = p,
-         .offset = o,
-         .optional = true,
-         .group = 1},
-        {.name = "dye-blue",
-         .grid = &mDye[2],
-         .size = p,
-         .offset = o,
-         .optional = true,
-         .group = 1},
+        grid("velocity-x", &mU, p),
+        grid("velocity-y", &mV, p),
+        grid("velocity-z", &mW, w),
+        grid("density", &mDensity, p),
+        grid("temperature", &mTemperature, p),
+        grid("pressure", &mPressure, p),
+        grid("dye-red", &mDye[0], p, true, 1),
+        grid("dye-green", &mDye[1], p, true, 1),
+        grid("dye-blue", &mDye[2], p, true, 1),
         {.name = "temperature-live", .value = &mTemperatureLive},
         // The moving obstacles' velocities: cells a solid leaves take them at the next change.
-        {.name = "obstacle-velocity-x",
-         .grid = &mObstacleVelocity[0],
-         .size = p,
-         .offset = o,
-         .optional = true,
-         .group = 2},
-        {.name = "obstacle-velocity-y",
-         .grid = &mObstacleVelocity[1],
-         .size = p,
-         .offset = o,
-         .optional = true,
-         .group = 2},
-        {.name = "obstacle-velocity-z",
-         .grid = &mObstacleVelocity[2],
-         .size = w,
-         .offset = o,
-         .optional = true},
+        grid("obstacle-velocity-x", &mObstacleVelocity[0], p, true, 2),
+        grid("obstacle-velocity-y", &mObstacleVelocity[1], p, true, 2),
+        grid("obstacle-velocity-z", &mObstacleVelocity[2], w, true),
     };
 }
 
-void StamSolver::stateRestored(bool solidsChanged)
+template<class T>
+void BasicStamSolver<T>::stateRestored(bool solidsChanged)
 {
     mHasDye = mDye[0].count() > 0;
     for (int c = 0; c < 3; ++c) {
         if (mHasDye)
             mDye0[c].reshape(mLayout.padded, paddedOffset(mLayout.is3D));
         else
-            ScalarGrid().swap(mDye0[c]);
+            Grid().swap(mDye0[c]);
     }
     if (!solidsChanged)
         return;
@@ -263,7 +264,8 @@ void StamSolver::stateRestored(bool solidsChanged)
         mFlags = buildFlags(mLayout, mDomain, mSolids);
 }
 
-StepStats StamSolver::step(float dt, double time)
+template<class T>
+StepStats BasicStamSolver<T>::step(float dt, double time)
 {
     gatherSources(time);
     velocityStep(dt);
@@ -275,7 +277,8 @@ StepStats StamSolver::step(float dt, double time)
     return stats;
 }
 
-void StamSolver::reset()
+template<class T>
+void BasicStamSolver<T>::reset()
 {
     bool dye = false;
     bool temperature = false;
@@ -283,16 +286,16 @@ void StamSolver::reset()
         dye = dye || e.hasDye();
         temperature = temperature || e.temperature != 0.f;
     }
-    for (ScalarGrid *g : {&mU, &mV, &mW, &mU0, &mV0, &mW0, &mPressure, &mDivergence, &mDensity,
-                          &mDensity0, &mTemperature, &mTemperature0})
-        g->fill(0.f);
+    for (Grid *g : {&mU, &mV, &mW, &mU0, &mV0, &mW0, &mPressure, &mDivergence, &mDensity,
+                    &mDensity0, &mTemperature, &mTemperature0})
+        g->fill(T(0));
     for (int c = 0; c < 3; ++c) {
         if (dye) {
-            mDye[c].fill(0.f);
-            mDye0[c].fill(0.f);
+            mDye[c].fill(T(0));
+            mDye0[c].fill(T(0));
         } else {
-            ScalarGrid().swap(mDye[c]);
-            ScalarGrid().swap(mDye0[c]);
+            Grid().swap(mDye[c]);
+            Grid().swap(mDye0[c]);
         }
     }
     mHasDye = mHasDye && dye;
@@ -300,16 +303,17 @@ void StamSolver::reset()
 }
 
 // The paper's get_from_UI: the "prev" arrays receive this step's sources and forces.
-void StamSolver::gatherSources(double time)
+template<class T>
+void BasicStamSolver<T>::gatherSources(double time)
 {
-    ScalarGrid *const prev[] = {
+    Grid *const prev[] = {
         &mU0,      &mV0,      &mW0,     &mDensity0, (mTemperatureLive ? &mTemperature0 : nullptr),
         &mDye0[0], &mDye0[1], &mDye0[2]};
-    for (ScalarGrid *g : prev) {
+    for (Grid *g : prev) {
         if (!g || g->count() == 0)
             continue;
-        float *x = g->data();
-        forEachIndex(std::int64_t(g->count()), [&](std::int64_t n) { x[n] = 0.f; });
+        T *x = g->data();
+        forEachIndex(std::int64_t(g->count()), [&](std::int64_t n) { x[n] = T(0); });
     }
     for (std::size_t e = 0; e < mEmitters.size(); ++e) {
         const Emitter &em = mEmitters[e];
@@ -321,18 +325,18 @@ void StamSolver::gatherSources(double time)
         forEachIndex(std::int64_t(em.mask.size()), [&](std::int64_t m) {
             const std::size_t p = cells[m];
             const float w = weights[m];
-            mDensity0[p] += w * em.density;
+            mDensity0[p] += T(w * em.density);
             if (temperature)
-                mTemperature0[p] += w * em.temperature;
+                mTemperature0[p] += T(w * em.temperature);
             if (dye) {
                 for (int c = 0; c < 3; ++c)
-                    mDye0[c][p] += w * em.dye[c];
+                    mDye0[c][p] += T(w * em.dye[c]);
             }
             if (force) {
-                mU0[p] += w * em.velocity.x;
-                mV0[p] += w * em.velocity.y;
+                mU0[p] += T(w * em.velocity.x);
+                mV0[p] += T(w * em.velocity.y);
                 if (mLayout.is3D)
-                    mW0[p] += w * em.velocity.z;
+                    mW0[p] += T(w * em.velocity.z);
             }
         });
     }
@@ -340,7 +344,8 @@ void StamSolver::gatherSources(double time)
 }
 
 // Force fields sampled at cell centres with the current velocity, added to u_prev.
-void StamSolver::addForceFields(double time)
+template<class T>
+void BasicStamSolver<T>::addForceFields(double time)
 {
     if (mForces.empty())
         return;
@@ -350,19 +355,20 @@ void StamSolver::addForceFields(double time)
             const std::size_t n = L.index(i, j, k);
             if (!mFlags.empty() && (mFlags[n] & kSelfSolid))
                 continue;
-            const Vec3 vel{mU[n], mV[n], L.is3D ? mW[n] : 0.f};
+            const Vec3 vel{toFloat(mU[n]), toFloat(mV[n]), L.is3D ? toFloat(mW[n]) : 0.f};
             const Vec3 acc = mForces.acceleration(mDomain.cellCentre(i - 1, j - 1, k - L.k0), vel,
                                                   time);
-            mU0[n] += acc.x;
-            mV0[n] += acc.y;
+            mU0[n] += T(acc.x);
+            mV0[n] += T(acc.y);
             if (L.is3D)
-                mW0[n] += acc.z;
+                mW0[n] += T(acc.z);
         }
     });
 }
 
 // Inflow emitters blend the velocity towards their target by coverage weight.
-void StamSolver::applyInflow()
+template<class T>
+void BasicStamSolver<T>::applyInflow()
 {
     for (std::size_t e = 0; e < mEmitters.size(); ++e) {
         const Emitter &em = mEmitters[e];
@@ -373,10 +379,10 @@ void StamSolver::applyInflow()
         forEachIndex(std::int64_t(em.mask.size()), [&](std::int64_t m) {
             const std::size_t p = cells[m];
             const float w = weights[m];
-            mU[p] = (1.f - w) * mU[p] + w * em.velocity.x;
-            mV[p] = (1.f - w) * mV[p] + w * em.velocity.y;
+            mU[p] = T(1.f - w) * mU[p] + T(w * em.velocity.x);
+            mV[p] = T(1.f - w) * mV[p] + T(w * em.velocity.y);
             if (mLayout.is3D)
-                mW[p] = (1.f - w) * mW[p] + w * em.velocity.z;
+                mW[p] = T(1.f - w) * mW[p] + T(w * em.velocity.z);
         });
     }
 }
@@ -384,17 +390,21 @@ void StamSolver::applyInflow()
 namespace {
 
 // The paper's add_source: x += dt * s over the whole padded array.
-void addSource(ScalarGrid &x, const ScalarGrid &s, float dt)
+template<class G>
+void addSource(G &x, const G &s, float dt)
 {
-    float *xd = x.data();
-    const float *sd = s.data();
-    forEachIndex(std::int64_t(x.count()), [&](std::int64_t n) { xd[n] += dt * sd[n]; });
+    auto *xd = x.data();
+    const auto *sd = s.data();
+    using T = std::remove_pointer_t<decltype(xd)>;
+    const T step = T(dt);
+    forEachIndex(std::int64_t(x.count()), [&](std::int64_t n) { xd[n] += step * sd[n]; });
 }
 
 } // namespace
 
 // The paper's vel_step, with the advect typo of the slides fixed (advect u by u0, v0).
-void StamSolver::velocityStep(float dt)
+template<class T>
+void BasicStamSolver<T>::velocityStep(float dt)
 {
     const bool d3 = mLayout.is3D;
     const float visc = mParams.viscosity;
@@ -426,11 +436,12 @@ void StamSolver::velocityStep(float dt)
 }
 
 // The paper's dens_step for density, temperature and dye; their advections share one trace.
-void StamSolver::densityStep(float dt)
+template<class T>
+void BasicStamSolver<T>::densityStep(float dt)
 {
     Carried carried[kMaxCarried];
     int count = 0;
-    auto carry = [&](ScalarGrid &x, ScalarGrid &x0) {
+    auto carry = [&](Grid &x, Grid &x0) {
         addSource(x, x0, dt);
         x.swap(x0);
         diffuse(Quantity::Scalar, x, x0, mParams.diffusion, dt);
@@ -447,18 +458,20 @@ void StamSolver::densityStep(float dt)
     advect(carried, count, mU, mV, mW, dt);
 }
 
-void StamSolver::copyInterior(const ScalarGrid &src, ScalarGrid &out) const
+template<class T>
+void BasicStamSolver<T>::copyInterior(const Grid &src, ScalarGrid &out) const
 {
     const StamLayout &L = mLayout;
     forEachRow(L.cells, [&](int j, int k) {
         const std::size_t from = L.index(1, j + 1, k + L.k0);
         float *to = &out(0, j, k);
         for (int i = 0; i < L.cells.x; ++i)
-            to[i] = src[from + std::size_t(i)];
+            to[i] = toFloat(src[from + std::size_t(i)]);
     });
 }
 
-void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
+template<class T>
+void BasicStamSolver<T>::sample(FieldKind kind, ScalarGrid &out) const
 {
     const StamLayout &L = mLayout;
     out.reshape(L.cells, kCellCentre);
@@ -476,7 +489,7 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
             }
         });
     };
-    const float *u = mU.data(), *v = mV.data(), *w = mW.data();
+    const T *u = mU.data(), *v = mV.data(), *w = mW.data();
     switch (kind) {
     case FieldKind::Density: copyInterior(mDensity, out); return;
     case FieldKind::Temperature: copyInterior(mTemperature, out); return;
@@ -492,34 +505,41 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
         if (L.is3D)
             copyInterior(mW, out);
         return;
-    case FieldKind::Pressure: copyInterior(mPressure, out); return;
+    case FieldKind::Pressure:
+        copyInterior(mPressure, out);
+        if constexpr (std::is_same_v<T, Fixed>) { // it holds p / h (project)
+            for (std::size_t n = 0; n < out.count(); ++n)
+                out[n] *= mDomain.cellSize;
+        }
+        return;
     case FieldKind::Speed:
         derive([&](Index n, std::uint8_t) {
-            const float wz = L.is3D ? w[n] : 0.f;
-            return std::sqrt(u[n] * u[n] + v[n] * v[n] + wz * wz);
+            const float un = toFloat(u[n]), vn = toFloat(v[n]);
+            const float wz = L.is3D ? toFloat(w[n]) : 0.f;
+            return std::sqrt(un * un + vn * vn + wz * wz);
         });
         return;
     case FieldKind::Divergence: {
-        const float *wu = wallsOf(Quantity::VelocityX), *wv = wallsOf(Quantity::VelocityY),
-                    *ww = wallsOf(Quantity::VelocityZ);
+        const T *wu = wallsOf(Quantity::VelocityX), *wv = wallsOf(Quantity::VelocityY),
+                *ww = wallsOf(Quantity::VelocityZ);
         derive([&](Index n, std::uint8_t f) {
-            float s = mirroredNormal(u, wu, n, 1, f & 2) - mirroredNormal(u, wu, n, -1, f & 1)
-                      + mirroredNormal(v, wv, n, sy, f & 8) - mirroredNormal(v, wv, n, -sy, f & 4);
+            T s = mirroredNormal(u, wu, n, 1, f & 2) - mirroredNormal(u, wu, n, -1, f & 1)
+                  + mirroredNormal(v, wv, n, sy, f & 8) - mirroredNormal(v, wv, n, -sy, f & 4);
             if (L.is3D)
                 s = s + mirroredNormal(w, ww, n, sz, f & 32)
                     - mirroredNormal(w, ww, n, -sz, f & 16);
-            return g * s;
+            return g * toFloat(s);
         });
         return;
     }
     case FieldKind::Vorticity:
         derive([&](Index n, std::uint8_t f) {
             // d(q)/d(axis) by central differences; tangential mirrors keep the value.
-            auto dq = [&](const float *q, int d) {
+            auto dq = [&](const T *q, int d) {
                 const Index off[3] = {1, sy, sz};
                 return g
-                       * (mirrored(q, n, off[d], f & (2u << (2 * d)), false)
-                          - mirrored(q, n, -off[d], f & (1u << (2 * d)), false));
+                       * (toFloat(mirrored(q, n, off[d], f & (2u << (2 * d)), false))
+                          - toFloat(mirrored(q, n, -off[d], f & (1u << (2 * d)), false)));
             };
             const float cz = dq(v, 0) - dq(u, 1);
             if (!L.is3D)
@@ -547,7 +567,8 @@ void StamSolver::sample(FieldKind kind, ScalarGrid &out) const
     }
 }
 
-float StamSolver::maxVelocity() const
+template<class T>
+float BasicStamSolver<T>::maxVelocity() const
 {
     const StamLayout &L = mLayout;
     const Int3 rows{L.cells.x, L.cells.y, L.is3D ? L.cells.z : 1};
@@ -555,18 +576,21 @@ float StamSolver::maxVelocity() const
         const std::size_t row = L.index(0, j + 1, k + L.k0);
         float m = 0.f;
         for (int i = 1; i <= L.cells.x; ++i) {
-            m = std::max(m, std::fabs(mU[row + i]));
-            m = std::max(m, std::fabs(mV[row + i]));
+            m = std::max(m, std::fabs(toFloat(mU[row + i])));
+            m = std::max(m, std::fabs(toFloat(mV[row + i])));
             if (L.is3D)
-                m = std::max(m, std::fabs(mW[row + i]));
+                m = std::max(m, std::fabs(toFloat(mW[row + i])));
         }
         return double(m);
     }));
 }
 
-std::string StamSolver::firstNonFiniteField() const
+template<class T>
+std::string BasicStamSolver<T>::firstNonFiniteField() const
 {
-    const std::pair<const ScalarGrid *, const char *> fields[] = {
+    if constexpr (std::is_same_v<T, Fixed>)
+        return {}; // integers hold no NaN; outOfRangeField() reports what left the range
+    const std::pair<const Grid *, const char *> fields[] = {
         {&mDensity, "density"},  {&mTemperature, "temperature"},
         {&mDye[0], "dye red"},   {&mDye[1], "dye green"},
         {&mDye[2], "dye blue"},  {&mU, "velocity x"},
@@ -580,7 +604,7 @@ std::string StamSolver::firstNonFiniteField() const
         const double bad = maxRows(rows, [&](int j, int k) {
             const std::size_t row = L.index(0, j + 1, k + L.k0);
             for (int i = 1; i <= L.cells.x; ++i) {
-                if (!std::isfinite((*grid)[row + i]))
+                if (!std::isfinite(toFloat((*grid)[row + i])))
                     return 1.0;
             }
             return 0.0;
@@ -591,14 +615,60 @@ std::string StamSolver::firstNonFiniteField() const
     return {};
 }
 
-std::size_t StamSolver::memoryBytes() const
+template<class T>
+std::string BasicStamSolver<T>::outOfRangeField() const
+{
+    if constexpr (std::is_same_v<T, float>)
+        return {};
+    const std::pair<const Grid *, const char *> fields[] = {{&mU, "velocity-x"},
+                                                            {&mV, "velocity-y"},
+                                                            {&mW, "velocity-z"},
+                                                            {&mDensity, "density"},
+                                                            {&mTemperature, "temperature"},
+                                                            {&mPressure, "pressure"},
+                                                            {&mDye[0], "dye-red"},
+                                                            {&mDye[1], "dye-green"},
+                                                            {&mDye[2], "dye-blue"}};
+    const StamLayout &L = mLayout;
+    const Int3 rows{L.cells.x, L.cells.y, L.is3D ? L.cells.z : 1};
+    for (const auto &[grid, name] : fields) {
+        if (grid->count() == 0)
+            continue;
+        auto bad = [&](int i, int j, int k) {
+            return outOfRange((*grid)[L.index(i + 1, j + 1, k + L.k0)]);
+        };
+        const double any = maxRows(rows, [&](int j, int k) {
+            for (int i = 0; i < L.cells.x; ++i) {
+                if (bad(i, j, k))
+                    return 1.0;
+            }
+            return 0.0;
+        });
+        if (any == 0.0)
+            continue;
+        for (int k = 0; k < rows.z; ++k)
+            for (int j = 0; j < rows.y; ++j)
+                for (int i = 0; i < rows.x; ++i) {
+                    if (!bad(i, j, k))
+                        continue;
+                    std::string cell = std::to_string(i) + ", " + std::to_string(j);
+                    if (L.is3D)
+                        cell += ", " + std::to_string(k);
+                    return std::string(name) + " out of fixed-point range at cell (" + cell + ")";
+                }
+    }
+    return {};
+}
+
+template<class T>
+std::size_t BasicStamSolver<T>::memoryBytes() const
 {
     std::size_t total = mFlags.capacity() + mSolids.count() + mObstacleNoSlip.capacity();
-    for (const ScalarGrid &g : mObstacleVelocity)
+    for (const Grid &g : mObstacleVelocity)
         total += g.bytes();
-    for (const ScalarGrid *g : {&mU, &mV, &mW, &mU0, &mV0, &mW0, &mPressure, &mDivergence,
-                                &mDensity, &mDensity0, &mTemperature, &mTemperature0, &mDye[0],
-                                &mDye[1], &mDye[2], &mDye0[0], &mDye0[1], &mDye0[2]})
+    for (const Grid *g : {&mU, &mV, &mW, &mU0, &mV0, &mW0, &mPressure, &mDivergence, &mDensity,
+                          &mDensity0, &mTemperature, &mTemperature0, &mDye[0], &mDye[1], &mDye[2],
+                          &mDye0[0], &mDye0[1], &mDye0[2]})
         total += g->bytes();
     for (std::size_t e = 0; e < mEmitters.size(); ++e)
         total += mEmitterCells[e].capacity() * sizeof(std::uint32_t)
@@ -606,5 +676,8 @@ std::size_t StamSolver::memoryBytes() const
                  + mEmitters[e].mask.weights.capacity() * sizeof(float);
     return total;
 }
+
+template class BasicStamSolver<float>;
+template class BasicStamSolver<Fixed>;
 
 } // namespace plume::sim

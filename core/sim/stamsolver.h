@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fixedpoint.h"
 #include "forces.h"
 #include "obstaclemotion.h"
 #include "solver.h"
@@ -7,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace plume::sim {
@@ -36,6 +38,10 @@ struct StamLayout
 };
 
 } // namespace detail
+
+/// The grid a stam solver stores its numbers in: ScalarGrid for float, FixedGrid for Fixed.
+template<class T>
+using StamGrid = std::conditional_t<std::is_same_v<T, float>, ScalarGrid, FixedGrid>;
 
 /// The `stam` reference scheme: Jos Stam, "Real-Time Fluid Dynamics for Games" (GDC 2003),
 /// followed step for step, in 2D and 3D.
@@ -81,11 +87,20 @@ struct StamLayout
 /// those parameters are ignored by this scheme. Emitters: Force adds weight * velocity to the
 /// paper's u_prev (an acceleration); Inflow then blends the velocity towards its target by
 /// weight. Force fields add their acceleration at cell centres to u_prev.
-class StamSolver final : public Solver
+///
+/// T is the number type of the grids and of every kernel: float (StamSolver) or Q12.20 Fixed
+/// (FixedStamSolver, params.stamNumeric "fixed"; docs/fixed-point.md). The per-step constants
+/// (dt, dt / h, dt diff / h^2, 0.5 / h) and the inputs (emitters, forces, obstacle velocities)
+/// are converted to T once where they enter; the obstacle walk of advect measures its segment
+/// in float. A Fixed value that leaves its range is reported by outOfRangeField().
+template<class T>
+class BasicStamSolver final : public Solver
 {
 public:
+    using Grid = StamGrid<T>;
+
     /// Allocates the grids. Inputs must be valid; may throw std::bad_alloc.
-    StamSolver(const Domain &domain, const SimParams &params);
+    BasicStamSolver(const Domain &domain, const SimParams &params);
 
     const Domain &domain() const override { return mDomain; }
     const SimParams &params() const override { return mParams; }
@@ -100,6 +115,9 @@ public:
     void sample(FieldKind kind, ScalarGrid &out) const override;
     float maxVelocity() const override;
     std::string firstNonFiniteField() const override;
+    /// Fixed: "velocity-x out of fixed-point range at cell (i, j[, k])" for the first such
+    /// value (fields in stateFields' order, cells x fastest); float: always empty.
+    std::string outOfRangeField() const override;
     std::size_t memoryBytes() const override;
     /// True while dye fields exist: from the first emitter with dye until a reset without one.
     bool hasDye() const override { return mHasDye; }
@@ -120,44 +138,43 @@ private:
     void applyInflow();
     void addForceFields(double time);
 
-    void setBoundary(Quantity q, ScalarGrid &x) const;
-    void linSolve(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float a, float c) const;
-    void diffuse(Quantity q, ScalarGrid &x, const ScalarGrid &x0, float diff, float dt) const;
-    void project(ScalarGrid &u, ScalarGrid &v, ScalarGrid &w);
+    void setBoundary(Quantity q, Grid &x) const;
+    void linSolve(Quantity q, Grid &x, const Grid &x0, float a, float c) const;
+    void diffuse(Quantity q, Grid &x, const Grid &x0, float diff, float dt) const;
+    void project(Grid &u, Grid &v, Grid &w);
     struct Carried
     {
-        ScalarGrid *dst;
-        const ScalarGrid *src;
+        Grid *dst;
+        const Grid *src;
         Quantity q;
     };
-    void advect(const Carried *fields, int count, const ScalarGrid &u, const ScalarGrid &v,
-                const ScalarGrid &w, float dt) const;
+    void advect(const Carried *fields, int count, const Grid &u, const Grid &v, const Grid &w,
+                float dt) const;
 
     void clearSolids();
-    void fillUncovered(const detail::UncoveredCells &cells,
-                       const std::array<ScalarGrid, 3> &oldWalls);
+    void fillUncovered(const detail::UncoveredCells &cells, const std::array<Grid, 3> &oldWalls);
     void imposeNoSlip();
     /// Padded velocity of the solids for a quantity's component, or null (at rest, a scalar).
-    const float *wallsOf(Quantity q) const;
-    void copyInterior(const ScalarGrid &src, ScalarGrid &out) const;
+    const T *wallsOf(Quantity q) const;
+    void copyInterior(const Grid &src, ScalarGrid &out) const;
 
     Domain mDomain;
     SimParams mParams;
     detail::StamLayout mLayout;
 
-    ScalarGrid mU, mV, mW;          ///< velocity (w empty in 2D)
-    ScalarGrid mU0, mV0, mW0;       ///< the paper's u_prev: forces, then scratch
-    ScalarGrid mPressure;           ///< p of the last projection
-    ScalarGrid mDivergence;         ///< projection scratch (the paper's div)
-    ScalarGrid mDensity, mDensity0; ///< density and its source / scratch array
-    ScalarGrid mTemperature, mTemperature0;
-    std::array<ScalarGrid, 3> mDye, mDye0; ///< empty until an emitter has dye
+    Grid mU, mV, mW;          ///< velocity (w empty in 2D)
+    Grid mU0, mV0, mW0;       ///< the paper's u_prev: forces, then scratch
+    Grid mPressure;           ///< p of the last projection
+    Grid mDivergence;         ///< projection scratch (the paper's div)
+    Grid mDensity, mDensity0; ///< density and its source / scratch array
+    Grid mTemperature, mTemperature0;
+    std::array<Grid, 3> mDye, mDye0; ///< empty until an emitter has dye
 
     FlagGrid mSolids;                 ///< the domain's obstacle cells
     std::vector<std::uint8_t> mFlags; ///< padded: solid self / neighbour bits; empty: no solids
     /// Padded velocity components of the moving solids (zero in fluid cells); empty while every
     /// solid is at rest (docs/colliders.md).
-    std::array<ScalarGrid, 3> mObstacleVelocity;
+    std::array<Grid, 3> mObstacleVelocity;
     std::vector<std::uint8_t> mObstacleNoSlip; ///< padded: 1 in no-slip solids; empty: none
 
     std::vector<Emitter> mEmitters;
@@ -167,5 +184,10 @@ private:
     bool mHasDye = false;
     bool mTemperatureLive = false; ///< false while temperature is zero everywhere
 };
+
+using StamSolver = BasicStamSolver<float>;
+using FixedStamSolver = BasicStamSolver<Fixed>;
+extern template class BasicStamSolver<float>;
+extern template class BasicStamSolver<Fixed>;
 
 } // namespace plume::sim

@@ -164,12 +164,15 @@ private slots:
         QTest::addColumn<bool>("threeD");
         QTest::addColumn<int>("resolution");
         QTest::addColumn<bool>("accounting");
+        QTest::addColumn<bool>("fixed");
         const int smoke = int(sim::Scheme::Smoke), stam = int(sim::Scheme::Stam);
-        QTest::newRow("smoke 2D") << smoke << false << 48 << false;
-        QTest::newRow("smoke 2D accounting") << smoke << false << 48 << true;
-        QTest::newRow("smoke 3D") << smoke << true << 20 << false;
-        QTest::newRow("stam 2D") << stam << false << 48 << false;
-        QTest::newRow("stam 3D") << stam << true << 20 << false;
+        QTest::newRow("smoke 2D") << smoke << false << 48 << false << false;
+        QTest::newRow("smoke 2D accounting") << smoke << false << 48 << true << false;
+        QTest::newRow("smoke 3D") << smoke << true << 20 << false << false;
+        QTest::newRow("stam 2D") << stam << false << 48 << false << false;
+        QTest::newRow("stam 3D") << stam << true << 20 << false << false;
+        QTest::newRow("stam 2D fixed point") << stam << false << 48 << false << true;
+        QTest::newRow("stam 3D fixed point") << stam << true << 20 << false << true;
     }
 
     // Simulate N frames, checkpoint, simulate M more: the same bytes as restoring the
@@ -180,7 +183,10 @@ private slots:
         QFETCH(bool, threeD);
         QFETCH(int, resolution);
         QFETCH(bool, accounting);
-        const Scene scene = featureScene(sim::Scheme(scheme), threeD, resolution, accounting);
+        QFETCH(bool, fixed);
+        Scene scene = featureScene(sim::Scheme(scheme), threeD, resolution, accounting);
+        if (fixed)
+            scene.simulation.params.stamNumeric = sim::StamNumeric::Fixed;
         const std::uint64_t hash = sceneHash(scene);
         constexpr int N = 8, M = 7;
 
@@ -218,6 +224,16 @@ private slots:
             QVERIFY(a.solver().hasCombustion());
             QVERIFY(sum(a, sim::FieldKind::Flame) > 0.0);
         }
+        if (!fixed)
+            return;
+        // A fixed-point checkpoint holds int32 grids: a float stam simulation refuses it.
+        Scene floatScene = scene;
+        floatScene.simulation.params.stamNumeric = sim::StamNumeric::Float;
+        SceneSimulation c;
+        QVERIFY(c.setScene(floatScene));
+        const sim::Status refused = c.restoreCheckpoint(checkpoint, hash);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error.find("of another kind") != std::string::npos, refused.error.c_str());
     }
 
     // The obstacle moves between the checkpoint and the frames after it, and the solids in the

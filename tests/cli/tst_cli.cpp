@@ -277,6 +277,45 @@ private slots:
         QVERIFY2(io.err.contains("file/sub"), qPrintable(io.err));
     }
 
+    // The stam scheme in fixed point (docs/fixed-point.md): simulate --numeric, the example
+    // scene, and a scene driven out of the fixed-point range stops naming field and cell.
+    void fixedPoint()
+    {
+        const Run sim = run({"simulate", "--scheme", "stam", "--numeric", "fixed", "--resolution",
+                             "32", "--frames", "2", "--quiet"});
+        QCOMPARE(sim.exitCode, 0);
+        QVERIFY2(sim.out.contains("stam scheme (fixed point)"), qPrintable(sim.out));
+        const Run smoke = run({"simulate", "--numeric", "fixed", "--frames", "1"});
+        QCOMPARE(smoke.exitCode, 2);
+        QVERIFY2(smoke.err.contains("--numeric fixed needs --scheme stam"), qPrintable(smoke.err));
+        const Run bad = run({"simulate", "--scheme", "stam", "--numeric", "double"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--numeric must be"), qPrintable(bad.err));
+
+        QTemporaryDir dir;
+        const QString example = smallScene(dir, "stam-fixed-2d", 32, 3);
+        QCOMPARE(run({"bake", example, "-o", dir.filePath("ok")}).exitCode, 0);
+        // 2000 per second into the source cells and no force to carry it away: 200 a frame,
+        // past 2048 in about ten frames.
+        QFile in(example);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        in.close();
+        text.replace("\"density\": 100", "\"density\": 2000");
+        text.replace("\"frameEnd\": 3", "\"frameEnd\": 60");
+        text.replace("\"velocity\": [0, 5, 0]", "\"velocity\": [0, 0, 0]");
+        QFile out(dir.filePath("hot.plume"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        const Run hot = run({"bake", out.fileName(), "-o", dir.filePath("hot")});
+        QCOMPARE(hot.exitCode, 1);
+        QVERIFY2(hot.err.contains(QRegularExpression(
+                     "simulation blew up at frame \\d+.*: density out of fixed-point range at "
+                     "cell \\(\\d+, \\d+\\)")),
+                 qPrintable(hot.err));
+    }
+
     // --threads 1 and --threads 2 write identical files.
     void threadsGiveSameBytes()
     {

@@ -260,6 +260,7 @@ private slots:
         checkNames(sim::kSchemeNames);
         checkNames(sim::kAdvectionOrderNames);
         checkNames(sim::kSweepOrderNames);
+        checkNames(sim::kStamNumericNames);
         checkNames(sim::kFieldKindNames);
         checkNames(sim::kEmitterVelocityNames);
         checkNames(sim::kForceTypeNames);
@@ -358,6 +359,7 @@ private slots:
         check("simulation", "scheme", sim::kSchemeNames, bare);
         check("simulation", "advection", sim::kAdvectionOrderNames);
         check("simulation", "stamSweep", sim::kSweepOrderNames);
+        check("simulation", "stamNumeric", sim::kStamNumericNames);
         check("items/0/emitter", "velocityMode", sim::kEmitterVelocityNames);
         check("export/render", "field", sim::kFieldKindNames);
         check("export/render", "colorMap", kColorMapNames);

@@ -132,6 +132,7 @@ private slots:
     void roundTrip();
     void featureRoundTrip();
     void filesWithoutCombustionLoad();
+    void stamNumericWrittenOnlyWhenFixed();
     void unknownKeysKept();
     void badFiles_data();
     void badFiles();
@@ -157,6 +158,7 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("torch-2d") << "torch-2d.plume" << false << 160;
     QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 64;
     QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 64;
+    QTest::newRow("stam-fixed-2d") << "stam-fixed-2d.plume" << false << 64;
 }
 
 void TestSceneIo::examplesLoad()
@@ -273,6 +275,21 @@ void TestSceneIo::featureRoundTrip()
 
 // A file written before combustion existed (no emitter fuel/ignite, no simulation.combustion)
 // loads with the defaults: no fuel, self-igniting emitters, default combustion settings.
+void TestSceneIo::stamNumericWrittenOnlyWhenFixed()
+{
+    // Files from before the key stay byte-identical: the default is not written.
+    const SceneReadResult plain = readSceneFile(scenesDir() + "/plume-2d.plume");
+    QVERIFY2(plain.ok, plain.error.c_str());
+    QCOMPARE(plain.scene.simulation.params.stamNumeric, sim::StamNumeric::Float);
+    QVERIFY(!sceneToJson(plain.scene, scenesDir().toStdString()).contains("stamNumeric"));
+    const SceneReadResult fixed = readSceneFile(scenesDir() + "/stam-fixed-2d.plume");
+    QVERIFY2(fixed.ok, fixed.error.c_str());
+    QCOMPARE(fixed.scene.simulation.params.stamNumeric, sim::StamNumeric::Fixed);
+    QCOMPARE(fixed.scene.simulation.params.scheme, sim::Scheme::Stam);
+    QVERIFY(
+        sceneToJson(fixed.scene, scenesDir().toStdString()).contains("\"stamNumeric\": \"fixed\""));
+}
+
 void TestSceneIo::filesWithoutCombustionLoad()
 {
     QJsonObject root = QJsonDocument::fromJson(readAll(scenesDir() + "/plume-2d.plume")).object();

@@ -601,6 +601,10 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     addChoice(
         f, "Stam sweep", names(sim::kSweepOrderNames), [s] { return int(s().params.stamSweep); },
         setS([](S &x, int v) { x.params.stamSweep = sim::SweepOrder(v); }));
+    addChoice(
+        f, "Stam numbers", names(sim::kStamNumericNames),
+        [s] { return int(s().params.stamNumeric); },
+        setS([](S &x, int v) { x.params.stamNumeric = sim::StamNumeric(v); }));
 
     // Combustion (smoke scheme; docs/fire.md): acts where emitters emit fuel.
     QFormLayout *c = section(layout, "Combustion");

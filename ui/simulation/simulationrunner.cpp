@@ -382,7 +382,8 @@ void SimulationRunner::fail(const std::string &message)
 
 bool SimulationRunner::needsNewGrids(const Scene &a, const Scene &b)
 {
-    return !(a.domain == b.domain) || a.simulation.params.scheme != b.simulation.params.scheme;
+    const sim::SimParams &p = a.simulation.params, &q = b.simulation.params;
+    return !(a.domain == b.domain) || p.scheme != q.scheme || p.stamNumeric != q.stamNumeric;
 }
 
 } // namespace plume
