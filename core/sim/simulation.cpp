@@ -96,6 +96,11 @@ FrameStats Simulation::advanceFrame()
         stats.pressureConverged = stats.pressureConverged && step.pressureConverged;
         stats.pressureFallbacks += step.pressureFallback ? 1 : 0;
         const std::string bad = mSolver->firstNonFiniteField();
+        if (bad.empty() && mCoords.enabled()) {
+            mSolver->sample(FieldKind::VelocityX, mVelocity[0]);
+            mSolver->sample(FieldKind::VelocityY, mVelocity[1]);
+            mCoords.advect(mVelocity[0], mVelocity[1], dt);
+        }
         if (!bad.empty()) {
             mFailure = "simulation blew up at frame " + std::to_string(mFrame + 1) + ", substep "
                        + std::to_string(s + 1) + " of " + std::to_string(substeps) + " (step "
@@ -108,6 +113,7 @@ FrameStats Simulation::advanceFrame()
         }
     }
     ++mFrame;
+    mCoords.frameFinished(mFrame);
     stats.frame = mFrame;
     stats.substeps = substeps;
     stats.milliseconds =
@@ -118,6 +124,7 @@ FrameStats Simulation::advanceFrame()
 void Simulation::reset()
 {
     mSolver->reset();
+    mCoords.reset();
     mFrame = 0;
     mSteps = 0;
     mFailure.clear();
