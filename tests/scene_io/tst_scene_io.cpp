@@ -153,6 +153,7 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("torch-2d") << "torch-2d.plume" << false << 160;
     QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 64;
     QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 64;
+    QTest::newRow("lava-2d") << "lava-2d.plume" << false << 128;
 }
 
 void TestSceneIo::examplesLoad()
