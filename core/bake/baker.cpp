@@ -10,6 +10,7 @@
 #include <render/renderer.h>
 #include <scene/rasterize.h>
 #include <scene/scenesimulation.h>
+#include <scene/texturelook.h>
 #include <sim/memory.h>
 #include <sim/simulation.h>
 

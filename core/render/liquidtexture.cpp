@@ -1,11 +1,7 @@
 #include "liquidtexture.h"
 
 #include <render/colormap.h>
-#include <scene/scene.h>
-#include <scene/shapecoverage.h>
 #include <sim/parallel.h>
-
-#include <QImageReader>
 
 #include <algorithm>
 #include <cmath>
@@ -76,28 +72,6 @@ Rgba sampleRepeat(const QImage &img, float u, float v)
 }
 
 } // namespace
-
-bool loadLiquidTextureLook(const LiquidTextureSettings &settings, const std::string &directory,
-                           LiquidTextureLook &out, std::string *error)
-{
-    out = LiquidTextureLook{};
-    out.period = settings.period;
-    out.blend = settings.blend;
-    out.tiling = settings.tiling;
-    if (!settings.enabled())
-        return true;
-    const std::string path = resolveImagePath(settings.file, directory);
-    QImageReader reader(QString::fromStdString(path));
-    QImage image = reader.read();
-    if (image.isNull()) {
-        if (error)
-            *error = path
-                     + ": cannot read the liquid texture: " + reader.errorString().toStdString();
-        return false;
-    }
-    out.image = image.convertToFormat(QImage::Format_ARGB32);
-    return true;
-}
 
 TextureOffsets textureOffsets(const sim::AdvectedCoordinates &coords)
 {

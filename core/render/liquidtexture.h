@@ -11,13 +11,11 @@
 #include <QImage>
 
 #include <array>
-#include <string>
 
 namespace plume {
 
-struct LiquidTextureSettings;
-
-/// How the texture is looked up (the scene's liquidTexture settings, decoded).
+/// How the texture is looked up (the scene's liquidTexture settings, decoded:
+/// scene/texturelook.h).
 struct LiquidTextureLook
 {
     QImage image;       ///< the texture (any format; converted to ARGB32 for lookups)
@@ -25,13 +23,6 @@ struct LiquidTextureLook
     int period = 24;    ///< frames between resets of one coordinate set
     sim::TextureBlend blend = sim::TextureBlend::Linear;
 };
-
-/// Decodes a scene's liquid texture: the image at `settings.file` resolved against
-/// `directory` (the scene's folder, as image masks resolve) and the look's numbers. False with
-/// `error` naming the file and the cause when it cannot be read; a texture that is off gives
-/// an empty look and true.
-bool loadLiquidTextureLook(const LiquidTextureSettings &settings, const std::string &directory,
-                           LiquidTextureLook &out, std::string *error = nullptr);
 
 /// The four offset grids of a frame: set 0 x, set 0 y, set 1 x, set 1 y (cells, cell centred).
 using TextureOffsets = std::array<const sim::ScalarGrid *, 4>;
