@@ -360,7 +360,10 @@ struct ExportOptions
                                    "3D perspective camera with this vertical "
                                    "field of view (default orthographic).",
                                    "degrees"};
-    QCommandLineOption look{"look", "2D look: dye or field.", "name"};
+    QCommandLineOption look{"look",
+                            "2D look: dye, field or texture (the scene's liquid texture, "
+                            "docs/liquid-textures.md).",
+                            "name"};
     QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
 
     QList<QCommandLineOption> all() const
@@ -460,6 +463,10 @@ int bake(const QStringList &arguments)
     const QCommandLineOption vdbOpt("vdb", "Write OpenVDB files (the default output when no "
                                            "flipbook or images are asked for or preset).");
     const ExportOptions exportOpts;
+    const QCommandLineOption flowMapOpt(
+        "flow-map", "2D: also write DIR/<scene>_flowmap.png and .json, the velocity averaged over "
+                    "the frames as RG = 0.5 + 0.5 v / vmax, B = speed / vmax "
+                    "(docs/liquid-textures.md). Not with --resume.");
     const QCommandLineOption quietOpt("quiet", "Print nothing but errors.");
     const QCommandLineOption progressOpt("progress",
                                          "Show the progress line even when stderr is not a "
@@ -473,8 +480,8 @@ int bake(const QStringList &arguments)
         "record; default "
             + QString::number(kDefaultCheckpointEvery) + ").",
         "N", QString::number(kDefaultCheckpointEvery));
-    parser.addOptions(
-        {outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt, resumeOpt, checkpointOpt});
+    parser.addOptions({outOpt, framesOpt, threadsOpt, vdbOpt, flowMapOpt, quietOpt, progressOpt,
+                       resumeOpt, checkpointOpt});
     parser.addOptions(exportOpts.all());
     if (auto done = parseCommand(
             parser, arguments, "bake",
@@ -532,7 +539,9 @@ int bake(const QStringList &arguments)
     settings.render = presets.render;
     settings.flipbook = presets.flipbook;
     settings.images = presets.images;
-    settings.vdb = parser.isSet(vdbOpt) || (!presets.flipbook.enabled && !presets.images.enabled);
+    settings.flowMap = parser.isSet(flowMapOpt);
+    settings.vdb = parser.isSet(vdbOpt)
+                   || (!presets.flipbook.enabled && !presets.images.enabled && !settings.flowMap);
     if (plume::sim::Status st = plume::checkFrameRange(*scene, settings.firstFrame,
                                                        settings.lastFrame);
         !st)

@@ -394,8 +394,10 @@ private slots:
                         sim::combustionParams::heatRelease,
                         sim::combustionParams::smokePerFuel,
                         sim::combustionParams::flameCooling,
-                        sim::combustionParams::expansion},
-                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6);
+                        sim::combustionParams::expansion,
+                        sim::kTexturePeriod,
+                        liquidTextureParams::tiling},
+                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6 + 2);
     }
 
     // So do the item editors of a mesh obstacle: item rotation and scale, the model's

@@ -54,13 +54,32 @@ QString toDisplayName(ViewField f)
     case ViewField::Vorticity: return "Vorticity";
     case ViewField::Pressure: return "Pressure";
     case ViewField::Divergence: return "Divergence";
+    case ViewField::LiquidTexture: return "Liquid texture";
     }
     return "Dye";
 }
 
-FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire)
+FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire,
+                         const LiquidTextureLook *texture)
 {
     FieldPicture out;
+    if (field == ViewField::LiquidTexture) {
+        if (frame.hasTexture() && texture && !texture->image.isNull()) {
+            const sim::Int3 n = frame.field(DisplayField::TextureOffset0X).size();
+            // About 512 pixels across the longer side, at least one per cell.
+            const int perCell = std::clamp(512 / std::max(1, std::max(n.x, n.y)), 1, 8);
+            out.image = renderLiquidTexture({&frame.field(DisplayField::TextureOffset0X),
+                                             &frame.field(DisplayField::TextureOffset0Y),
+                                             &frame.field(DisplayField::TextureOffset1X),
+                                             &frame.field(DisplayField::TextureOffset1Y)},
+                                            frame.domain.boundaries, frame.frame, *texture,
+                                            perCell);
+            out.legend = false;
+            if (!out.image.isNull())
+                return out;
+        }
+        field = ViewField::Dye;
+    }
     const sim::FlagGrid *solids = &frame.solids;
     auto scalar = [&](DisplayField f, ColorMap map, bool symmetric) {
         const float lo = frame.minimum[int(f)], hi = frame.maximum[int(f)];
@@ -99,6 +118,7 @@ FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook
     case ViewField::Vorticity: scalar(DisplayField::Vorticity, ColorMap::Inferno, false); break;
     case ViewField::Pressure: scalar(DisplayField::Pressure, ColorMap::Diverging, true); break;
     case ViewField::Divergence: scalar(DisplayField::Divergence, ColorMap::Diverging, true); break;
+    case ViewField::LiquidTexture: break; // drawn above, or as Dye
     }
     return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <render/colormap.h>
+#include <render/liquidtexture.h>
 #include <render/rendersettings.h>
 #include <simulation/framecache.h>
 
@@ -19,7 +20,8 @@ enum class ViewField {
     Speed,
     Vorticity,
     Pressure,
-    Divergence
+    Divergence,
+    LiquidTexture ///< the scene's liquid texture flowing (2D with a liquid texture)
 };
 
 /// Display names, in menu order.
@@ -28,12 +30,12 @@ inline constexpr ViewField kViewFields[] = {ViewField::Dye,         ViewField::D
                                             ViewField::Temperature, ViewField::Flame,
                                             ViewField::Fuel,        ViewField::Speed,
                                             ViewField::Vorticity,   ViewField::Pressure,
-                                            ViewField::Divergence};
+                                            ViewField::Divergence,  ViewField::LiquidTexture};
 
 /// A picture of one field of a frame plus the range its colour map spans (for the legend).
 struct FieldPicture
 {
-    QImage image; ///< one pixel per cell, row 0 = highest y
+    QImage image; ///< one pixel per cell (the liquid texture: several), row 0 = highest y
     ColorMap map = ColorMap::Smoke;
     float lo = 0.f;
     float hi = 1.f;
@@ -52,7 +54,11 @@ struct FireLook
 /// without dye); with combustion (the frame has a flame field) the blackbody emission of the flame
 /// and the hot gas is added over it, as the CPU renderer's 2D path adds it (emissionColor).
 /// Density, temperature, flame, fuel, speed, vorticity: 0 to the frame's maximum. Pressure,
-/// divergence: symmetric about zero on the diverging map. Solid cells are grey.
-FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {});
+/// divergence: symmetric about zero on the diverging map. Solid cells are grey. Liquid texture:
+/// `texture`'s image through the frame's advected coordinates (renderLiquidTexture, several
+/// pixels per cell so that the image's detail shows); the Dye picture when the frame has no
+/// texture offsets or `texture` has no image.
+FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {},
+                         const LiquidTextureLook *texture = nullptr);
 
 } // namespace plume
