@@ -391,7 +391,10 @@ struct ExportOptions
                                    "3D perspective camera with this vertical "
                                    "field of view (default orthographic).",
                                    "degrees"};
-    QCommandLineOption look{"look", "2D look: dye or field.", "name"};
+    QCommandLineOption look{"look",
+                            "2D look: dye, field or texture (the scene's liquid texture, "
+                            "docs/liquid-textures.md).",
+                            "name"};
     QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
 
     QList<QCommandLineOption> all() const
@@ -585,6 +588,10 @@ int bake(const QStringList &arguments)
                                            "flipbook or images are asked for or preset).");
     const VdbOptions vdbOpts;
     const ExportOptions exportOpts;
+    const QCommandLineOption flowMapOpt(
+        "flow-map", "2D: also write DIR/<scene>_flowmap.png and .json, the velocity averaged over "
+                    "the frames as RG = 0.5 + 0.5 v / vmax, B = speed / vmax "
+                    "(docs/liquid-textures.md). Not with --resume.");
     const QCommandLineOption quietOpt("quiet", "Print nothing but errors.");
     const QCommandLineOption progressOpt("progress",
                                          "Show the progress line even when stderr is not a "
@@ -607,8 +614,8 @@ int bake(const QStringList &arguments)
         "Ocean scenes: one atlas per map with C columns (0: square) instead of "
         "an image per frame.",
         "C");
-    parser.addOptions(
-        {outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt, resumeOpt, checkpointOpt});
+    parser.addOptions({outOpt, framesOpt, threadsOpt, vdbOpt, flowMapOpt, quietOpt, progressOpt,
+                       resumeOpt, checkpointOpt});
     parser.addOptions(vdbOpts.all());
     parser.addOptions(exportOpts.all());
     parser.addOptions({oceanMapsOpt, oceanFlipbookOpt});
@@ -654,8 +661,8 @@ int bake(const QStringList &arguments)
     if (scene->simulation.params.scheme == plume::sim::Scheme::Ocean)
         return bakeOcean(parser, *scene, path, quiet, framesOpt, outOpt, oceanMapsOpt,
                          oceanFlipbookOpt,
-                         {vdbOpt, resumeOpt, exportOpts.flipbook, exportOpts.images, vdbOpts.up,
-                          vdbOpts.half, vdbOpts.velocityMask});
+                         {vdbOpt, resumeOpt, exportOpts.flipbook, exportOpts.images, flowMapOpt,
+                          vdbOpts.up, vdbOpts.half, vdbOpts.velocityMask});
     if (parser.isSet(oceanMapsOpt) || parser.isSet(oceanFlipbookOpt))
         return usageError("--ocean-maps and --ocean-flipbook are for scenes of the ocean scheme; "
                           "this one is "
@@ -685,7 +692,9 @@ int bake(const QStringList &arguments)
     settings.flipbook = presets.flipbook;
     settings.images = presets.images;
     settings.openvdb = presets.openvdb;
-    settings.vdb = parser.isSet(vdbOpt) || (!presets.flipbook.enabled && !presets.images.enabled);
+    settings.flowMap = parser.isSet(flowMapOpt);
+    settings.vdb = parser.isSet(vdbOpt)
+                   || (!presets.flipbook.enabled && !presets.images.enabled && !settings.flowMap);
     if (plume::sim::Status st = plume::checkFrameRange(*scene, settings.firstFrame,
                                                        settings.lastFrame);
         !st)

@@ -3,11 +3,14 @@
 #include "bakerecord.h"
 
 #include <export/flipbook.h>
+#include <export/flowmap.h>
 #include <export/frameimage.h>
 #include <export/vdbwriter.h>
+#include <render/liquidtexture.h>
 #include <render/renderer.h>
 #include <scene/rasterize.h>
 #include <scene/scenesimulation.h>
+#include <scene/texturelook.h>
 #include <sim/memory.h>
 #include <sim/simulation.h>
 
@@ -223,22 +226,29 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     };
     const FlipbookSettings &fs = settings.flipbook;
     const ImageSequenceSettings &is = settings.images;
-    Span vdb, flip, images;
+    Span vdb, flip, images, flow;
     std::vector<int> flipFrames;
     for (sim::Status st :
          {resolveSpan(scene, settings, settings.vdb, settings.firstFrame, settings.lastFrame, 1,
                       "vdb", vdb),
+          resolveSpan(scene, settings, settings.flowMap, settings.firstFrame, settings.lastFrame, 1,
+                      "flow map", flow),
           resolveSpan(scene, settings, fs.enabled, fs.first, fs.last, 1, "flipbook", flip),
           resolveSpan(scene, settings, is.enabled, is.first, is.last, is.step, "images", images)}) {
         if (!st)
             return fail(st.error);
     }
-    if (!vdb.on && !flip.on && !images.on)
-        return fail("nothing to bake: no VDB, flipbook or image output is enabled");
+    if (!vdb.on && !flip.on && !images.on && !flow.on)
+        return fail("nothing to bake: no VDB, flipbook, image or flow map output is enabled");
     if (vdb.on && scene.simulation.params.scheme == sim::Scheme::Ocean)
         return fail("an ocean scene has no volume to write as OpenVDB; bake its height, normal "
                     "and foam maps instead (plume-cli bake, docs/ocean.md), or a flipbook or "
                     "images of a field such as height");
+    if (flow.on && scene.domain.dimension != Dimension::TwoD)
+        return fail("flow map: a flow map needs a 2D scene");
+    if (flow.on && settings.resume)
+        return fail("flow map: a bake with a flow map cannot resume (the running average is not "
+                    "in the resume record); bake again without resuming");
     if (flip.on) {
         if (sim::Status st = selectFlipbookFrames(fs, flip.first, flip.last, flipFrames, flip.step);
             !st)
@@ -249,8 +259,22 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         if (sim::Status st = checkRenderSettings(settings.render); !st)
             return fail(st.error);
     }
+    // The "texture" look draws the scene's liquid texture instead of the 2D renderer's look.
+    const bool textureLook = (flip.on || images.on) && settings.render.look2D == Look2D::Texture
+                             && scene.domain.dimension == Dimension::TwoD;
+    LiquidTextureLook texture;
+    if (textureLook) {
+        if (!scene.simulation.liquidTexture.enabled())
+            return fail("the render look is \"texture\", but the scene has no liquid texture "
+                        "(simulation.liquidTexture)");
+        std::string error;
+        if (!loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory, texture,
+                                   &error))
+            return fail(error);
+    }
+    FlowMapAccumulator flowSum;
     int lo = INT_MAX, hi = INT_MIN;
-    for (const Span &span : {vdb, flip, images}) {
+    for (const Span &span : {vdb, flip, images, flow}) {
         if (span.on) {
             lo = std::min(lo, span.first);
             hi = std::max(hi, span.last);
@@ -333,12 +357,25 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
                     return stop(st.error);
                 result.files.push_back(path);
             }
+            if (flow.has(frame)) {
+                if (sim::Status st = flowSum.add(solver); !st)
+                    return fail(st.error);
+            }
             if (flip.has(frame) || images.has(frame)) {
-                sampleFrameFields(solver, settings.render, motion, setup.params.ambientTemperature,
-                                  fields);
-                // Motion vectors are per flipbook frame: the step's worth of simulation frames.
-                RenderedFrame image = renderFrame(fields, settings.render, motion,
-                                                  frameRate / float(flip.step));
+                RenderedFrame image;
+                if (textureLook) {
+                    const sim::Simulation &s = simulation.simulation();
+                    image = liquidTextureFrame(textureOffsets(s.textureCoordinates()),
+                                               solver.domain().boundaries, s.frame(), texture,
+                                               settings.render.width, settings.render.height);
+                } else {
+                    sampleFrameFields(solver, settings.render, motion,
+                                      setup.params.ambientTemperature, fields);
+                    // Motion vectors are per flipbook frame: the step's worth of simulation
+                    // frames.
+                    image = renderFrame(fields, settings.render, motion,
+                                        frameRate / float(flip.step));
+                }
                 if (images.has(frame)) {
                     const std::string base = is.fileName.empty() ? settings.baseName : is.fileName;
                     if (sim::Status st = writeSequenceFrame(image, is, settings.outputDirectory,
@@ -382,6 +419,17 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         std::vector<std::string> written;
         if (sim::Status st = writeFlipbook(std::move(rendered), fs, info,
                                            settings.outputDirectory.string(), base, written);
+            !st)
+            return stop(st.error);
+        for (const std::string &w : written)
+            result.files.push_back(w);
+    }
+    if (flow.on) {
+        const FlowMapInfo info{settings.baseName, flow.first, flow.last,
+                               double(setup.domain.cellSize), settings.plumeVersion};
+        std::vector<std::string> written;
+        if (sim::Status st = writeFlowMap(flowSum, info, settings.outputDirectory.string(),
+                                          settings.baseName + "_flowmap", written);
             !st)
             return stop(st.error);
         for (const std::string &w : written)

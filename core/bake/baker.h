@@ -41,6 +41,9 @@ struct BakeSettings
     RenderSettings render;        ///< the look of flipbooks and images
     FlipbookSettings flipbook;    ///< written when enabled; kBakeRange = [first, last]
     ImageSequenceSettings images; ///< written when enabled; kBakeRange likewise
+    /// 2D: also write <baseName>_flowmap.png and .json, the velocity averaged over
+    /// [firstFrame, lastFrame] (export/flowmap.h). Cannot be resumed.
+    bool flowMap = false;
     /// > 0: keep a resume record in <outputDirectory>/.plume-bake (bakerecord.h) with a solver
     /// checkpoint every this many simulated frames; it is removed when the bake finishes.
     int checkpointEvery = 0;
@@ -67,7 +70,9 @@ struct BakeResult
 /// Simulates `scene` from its first frame through the last frame any output needs and writes,
 /// per frame, an OpenVDB file (grids density, temperature, vel and, when an emitter has dye,
 /// Cd; see export/vdbwriter.h) and a PNG of the image sequence, and at the end the flipbook
-/// atlases and sidecar (export/flipbook.h). Frame f is the state after simulating frames
+/// atlases and sidecar (export/flipbook.h), and with `flowMap` the flow map (export/flowmap.h).
+/// With the render look "texture" the flipbook and images show the scene's liquid texture
+/// (render/liquidtexture.h). Frame f is the state after simulating frames
 /// frameStart..f, with the scene's inputs evaluated at f. Every file appears complete or not
 /// at all. The result is the same whatever the thread count, and a resumed bake leaves the
 /// same files as one that was never interrupted. A write that fails (a full disk) stops the

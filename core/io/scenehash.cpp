@@ -43,15 +43,20 @@ std::uint64_t sceneHash(const Scene &scene)
 {
     Fnv1a hash;
     hash.add(simulationJson(scene));
-    for (const Item &item : scene.items) {
-        if (item.shape.type != ShapeType::Image && item.shape.type != ShapeType::Mesh)
-            continue;
-        QFile file(QString::fromStdString(resolveImagePath(item.shape.file, scene.directory)));
+    auto addFile = [&](const std::string &path) {
+        QFile file(QString::fromStdString(resolveImagePath(path, scene.directory)));
         const QByteArray bytes = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
         const QByteArray size = QByteArray::number(file.isOpen() ? bytes.size() : -1);
         hash.add(size + ':');
         hash.add(bytes);
+    };
+    for (const Item &item : scene.items) {
+        if (item.shape.type == ShapeType::Image || item.shape.type == ShapeType::Mesh)
+            addFile(item.shape.file);
     }
+    // The liquid texture's image too: a resumed bake draws its flipbook with the same image.
+    if (scene.simulation.liquidTexture.enabled())
+        addFile(scene.simulation.liquidTexture.file);
     return hash.value();
 }
 

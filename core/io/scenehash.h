@@ -15,8 +15,8 @@ namespace plume {
 QByteArray simulationJson(const Scene &scene);
 
 /// 64-bit FNV-1a hash of simulationJson() and of the bytes of every image and model file an
-/// item's shape reads (so a file edited on disk changes it too; a missing file counts as size
-/// -1).
+/// item's shape reads and of the liquid texture's image (so a file edited on disk changes it
+/// too; a missing file counts as size -1).
 /// Checkpoints carry it: a checkpoint restores only into a scene with the same hash.
 std::uint64_t sceneHash(const Scene &scene);
 

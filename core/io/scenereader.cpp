@@ -396,6 +396,40 @@ void readOcean(ObjectReader &r, sim::OceanSettings &o)
     r.number(op::seed, o.seed);
 }
 
+/// Whether the image file at `key` exists and Qt can decode it (image masks, liquid textures).
+void checkImageFile(ObjectReader &r, const char *key, const std::string &file)
+{
+    if (!r.ok())
+        return;
+    const std::string resolved = resolveImagePath(file, r.context().directory);
+    const QString qpath = QString::fromStdString(resolved);
+    if (!QFileInfo(qpath).isFile())
+        return r.context().failMessage(r.path(key), "expected an image file; '" + file
+                                                        + "' (resolved to '" + resolved
+                                                        + "') does not exist");
+    QImageReader reader(qpath);
+    if (!reader.canRead())
+        return r.context().failMessage(r.path(key),
+                                       "expected an image file Qt can decode; '" + resolved
+                                           + "': " + reader.errorString().toStdString());
+}
+
+/// "simulation.liquidTexture": the image (required), an even period, the blend and tiling.
+void readLiquidTexture(ObjectReader &r, LiquidTextureSettings &t)
+{
+    r.require("file");
+    r.string("file", t.file, true);
+    checkImageFile(r, "file", t.file);
+    r.number(sim::kTexturePeriod, t.period);
+    if (r.ok() && t.period % 2 != 0)
+        return r.context().failMessage(r.path("period"),
+                                       "expected an even number of frames (the two coordinate "
+                                       "sets reset half a period apart); got "
+                                           + std::to_string(t.period));
+    r.enumeration("blend", t.blend, sim::kTextureBlendNames);
+    r.number(liquidTextureParams::tiling, t.tiling);
+}
+
 void readSimulation(ObjectReader &r, SimulationSettings &s)
 {
     sim::SimParams &p = s.params;
@@ -447,26 +481,18 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
     r.number(sp::stamIterations, p.stamIterations);
     r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);
     r.enumeration("stamNumeric", p.stamNumeric, sim::kStamNumericNames);
+    if (r.ok() && r.has("liquidTexture")) {
+        ObjectReader tr(r.context(), r.take("liquidTexture"), r.path("liquidTexture"));
+        readLiquidTexture(tr, s.liquidTexture);
+        s.liquidTexture.extra = tr.finish();
+    }
 }
 
 void readImageShape(ObjectReader &r, Shape &s)
 {
     r.require("file");
     r.string("file", s.file, true);
-    if (r.ok()) {
-        const Context &ctx = r.context();
-        const std::string resolved = resolveImagePath(s.file, ctx.directory);
-        const QString qpath = QString::fromStdString(resolved);
-        if (!QFileInfo(qpath).isFile())
-            return r.context().failMessage(r.path("file"), "expected an image file; '" + s.file
-                                                               + "' (resolved to '" + resolved
-                                                               + "') does not exist");
-        QImageReader reader(qpath);
-        if (!reader.canRead())
-            return r.context().failMessage(r.path("file"),
-                                           "expected an image file Qt can decode; '" + resolved
-                                               + "': " + reader.errorString().toStdString());
-    }
+    checkImageFile(r, "file", s.file);
     r.vec3(shapeParams::imageMin, s.imageMin);
     r.vec3(shapeParams::imageMax, s.imageMax);
     if (r.ok() && !(s.imageMax.x > s.imageMin.x && s.imageMax.y > s.imageMin.y))
@@ -808,6 +834,11 @@ void readRoot(ObjectReader &root, Scene &scene)
         ObjectReader s(root.context(), root.take("simulation"), "simulation");
         readSimulation(s, scene.simulation);
         scene.simulation.extra = s.finish();
+        if (root.ok() && scene.simulation.liquidTexture.enabled()
+            && scene.domain.dimension != Dimension::TwoD)
+            return root.context().failMessage("simulation.liquidTexture",
+                                              "a liquid texture needs a 2D domain; this one is "
+                                              "3D");
     }
     if (root.ok())
         readItems(root, scene);

@@ -187,7 +187,7 @@ Node domainNode(const DomainSettings &d)
     return o;
 }
 
-Node simulationNode(const SimulationSettings &s)
+Node simulationNode(const SimulationSettings &s, const std::string &from, const std::string &to)
 {
     const sim::SimParams &p = s.params;
     const sim::TimeSettings &t = s.time;
@@ -248,6 +248,15 @@ Node simulationNode(const SimulationSettings &s)
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
     if (p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
         o.add("stamNumeric", string(sim::toString(p.stamNumeric)));
+    if (const LiquidTextureSettings &lt = s.liquidTexture; lt.enabled()) {
+        Node tn = Node::object();
+        tn.add("file", string(rebasedImagePath(lt.file, from, to)));
+        tn.add("period", number(std::int64_t(lt.period)));
+        tn.add("blend", string(sim::toString(lt.blend)));
+        tn.add("tiling", number(lt.tiling));
+        addExtra(tn, lt.extra);
+        o.add("liquidTexture", std::move(tn));
+    }
     addExtra(o, s.extra);
     return o;
 }
@@ -555,7 +564,7 @@ QByteArray sceneToJson(const Scene &scene, const std::string &directory)
     root.add("version", number(std::int64_t(kSceneFormatVersion)));
     root.add("name", string(scene.name));
     root.add("domain", domainNode(scene.domain));
-    root.add("simulation", simulationNode(scene.simulation));
+    root.add("simulation", simulationNode(scene.simulation, scene.directory, directory));
     Node &items = root.add("items", Node::array());
     for (const Item &item : scene.items)
         items.elements.push_back(
@@ -575,6 +584,9 @@ void rebaseScene(Scene &scene, const std::string &directory)
 {
     for (Item &item : scene.items)
         rebaseImageShape(item.shape, scene.directory, directory);
+    LiquidTextureSettings &texture = scene.simulation.liquidTexture;
+    if (texture.enabled())
+        texture.file = rebasedImagePath(texture.file, scene.directory, directory);
     scene.directory = directory;
 }
 

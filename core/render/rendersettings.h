@@ -12,16 +12,17 @@
 
 namespace plume {
 
-/// What a 2D frame shows. Stored as "dye" and "field".
+/// What a 2D frame shows. Stored as "dye", "field" and "texture".
 enum class Look2D : std::uint8_t {
-    Dye,   ///< dye colour (white without dye) with density as alpha, like the window's view
-    Field, ///< `field` through `colorMap`, opaque inside the domain
+    Dye,     ///< dye colour (white without dye) with density as alpha, like the window's view
+    Field,   ///< `field` through `colorMap`, opaque inside the domain
+    Texture, ///< the scene's liquid texture flowing (render/liquidtexture.h; the bake draws it)
 };
 
 /// How a 3D camera projects. Stored as "orthographic" and "perspective".
 enum class Projection : std::uint8_t { Orthographic, Perspective };
 
-inline constexpr sim::EnumNames<Look2D, 2> kLook2DNames{{"dye", "field"}};
+inline constexpr sim::EnumNames<Look2D, 3> kLook2DNames{{"dye", "field", "texture"}};
 inline constexpr sim::EnumNames<Projection, 2> kProjectionNames{{"orthographic", "perspective"}};
 inline const char *toString(Look2D v) { return kLook2DNames.name(v); }
 inline const char *toString(Projection v) { return kProjectionNames.name(v); }

@@ -63,17 +63,43 @@ std::int64_t estimateMemoryBytes(const DomainSettings &d);
 
 /// Solver and time stepping. `params` holds every solver parameter; `time` the frame rate and
 /// substeps (fixed, or from a CFL number when time.cfl > 0).
+/// A liquid texture (docs/liquid-textures.md): an image carried by the flow in a 2D scene,
+/// through two advected coordinate sets reset in turn every `period` frames. On when `file` is
+/// set; stored as "simulation": {"liquidTexture": {...}} only then.
+struct LiquidTextureSettings
+{
+    std::string file; ///< image path relative to the scene file, like image masks
+    int period = 24;  ///< frames between resets of one set (even)
+    sim::TextureBlend blend = sim::TextureBlend::Linear;
+    float tiling = 1.f; ///< times the image repeats across the domain's width
+    QJsonObject extra;
+
+    bool enabled() const { return !file.empty(); }
+    friend bool operator==(const LiquidTextureSettings &, const LiquidTextureSettings &) = default;
+};
+
 struct SimulationSettings
 {
     /// What an edit can change (scenechanges.h): `Params` includes the unknown keys of the
-    /// pressure, combustion and ocean objects.
-    enum class Property { Params, Time, FrameStart, FrameEnd, Seed };
+    /// pressure, combustion and ocean objects. `TextureCoordinates`: the liquid texture switched on
+    /// or off or its period (the advected coordinates change); `TextureLook`: its image, blend or
+    /// tiling (only the picture changes).
+    enum class Property {
+        Params,
+        Time,
+        FrameStart,
+        FrameEnd,
+        Seed,
+        TextureCoordinates,
+        TextureLook
+    };
 
     sim::SimParams params;
     sim::TimeSettings time;
     int frameStart = 1;     ///< first frame to bake (frame 1 ends at 1 / frameRate seconds)
     int frameEnd = 120;     ///< last frame to bake, inclusive
     std::uint32_t seed = 0; ///< seeds turbulence noise (mixed with each item's name)
+    LiquidTextureSettings liquidTexture;
     QJsonObject extra;
     QJsonObject pressureExtra;
     QJsonObject combustionExtra;
@@ -288,6 +314,11 @@ inline constexpr sim::Param frameStart{.key = "frameStart", .min = 0, .max = 1e7
 inline constexpr sim::Param frameEnd{.key = "frameEnd", .min = 0, .max = 1e7, .integer = true};
 inline constexpr sim::Param seed{.key = "seed", .min = 0, .max = 4294967295.0, .integer = true};
 } // namespace simulationParams
+
+namespace liquidTextureParams {
+inline constexpr sim::Param tiling{
+    .key = "tiling", .min = 0, .max = 1e4, .openMin = true, .softMax = 100, .decimals = 3};
+} // namespace liquidTextureParams
 
 namespace itemParams {
 /// In the "active" object, in frames; end is also at least start.

@@ -35,6 +35,12 @@ SimulationChanges changedProperties(const SimulationSettings &before,
         c.add(P::FrameEnd);
     if (before.seed != after.seed)
         c.add(P::Seed);
+    const LiquidTextureSettings &a = before.liquidTexture, &b = after.liquidTexture;
+    if (a.enabled() != b.enabled() || (b.enabled() && a.period != b.period))
+        c.add(P::TextureCoordinates);
+    if (a.file != b.file || a.blend != b.blend || a.tiling != b.tiling || a.extra != b.extra
+        || (!b.enabled() && a.period != b.period))
+        c.add(P::TextureLook);
     return c;
 }
 
@@ -79,7 +85,7 @@ bool changesSimulation(const Item &item, ItemChanges changes)
 bool changesSimulation(SimulationChanges changes)
 {
     using P = SimulationSettings::Property;
-    return !changes.within({P::FrameStart, P::FrameEnd});
+    return !changes.within({P::FrameStart, P::FrameEnd, P::TextureLook});
 }
 
 } // namespace plume

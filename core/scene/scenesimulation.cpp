@@ -11,6 +11,17 @@
 
 namespace plume {
 
+namespace {
+
+/// The advected coordinates' period: 0 (off) without a liquid texture.
+int texturePeriod(const Scene &scene)
+{
+    const LiquidTextureSettings &t = scene.simulation.liquidTexture;
+    return t.enabled() ? t.period : 0;
+}
+
+} // namespace
+
 sim::Status SceneSimulation::setScene(const Scene &scene)
 {
     mSimulation.reset();
@@ -30,6 +41,8 @@ sim::Status SceneSimulation::changeScene(const Scene &scene)
         return st;
     if (sim::Status st = mSimulation->setTimeSettings(s.time); !st)
         return st;
+    if (sim::Status st = mSimulation->setTexturePeriod(texturePeriod(scene)); !st)
+        return st;
     mApplyAll = true;
     return sim::Status::success();
 }
@@ -42,6 +55,10 @@ sim::Status SceneSimulation::restart()
     mApplyAll = true;
     if (!mSimulation)
         return sim::Status::failure(error);
+    if (sim::Status st = mSimulation->setTexturePeriod(texturePeriod(scene())); !st) {
+        mSimulation.reset();
+        return st;
+    }
     // Moving obstacles move within a frame too: with several substeps, substep s of n sees
     // them at frame f - 1 + (s + 1) / n, with the velocity of their motion over that substep.
     mSimulation->setStepHook([this](int substep, int substeps) {

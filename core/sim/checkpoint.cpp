@@ -312,13 +312,21 @@ std::string fieldMismatch(const FieldRecord &r, const StateField &f)
 
 } // namespace
 
+std::vector<StateField> Checkpoint::allFields(Simulation &sim)
+{
+    std::vector<StateField> fields = sim.mSolver->stateFields();
+    for (const StateField &f : sim.mCoords.stateFields(sim.mSolver->domain().cells))
+        fields.push_back(f);
+    return fields;
+}
+
 Status Checkpoint::save(const Simulation &sim, std::uint64_t sceneHash,
                         std::vector<std::uint8_t> &out)
 {
     if (!sim.mFailure.empty())
         return Status::failure("a simulation that failed cannot be checkpointed: " + sim.mFailure);
     // stateFields() hands out pointers to the fields; they are only read here.
-    const std::vector<StateField> fields = const_cast<Solver &>(*sim.mSolver).stateFields();
+    const std::vector<StateField> fields = allFields(const_cast<Simulation &>(sim));
     struct Job
     {
         std::size_t field = 0;
@@ -437,7 +445,7 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
                                    + hexText(sceneHash) + ")");
 
         // Pair every solver field with its record, each exactly once.
-        const std::vector<StateField> fields = solver.stateFields();
+        const std::vector<StateField> fields = allFields(sim);
         std::vector<const FieldRecord *> source(fields.size(), nullptr);
         for (const FieldRecord &r : records) {
             const auto it = std::find_if(fields.begin(), fields.end(),
@@ -452,7 +460,13 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
                 return Status::failure("the checkpoint's " + why);
             source[f] = &r;
         }
+        // An optional field the checkpoint lacks (one written before the field existed, such
+        // as the texture offsets) restores empty, as if it had been saved empty.
+        FieldRecord absent;
+        absent.size = Int3{0, 0, 0};
         for (std::size_t f = 0; f < fields.size(); ++f) {
+            if (!source[f] && fields[f].optional)
+                source[f] = &absent;
             if (!source[f])
                 return Status::failure(std::string("the checkpoint lacks the field '")
                                        + fields[f].name + "'");
@@ -522,6 +536,7 @@ Status Checkpoint::restore(Simulation &sim, std::span<const std::uint8_t> data,
         fixedGrids.clear();
         flags.clear();
         solver.stateRestored(solidsChanged);
+        sim.mCoords.stateRestored();
         sim.mFrame = info.frame;
         sim.mSteps = info.steps;
         sim.mFailure.clear();

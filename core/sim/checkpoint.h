@@ -40,7 +40,9 @@ struct CheckpointInfo
 
 /// Writes and restores a Simulation's state: frame and step counters and every field its
 /// solver lists (Solver::stateFields: velocity, scalars, pressure warm start, solids, optional
-/// dye and combustion grids, switches). The container (little-endian):
+/// dye and combustion grids, switches) and the optional liquid-texture offsets
+/// (AdvectedCoordinates::stateFields; an older checkpoint without them restores them empty). The
+/// container (little-endian):
 ///   "PLUMECKP", format version (u32), CRC-32 of everything after it (u32), total bytes (u64),
 ///   scene hash (u64), scheme, domain (cells, cell size, origin, boundaries), frame, steps,
 ///   time settings, and the fields, each named, with its kind, size and staggering, stored in
@@ -66,6 +68,10 @@ public:
 
     /// Checks a checkpoint (everything but decompressing the fields) and describes it.
     static Status read(std::span<const std::uint8_t> data, CheckpointInfo &info);
+
+private:
+    /// The solver's state fields followed by the liquid-texture offsets (advectedcoords.h).
+    static std::vector<StateField> allFields(Simulation &sim);
 };
 
 } // namespace plume::sim

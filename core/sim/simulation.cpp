@@ -100,6 +100,11 @@ FrameStats Simulation::advanceFrame()
             bad = "field '" + bad + "' holds NaN or infinite values";
         else
             bad = mSolver->outOfRangeField();
+        if (bad.empty() && mCoords.enabled()) {
+            mSolver->sample(FieldKind::VelocityX, mVelocity[0]);
+            mSolver->sample(FieldKind::VelocityY, mVelocity[1]);
+            mCoords.advect(mVelocity[0], mVelocity[1], dt);
+        }
         if (!bad.empty()) {
             mFailure = "simulation blew up at frame " + std::to_string(mFrame + 1) + ", substep "
                        + std::to_string(s + 1) + " of " + std::to_string(substeps) + " (step "
@@ -111,6 +116,7 @@ FrameStats Simulation::advanceFrame()
         }
     }
     ++mFrame;
+    mCoords.frameFinished(mFrame);
     stats.frame = mFrame;
     stats.substeps = substeps;
     stats.milliseconds =
@@ -121,6 +127,7 @@ FrameStats Simulation::advanceFrame()
 void Simulation::reset()
 {
     mSolver->reset();
+    mCoords.reset();
     mFrame = 0;
     mSteps = 0;
     mFailure.clear();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "advectedcoords.h"
 #include "solver.h"
 
 #include <functional>
@@ -67,6 +68,12 @@ public:
     using StepHook = std::function<Status(int substep, int substeps)>;
     void setStepHook(StepHook hook) { mStepHook = std::move(hook); }
 
+    /// Liquid-texture coordinates (advectedcoords.h): period 0 switches them off, an even
+    /// period >= 2 carries two coordinate sets with the flow after every substep. A 3D domain
+    /// or a bad period is refused.
+    Status setTexturePeriod(int period) { return mCoords.configure(mSolver->domain(), period); }
+    const AdvectedCoordinates &textureCoordinates() const { return mCoords; }
+
     /// Runs one frame. After a failure the simulation refuses further frames until reset().
     FrameStats advanceFrame();
 
@@ -86,6 +93,8 @@ private:
     std::int64_t mSteps = 0;
     std::string mFailure;
     StepHook mStepHook;
+    AdvectedCoordinates mCoords;
+    ScalarGrid mVelocity[2]; ///< cell-centred velocity for the coordinates (scratch)
 };
 
 } // namespace plume::sim

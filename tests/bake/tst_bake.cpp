@@ -329,7 +329,7 @@ private slots:
         QTest::addColumn<QString>("scene");
         for (const char *s :
              {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d", "torch-2d",
-              "campfire-3d", "explosion-3d", "paddle-3d", "knot-smoke-3d"})
+              "campfire-3d", "explosion-3d", "paddle-3d", "knot-smoke-3d", "lava-2d"})
             QTest::newRow(s) << s;
     }
 

@@ -414,8 +414,10 @@ private slots:
                         sim::oceanParams::smallWaves,
                         sim::oceanParams::choppiness,
                         sim::oceanParams::loopPeriod,
-                        sim::oceanParams::gravity},
-                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6 + 7);
+                        sim::oceanParams::gravity,
+                        sim::kTexturePeriod,
+                        liquidTextureParams::tiling},
+                       3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6 + 7 + 2);
     }
 
     // So do the item editors of a mesh obstacle: item rotation and scale, the model's

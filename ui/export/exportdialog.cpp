@@ -264,7 +264,8 @@ QWidget *ExportDialog::createRenderGroup()
     mHeight = spinBox("frameHeight", renderParams::height);
     form->addRow("Frame size", sideBySide(mWidth, mHeight, "x"));
     mLook = comboBox("look", {{"Dye (density as alpha)", int(Look2D::Dye)},
-                              {"Field with colour map", int(Look2D::Field)}});
+                              {"Field with colour map", int(Look2D::Field)},
+                              {"Liquid texture", int(Look2D::Texture)}});
     form->addRow("Look (2D)", mLook);
     mField = new QComboBox;
     mField->setObjectName("field");

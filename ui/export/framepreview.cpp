@@ -2,8 +2,10 @@
 
 #include <export/flipbook.h>
 #include <export/frameimage.h>
+#include <render/liquidtexture.h>
 #include <render/renderer.h>
 #include <scene/scenesimulation.h>
+#include <scene/texturelook.h>
 #include <sim/simulation.h>
 
 #include <QPainter>
@@ -80,11 +82,29 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
         return done(id, {}, r.frame, QString::fromStdString(st.error));
     progress(id, QString("Rendering frame %1...").arg(r.frame));
     const bool motion = r.channel == PreviewChannel::Motion;
-    FrameFields fields;
-    sampleFrameFields(mSimulation.solver(), r.render, motion, setup.params.ambientTemperature,
-                      fields);
-    const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
-    const RenderedFrame frame = renderFrame(fields, r.render, motion, tileRate);
+    RenderedFrame frame;
+    if (r.render.look2D == Look2D::Texture && mSimulation.solver().domain().is2D()) {
+        // The liquid texture look, as the bake draws it (render/liquidtexture.h).
+        LiquidTextureLook look;
+        std::string error;
+        if (!r.scene.simulation.liquidTexture.enabled())
+            error = "the look \"texture\" needs a liquid texture (Properties > Liquid texture)";
+        else
+            loadLiquidTextureLook(r.scene.simulation.liquidTexture, r.scene.directory, look,
+                                  &error);
+        if (!error.empty())
+            return done(id, {}, r.frame, QString::fromStdString(error));
+        const sim::Simulation &s = mSimulation.simulation();
+        frame = liquidTextureFrame(textureOffsets(s.textureCoordinates()),
+                                   s.solver().domain().boundaries, s.frame(), look, r.render.width,
+                                   r.render.height);
+    } else {
+        FrameFields fields;
+        sampleFrameFields(mSimulation.solver(), r.render, motion, setup.params.ambientTemperature,
+                          fields);
+        const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
+        frame = renderFrame(fields, r.render, motion, tileRate);
+    }
     QImage image;
     switch (r.channel) {
     case PreviewChannel::Color:

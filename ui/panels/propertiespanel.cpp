@@ -83,7 +83,9 @@ PropertiesPanel::PropertiesPanel(Document *document, QWidget *parent)
 std::string PropertiesPanel::structureKey() const
 {
     const int index = mDocument->selectedItem();
-    std::string key = std::to_string(index) + "/" + std::to_string(mDocument->scene().items.size());
+    // The dimension too: only 2D scenes have the liquid texture section.
+    std::string key = std::to_string(index) + "/" + std::to_string(mDocument->scene().items.size())
+                      + "/" + toString(mDocument->scene().domain.dimension);
     if (index >= 0) {
         const Item &it = mDocument->scene().items[std::size_t(index)];
         key += '/';
@@ -113,6 +115,8 @@ void PropertiesPanel::rebuild()
     buildDomain(layout);
     mBuilding = Section::Simulation;
     buildSimulation(layout);
+    if (mDocument->scene().domain.dimension == Dimension::TwoD)
+        buildLiquidTexture(layout);
     layout->addStretch(1);
     setWidget(content); // deletes the previous form
     for (Section s : {Section::Item, Section::Domain, Section::Simulation})

@@ -31,6 +31,9 @@ public:
     /// scene's folder (scenePathOf), as one undo step. A file that cannot be read shows why
     /// and changes nothing. Returns whether the file was taken.
     bool setMeshFile(int index, const QString &path);
+    /// Gives the scene the liquid texture image `path` (stored relative to the scene's folder),
+    /// as one undo step. An image that cannot be read shows why and changes nothing.
+    bool setLiquidTextureFile(const QString &path);
 
 private:
     /// The panel's sections, each refreshed only by the edits that concern it.
@@ -53,6 +56,7 @@ private:
     void buildMesh(QFormLayout *form);
     void buildDomain(QVBoxLayout *layout);
     void buildSimulation(QVBoxLayout *layout);
+    void buildLiquidTexture(QVBoxLayout *layout); // texturesection.cpp
 
     // Editors: a label, a getter and a setter.
     void addDouble(QFormLayout *form, const QString &label, std::function<double()> get,

@@ -43,6 +43,12 @@ enum class DisplayField : std::uint8_t {
     NormalY,
     NormalZ,
     Foam,
+    /// Liquid texture offsets (sim/advectedcoords.h), cells: set 0 x, y, set 1 x, y. 2D scenes
+    /// with a liquid texture only: empty without it.
+    TextureOffset0X,
+    TextureOffset0Y,
+    TextureOffset1X,
+    TextureOffset1Y,
     Count
 };
 
@@ -81,6 +87,7 @@ struct FrameData
     const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }
     bool hasDye() const { return field(DisplayField::DyeRed).count() > 0; }
     bool hasFlame() const { return field(DisplayField::Flame).count() > 0; }
+    bool hasTexture() const { return field(DisplayField::TextureOffset1Y).count() > 0; }
     std::size_t bytes() const;
 };
 

@@ -10,7 +10,7 @@ namespace plume {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x52464c50; // "PLFR"
-constexpr std::uint32_t kVersion = 2;        // 2: the ocean fields
+constexpr std::uint32_t kVersion = 2;        // 2: the ocean fields, the liquid texture's offsets
 constexpr int kLevel = 5;               ///< Blosc level: fast, and smoke's empty space packs well
 constexpr int kDecodeThreads = 2;       ///< reading happens while the user waits
 constexpr std::int64_t kMaxSide = 4096; ///< sanity bound on a grid side read from a file

@@ -357,6 +357,21 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
         take(sim::FieldKind::NormalZ, DisplayField::NormalZ);
         take(sim::FieldKind::Foam, DisplayField::Foam);
     }
+    // Liquid texture offsets (2D only): copied, with their ranges.
+    const sim::AdvectedCoordinates &coords = mLoop.simulation().textureCoordinates();
+    if (coords.enabled() && !volume) {
+        const DisplayField offsets[4] = {DisplayField::TextureOffset0X,
+                                         DisplayField::TextureOffset0Y,
+                                         DisplayField::TextureOffset1X,
+                                         DisplayField::TextureOffset1Y};
+        for (int g = 0; g < 4; ++g) {
+            const sim::ScalarGrid &o = coords.offset(g / 2, g % 2);
+            frame->fields[int(offsets[g])] = o;
+            const auto [lo, hi] = std::minmax_element(o.data(), o.data() + o.count());
+            frame->minimum[int(offsets[g])] = o.count() ? *lo : 0.f;
+            frame->maximum[int(offsets[g])] = o.count() ? *hi : 0.f;
+        }
+    }
     const sim::FlagGrid &solids = mLoop.setup().solids;
     frame->solids.reshape({n.x, n.y, 1});
     for (int j = 0; j < n.y; ++j)

@@ -83,13 +83,32 @@ QString toDisplayName(ViewField f)
     case ViewField::DisplacementY: return "Displacement Y";
     case ViewField::Normal: return "Normal";
     case ViewField::Foam: return "Foam";
+    case ViewField::LiquidTexture: return "Liquid texture";
     }
     return "Dye";
 }
 
-FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire)
+FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire,
+                         const LiquidTextureLook *texture)
 {
     FieldPicture out;
+    if (field == ViewField::LiquidTexture) {
+        if (frame.hasTexture() && texture && !texture->image.isNull()) {
+            const sim::Int3 n = frame.field(DisplayField::TextureOffset0X).size();
+            // About 512 pixels across the longer side, at least one per cell.
+            const int perCell = std::clamp(512 / std::max(1, std::max(n.x, n.y)), 1, 8);
+            out.image = renderLiquidTexture({&frame.field(DisplayField::TextureOffset0X),
+                                             &frame.field(DisplayField::TextureOffset0Y),
+                                             &frame.field(DisplayField::TextureOffset1X),
+                                             &frame.field(DisplayField::TextureOffset1Y)},
+                                            frame.domain.boundaries, frame.frame, *texture,
+                                            perCell);
+            out.legend = false;
+            if (!out.image.isNull())
+                return out;
+        }
+        field = ViewField::Dye;
+    }
     const sim::FlagGrid *solids = &frame.solids;
     // `fixedHi` > 0: the range is [0, fixedHi] (foam) instead of the frame's.
     auto scalar = [&](DisplayField f, ColorMap map, bool symmetric, float fixedHi = 0.f) {
@@ -141,6 +160,7 @@ FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook
         out.image = normalImage(frame);
         break;
     case ViewField::Foam: scalar(DisplayField::Foam, ColorMap::Smoke, false, 1.f); break;
+    case ViewField::LiquidTexture: break; // drawn above, or as Dye
     }
     return out;
 }

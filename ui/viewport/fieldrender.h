@@ -1,6 +1,7 @@
 #pragma once
 
 #include <render/colormap.h>
+#include <render/liquidtexture.h>
 #include <render/rendersettings.h>
 #include <simulation/framecache.h>
 
@@ -20,6 +21,7 @@ enum class ViewField {
     Vorticity,
     Pressure,
     Divergence,
+    LiquidTexture, ///< the scene's liquid texture flowing (2D with a liquid texture)
     // The ocean scheme's (docs/ocean.md); the menus offer them for ocean scenes only.
     Height,
     DisplacementX,
@@ -34,16 +36,17 @@ inline constexpr ViewField kViewFields[] = {ViewField::Dye,           ViewField:
                                             ViewField::Temperature,   ViewField::Flame,
                                             ViewField::Fuel,          ViewField::Speed,
                                             ViewField::Vorticity,     ViewField::Pressure,
-                                            ViewField::Divergence,    ViewField::Height,
-                                            ViewField::DisplacementX, ViewField::DisplacementY,
-                                            ViewField::Normal,        ViewField::Foam};
+                                            ViewField::Divergence,    ViewField::LiquidTexture,
+                                            ViewField::Height,        ViewField::DisplacementX,
+                                            ViewField::DisplacementY, ViewField::Normal,
+                                            ViewField::Foam};
 /// Whether a view shows an ocean field (else a fluid field).
 inline bool isOceanView(ViewField f) { return f >= ViewField::Height; }
 
 /// A picture of one field of a frame plus the range its colour map spans (for the legend).
 struct FieldPicture
 {
-    QImage image; ///< one pixel per cell, row 0 = highest y
+    QImage image; ///< one pixel per cell (the liquid texture: several), row 0 = highest y
     ColorMap map = ColorMap::Smoke;
     float lo = 0.f;
     float hi = 1.f;
@@ -64,7 +67,11 @@ struct FireLook
 /// Density, temperature, flame, fuel, speed, vorticity: 0 to the frame's maximum. Pressure,
 /// divergence: symmetric about zero on the diverging map. Ocean: height and displacement
 /// symmetric about zero on the diverging map, the normal as its normal-map colour 0.5 + 0.5 n
-/// (no legend), foam 0 to 1. Solid cells are grey.
-FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {});
+/// (no legend), foam 0 to 1. Solid cells are grey. Liquid texture:
+/// `texture`'s image through the frame's advected coordinates (renderLiquidTexture, several
+/// pixels per cell so that the image's detail shows); the Dye picture when the frame has no
+/// texture offsets or `texture` has no image.
+FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire = {},
+                         const LiquidTextureLook *texture = nullptr);
 
 } // namespace plume

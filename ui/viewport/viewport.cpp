@@ -8,6 +8,7 @@
 
 #include <scene/meshfile.h>
 #include <scene/shapecoverage.h>
+#include <scene/texturelook.h>
 
 #include <QMimeData>
 #include <QMouseEvent>
@@ -52,6 +53,11 @@ Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
         using T = ChangeEvent::Type;
         if (e.type == T::Exports && mField == ViewField::Dye && mHasSlice && mSlice.hasFlame()) {
             rebuildPicture(); // fire glows with the export look's emission settings
+            update();
+        }
+        if (e.type == T::Simulation && mField == ViewField::LiquidTexture
+            && e.simulation.has(SimulationSettings::Property::TextureLook)) {
+            rebuildPicture(); // the texture's image, blend or tiling
             update();
         }
         if (e.type != T::SceneName && e.type != T::Simulation && e.type != T::Exports)
@@ -123,7 +129,20 @@ void Viewport::rebuildPicture()
     mHasSlice = mFrame && sliceFrame(*mFrame, threeD() ? mPlane : SlicePlane{}, mSlice);
     const Scene &scene = mDocument->scene();
     const FireLook fire{scene.exports.render, scene.simulation.params.ambientTemperature};
-    mPicture = mHasSlice ? renderField(mSlice, mField, fire) : FieldPicture{};
+    if (mField == ViewField::LiquidTexture) {
+        // Decoded again only when the file or the scene's folder changes.
+        const LiquidTextureSettings &t = scene.simulation.liquidTexture;
+        const std::string source = t.file + "\n" + scene.directory;
+        if (source != mTextureSource) {
+            if (!loadLiquidTextureLook(t, scene.directory, mTexture))
+                mTexture.image = QImage();
+            mTextureSource = source;
+        }
+        mTexture.period = t.period;
+        mTexture.blend = t.blend;
+        mTexture.tiling = t.tiling;
+    }
+    mPicture = mHasSlice ? renderField(mSlice, mField, fire, &mTexture) : FieldPicture{};
 }
 
 // The domain's u-v rectangle (z: one cell at the plane).

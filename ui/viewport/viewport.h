@@ -146,6 +146,8 @@ private:
     int mOverlays = Obstacles | Outlines;
     FramePtr mFrame;
     FieldPicture mPicture;
+    LiquidTextureLook mTexture; ///< the scene's liquid texture, decoded
+    std::string mTextureSource; ///< what mTexture was decoded from (file and folder)
     SlicePlane mPlane;
     FrameData mSlice;
     bool mHasSlice = false;

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "scene.h"
+
+#include <render/liquidtexture.h>
+
+#include <string>
+
+namespace plume {
+
+/// Decodes a scene's liquid texture for drawing (render/liquidtexture.h): the image at
+/// `settings.file` resolved against `directory` (the scene's folder, as image masks resolve)
+/// and the look's numbers. False with `error` naming the file and the cause when the image
+/// cannot be read; a texture that is off gives a look without an image and true.
+bool loadLiquidTextureLook(const LiquidTextureSettings &settings, const std::string &directory,
+                           LiquidTextureLook &out, std::string *error = nullptr);
+
+} // namespace plume
