@@ -3,6 +3,7 @@
 // an item saved from one scene is added to another, in the same place relative to the box.
 #include <document/document.h>
 #include <document/itempresets.h>
+#include <io/scenereader.h>
 #include <mainwindow/mainwindow.h>
 #include <mainwindow/templatedialog.h>
 #include <scene/shapecoverage.h>
@@ -14,6 +15,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
 
@@ -133,6 +135,28 @@ private slots:
         window.action("actionNewFromTemplate")->trigger();
         QVERIFY(seen);
         QCOMPARE(window.document()->scene().name, std::string("plume-2d"));
+    }
+
+    // Every template saved into a folder of its own reads without the app: the file names no
+    // ":/" path (models, images and the liquid texture are copied beside it), and it reads
+    // back to the same scene.
+    void everyTemplateSavesStandalone()
+    {
+        MainWindow window;
+        for (const QString &path : MainWindow::exampleScenes()) {
+            QTemporaryDir dir;
+            QVERIFY(window.openFile(path));
+            const QString saved = dir.filePath(QFileInfo(path).fileName());
+            QVERIFY2(window.saveTo(saved), qPrintable(path));
+            QFile file(saved);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray json = file.readAll();
+            QVERIFY2(!json.contains("\":/"),
+                     qPrintable(path + " still names a file inside the app"));
+            const SceneReadResult r = readSceneFile(saved);
+            QVERIFY2(r.ok, r.error.c_str());
+            QCOMPARE(r.scene.items.size(), window.document()->scene().items.size());
+        }
     }
 
     // Save the default scene's emitter as a preset, add it to a scene twice as wide: the same

@@ -11,50 +11,59 @@ namespace plume {
 
 namespace {
 
-/// Files inside the app (an example's models and images, ":/..." paths) exist only in this
-/// program: plume-cli and other machines cannot read them. A save copies each beside the scene
-/// file (reusing a file of that name with the same bytes, else numbering the name: "knot-2.obj")
-/// and points the item at the copy.
+/// A file inside the app (an example's model, image or texture, a ":/..." path) exists only
+/// in this program: plume-cli and other machines cannot read it. Copies it beside the scene
+/// file (reusing a file of that name with the same bytes, else numbering the name:
+/// "knot-2.obj") and points `file` at the copy: relative to the folder the scene's paths
+/// resolve against (the writer rewrites it relative to the file's folder); an unsaved scene
+/// has none, and the copy is in `folder`. Other paths stay as they are.
+sim::Status copyAppFile(std::string &file, const std::string &sceneDirectory, const QString &folder)
+{
+    const QString source = QString::fromStdString(file);
+    if (!source.startsWith(QLatin1String(":/")))
+        return sim::Status::success();
+    QFile in(source);
+    if (!in.open(QIODevice::ReadOnly))
+        return sim::Status::failure("cannot read " + source.toStdString() + " to copy it");
+    const QByteArray bytes = in.readAll();
+    const QFileInfo info(source);
+    QString target;
+    for (int n = 1;; ++n) {
+        const QString name =
+            n == 1
+                ? info.fileName()
+                : QStringLiteral("%1-%2.%3").arg(info.completeBaseName()).arg(n).arg(info.suffix());
+        target = QDir(folder).filePath(name);
+        QFile existing(target);
+        if (!existing.exists()) {
+            QSaveFile out(target);
+            if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size()
+                || !out.commit())
+                return sim::Status::failure("cannot write " + target.toStdString() + ": "
+                                            + out.errorString().toStdString());
+            break;
+        }
+        if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes)
+            break;
+    }
+    file =
+        sceneDirectory.empty()
+            ? QFileInfo(target).fileName().toStdString()
+            : QDir(QString::fromStdString(sceneDirectory)).relativeFilePath(target).toStdString();
+    return sim::Status::success();
+}
+
+/// copyAppFile for every file the scene names: image masks, models, the liquid texture.
 sim::Status copyAppFiles(Scene &scene, const QString &folder)
 {
     for (Item &item : scene.items) {
-        const QString source = QString::fromStdString(item.shape.file);
-        if ((item.shape.type != ShapeType::Image && item.shape.type != ShapeType::Mesh)
-            || !source.startsWith(QLatin1String(":/")))
+        if (item.shape.type != ShapeType::Image && item.shape.type != ShapeType::Mesh)
             continue;
-        QFile in(source);
-        if (!in.open(QIODevice::ReadOnly))
-            return sim::Status::failure("cannot read " + source.toStdString() + " to copy it");
-        const QByteArray bytes = in.readAll();
-        const QFileInfo info(source);
-        QString target;
-        for (int n = 1;; ++n) {
-            const QString name = n == 1 ? info.fileName()
-                                        : QStringLiteral("%1-%2.%3")
-                                              .arg(info.completeBaseName())
-                                              .arg(n)
-                                              .arg(info.suffix());
-            target = QDir(folder).filePath(name);
-            QFile existing(target);
-            if (!existing.exists()) {
-                QSaveFile out(target);
-                if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size()
-                    || !out.commit())
-                    return sim::Status::failure("cannot write " + target.toStdString() + ": "
-                                                + out.errorString().toStdString());
-                break;
-            }
-            if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes)
-                break;
-        }
-        // Relative to the folder the scene's paths resolve against (the writer rewrites it
-        // relative to the file's folder); an unsaved scene has none, and the file is written
-        // in `folder`.
-        item.shape.file = scene.directory.empty() ? QFileInfo(target).fileName().toStdString()
-                                                  : QDir(QString::fromStdString(scene.directory))
-                                                        .relativeFilePath(target)
-                                                        .toStdString();
+        if (sim::Status st = copyAppFile(item.shape.file, scene.directory, folder); !st)
+            return st;
     }
+    if (scene.simulation.liquidTexture.enabled())
+        return copyAppFile(scene.simulation.liquidTexture.file, scene.directory, folder);
     return sim::Status::success();
 }
 

@@ -556,12 +556,15 @@ void MainWindow::newFromTemplate()
 
 void MainWindow::detachFromResources(Scene &scene)
 {
-    // An example opens as an unsaved scene (no folder): its models and images keep naming the
-    // files inside the app.
+    // An example opens as an unsaved scene (no folder): its models, images and texture keep
+    // naming the files inside the app (a save copies them beside the scene: Document::save).
     for (Item &item : scene.items) {
         if (item.shape.type == ShapeType::Image || item.shape.type == ShapeType::Mesh)
             item.shape.file = resolveImagePath(item.shape.file, scene.directory);
     }
+    LiquidTextureSettings &texture = scene.simulation.liquidTexture;
+    if (texture.enabled())
+        texture.file = resolveImagePath(texture.file, scene.directory);
     scene.directory.clear();
 }
 
