@@ -389,6 +389,24 @@ void addFrames(Node &o, int first, int last, int bitDepth)
     o.add("bitDepth", number(std::int64_t(bitDepth)));
 }
 
+/// The passes and file format keys shared by flipbooks and image sequences.
+void addPasses(Node &o, const PassSettings &s)
+{
+    o.add("format", string(toString(s.format)));
+    o.add("exrPrecision", string(toString(s.exrPrecision)));
+    o.add("lighting", string(toString(s.lighting)));
+    o.add("normals", boolean(s.normals));
+    o.add("depthMap", boolean(s.depth));
+    o.add("alphaMap", boolean(s.alpha));
+    o.add("normalConvention", string(toString(s.normalConvention)));
+    o.add("depthThreshold", number(s.depthThreshold));
+    o.add("pack", string(toString(s.pack)));
+    Node channels = Node::array();
+    for (PassChannel c : s.packChannels)
+        channels.elements.push_back(string(toString(c)));
+    o.add("packChannels", channels);
+}
+
 Node flipbookNode(const FlipbookSettings &s)
 {
     Node o = Node::object();
@@ -403,6 +421,7 @@ Node flipbookNode(const FlipbookSettings &s)
     o.add("motionVectors", boolean(s.motionVectors));
     o.add("motionRange", number(s.motionRange));
     o.add("loopFrames", number(std::int64_t(s.loopFrames)));
+    addPasses(o, s.passes);
     o.add("fileName", string(s.fileName));
     addExtra(o, s.extra);
     return o;
@@ -416,6 +435,7 @@ Node imagesNode(const ImageSequenceSettings &s)
     o.add("step", number(std::int64_t(s.step)));
     o.add("alpha", string(toString(s.alpha)));
     o.add("emission", string(toString(s.emission)));
+    addPasses(o, s.passes);
     o.add("fileName", string(s.fileName));
     addExtra(o, s.extra);
     return o;
