@@ -412,7 +412,8 @@ QJsonObject passConventionsJson(const std::vector<PassTexture> &textures,
     if (normals)
         o["normals"] = QJsonObject{
             {"source", "opacity-weighted mean of -grad density along the view ray (3D); "
-                       "optical depth as a height field (2D)"},
+                       "2D: a puff facing the camera as much as it is opaque (z = alpha), tilted "
+                       "down the gradient of the optical depth"},
             {"space", "tangent space of a camera-facing quad: x right, y up, z towards the "
                       "camera"},
             {"convention", toString(convention)},

@@ -389,22 +389,35 @@ void addFrames(Node &o, int first, int last, int bitDepth)
     o.add("bitDepth", number(std::int64_t(bitDepth)));
 }
 
-/// The passes and file format keys shared by flipbooks and image sequences.
+/// The passes and file format keys shared by flipbooks and image sequences, each only when it
+/// differs from its default, so files from before passes existed save unchanged.
 void addPasses(Node &o, const PassSettings &s)
 {
-    o.add("format", string(toString(s.format)));
-    o.add("exrPrecision", string(toString(s.exrPrecision)));
-    o.add("lighting", string(toString(s.lighting)));
-    o.add("normals", boolean(s.normals));
-    o.add("depthMap", boolean(s.depth));
-    o.add("alphaMap", boolean(s.alpha));
-    o.add("normalConvention", string(toString(s.normalConvention)));
-    o.add("depthThreshold", number(s.depthThreshold));
-    o.add("pack", string(toString(s.pack)));
-    Node channels = Node::array();
-    for (PassChannel c : s.packChannels)
-        channels.elements.push_back(string(toString(c)));
-    o.add("packChannels", channels);
+    const PassSettings d;
+    if (s.format != d.format)
+        o.add("format", string(toString(s.format)));
+    if (s.exrPrecision != d.exrPrecision)
+        o.add("exrPrecision", string(toString(s.exrPrecision)));
+    if (s.lighting != d.lighting)
+        o.add("lighting", string(toString(s.lighting)));
+    if (s.normals != d.normals)
+        o.add("normals", boolean(s.normals));
+    if (s.depth != d.depth)
+        o.add("depthMap", boolean(s.depth));
+    if (s.alpha != d.alpha)
+        o.add("alphaMap", boolean(s.alpha));
+    if (s.normalConvention != d.normalConvention)
+        o.add("normalConvention", string(toString(s.normalConvention)));
+    if (s.depthThreshold != d.depthThreshold)
+        o.add("depthThreshold", number(s.depthThreshold));
+    if (s.pack != d.pack)
+        o.add("pack", string(toString(s.pack)));
+    if (s.packChannels != d.packChannels) {
+        Node channels = Node::array();
+        for (PassChannel c : s.packChannels)
+            channels.elements.push_back(string(toString(c)));
+        o.add("packChannels", channels);
+    }
 }
 
 Node flipbookNode(const FlipbookSettings &s)

@@ -121,8 +121,9 @@ std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density)
 /// of optical depth tau = slabDepth(density), seen from the front (docs/flipbook.md). Single
 /// scattering with albedo 1 gives, per unit of incoming light, alpha * exp(-tau to the edge)
 /// for the in-plane lights (right, top, left, bottom), (1 - exp(-2 tau)) / 2 for the front
-/// light and tau exp(-tau) for the back light (through the slab). The normal treats tau as a
-/// height field in cells: normalize(-d tau/dx, -d tau/dy, 1).
+/// light and tau exp(-tau) for the back light (through the slab). The normal is that of a puff
+/// whose opacity is its facing: z = alpha, and the rest, sqrt(1 - alpha^2), points down the
+/// gradient of tau (scaled down where tau falls slower than 0.05 per cell), then normalised.
 void slabPasses(const FrameFields &f, const PassRequest &passes,
                 const std::array<sim::ScalarGrid, 4> &edgeDepth, const Bilinear &b, float x,
                 float y, float *six, float *normal)
@@ -141,8 +142,13 @@ void slabPasses(const FrameFields &f, const PassRequest &passes,
         auto at = [&](float dx, float dy) {
             return slabDepth(Bilinear(n, x + dx, y + dy)(f.density));
         };
-        const sim::Vec3 g{0.5f * (at(-1.f, 0.f) - at(1.f, 0.f)),
-                          0.5f * (at(0.f, -1.f) - at(0.f, 1.f)), 1.f};
+        // Downhill of tau (per cell), full length once it falls by kFlat per cell or faster.
+        constexpr float kFlat = 0.05f;
+        const float gx = 0.5f * (at(-1.f, 0.f) - at(1.f, 0.f));
+        const float gy = 0.5f * (at(0.f, -1.f) - at(0.f, 1.f));
+        const float scale = 1.f / std::max(std::sqrt(gx * gx + gy * gy), kFlat);
+        const float side = std::sqrt(std::max(1.f - alpha * alpha, 0.f));
+        const sim::Vec3 g{gx * scale * side, gy * scale * side, alpha};
         const float l = length(g);
         for (int a = 0; a < 3; ++a)
             normal[a] = g[a] / l;
