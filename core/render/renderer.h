@@ -85,7 +85,8 @@ RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &setti
 /// renderFrame with the extra passes of `passes` (docs/flipbook.md): six-way lightmaps (3D:
 /// six transmittance volumes, one per camera-relative direction; 2D: the domain as a thin slab,
 /// see the docs), normals (3D: the opacity-weighted mean of -grad density along the ray; 2D:
-/// a puff facing the camera as much as it is opaque, tilted down the optical depth) and depth (3D only; a 2D frame leaves it empty).
+/// a puff facing the camera as much as it is opaque, tilted down the optical depth) and depth (3D
+/// only; a 2D frame leaves it empty).
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
                           const PassRequest &passes, float frameRate);
 

@@ -7,6 +7,7 @@
 
 #include <oneapi/tbb/global_control.h>
 
+#include <bake/baker.h>
 #include <export/exrimage.h>
 #include <export/flipbook.h>
 #include <export/passes.h>
@@ -127,6 +128,7 @@ private slots:
     void defaultFlipbookHasNoPasses();
     void sceneKeysRoundTrip();
     void badSceneKeysNameTheKey();
+    void bakeWithPassesIsRepeatableAndResumable();
 };
 
 void TestPasses::normalsPointOutOfASphere()
@@ -539,6 +541,65 @@ void TestPasses::badSceneKeysNameTheKey()
         const SceneReadResult r = readSceneJson(bad, "t.plume", std::string());
         QVERIFY(!r.ok);
         QVERIFY2(QByteArray::fromStdString(r.error).contains(c.message), r.error.c_str());
+    }
+}
+
+void TestPasses::bakeWithPassesIsRepeatableAndResumable()
+{
+    // Six-way, normals and depth in a flipbook, EXR images with six-way: the same bytes with one
+    // thread or many, and after a cancel and --resume (the kept frames carry the passes).
+    SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/campfire-3d.plume");
+    QVERIFY2(r.ok, r.error.c_str());
+    Scene scene = r.scene;
+    scene.domain.resolution = 20;
+    scene.simulation.frameEnd = scene.simulation.frameStart + 5;
+    BakeSettings settings;
+    settings.baseName = "c";
+    settings.firstFrame = scene.simulation.frameStart;
+    settings.lastFrame = scene.simulation.frameEnd;
+    settings.vdb = false;
+    settings.render.width = settings.render.height = 24;
+    settings.flipbook.enabled = true;
+    settings.flipbook.rows = 2;
+    settings.flipbook.columns = 3;
+    settings.flipbook.passes.lighting = Lighting::SixWay;
+    settings.flipbook.passes.normals = settings.flipbook.passes.depth = true;
+    settings.images.enabled = true;
+    settings.images.step = 2;
+    settings.images.passes.format = ImageFormat::Exr;
+    settings.images.passes.pack = PackPreset::UnitySixWay;
+    QTemporaryDir dir;
+    auto bake = [&](const QString &folder, int threads, BakeObserver *observer = nullptr) {
+        settings.outputDirectory = dir.filePath(folder).toStdString();
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        return bakeScene(scene, settings, observer);
+    };
+    const BakeResult one = bake("one", 1);
+    QVERIFY2(one.status.ok(), one.status.error.c_str());
+    QVERIFY(bake("many", 4).status.ok());
+    const QStringList files = QDir(dir.filePath("one")).entryList(QDir::Files);
+    for (const char *f : {"c_flipbook_sixway_rtb.png", "c_flipbook_normal.png",
+                          "c_flipbook_depth.png", "c_sixway_lbf.0003.exr", "c.0001.exr"})
+        QVERIFY2(files.contains(f), f);
+    struct Cancel : BakeObserver
+    {
+        int written = 0;
+        void frameWritten(int, int, int, double) override { ++written; }
+        bool cancelRequested() override { return written >= 4; }
+    } observer;
+    settings.checkpointEvery = 1;
+    QVERIFY(bake("cut", 2, &observer).cancelled);
+    settings.resume = true;
+    const BakeResult resumed = bake("cut", 2);
+    QVERIFY2(resumed.status.ok(), resumed.status.error.c_str());
+    QVERIFY(resumed.resumedAfter >= scene.simulation.frameStart); // from a checkpoint
+    for (const char *folder : {"many", "cut"}) {
+        QCOMPARE(QDir(dir.filePath(folder)).entryList(QDir::Files), files);
+        for (const QString &f : files) {
+            QFile a(dir.filePath("one/" + f)), b(dir.filePath(QString(folder) + "/" + f));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), qPrintable(QString(folder) + "/" + f));
+        }
     }
 }
 
