@@ -82,8 +82,9 @@ struct Bilinear
 float slabDepth(float density) { return 2.f * std::max(density, 0.f); }
 
 /// In-plane optical depth from each cell's centre to the domain's edge towards +x, +y, -x and
-/// -y (the six-way right, top, left and bottom lights of a 2D frame).
-std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density)
+/// -y (the six-way right, top, left and bottom lights of a 2D frame): `perCell` (densityScale
+/// times the cell size, as the 3D renderer's shadows) per unit of density and cell crossed.
+std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density, float perCell)
 {
     const sim::Int3 n = density.size();
     std::array<sim::ScalarGrid, 4> tau;
@@ -94,10 +95,10 @@ std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density)
         float right = 0.f, left = 0.f;
         for (int k = 0; k < n.x; ++k) {
             const int i = n.x - 1 - k; // sweeping from the +x edge
-            const float hr = slabDepth(density[cell(i, j)]);
+            const float hr = perCell * std::max(density[cell(i, j)], 0.f);
             tau[0][cell(i, j)] = right + 0.5f * hr;
             right += hr;
-            const float hl = slabDepth(density[cell(k, j)]);
+            const float hl = perCell * std::max(density[cell(k, j)], 0.f);
             tau[2][cell(k, j)] = left + 0.5f * hl;
             left += hl;
         }
@@ -106,10 +107,10 @@ std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density)
         float top = 0.f, bottom = 0.f;
         for (int k = 0; k < n.y; ++k) {
             const int j = n.y - 1 - k;
-            const float ht = slabDepth(density[cell(i, j)]);
+            const float ht = perCell * std::max(density[cell(i, j)], 0.f);
             tau[1][cell(i, j)] = top + 0.5f * ht;
             top += ht;
-            const float hb = slabDepth(density[cell(i, k)]);
+            const float hb = perCell * std::max(density[cell(i, k)], 0.f);
             tau[3][cell(i, k)] = bottom + 0.5f * hb;
             bottom += hb;
         }
@@ -120,10 +121,11 @@ std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density)
 /// The six-way lightmaps and the normal of a 2D pixel: the domain is a slab one cell thick,
 /// of optical depth tau = slabDepth(density), seen from the front (docs/flipbook.md). Single
 /// scattering with albedo 1 gives, per unit of incoming light, alpha * exp(-tau to the edge)
-/// for the in-plane lights (right, top, left, bottom), (1 - exp(-2 tau)) / 2 for the front
-/// light and tau exp(-tau) for the back light (through the slab). The normal is that of a puff
-/// whose opacity is its facing: z = alpha, and the rest, sqrt(1 - alpha^2), points down the
-/// gradient of tau (scaled down where tau falls slower than 0.05 per cell), then normalised.
+/// (in-plane, as the 3D shadows: densityScale * density per world unit) for the in-plane lights
+/// (right, top, left, bottom), (1 - exp(-2 tau)) / 2 for the front light and tau exp(-tau) for the
+/// back light (through the slab). The normal is that of a puff whose opacity is its facing: z =
+/// alpha, and the rest, sqrt(1 - alpha^2), points down the gradient of tau (scaled down where tau
+/// falls slower than 0.05 per cell), then normalised.
 void slabPasses(const FrameFields &f, const PassRequest &passes,
                 const std::array<sim::ScalarGrid, 4> &edgeDepth, const Bilinear &b, float x,
                 float y, float *six, float *normal)
@@ -173,7 +175,7 @@ void render2D(const FrameFields &f, const RenderSettings &s, const PassRequest &
     const float range = s.fieldMax > s.fieldMin ? 1.f / (s.fieldMax - s.fieldMin) : 0.f;
     std::array<sim::ScalarGrid, 4> edgeDepth;
     if (passes.sixWay)
-        edgeDepth = slabDepthToEdges(f.density);
+        edgeDepth = slabDepthToEdges(f.density, s.densityScale * f.domain.cellSize);
     sim::forEachRow(sim::Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px) {
             const std::size_t p = std::size_t(py) * out.width + px;
