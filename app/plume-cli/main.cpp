@@ -531,6 +531,38 @@ QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
     return {};
 }
 
+/// The OpenVDB options of bake (docs/using-exports.md).
+struct VdbOptions
+{
+    QCommandLineOption up{"up",
+                          "OpenVDB up axis: y (as simulated; Houdini, Maya, Unity) or z (rotated "
+                          "for Blender and Unreal).",
+                          "y|z"};
+    QCommandLineOption half{"half", "Store the OpenVDB grids as 16-bit half floats."};
+    QCommandLineOption velocityMask{"velocity-mask",
+                                    "Where OpenVDB vel is stored: density (inside the smoke) or "
+                                    "speed (wherever the air moves).",
+                                    "mode"};
+
+    QList<QCommandLineOption> all() const { return {up, half, velocityMask}; }
+};
+
+/// Applies the OpenVDB options to the scene's preset; returns an error message or empty.
+QString applyVdbOptions(const QCommandLineParser &p, const VdbOptions &o, plume::VdbSettings &v)
+{
+    if (p.isSet(o.up) && !parseName(p.value(o.up), plume::kUpAxisNames, v.up))
+        return "--up must be " + QString::fromStdString(plume::kUpAxisNames.expected()) + ", got '"
+               + p.value(o.up) + "'";
+    if (p.isSet(o.half))
+        v.halfFloat = true;
+    if (p.isSet(o.velocityMask)
+        && !parseName(p.value(o.velocityMask), plume::kVelocityMaskNames, v.velocityMask))
+        return "--velocity-mask must be "
+               + QString::fromStdString(plume::kVelocityMaskNames.expected()) + ", got '"
+               + p.value(o.velocityMask) + "'";
+    return {};
+}
+
 // plume-cli bake SCENE -o DIR: simulates and writes one OpenVDB file per frame.
 int bake(const QStringList &arguments)
 {
@@ -543,6 +575,7 @@ int bake(const QStringList &arguments)
     const QCommandLineOption threadsOpt("threads", "Worker threads (default: all cores).", "N");
     const QCommandLineOption vdbOpt("vdb", "Write OpenVDB files (the default output when no "
                                            "flipbook or images are asked for or preset).");
+    const VdbOptions vdbOpts;
     const ExportOptions exportOpts;
     const QCommandLineOption quietOpt("quiet", "Print nothing but errors.");
     const QCommandLineOption progressOpt("progress",
@@ -559,11 +592,13 @@ int bake(const QStringList &arguments)
         "N", QString::number(kDefaultCheckpointEvery));
     parser.addOptions(
         {outOpt, framesOpt, threadsOpt, vdbOpt, quietOpt, progressOpt, resumeOpt, checkpointOpt});
+    parser.addOptions(vdbOpts.all());
     parser.addOptions(exportOpts.all());
     if (auto done = parseCommand(
             parser, arguments, "bake",
             "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each frame, with grids "
-            "density, temperature, vel, (with dye) Cd and (with fuel) flame and fuel; with "
+            "density, temperature, vel, (with dye) Cd and (with fuel) flame and fuel, Y-up "
+            "(--up z for Blender and Unreal, docs/using-exports.md); with "
             "--flipbook or --images (or the scene's export presets) a flipbook atlas "
             "<scene>_flipbook.png with motion vectors and a JSON sidecar, or <scene>.<frame>.png "
             "images; --lighting six-way, --normals, --depth-map and --alpha-map add passes, "
@@ -616,9 +651,12 @@ int bake(const QStringList &arguments)
     }
     if (const QString error = applyExportOptions(parser, exportOpts, presets); !error.isEmpty())
         return usageError(error);
+    if (const QString error = applyVdbOptions(parser, vdbOpts, presets.openvdb); !error.isEmpty())
+        return usageError(error);
     settings.render = presets.render;
     settings.flipbook = presets.flipbook;
     settings.images = presets.images;
+    settings.openvdb = presets.openvdb;
     settings.vdb = parser.isSet(vdbOpt) || (!presets.flipbook.enabled && !presets.images.enabled);
     if (plume::sim::Status st = plume::checkFrameRange(*scene, settings.firstFrame,
                                                        settings.lastFrame);

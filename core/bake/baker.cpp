@@ -209,7 +209,11 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
         out.dyeGreen = &green;
         out.dyeBlue = &blue;
     }
-    return writeVdbFrame(path, out);
+    VdbWriteOptions options;
+    options.up = settings.openvdb.up;
+    options.halfFloat = settings.openvdb.halfFloat;
+    options.velocityMask = settings.openvdb.velocityMask;
+    return writeVdbFrame(path, out, options);
 }
 
 } // namespace

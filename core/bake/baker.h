@@ -37,6 +37,7 @@ struct BakeSettings
     int lastFrame = 1;                     ///< frameStart regardless, writing [first, last]
     std::string plumeVersion;
     bool vdb = true;              ///< write OpenVDB files for [firstFrame, lastFrame]
+    VdbSettings openvdb;          ///< their up axis, half floats and velocity mask
     RenderSettings render;        ///< the look of flipbooks and images
     FlipbookSettings flipbook;    ///< written when enabled; kBakeRange = [first, last]
     ImageSequenceSettings images; ///< written when enabled; kBakeRange likewise

@@ -88,6 +88,7 @@ QJsonObject bakeOptionsJson(const BakeSettings &settings)
     looks.exports.render = settings.render;
     looks.exports.flipbook = settings.flipbook;
     looks.exports.images = settings.images;
+    looks.exports.openvdb = settings.openvdb;
     QJsonObject o;
     o["baseName"] = QString::fromStdString(settings.baseName);
     o["frames"] = QString("%1:%2").arg(settings.firstFrame).arg(settings.lastFrame);

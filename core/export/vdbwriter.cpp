@@ -57,7 +57,36 @@ struct BlockLeaves
     std::unique_ptr<VecLeaf> velocity;
     std::unique_ptr<VecLeaf> colour;
     bool nonFinite = false;
+    bool beyondHalf = false; ///< a value a half-float file cannot hold (halfFloat only)
 };
+
+/// Which input cell each voxel of the written grids holds: file voxel (i, j, k) holds element
+/// base + i + j * rowStep + k * sliceStep of the x-fastest input arrays.
+struct VoxelMap
+{
+    Int3 cells; ///< the written index box is [0, cells)
+    std::ptrdiff_t base = 0;
+    std::ptrdiff_t rowStep = 0;
+    std::ptrdiff_t sliceStep = 0;
+    bool zUp = false;
+
+    /// A simulated vector in the file's axes (0 - z: a zero stays +0).
+    openvdb::Vec3s vector(float x, float y, float z) const
+    {
+        return zUp ? openvdb::Vec3s(x, 0.f - z, y) : openvdb::Vec3s(x, y, z);
+    }
+};
+
+// See VdbWriteOptions::up: Z-up voxel (i, nz-1-k, j) holds cell (i, j, k), so file voxel
+// (i, j, k) holds cell (i, k, nz-1-j).
+VoxelMap voxelMap(Int3 c, UpAxis up)
+{
+    const std::ptrdiff_t row = c.x;
+    const std::ptrdiff_t slice = std::ptrdiff_t(c.x) * c.y;
+    if (up == UpAxis::Y)
+        return {c, 0, row, slice, false};
+    return {Int3{c.x, c.z, c.y}, (c.z - 1) * slice, -slice, row, true};
+}
 
 std::string sizeText(Int3 s)
 {
@@ -120,18 +149,30 @@ Status collectFields(const VdbFrame &f, FieldArrays &out)
     return Status::success();
 }
 
-// Names the first non-finite input value in x-fastest order (error path only).
-Status findNonFinite(const VdbFrame &f)
+// Names the first input value, field by field in x-fastest order, that is not finite or (with
+// halfFloat) beyond the half range; dye is only checked for finiteness (Cd is clamped). Error
+// path only.
+Status findBadValue(const VdbFrame &f, bool halfFloat)
 {
     const Int3 c = f.domain.cells;
-    for (const auto &[grid, name] : namedFields(f))
+    for (const auto &[grid, name] : namedFields(f)) {
+        const bool dye = grid == f.dyeRed || grid == f.dyeGreen || grid == f.dyeBlue;
+        const float limit = halfFloat && !dye ? kHalfMax : std::numeric_limits<float>::max();
         for (int k = 0; grid && k < c.z; ++k)
             for (int j = 0; j < c.y; ++j)
-                for (int i = 0; i < c.x; ++i)
-                    if (!std::isfinite((*grid)(i, j, k)))
-                        return Status::failure(std::string(name) + " is not finite at cell ("
-                                               + std::to_string(i) + ", " + std::to_string(j) + ", "
-                                               + std::to_string(k) + ")");
+                for (int i = 0; i < c.x; ++i) {
+                    const float v = (*grid)(i, j, k);
+                    if (std::abs(v) <= limit)
+                        continue;
+                    const std::string cell = " at cell (" + std::to_string(i) + ", "
+                                             + std::to_string(j) + ", " + std::to_string(k) + ")";
+                    if (!std::isfinite(v))
+                        return Status::failure(std::string(name) + " is not finite" + cell);
+                    return Status::failure(std::string(name) + " is " + sim::formatNumber(v) + cell
+                                           + ", beyond the half-float range (magnitude "
+                                           + sim::formatNumber(kHalfMax) + "); write full floats");
+                }
+    }
     return Status::failure("a field holds a non-finite value");
 }
 
@@ -150,26 +191,36 @@ bool anyAbove(const openvdb::Vec3s &v, float threshold)
            || std::abs(v.z()) > threshold;
 }
 
-// Dense to sparse for one 8^3 block (OpenVDB tools/Dense.h idea): a voxel is active when its
-// value exceeds the threshold (see VdbWriteOptions); leaves are allocated on first use.
-void convertBlock(const FieldArrays &in, Int3 cells, Int3 block, const VdbWriteOptions &opt,
-                  BlockLeaves &out)
+// Dense to sparse for one 8^3 block of the written index box (OpenVDB tools/Dense.h idea): a
+// voxel is active when its value exceeds the threshold (see VdbWriteOptions); leaves are
+// allocated on first use.
+void convertBlock(const FieldArrays &in, const VoxelMap &map, Int3 block,
+                  const VdbWriteOptions &opt, BlockLeaves &out)
 {
+    const Int3 cells = map.cells;
     const openvdb::Coord origin(block.x * kLeafDim, block.y * kLeafDim, block.z * kLeafDim);
     const Int3 hi{std::min(cells.x, origin.x() + kLeafDim),
                   std::min(cells.y, origin.y() + kLeafDim),
                   std::min(cells.z, origin.z() + kLeafDim)};
     const float thr = opt.activeThreshold;
+    // Beyond this a half-float file would hold infinity (no limit for full floats).
+    const float storable = opt.halfFloat ? kHalfMax : std::numeric_limits<float>::infinity();
+    auto storableVector = [storable](const openvdb::Vec3s &v) {
+        return std::abs(v.x()) <= storable && std::abs(v.y()) <= storable
+               && std::abs(v.z()) <= storable;
+    };
     bool finite = true;
+    bool fits = true;
     for (int k = origin.z(); k < hi.z; ++k) {
         for (int j = origin.y(); j < hi.y; ++j) {
-            const std::size_t row = std::size_t(cells.x) * (j + std::size_t(cells.y) * k);
+            const std::ptrdiff_t row = map.base + j * map.rowStep + k * map.sliceStep;
             for (int i = origin.x(); i < hi.x; ++i) {
-                const std::size_t n = row + std::size_t(i);
+                const std::size_t n = std::size_t(row + i);
                 const openvdb::Index off = FloatLeaf::coordToOffset(openvdb::Coord(i, j, k));
                 const float d = in.density[n];
                 const bool densityOn = std::abs(d) > thr;
                 finite = finite && std::isfinite(d);
+                fits = fits && std::abs(d) <= storable;
                 if (densityOn)
                     setActive(out.density, origin, off, d);
                 for (auto [field, leaf] : {std::pair{in.temperature, &out.temperature},
@@ -179,13 +230,15 @@ void convertBlock(const FieldArrays &in, Int3 cells, Int3 block, const VdbWriteO
                         continue;
                     const float t = field[n];
                     finite = finite && std::isfinite(t);
+                    fits = fits && std::abs(t) <= storable;
                     if (std::abs(t) > thr)
                         setActive(*leaf, origin, off, t);
                 }
                 if (in.hasVelocity) {
-                    const openvdb::Vec3s v(in.velocity[0][n], in.velocity[1][n],
-                                           in.velocity[2] ? in.velocity[2][n] : 0.f);
+                    const openvdb::Vec3s v = map.vector(in.velocity[0][n], in.velocity[1][n],
+                                                        in.velocity[2] ? in.velocity[2][n] : 0.f);
                     finite = finite && v.isFinite();
+                    fits = fits && storableVector(v);
                     const bool on = opt.velocityMask == VelocityMask::Density ? densityOn
                                                                               : anyAbove(v, thr);
                     if (on)
@@ -194,9 +247,12 @@ void convertBlock(const FieldArrays &in, Int3 cells, Int3 block, const VdbWriteO
                 if (in.hasDye) {
                     const openvdb::Vec3s dye(in.dye[0][n], in.dye[1][n], in.dye[2][n]);
                     finite = finite && dye.isFinite();
-                    const openvdb::Vec3s c = d > thr ? openvdb::Vec3s(dye.x() / d, dye.y() / d,
-                                                                      dye.z() / d)
-                                                     : openvdb::Vec3s(0.f);
+                    openvdb::Vec3s c = d > thr
+                                           ? openvdb::Vec3s(dye.x() / d, dye.y() / d, dye.z() / d)
+                                           : openvdb::Vec3s(0.f);
+                    if (opt.halfFloat)
+                        for (int a = 0; a < 3; ++a)
+                            c[a] = std::clamp(c[a], -kHalfMax, kHalfMax);
                     if (anyAbove(c, thr))
                         setActive(out.colour, origin, off, c);
                 }
@@ -204,6 +260,7 @@ void convertBlock(const FieldArrays &in, Int3 cells, Int3 block, const VdbWriteO
         }
     }
     out.nonFinite = !finite;
+    out.beyondHalf = !fits;
 }
 
 // Hands the blocks' leaves of one field to a new grid, in block order, then prunes.
@@ -219,45 +276,51 @@ typename GridT::Ptr assembleGrid(std::vector<BlockLeaves> &blocks,
     return grid;
 }
 
-// Voxel (i,j,k) centred at origin + (i + 0.5, j + 0.5, k + 0.5) * h (OpenVDB voxel centres
-// sit at integer index coordinates).
-openvdb::math::Transform::Ptr cellCentredTransform(const sim::Domain &d)
+// Voxel (i,j,k) centred at low + (i + 0.5, j + 0.5, k + 0.5) * h (OpenVDB voxel centres sit
+// at integer index coordinates), where low is the written domain's low corner: the origin,
+// or for Z up the rotated box's (x, -(z + nz h), y).
+openvdb::math::Transform::Ptr cellCentredTransform(const sim::Domain &d, UpAxis up)
 {
     const double h = d.cellSize;
+    const openvdb::Vec3d o(d.origin.x, d.origin.y, d.origin.z);
+    const openvdb::Vec3d low = up == UpAxis::Y
+                                   ? o
+                                   : openvdb::Vec3d(o.x(), -(o.z() + d.cells.z * h), o.y());
     auto xform = openvdb::math::Transform::createLinearTransform(h);
-    xform->postTranslate(openvdb::Vec3d(double(d.origin.x) + 0.5 * h, double(d.origin.y) + 0.5 * h,
-                                        double(d.origin.z) + 0.5 * h));
+    xform->postTranslate(low + openvdb::Vec3d(0.5 * h));
     return xform;
 }
 
 void describeGrid(openvdb::GridBase &grid, const char *name, const VdbFrame &f,
-                  const openvdb::math::Transform::Ptr &xform)
+                  const VdbWriteOptions &opt, const openvdb::math::Transform::Ptr &xform)
 {
     grid.setName(name);
     grid.setTransform(xform);
     grid.setCreator("Plume " + f.plumeVersion);
-    grid.setSaveFloatAsHalf(false);
+    grid.setSaveFloatAsHalf(opt.halfFloat);
 }
 
 // Converts all fields and builds the grids to write (sparse, pruned, with class metadata).
 Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOptions &opt,
                   openvdb::GridCPtrVec &grids)
 {
-    const Int3 cells = f.domain.cells;
+    const VoxelMap map = voxelMap(f.domain.cells, opt.up);
+    const Int3 cells = map.cells;
     const Int3 nb{(cells.x + kLeafDim - 1) / kLeafDim, (cells.y + kLeafDim - 1) / kLeafDim,
                   (cells.z + kLeafDim - 1) / kLeafDim};
     std::vector<BlockLeaves> blocks(std::size_t(nb.volume()));
     sim::forEachRow(nb, [&](int bj, int bk) {
         const std::size_t row = std::size_t(nb.x) * (bj + std::size_t(nb.y) * bk);
         for (int bi = 0; bi < nb.x; ++bi)
-            convertBlock(in, cells, Int3{bi, bj, bk}, opt, blocks[row + std::size_t(bi)]);
+            convertBlock(in, map, Int3{bi, bj, bk}, opt, blocks[row + std::size_t(bi)]);
     });
-    if (std::any_of(blocks.begin(), blocks.end(), [](const BlockLeaves &b) { return b.nonFinite; }))
-        return findNonFinite(f);
+    if (std::any_of(blocks.begin(), blocks.end(),
+                    [](const BlockLeaves &b) { return b.nonFinite || b.beyondHalf; }))
+        return findBadValue(f, opt.halfFloat);
 
-    const auto xform = cellCentredTransform(f.domain);
+    const auto xform = cellCentredTransform(f.domain, opt.up);
     auto density = assembleGrid<openvdb::FloatGrid>(blocks, &BlockLeaves::density);
-    describeGrid(*density, "density", f, xform);
+    describeGrid(*density, "density", f, opt, xform);
     density->setGridClass(openvdb::GRID_FOG_VOLUME);
     grids.push_back(density);
     for (auto [field, leaf, name] :
@@ -267,13 +330,13 @@ Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOption
         if (!field)
             continue;
         auto grid = assembleGrid<openvdb::FloatGrid>(blocks, leaf);
-        describeGrid(*grid, name, f, xform);
+        describeGrid(*grid, name, f, opt, xform);
         grid->setGridClass(openvdb::GRID_FOG_VOLUME);
         grids.push_back(grid);
     }
     if (in.hasVelocity) {
         auto vel = assembleGrid<openvdb::Vec3SGrid>(blocks, &BlockLeaves::velocity);
-        describeGrid(*vel, "vel", f, xform);
+        describeGrid(*vel, "vel", f, opt, xform);
         vel->setGridClass(openvdb::GRID_UNKNOWN);
         vel->setVectorType(openvdb::VEC_CONTRAVARIANT_RELATIVE);
         vel->setIsInWorldSpace(true);
@@ -281,7 +344,7 @@ Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOption
     }
     if (in.hasDye) {
         auto colour = assembleGrid<openvdb::Vec3SGrid>(blocks, &BlockLeaves::colour);
-        describeGrid(*colour, "Cd", f, xform);
+        describeGrid(*colour, "Cd", f, opt, xform);
         colour->setGridClass(openvdb::GRID_UNKNOWN);
         colour->setVectorType(openvdb::VEC_INVARIANT);
         grids.push_back(colour);

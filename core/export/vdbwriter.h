@@ -1,5 +1,6 @@
 #pragma once
 
+#include <settings/vdboptions.h>
 #include <sim/domain.h>
 #include <sim/grid.h>
 #include <sim/types.h>
@@ -13,7 +14,8 @@ namespace plume {
 /// cell-centred fields (size == domain.cells, offset == sim::kCellCentre). Only density is
 /// required; a null pointer leaves that grid out of the file.
 ///
-/// Written grids (voxel (i,j,k) is cell (i,j,k); 2D domains give one voxel layer, k = 0):
+/// Written grids (Y-up: voxel (i,j,k) is cell (i,j,k); 2D domains give one voxel layer, k = 0;
+/// Z-up: see VdbWriteOptions::up):
 /// - `density`, `temperature`: float, grid class fog volume, in the fields' own units.
 /// - `flame`, `fuel`: float, grid class fog volume (combustion; the names Blender and Houdini
 ///   use). Written when given.
@@ -42,19 +44,26 @@ struct VdbFrame
     const sim::ScalarGrid *dyeBlue = nullptr;
 };
 
-/// Where the `vel` grid has active voxels.
-enum class VelocityMask {
-    Density, ///< where density is active (renderers only need motion inside the smoke)
-    Speed,   ///< where any velocity component is non-negligible (full field, larger files)
-};
-
-/// Sparsity rules. Every grid has background 0; inactive voxels hold 0.
+/// Sparsity, axes and storage. Every grid has background 0; inactive voxels hold 0.
 struct VdbWriteOptions
 {
     /// A scalar voxel is active when |value| > activeThreshold; a vector voxel when any
-    /// component's magnitude is. Values are written unchanged (no rounding, no clamping).
+    /// component's magnitude is. Values are written unchanged (no rounding, no clamping) unless
+    /// halfFloat says otherwise.
     float activeThreshold = 1e-6f;
-    VelocityMask velocityMask = VelocityMask::Density;
+    VelocityMask velocityMask = VelocityMask::Density; ///< settings/vdboptions.h
+    /// Y: as simulated. Z: the frame rotated by +90 degrees about x (a rotation, det +1, so
+    /// nothing is mirrored): the world point (x, y, z) is written at (x, -z, y), so the
+    /// scene's up (+y) becomes +z and its front (+z) becomes -y. Voxel (i, j, k) becomes
+    /// (i, nz-1-k, j), where nz = domain.cells.z (the index box stays [0, n)); the transform's
+    /// origin is the rotated domain's low corner (origin.x, -(origin.z + nz * cellSize),
+    /// origin.y); `vel` (vx, vy, vz) becomes (vx, -vz, vy); `Cd` (a colour) is unchanged.
+    UpAxis up = UpAxis::Y;
+    /// Store every grid as 16-bit half floats (OpenVDB's saveFloatAsHalf; readers get floats
+    /// back, rounded to 11 significant bits). A density, temperature, flame, fuel or velocity
+    /// value beyond the half range (kHalfMax) is refused, naming the field and cell; `Cd`
+    /// components are clamped to it (only a trace of density can give such a colour).
+    bool halfFloat = false;
 };
 
 /// Writes one frame to the OpenVDB file `path` (grids as documented on VdbFrame, sparse and
@@ -62,7 +71,8 @@ struct VdbWriteOptions
 /// `scene`, `plume_version` and `creator` (strings).
 ///
 /// Transform: linear, voxel size = cellSize, voxel (i,j,k) centred at the world position
-/// origin + (i + 0.5, j + 0.5, k + 0.5) * cellSize.
+/// origin + (i + 0.5, j + 0.5, k + 0.5) * cellSize (Z-up: of the rotated domain, see
+/// VdbWriteOptions::up). Half-float grids carry OpenVDB's `is_saved_as_half_float` metadata.
 ///
 /// Atomic: the file is written to a temporary file in the same directory and renamed over
 /// `path` only when complete, so `path` holds either the old or the new file, never a part.
@@ -73,7 +83,8 @@ struct VdbWriteOptions
 ///
 /// Fails (never throws) on missing density, fields whose size or staggering does not match
 /// the domain, an incomplete velocity or dye triple, a non-finite value (the message names
-/// the field and the cell), an invalid domain, and any I/O or OpenVDB error; the message names
+/// the field and the cell), a value beyond the half range with halfFloat (likewise), an
+/// invalid domain, and any I/O or OpenVDB error; the message names
 /// `path` and the reason. Thread-safe; OpenVDB is initialised once on first use.
 /// (The path is a std::filesystem::path so that this header pulls in no Qt macros: Qt's `emit`
 /// breaks oneTBB headers included after it.)

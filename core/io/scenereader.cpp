@@ -759,7 +759,14 @@ void readImages(ObjectReader &r, ImageSequenceSettings &s)
     r.string("fileName", s.fileName, false);
 }
 
-/// The "export" object: render look, flipbook and image-sequence presets.
+void readOpenVdb(ObjectReader &r, VdbSettings &s)
+{
+    r.enumeration("up", s.up, kUpAxisNames);
+    r.boolean("half", s.halfFloat);
+    r.enumeration("velocityMask", s.velocityMask, kVelocityMaskNames);
+}
+
+/// The "export" object: render look, flipbook, image-sequence and OpenVDB presets.
 void readExport(ObjectReader &r, ExportPresets &e)
 {
     if (r.ok() && r.has("render")) {
@@ -776,6 +783,11 @@ void readExport(ObjectReader &r, ExportPresets &e)
         ObjectReader o(r.context(), r.take("images"), r.path("images"));
         readImages(o, e.images);
         e.images.extra = o.finish();
+    }
+    if (r.ok() && r.has("openvdb")) {
+        ObjectReader o(r.context(), r.take("openvdb"), r.path("openvdb"));
+        readOpenVdb(o, e.openvdb);
+        e.openvdb.extra = o.finish();
     }
 }
 

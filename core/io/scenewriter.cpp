@@ -454,12 +454,23 @@ Node imagesNode(const ImageSequenceSettings &s)
     return o;
 }
 
+Node openVdbNode(const VdbSettings &s)
+{
+    Node o = Node::object();
+    o.add("up", string(toString(s.up)));
+    o.add("half", boolean(s.halfFloat));
+    o.add("velocityMask", string(toString(s.velocityMask)));
+    addExtra(o, s.extra);
+    return o;
+}
+
 Node exportNode(const ExportPresets &e)
 {
     Node o = Node::object();
     o.add("render", renderNode(e.render));
     o.add("flipbook", flipbookNode(e.flipbook));
     o.add("images", imagesNode(e.images));
+    o.add("openvdb", openVdbNode(e.openvdb));
     addExtra(o, e.extra);
     return o;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <render/rendersettings.h>
+#include <settings/vdboptions.h>
 
 #include <QJsonObject>
 
@@ -212,12 +213,25 @@ struct ImageSequenceSettings
     friend bool operator==(const ImageSequenceSettings &, const ImageSequenceSettings &) = default;
 };
 
+/// The OpenVDB preset: how the per-frame VDB files are written (export/vdbwriter.h,
+/// docs/using-exports.md). Whether they are written at all is the bake's choice.
+struct VdbSettings
+{
+    UpAxis up = UpAxis::Y;                             ///< Z: rotated for Blender and Unreal
+    bool halfFloat = false;                            ///< 16-bit grids (smaller files)
+    VelocityMask velocityMask = VelocityMask::Density; ///< where `vel` is stored
+    QJsonObject extra;
+
+    friend bool operator==(const VdbSettings &, const VdbSettings &) = default;
+};
+
 /// The export presets a scene remembers, so a bake needs no flags.
 struct ExportPresets
 {
     RenderSettings render;
     FlipbookSettings flipbook;
     ImageSequenceSettings images;
+    VdbSettings openvdb; ///< the "openvdb" object
     QJsonObject extra;
 
     friend bool operator==(const ExportPresets &, const ExportPresets &) = default;

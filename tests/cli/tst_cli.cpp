@@ -188,6 +188,17 @@ private slots:
         const Run quiet = run({"bake", scene, "-o", out, "--frames", "1:2", "--quiet"});
         QCOMPARE(quiet.exitCode, 0);
         QVERIFY(quiet.out.isEmpty() && quiet.err.isEmpty());
+        // The OpenVDB options (their effect on the grids: tst_bake, tests/readers).
+        const QString zUp = dir.filePath("z");
+        const Run z = run({"bake", scene, "-o", zUp, "--frames", "3:3", "--up", "z", "--half",
+                           "--velocity-mask", "speed"});
+        QCOMPARE(z.exitCode, 0);
+        auto bytes = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray zBytes = bytes(zUp + "/plume-2d.0003.vdb");
+        QVERIFY(!zBytes.isEmpty() && zBytes != bytes(out + "/plume-2d.0003.vdb"));
     }
 
     void bakeRefusesBadInput()
@@ -212,6 +223,12 @@ private slots:
         const Run alpha = run({"bake", scene, "-o", dir.path(), "--alpha", "opaque"});
         QCOMPARE(alpha.exitCode, 2);
         QVERIFY2(alpha.err.contains("one of straight, premultiplied"), qPrintable(alpha.err));
+        const Run up = run({"bake", scene, "-o", dir.path(), "--up", "x"});
+        QCOMPARE(up.exitCode, 2);
+        QVERIFY2(up.err.contains("--up must be one of y, z, got 'x'"), qPrintable(up.err));
+        const Run mask = run({"bake", scene, "-o", dir.path(), "--velocity-mask", "all"});
+        QCOMPARE(mask.exitCode, 2);
+        QVERIFY2(mask.err.contains("one of density, speed"), qPrintable(mask.err));
         const Run bad = run({"bake", kBad + "huge-resolution.plume", "-o", dir.path()});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("huge-resolution.plume"));

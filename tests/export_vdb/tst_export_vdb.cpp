@@ -1,5 +1,7 @@
-// OpenVDB frame export: values, sparsity, transform, metadata, determinism, atomic failures.
+// OpenVDB frame export: values, sparsity, transform, metadata, determinism, atomic failures,
+// Z-up rotation and half-float storage.
 // OpenVDB and oneTBB come before any Qt header: Qt's `emit` macro breaks oneTBB's headers.
+#include <openvdb/math/Half.h>
 #include <openvdb/openvdb.h>
 
 #include <sim/parallel.h>
@@ -172,6 +174,27 @@ QByteArray fileBytes(const QString &path)
 
 std::filesystem::path fsPath(const QString &p) { return p.toStdString(); }
 
+/// A value as a half-float file gives it back.
+float halfRounded(float v) { return float(openvdb::math::half(v)); }
+openvdb::Vec3s halfRounded(const openvdb::Vec3s &v)
+{
+    return {halfRounded(v.x()), halfRounded(v.y()), halfRounded(v.z())};
+}
+
+/// Z up (VdbWriteOptions::up): the world point (x, y, z) is written at (x, -z, y).
+openvdb::Vec3d zUp(const openvdb::Vec3d &p) { return {p.x(), -p.z(), p.y()}; }
+
+/// Z up: the simulation cell that file voxel (i, j, k) holds, nz = the domain's cells.z.
+std::array<int, 3> zUpSource(int i, int j, int k, int nz) { return {i, k, nz - 1 - j}; }
+
+Status writeWith(const QString &path, const VdbFrame &frame, UpAxis up, bool half)
+{
+    VdbWriteOptions options;
+    options.up = up;
+    options.halfFloat = half;
+    return writeVdbFrame(fsPath(path), frame, options);
+}
+
 } // namespace
 
 class TestExportVdb : public QObject
@@ -323,15 +346,160 @@ private slots:
         QCOMPARE(density->tree().getValue(openvdb::Coord(15, 15, 15)), 0.5f);
     }
 
+    void zUpRotatesVoxelsAndVectors_data() { gridsMatchFields_data(); }
+
+    // Z up: every voxel lands at (i, nz-1-k, j) with its own value, vel is rotated like the
+    // world, Cd is not; the world positions are the Y-up ones rotated, without a mirror.
+    void zUpRotatesVoxelsAndVectors()
+    {
+        QFETCH(Int3, cells);
+        const Fields f = makeFields(cells);
+        QTemporaryDir dir;
+        const QString yPath = dir.filePath("y.vdb"), zPath = dir.filePath("z.vdb");
+        QVERIFY(writeWith(yPath, f.frame(true, true), UpAxis::Y, false).ok());
+        const Status s = writeWith(zPath, f.frame(true, true), UpAxis::Z, false);
+        QVERIFY2(s.ok(), s.error.c_str());
+        const ReadBack y = readVdb(yPath), z = readVdb(zPath);
+        const int nz = cells.z;
+        const Int3 fileCells{cells.x, cells.z, cells.y};
+        auto density = grid<openvdb::FloatGrid>(z, "density");
+        auto vel = grid<openvdb::Vec3SGrid>(z, "vel");
+        auto colour = grid<openvdb::Vec3SGrid>(z, "Cd");
+        QVERIFY(density && vel && colour && grid<openvdb::FloatGrid>(z, "temperature"));
+        QString m = compareGrid(*density, fileCells, [&](int i, int j, int k) {
+            const auto [a, b, c] = zUpSource(i, j, k, nz);
+            return scalarExpect(f.density, a, b, c);
+        });
+        QVERIFY2(m.isEmpty(), qPrintable(m));
+        m = compareGrid(*vel, fileCells, [&](int i, int j, int k) {
+            const auto [a, b, c] = zUpSource(i, j, k, nz);
+            const float vz = cells.z > 1 ? f.vz(a, b, c) : 0.f;
+            return std::pair{std::abs(f.density(a, b, c)) > kThreshold,
+                             openvdb::Vec3s(f.vx(a, b, c), -vz, f.vy(a, b, c))};
+        });
+        QVERIFY2(m.isEmpty(), qPrintable(m));
+        m = compareGrid(*colour, fileCells, [&](int i, int j, int k) {
+            const auto [a, b, c] = zUpSource(i, j, k, nz);
+            const openvdb::Vec3s col = colourOf(f, a, b, c);
+            return std::pair{anyAbove(col), col};
+        });
+        QVERIFY2(m.isEmpty(), qPrintable(m));
+
+        // World positions: each Z-up voxel centre is its Y-up cell centre rotated.
+        const openvdb::math::Transform &yx = grid<openvdb::FloatGrid>(y, "density")->transform();
+        const openvdb::math::Transform &zx = density->transform();
+        QVERIFY(zx.isLinear());
+        QCOMPARE(zx.voxelSize(), openvdb::Vec3d(f.domain.cellSize));
+        auto zWorld = [&](int i, int j, int k) {
+            return zx.indexToWorld(openvdb::Coord(i, nz - 1 - k, j));
+        };
+        for (const auto &c : {openvdb::Coord(0, 0, 0), openvdb::Coord(3, 1, 0),
+                              openvdb::Coord(cells.x - 1, cells.y - 1, cells.z - 1)}) {
+            const openvdb::Vec3d want = zUp(yx.indexToWorld(c));
+            QVERIFY2((zWorld(c.x(), c.y(), c.z()) - want).length() < 1e-12,
+                     qPrintable(cellText(c.x(), c.y(), c.z())));
+        }
+        // A rotation, not a mirror: the images of the x, y, z cell steps stay right-handed,
+        // and the step up (+y) becomes +z.
+        const openvdb::Vec3d o = zWorld(0, 0, 0);
+        const openvdb::Vec3d ex = zWorld(1, 0, 0) - o, ey = zWorld(0, 1, 0) - o,
+                             ez = zWorld(0, 0, 1) - o;
+        QVERIFY(ex.cross(ey).dot(ez) > 0);
+        QVERIFY((ey - openvdb::Vec3d(0, 0, f.domain.cellSize)).length() < 1e-12);
+        // The index box stays [0, n): a 2D domain is the one layer j = 0, standing in x-z.
+        const openvdb::CoordBBox box = density->evalActiveVoxelBoundingBox();
+        QVERIFY(box.min().x() >= 0 && box.min().y() >= 0 && box.min().z() >= 0);
+        QVERIFY(box.max().y() <= cells.z - 1 && box.max().z() <= cells.y - 1);
+    }
+
+    // A known upward velocity (+y in the simulation) is +z in a Z-up file.
+    void upwardVelocityBecomesPlusZ()
+    {
+        Fields f = makeFields({8, 8, 8});
+        f.density.fill(1.f);
+        f.vx.fill(0.f);
+        f.vy.fill(2.f);
+        f.vz.fill(0.f);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("up.vdb");
+        QVERIFY(writeWith(path, f.frame(true, false), UpAxis::Z, false).ok());
+        auto vel = grid<openvdb::Vec3SGrid>(readVdb(path), "vel");
+        QCOMPARE(vel->activeVoxelCount(), openvdb::Index64(8 * 8 * 8));
+        QCOMPARE(vel->tree().getValue(openvdb::Coord(3, 5, 1)), openvdb::Vec3s(0.f, 0.f, 2.f));
+    }
+
+    // Half floats: every grid carries OpenVDB's half flag, reads back as the half-rounded
+    // input (activity decided on the full floats), and the file is smaller.
+    void halfFloatGrids()
+    {
+        const Fields f = makeFields({37, 29, 19});
+        QTemporaryDir dir;
+        const QString fullPath = dir.filePath("full.vdb"), halfPath = dir.filePath("half.vdb");
+        QVERIFY(writeWith(fullPath, f.frame(true, true), UpAxis::Y, false).ok());
+        const Status s = writeWith(halfPath, f.frame(true, true), UpAxis::Y, true);
+        QVERIFY2(s.ok(), s.error.c_str());
+        const ReadBack r = readVdb(halfPath);
+        QCOMPARE(r.grids->size(), std::size_t(4));
+        for (const openvdb::GridBase::Ptr &g : *r.grids)
+            QVERIFY2(g->saveFloatAsHalf(), g->getName().c_str());
+        const Int3 cells = f.domain.cells;
+        QString m = compareGrid(*grid<openvdb::FloatGrid>(r, "temperature"), cells,
+                                [&](int i, int j, int k) {
+            const auto [on, v] = scalarExpect(f.temperature, i, j, k);
+            return std::pair{on, halfRounded(v)};
+        });
+        QVERIFY2(m.isEmpty(), qPrintable(m));
+        m = compareGrid(*grid<openvdb::Vec3SGrid>(r, "vel"), cells, [&](int i, int j, int k) {
+            const openvdb::Vec3s v(f.vx(i, j, k), f.vy(i, j, k), f.vz(i, j, k));
+            return std::pair{std::abs(f.density(i, j, k)) > kThreshold, halfRounded(v)};
+        });
+        QVERIFY2(m.isEmpty(), qPrintable(m));
+        const qint64 full = QFileInfo(fullPath).size(), half = QFileInfo(halfPath).size();
+        QVERIFY2(half < full * 3 / 4, qPrintable(QString("%1 vs %2 bytes").arg(half).arg(full)));
+    }
+
+    // A value a half cannot hold is refused, naming the field and cell; a colour is clamped.
+    void halfFloatRange()
+    {
+        Fields f = makeFields({9, 8, 5});
+        QTemporaryDir dir;
+        const QString path = dir.filePath("range.vdb");
+        f.temperature(1, 2, 3) = 70000.f;
+        Status s = writeWith(path, f.frame(true, true), UpAxis::Z, true);
+        QVERIFY(!s.ok());
+        QVERIFY2(QString::fromStdString(s.error).contains(
+                     "temperature is 70000 at cell (1, 2, 3), beyond the half-float range"),
+                 s.error.c_str());
+        QVERIFY(QDir(dir.path()).isEmpty());
+        QVERIFY(writeWith(path, f.frame(true, true), UpAxis::Z, false).ok());
+
+        f.temperature(1, 2, 3) = 1.f;
+        f.density(4, 4, 4) = 1e-5f;
+        f.red(4, 4, 4) = 10.f; // colour 1e6 per unit density
+        QVERIFY(writeWith(path, f.frame(true, true), UpAxis::Y, true).ok());
+        auto colour = grid<openvdb::Vec3SGrid>(readVdb(path), "Cd");
+        QCOMPARE(colour->tree().getValue(openvdb::Coord(4, 4, 4)).x(), kHalfMax);
+    }
+
+    void deterministicBytes_data()
+    {
+        QTest::addColumn<UpAxis>("up");
+        QTest::addColumn<bool>("half");
+        QTest::newRow("Y up, floats") << UpAxis::Y << false;
+        QTest::newRow("Z up, half floats") << UpAxis::Z << true;
+    }
+
     void deterministicBytes()
     {
+        QFETCH(UpAxis, up);
+        QFETCH(bool, half);
         const Fields f = makeFields({37, 29, 19});
         const VdbFrame frame = f.frame(true, true);
         QTemporaryDir dir;
         const QString serialPath = dir.filePath("serial.vdb");
         {
             SerialScope serial;
-            QVERIFY(writeVdbFrame(fsPath(serialPath), frame).ok());
+            QVERIFY(writeWith(serialPath, frame, up, half).ok());
         }
         const QByteArray reference = fileBytes(serialPath);
         QVERIFY(reference.size() > 100);
@@ -339,7 +507,7 @@ private slots:
             const QString path = dir.filePath(QString("t%1.vdb").arg(threads));
             oneapi::tbb::task_arena arena(threads);
             Status s;
-            arena.execute([&] { s = writeVdbFrame(fsPath(path), frame); });
+            arena.execute([&] { s = writeWith(path, frame, up, half); });
             QVERIFY2(s.ok(), s.error.c_str());
             QVERIFY2(fileBytes(path) == reference, qPrintable(QString("threads %1").arg(threads)));
         }
@@ -350,7 +518,7 @@ private slots:
         VdbFrame other = frame;
         other.frame = 43;
         const QString otherPath = dir.filePath("other.vdb");
-        QVERIFY(writeVdbFrame(fsPath(otherPath), other).ok());
+        QVERIFY(writeWith(otherPath, other, up, half).ok());
         QVERIFY(fileBytes(otherPath).mid(21, 36) != uuid);
     }
 

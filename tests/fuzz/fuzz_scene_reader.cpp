@@ -58,7 +58,7 @@ Scene withoutExtras(Scene s)
     s.domain.extra = s.domain.boundariesExtra = {};
     s.simulation.extra = s.simulation.pressureExtra = s.simulation.combustionExtra = {};
     s.exports.extra = s.exports.render.extra = s.exports.flipbook.extra = {};
-    s.exports.images.extra = {};
+    s.exports.images.extra = s.exports.openvdb.extra = {};
     for (Item &item : s.items) {
         item.extra = item.activeExtra = item.shape.extra = {};
         item.emitter.extra = item.force.extra = {};

@@ -57,8 +57,10 @@ QJsonObject baseScene()
         {"simulation",
          QJsonObject{{"frameStart", 0}, {"frameEnd", 1e7}, {"pressure", QJsonObject{}}}},
         {"items", QJsonArray{emitter, drag, turbulence, stroke, capsule}},
-        {"export",
-         QJsonObject{{"render", wide}, {"flipbook", QJsonObject{}}, {"images", QJsonObject{}}}},
+        {"export", QJsonObject{{"render", wide},
+                               {"flipbook", QJsonObject{}},
+                               {"images", QJsonObject{}},
+                               {"openvdb", QJsonObject{}}}},
     };
 }
 
@@ -356,6 +358,8 @@ private slots:
         check("export/render", "projection", kProjectionNames);
         check("export/flipbook", "alpha", kAlphaModeNames);
         check("export/images", "emission", kEmissionOutputNames);
+        check("export/openvdb", "up", kUpAxisNames);
+        check("export/openvdb", "velocityMask", kVelocityMaskNames);
     }
 
     // The properties panel's spin boxes for the domain and simulation offer the tables' ranges.

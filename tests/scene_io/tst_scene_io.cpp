@@ -74,6 +74,9 @@ Scene featureScene(const QString &dir)
     s.simulation.time.cfl = 1.5f;
     s.simulation.seed = 4000000000u;
     s.simulation.frameEnd = 48;
+    s.exports.openvdb.up = UpAxis::Z;
+    s.exports.openvdb.halfFloat = true;
+    s.exports.openvdb.velocityMask = VelocityMask::Speed;
     Item e;
     e.name = "image";
     e.shape.type = ShapeType::Image;
@@ -367,6 +370,7 @@ void TestSceneIo::badFiles_data()
     row("unknown-kind.plume", {"items[1].kind", "one of emitter, obstacle, force", "\"light\""});
     row("unknown-shape.plume", {"items[0].shape.type", "sphere, circle, box", "\"torus\""});
     row("unknown-scheme.plume", {"simulation.scheme", "one of stam, smoke"});
+    row("unknown-up-axis.plume", {"export.openvdb.up", "one of y, z", "\"x\""});
     row("unknown-interpolation.plume",
         {"items[0].emitter.rate.interpolation", "one of linear, smooth"});
     row("everywhere-emitter.plume", {"items[0].shape.type", "is for force items only"});

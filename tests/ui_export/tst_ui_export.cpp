@@ -99,6 +99,9 @@ private slots:
         p.render.fieldMax = 2.f;
         p.render.lightIntensity = 0.25f; // not in the dialog: kept as it is
         p.extra.insert("vdb", true);     // OpenVDB as well as flipbook and images
+        p.openvdb.up = UpAxis::Z;
+        p.openvdb.halfFloat = true;
+        p.openvdb.velocityMask = VelocityMask::Speed; // not in the dialog: kept as it is
         QTest::newRow("everything set") << p;
     }
 
@@ -120,6 +123,9 @@ private slots:
         QCOMPARE(child<QCheckBox>(dialog, "imagesEnabled")->isChecked(), presets.images.enabled);
         QCOMPARE(child<QCheckBox>(dialog, "vdbEnabled")->isChecked(),
                  presets.extra.value("vdb").toBool(!presets.flipbook.enabled));
+        QCOMPARE(child<QComboBox>(dialog, "vdbUpAxis")->currentData().toInt(),
+                 int(presets.openvdb.up));
+        QCOMPARE(child<QCheckBox>(dialog, "vdbHalfFloat")->isChecked(), presets.openvdb.halfFloat);
         QCOMPARE(child<QSpinBox>(dialog, "firstFrame")->value(),
                  presets.flipbook.first == kBakeRange ? 1 : presets.flipbook.first);
         QCOMPARE(child<QLineEdit>(dialog, "baseName")->text(),
@@ -269,6 +275,46 @@ private slots:
             QVERIFY2(name.startsWith("cancel.") && name.endsWith(".png"), qPrintable(name));
             QCOMPARE(QImage(dir.filePath(name)).size(), QSize(32, 32));
         }
+    }
+
+    // The OpenVDB section: its options apply only while OpenVDB is chosen, reach the bake, and
+    // Export stores them in the scene's preset as one undoable edit.
+    void vdbOptions()
+    {
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(16, 2), {});
+        ExportDialog dialog(&document, 1);
+        auto *vdbOn = child<QCheckBox>(dialog, "vdbEnabled");
+        auto *up = child<QComboBox>(dialog, "vdbUpAxis");
+        auto *half = child<QCheckBox>(dialog, "vdbHalfFloat");
+        QVERIFY(vdbOn->isChecked());
+        QCOMPARE(up->currentData().toInt(), int(UpAxis::Y));
+        QVERIFY(!half->isChecked());
+        vdbOn->setChecked(false);
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(true);
+        QVERIFY(!up->isEnabled() && !half->isEnabled());
+        vdbOn->setChecked(true);
+        QVERIFY(up->isEnabled() && half->isEnabled());
+        up->setCurrentIndex(up->findData(int(UpAxis::Z)));
+        half->setChecked(true);
+        const BakeSettings s = dialog.bakeSettings();
+        QVERIFY(s.vdb);
+        QCOMPARE(s.openvdb.up, UpAxis::Z);
+        QVERIFY(s.openvdb.halfFloat);
+
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(false);
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
+        QCOMPARE(dialog.lastResult().files.size(), std::size_t(2));
+        QCOMPARE(document.scene().exports.openvdb.up, UpAxis::Z);
+        QVERIFY(document.scene().exports.openvdb.halfFloat);
+        QCOMPARE(document.undoStack()->count(), 1);
+        document.undoStack()->undo();
+        QVERIFY(document.scene().exports.openvdb == VdbSettings{});
     }
 
     // Export stores the options in the scene as one undo step; undo restores the old presets,

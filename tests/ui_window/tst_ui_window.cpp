@@ -3,6 +3,7 @@
 #include <document/document.h>
 #include <document/undocommands.h>
 #include <io/scenereader.h>
+#include <mainwindow/frameratemeter.h>
 #include <mainwindow/mainwindow.h>
 #include <simulation/simulationcontroller.h>
 #include <tools/tooloptions.h>
@@ -59,6 +60,17 @@ QString writeShortScene(const QTemporaryDir &dir)
     return out.fileName();
 }
 
+/// Shows the window and waits until it is active: window shortcuts (Ctrl+Z, Space) reach only
+/// the active window, and under Xvfb on a loaded machine activation comes after exposure.
+bool showActive(QWidget &window)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
+}
+
 } // namespace
 
 class TestUiWindow : public QObject
@@ -78,8 +90,7 @@ private slots:
     void paintStrokeUndoRedo()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         window.simulation()->pause();
         window.toolAction("Obstacle Brush")->trigger();
@@ -121,8 +132,7 @@ private slots:
     void selectMoveDelete()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         window.simulation()->pause();
         Viewport *view = window.viewport();
@@ -220,7 +230,6 @@ private slots:
         const QString scene = writeShortScene(dir);
         QVERIFY(!scene.isEmpty());
         MainWindow window;
-        window.show();
         QVERIFY(window.openFile(scene));
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() == 12, 30000);
@@ -241,7 +250,6 @@ private slots:
         const QString scene = writeShortScene(dir);
         QVERIFY(!scene.isEmpty());
         MainWindow window;
-        window.show();
         QVERIFY(window.openFile(scene));
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() == 12, 30000);
@@ -284,8 +292,7 @@ private slots:
     void solverRunsWhileUiHandlesEvents()
     {
         MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(showActive(window));
         window.openDefaultScene();
         SimulationController *sim = window.simulation();
         QElapsedTimer clock;
@@ -316,6 +323,30 @@ private slots:
         QVERIFY(!sim->isPlaying());
     }
 
+    // plume --benchmark-frames: the meter times new frames after the warm-up, past the scene's
+    // frame range, without making the document modified (the window closes without asking).
+    void frameRateMeterReports()
+    {
+        MainWindow window;
+        QVERIFY(showActive(window));
+        window.openDefaultScene();
+        const int rangeEnd = window.document()->scene().simulation.frameEnd;
+        auto *meter = new FrameRateMeter(&window, 2, rangeEnd);
+        QSignalSpy done(meter, &FrameRateMeter::finished);
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.count(), 1);
+        // Past the scene's range (the frame-0 state may be among the frames shown).
+        QVERIFY2(window.simulation()->headFrame() > rangeEnd,
+                 qPrintable(QString::number(window.simulation()->headFrame())));
+        const QString report = meter->report();
+        QVERIFY2(report.startsWith(QString("plume: %1 frames in ").arg(rangeEnd)),
+                 qPrintable(report));
+        QVERIFY2(report.contains("frames/s (scene 'plume-2d', 128x128 cells, field view)"),
+                 qPrintable(report));
+        QVERIFY(!window.document()->isModified());
+        QVERIFY(window.close());
+    }
+
     // Every example scene opens, simulates a few frames and the window closes, with no
     // warning from Qt or the app along the way.
     void examplesRunAndClose_data()
@@ -333,8 +364,7 @@ private slots:
         gPrevious = qInstallMessageHandler(failOnWarning);
         {
             MainWindow window;
-            window.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(showActive(window));
             QVERIFY(window.openFile(path));
             QTRY_VERIFY_WITH_TIMEOUT(window.simulation()->headFrame() >= 3, 60000);
             QVERIFY(window.viewport()->frame());

@@ -153,6 +153,7 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     optionsLayout->addWidget(createFramesGroup());
     optionsLayout->addWidget(createFlipbookGroup());
     optionsLayout->addWidget(createImagesGroup());
+    optionsLayout->addWidget(createVdbGroup());
     optionsLayout->addWidget(createRenderGroup());
     optionsLayout->addStretch();
     auto *scroll = new QScrollArea;
@@ -341,6 +342,20 @@ QWidget *ExportDialog::createImagesGroup()
     return mImagesGroup;
 }
 
+QWidget *ExportDialog::createVdbGroup()
+{
+    mVdbGroup = new QGroupBox("OpenVDB sequence");
+    auto *form = new QFormLayout(mVdbGroup);
+    mVdbUp = comboBox("vdbUpAxis", {{"Y (Houdini, Maya, Unity)", int(UpAxis::Y)},
+                                    {"Z (Blender, Unreal)", int(UpAxis::Z)}});
+    mVdbUp->setToolTip("Z up rotates the grids and velocities so that the plume stands upright in "
+                       "Z-up hosts (docs/using-exports.md)");
+    form->addRow("Up axis", mVdbUp);
+    mVdbHalf = checkBox("vdbHalfFloat", "Half floats (16-bit grids, smaller files)");
+    form->addRow(mVdbHalf);
+    return mVdbGroup;
+}
+
 QWidget *ExportDialog::createPreview()
 {
     auto *panel = new QWidget;
@@ -432,6 +447,9 @@ void ExportDialog::load(const ExportPresets &p)
     select(mImageAlpha, int(i.alpha));
     select(mImageDepth, i.bitDepth);
     select(mImageEmission, int(i.emission));
+
+    select(mVdbUp, int(p.openvdb.up));
+    mVdbHalf->setChecked(p.openvdb.halfFloat);
     mLoading = false;
 }
 
@@ -509,6 +527,9 @@ ExportPresets ExportDialog::presets() const
     if (renamed)
         i.fileName = base.toStdString();
 
+    p.openvdb.up = UpAxis(selected(mVdbUp));
+    p.openvdb.halfFloat = mVdbHalf->isChecked();
+
     p.extra.remove(kVdbKey);
     if (mVdbOn->isChecked() != cliWritesVdb(p))
         p.extra.insert(kVdbKey, mVdbOn->isChecked());
@@ -528,6 +549,7 @@ BakeSettings ExportDialog::bakeSettings() const
     s.render = p.render;
     s.flipbook = p.flipbook;
     s.images = p.images;
+    s.openvdb = p.openvdb;
     // The dialog's range and base name decide; the presets hold them only to remember them.
     s.flipbook.first = s.flipbook.last = s.images.first = s.images.last = kBakeRange;
     s.flipbook.fileName.clear();
@@ -554,6 +576,7 @@ void ExportDialog::updateEnabled()
 {
     mFlipbookGroup->setEnabled(mFlipbookOn->isChecked());
     mImagesGroup->setEnabled(mImagesOn->isChecked());
+    mVdbGroup->setEnabled(mVdbOn->isChecked());
     const bool field = Look2D(selected(mLook)) == Look2D::Field && mLook->isEnabled();
     for (QWidget *w : std::initializer_list<QWidget *>{mField, mColorMap, mFieldMin, mFieldMax})
         w->setEnabled(field);

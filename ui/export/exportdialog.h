@@ -33,6 +33,7 @@ class FramePreview;
 /// settings back into them as one undoable edit (values::SceneExports). Shows, live, the atlas
 /// layout to scale and one frame rendered exactly as the bake will render it.
 ///
+/// The OpenVDB section's up axis and half floats are the scene's `export.openvdb` preset.
 /// Not stored in the scene: the output folder (a user preference). The OpenVDB choice is
 /// stored as `export.vdb` only when it differs from what plume-cli would do with the presets
 /// (OpenVDB exactly when neither flipbook nor images are enabled).
@@ -75,6 +76,7 @@ private:
     QWidget *createRenderGroup();
     QWidget *createFlipbookGroup();
     QWidget *createImagesGroup();
+    QWidget *createVdbGroup();
     QWidget *createPreview();
     void load(const ExportPresets &presets);
     void connectChanges();
@@ -135,6 +137,10 @@ private:
     QComboBox *mImageAlpha;
     QComboBox *mImageDepth;
     QComboBox *mImageEmission;
+    // OpenVDB
+    QGroupBox *mVdbGroup;
+    QComboBox *mVdbUp;
+    QCheckBox *mVdbHalf;
     // Preview
     AtlasPreview *mAtlas;
     FramePreview *mFrame;
