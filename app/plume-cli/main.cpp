@@ -396,13 +396,95 @@ struct ExportOptions
                             "docs/liquid-textures.md).",
                             "name"};
     QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
+    // Passes (docs/flipbook.md), for the flipbook and the images alike.
+    QCommandLineOption lighting{"lighting",
+                                "standard, or six-way: also the two six-way lightmap textures "
+                                "(Unity's Six Way layout).",
+                                "mode"};
+    QCommandLineOption normals{"normals", "Also a normal map (see --normal-convention)."};
+    QCommandLineOption normalConvention{"normal-convention",
+                                        "opengl (green up, default) or directx (green down).",
+                                        "name"};
+    QCommandLineOption depthMap{"depth-map", "Also a depth map (3D only)."};
+    QCommandLineOption alphaMap{"alpha-map", "Also the alpha alone, one channel."};
+    QCommandLineOption format{"format", "png (default) or exr (OpenEXR, linear, HDR; see --exr).",
+                              "name"};
+    QCommandLineOption exr{"exr", "EXR channels: half (default) or float.", "precision"};
+    QCommandLineOption pack{"pack",
+                            "Packing preset: separate, unity-six-way, unreal-subuv, godot or "
+                            "custom (see --pack-channels).",
+                            "preset"};
+    QCommandLineOption packChannels{"pack-channels",
+                                    "custom packing: four channel names R,G,B,A, e.g. "
+                                    "normal.x,normal.y,depth,alpha (docs/flipbook.md).",
+                                    "r,g,b,a"};
 
     QList<QCommandLineOption> all() const
     {
-        return {flipbook, images,      size, step,   padding,     alpha, depth, emission,
-                noMotion, motionRange, loop, camera, perspective, look,  field};
+        return {flipbook,    images,   size,     step,        padding, alpha,
+                depth,       emission, noMotion, motionRange, loop,    camera,
+                perspective, look,     field,    lighting,    normals, normalConvention,
+                depthMap,    alphaMap, format,   exr,         pack,    packChannels};
     }
 };
+
+/// Applies the pass options to both presets; returns an error message or empty.
+QString applyPassOptions(const QCommandLineParser &p, const ExportOptions &o,
+                         plume::ExportPresets &e)
+{
+    plume::PassSettings &f = e.flipbook.passes;
+    auto bad = [&p](const QCommandLineOption &opt, const std::string &expected) {
+        return "--" + opt.names()[0] + " must be " + QString::fromStdString(expected) + ", got '"
+               + p.value(opt) + "'";
+    };
+    if (p.isSet(o.lighting) && !parseName(p.value(o.lighting), plume::kLightingNames, f.lighting))
+        return bad(o.lighting, plume::kLightingNames.expected());
+    if (p.isSet(o.normals))
+        f.normals = true;
+    if (p.isSet(o.normalConvention)
+        && !parseName(p.value(o.normalConvention), plume::kNormalConventionNames,
+                      f.normalConvention))
+        return bad(o.normalConvention, plume::kNormalConventionNames.expected());
+    if (p.isSet(o.depthMap))
+        f.depth = true;
+    if (p.isSet(o.alphaMap))
+        f.alpha = true;
+    if (p.isSet(o.format) && !parseName(p.value(o.format), plume::kImageFormatNames, f.format))
+        return bad(o.format, plume::kImageFormatNames.expected());
+    if (p.isSet(o.exr) && !parseName(p.value(o.exr), plume::kExrPrecisionNames, f.exrPrecision))
+        return bad(o.exr, plume::kExrPrecisionNames.expected());
+    if (p.isSet(o.pack) && !parseName(p.value(o.pack), plume::kPackPresetNames, f.pack))
+        return bad(o.pack, plume::kPackPresetNames.expected());
+    if (p.isSet(o.packChannels)) {
+        const QStringList names = p.value(o.packChannels).split(',');
+        if (names.size() != 4)
+            return bad(o.packChannels, "four channel names separated by commas");
+        for (int c = 0; c < 4; ++c) {
+            if (!parseName(names[c].trimmed(), plume::kPassChannelNames,
+                           f.packChannels[std::size_t(c)]))
+                return bad(o.packChannels,
+                           "four of " + std::string(plume::kPassChannelNames.expected()));
+        }
+        f.pack = plume::PackPreset::Custom;
+    }
+    // The options set both presets; what a scene preset had and no option names stays.
+    plume::PassSettings &im = e.images.passes;
+    auto copy = [&](const QCommandLineOption &opt, auto member) {
+        if (p.isSet(opt))
+            im.*member = f.*member;
+    };
+    copy(o.lighting, &plume::PassSettings::lighting);
+    copy(o.normals, &plume::PassSettings::normals);
+    copy(o.normalConvention, &plume::PassSettings::normalConvention);
+    copy(o.depthMap, &plume::PassSettings::depth);
+    copy(o.alphaMap, &plume::PassSettings::alpha);
+    copy(o.format, &plume::PassSettings::format);
+    copy(o.exr, &plume::PassSettings::exrPrecision);
+    copy(o.pack, &plume::PassSettings::pack);
+    copy(o.packChannels, &plume::PassSettings::pack);
+    copy(o.packChannels, &plume::PassSettings::packChannels);
+    return {};
+}
 
 /// Applies the export options to the scene's presets; returns an error message or empty.
 QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
@@ -476,6 +558,8 @@ QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
             return bad(o.field, plume::sim::kFieldKindNames.expected());
         r.look2D = plume::Look2D::Field;
     }
+    if (const QString error = applyPassOptions(p, o, e); !error.isEmpty())
+        return error;
     if (plume::sim::Status st = plume::checkRenderSettings(r); !st)
         return QString::fromStdString(st.error);
     return {};
@@ -626,7 +710,10 @@ int bake(const QStringList &arguments)
             "(--up z for Blender and Unreal, docs/using-exports.md); with "
             "--flipbook or --images (or the scene's export presets) a flipbook atlas "
             "<scene>_flipbook.png with motion vectors and a JSON sidecar, or <scene>.<frame>.png "
-            "images. Each file appears complete or not at all. While it runs, DIR/.plume-bake "
+            "images; --lighting six-way, --normals, --depth-map and --alpha-map add passes, "
+            "--pack packs them for an engine and --format exr writes OpenEXR "
+            "(docs/flipbook.md, docs/using-exports.md). Each file appears complete or not at all. "
+            "While it runs, DIR/.plume-bake "
             "holds a resume record: after a crash, a kill or a full disk, the same command with "
             "--resume continues, and the folder ends byte-identical to an uninterrupted bake. "
             "Exit codes: 0 done; 1 failed or interrupted while running (finished frames stay, "

@@ -43,14 +43,16 @@ struct Span
     bool has(int f) const { return on && f >= first && f <= last && (f - first) % step == 0; }
 };
 
-/// The image sequence's files of a frame (colour, and emission when separate).
+/// The image sequence's files of a frame: <base><suffix>.<frame>.<ext> per texture (colour,
+/// emission when separate, the passes').
 std::vector<std::filesystem::path> sequencePaths(const ImageSequenceSettings &s,
                                                  const std::filesystem::path &dir,
                                                  const std::string &base, int number)
 {
-    std::vector<std::filesystem::path> paths{dir / (base + "." + frameNumber(number) + ".png")};
-    if (s.emission == EmissionOutput::Separate)
-        paths.push_back(dir / (base + "_emission." + frameNumber(number) + ".png"));
+    std::vector<std::filesystem::path> paths;
+    for (const PassTexture &t : passTextures(textureOptions(s)))
+        paths.push_back(
+            dir / (base + t.suffix + "." + frameNumber(number) + fileExtension(s.passes.format)));
     return paths;
 }
 
@@ -148,9 +150,25 @@ sim::Status writeSequenceFrame(const RenderedFrame &frame, const ImageSequenceSe
     for (const std::filesystem::path &p : sequencePaths(s, dir, base, number))
         paths.push_back(QString::fromStdString(p.string()));
     std::vector<QByteArray> contents;
-    contents.push_back(pngBytes(colorImage(frame, s.alpha, s.emission, s.bitDepth)));
-    if (s.emission == EmissionOutput::Separate)
-        contents.push_back(pngBytes(emissionImage(frame, s.bitDepth)));
+    const bool png = s.passes.format == ImageFormat::Png;
+    EncodeContext ctx{s.alpha, s.emission, s.passes.format};
+    ctx.motion = false;
+    for (const PassTexture &t : passTextures(textureOptions(s))) {
+        // PNG colour and emission: the writers that predate passes (same bytes).
+        if (png && t.kind == TextureKind::Color) {
+            contents.push_back(pngBytes(colorImage(frame, s.alpha, s.emission, s.bitDepth)));
+        } else if (png && t.kind == TextureKind::Emission) {
+            contents.push_back(pngBytes(emissionImage(frame, s.bitDepth)));
+        } else {
+            QByteArray bytes;
+            if (sim::Status st = encodeTexture(textureImage(frame, t, ctx), s.passes, s.bitDepth,
+                                               bytes);
+                !st)
+                return sim::Status::failure("images " + paths[contents.size()].toStdString() + ": "
+                                            + st.error);
+            contents.push_back(std::move(bytes));
+        }
+    }
     if (sim::Status st = writeFilesAtomically(paths, contents); !st)
         return st;
     for (const QString &p : paths)
@@ -255,9 +273,29 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
             return fail(st.error);
         flip.last = flipFrames.back();
     }
+    // The passes both outputs need, rendered once per frame.
+    PassRequest request;
     if (flip.on || images.on) {
         if (sim::Status st = checkRenderSettings(settings.render); !st)
             return fail(st.error);
+        const bool is2D = scene.domain.dimension == Dimension::TwoD;
+        // Images last, so a flipbook's depth threshold wins when both have depth.
+        for (auto [on, options, what] : {std::tuple{images.on, textureOptions(is), "images: "},
+                                         std::tuple{flip.on, textureOptions(fs), "flipbook: "}}) {
+            if (!on)
+                continue;
+            const std::vector<PassTexture> textures = passTextures(options);
+            if (sim::Status st = checkPasses(textures, is2D); !st)
+                return fail(std::string(what).append(st.error));
+            const PassRequest r = passRequest(textures, options.passes);
+            request.motion = request.motion || (r.motion && options.motionVectors);
+            request.sixWay = request.sixWay || r.sixWay;
+            request.normals = request.normals || r.normals;
+            if (r.depth) {
+                request.depth = true;
+                request.depthThreshold = r.depthThreshold;
+            }
+        }
     }
     // The "texture" look draws the scene's liquid texture instead of the 2D renderer's look.
     const bool textureLook = (flip.on || images.on) && settings.render.look2D == Look2D::Texture
@@ -334,7 +372,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         return fail(std::move(message));
     };
     const float frameRate = setup.time.frameRate;
-    const bool motion = flip.on && fs.motionVectors;
+    const bool motion = request.motion; // the flipbook's motion vectors
     std::vector<RenderedFrame> rendered = std::move(resume.flipbook);
     FrameFields fields;
     const int total = hi - lo + 1;
@@ -373,7 +411,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
                                       setup.params.ambientTemperature, fields);
                     // Motion vectors are per flipbook frame: the step's worth of simulation
                     // frames.
-                    image = renderFrame(fields, settings.render, motion,
+                    image = renderFrame(fields, settings.render, request,
                                         frameRate / float(flip.step));
                 }
                 if (images.has(frame)) {

@@ -148,8 +148,10 @@ sim::Status saveRenderedFrame(const std::filesystem::path &path, const RenderedF
     QDataStream out(&raw, QIODevice::WriteOnly);
     out.setByteOrder(QDataStream::LittleEndian);
     out.writeRawData(kFrameMagic, sizeof kFrameMagic);
-    out << qint32(frame.width) << qint32(frame.height) << bool(frame.hasMotion);
-    for (const std::vector<float> *v : {&frame.color, &frame.emission, &frame.motion}) {
+    out << qint32(frame.width) << qint32(frame.height) << bool(frame.hasMotion) << frame.depthNear
+        << frame.depthFar;
+    for (const std::vector<float> *v : {&frame.color, &frame.emission, &frame.motion, &frame.sixWay,
+                                        &frame.normal, &frame.depth}) {
         out << quint64(v->size());
         out.writeRawData(reinterpret_cast<const char *>(v->data()), int(v->size() * sizeof(float)));
     }
@@ -168,13 +170,17 @@ sim::Status loadRenderedFrame(const std::filesystem::path &path, RenderedFrame &
     in.readRawData(magic, sizeof magic);
     qint32 width = 0, height = 0;
     bool motion = false;
-    in >> width >> height >> motion;
+    float depthNear = 0.f, depthFar = 1.f;
+    in >> width >> height >> motion >> depthNear >> depthFar;
     bool ok = std::memcmp(magic, kFrameMagic, sizeof magic) == 0 && width >= 0 && height >= 0;
     RenderedFrame f;
     f.width = width;
     f.height = height;
     f.hasMotion = motion;
-    for (std::vector<float> *v : {&f.color, &f.emission, &f.motion}) {
+    f.depthNear = depthNear;
+    f.depthFar = depthFar;
+    for (std::vector<float> *v :
+         {&f.color, &f.emission, &f.motion, &f.sixWay, &f.normal, &f.depth}) {
         quint64 count = 0;
         in >> count;
         ok = ok && in.status() == QDataStream::Ok && count <= quint64(raw.size()) / sizeof(float);

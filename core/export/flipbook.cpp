@@ -45,6 +45,32 @@ QImage assembleAtlas(const std::vector<QImage> &frames, const AtlasLayout &layou
     return atlas;
 }
 
+FloatImage assembleAtlas(const std::vector<FloatImage> &frames, const AtlasLayout &layout,
+                         const std::vector<float> &empty)
+{
+    FloatImage atlas;
+    atlas.width = layout.width();
+    atlas.height = layout.height();
+    atlas.channels = frames.empty() ? int(empty.size()) : frames[0].channels;
+    const int n = atlas.channels;
+    atlas.pixels.resize(std::size_t(atlas.width) * atlas.height * n);
+    const int count = std::min(int(frames.size()), layout.rows * layout.columns);
+    const int w = layout.frameWidth, h = layout.frameHeight, pad = layout.padding;
+    sim::forEachRow(sim::Int3{atlas.width, atlas.height, 1}, [&](int y, int) {
+        const int row = y / layout.tileHeight();
+        const int sy = std::clamp(y - row * layout.tileHeight() - pad, 0, h - 1);
+        for (int x = 0; x < atlas.width; ++x) {
+            const int col = x / layout.tileWidth();
+            const int f = row * layout.columns + col;
+            const int sx = std::clamp(x - col * layout.tileWidth() - pad, 0, w - 1);
+            for (int c = 0; c < n; ++c)
+                atlas.at(x, y, c) = f < count ? frames[std::size_t(f)].at(sx, sy, c)
+                                              : empty[std::size_t(c)];
+        }
+    });
+    return atlas;
+}
+
 sim::Status selectFlipbookFrames(const FlipbookSettings &settings, int first, int last,
                                  std::vector<int> &frames, int &step)
 {
@@ -101,6 +127,26 @@ std::vector<RenderedFrame> blendLoop(std::vector<RenderedFrame> frames, int loop
             for (int c = 0; c < 3; ++c)
                 head.emission[3 * p + c] = w * head.emission[3 * p + c]
                                            + (1.f - w) * tail.emission[3 * p + c];
+            if (!head.sixWay.empty() && !tail.sixWay.empty()) {
+                for (int c = 0; c < kSixWayLights; ++c) {
+                    float &v = head.sixWay[kSixWayLights * p + c];
+                    v = w * v + (1.f - w) * tail.sixWay[kSixWayLights * p + c];
+                }
+            }
+            // Normals and depth follow what is visible: weighted by each side's alpha.
+            const float wh = w * ah, wt = (1.f - w) * at;
+            if (!head.normal.empty() && !tail.normal.empty() && wh + wt > 0.f) {
+                float n[3], l = 0.f;
+                for (int c = 0; c < 3; ++c) {
+                    n[c] = wh * head.normal[3 * p + c] + wt * tail.normal[3 * p + c];
+                    l += n[c] * n[c];
+                }
+                l = std::sqrt(l);
+                for (int c = 0; c < 3; ++c)
+                    head.normal[3 * p + c] = l > 0.f ? n[c] / l : (c == 2 ? 1.f : 0.f);
+            }
+            if (!head.depth.empty() && !tail.depth.empty() && wh + wt > 0.f)
+                head.depth[p] = (wh * head.depth[p] + wt * tail.depth[p]) / (wh + wt);
         });
     }
     frames.resize(std::size_t(m - n));
@@ -120,8 +166,11 @@ float autoMotionRange(const std::vector<RenderedFrame> &frames)
 namespace {
 
 QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const AtlasLayout &l,
-                    int frameCount, float range, const QString &base)
+                    int frameCount, float range, const QString &base,
+                    const std::vector<PassTexture> &textures, const RenderedFrame &first)
 {
+    const bool exr = s.passes.format == ImageFormat::Exr;
+    const QString ext = QString::fromStdString(fileExtension(s.passes.format));
     QJsonObject atlas{{"width", l.width()},
                       {"height", l.height()},
                       {"rows", l.rows},
@@ -136,7 +185,7 @@ QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const A
                        {"fps", info.frameRate / info.step},
                        {"firstSimulationFrame", info.firstFrame},
                        {"simulationStep", info.step}};
-    QJsonObject color{{"file", base + ".png"},
+    QJsonObject color{{"file", base + ext},
                       {"colorSpace", "sRGB"},
                       {"alpha", toString(s.alpha)},
                       {"bitDepth", s.bitDepth},
@@ -151,12 +200,12 @@ QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const A
                     {"loop",
                      QJsonObject{{"enabled", s.loopFrames > 0}, {"blendFrames", s.loopFrames}}}};
     if (s.emission == EmissionOutput::Separate)
-        out["emission"] = QJsonObject{{"file", base + "_emission.png"},
+        out["emission"] = QJsonObject{{"file", base + "_emission" + ext},
                                       {"colorSpace", "sRGB"},
                                       {"bitDepth", s.bitDepth}};
     if (s.motionVectors)
         out["motionVectors"] = QJsonObject{
-            {"file", base + "_motion.png"},
+            {"file", base + "_motion" + ext},
             {"colorSpace", "linear"},
             {"bitDepth", s.bitDepth},
             {"channels", "rg"},
@@ -166,6 +215,30 @@ QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const A
             {"xAxis", "right"},
             {"yAxis", "up"},
             {"direction", "forward: where the content at this pixel moves by the next frame"}};
+    const bool packed = std::any_of(textures.begin(), textures.end(), [](const PassTexture &t) {
+        return t.kind == TextureKind::Packed;
+    });
+    if (!exr && !packed)
+        return out; // as before passes existed
+    // EXR: linear, unclamped, half or float instead of bits.
+    for (const char *key : {"color", "emission", "motionVectors"}) {
+        if (!exr || !out.contains(key))
+            continue;
+        QJsonObject o = out[key].toObject();
+        o.remove("bitDepth");
+        o["colorSpace"] = "linear";
+        o["exrPrecision"] = toString(s.passes.exrPrecision);
+        out[key] = o;
+    }
+    QJsonArray list;
+    for (const PassTexture &t : textures)
+        list.append(textureJson(t, (base + QString::fromStdString(t.suffix) + ext).toStdString(),
+                                s.passes, s.bitDepth));
+    out["textures"] = list;
+    const QJsonObject conventions = passConventionsJson(textures, s.passes, first.depthNear,
+                                                        first.depthFar);
+    for (auto it = conventions.begin(); it != conventions.end(); ++it)
+        out[it.key()] = it.value();
     return out;
 }
 
@@ -191,26 +264,47 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
     };
     const QDir dir(QString::fromStdString(directory));
     const QString base = QString::fromStdString(baseName);
+    const std::vector<PassTexture> textures = passTextures(textureOptions(s));
+    const bool png = s.passes.format == ImageFormat::Png;
+    const EncodeContext ctx{s.alpha, s.emission, s.passes.format, range};
     std::vector<QString> paths;
     std::vector<QByteArray> contents;
-    paths.push_back(dir.filePath(base + ".png"));
-    contents.push_back(atlasOf(
-        [&](const RenderedFrame &f) { return colorImage(f, s.alpha, s.emission, s.bitDepth); },
-        QRgba64::fromRgba64(0, 0, 0, 0)));
-    if (s.motionVectors) {
-        paths.push_back(dir.filePath(base + "_motion.png"));
-        contents.push_back(
-            atlasOf([&](const RenderedFrame &f) { return motionImage(f, range, s.bitDepth); },
-                    QRgba64::fromRgba64(32768, 32768, 0, 65535)));
-    }
-    if (s.emission == EmissionOutput::Separate) {
-        paths.push_back(dir.filePath(base + "_emission.png"));
-        contents.push_back(
-            atlasOf([&](const RenderedFrame &f) { return emissionImage(f, s.bitDepth); },
-                    QRgba64::fromRgba64(0, 0, 0, 65535)));
+    for (const PassTexture &t : textures) {
+        paths.push_back(
+            dir.filePath(base + QString::fromStdString(t.suffix + fileExtension(s.passes.format))));
+        // PNG colour, motion and emission: the writers that predate passes (same bytes).
+        if (png && t.kind == TextureKind::Color) {
+            contents.push_back(atlasOf(
+                [&](const RenderedFrame &f) {
+                return colorImage(f, s.alpha, s.emission, s.bitDepth);
+                },
+                QRgba64::fromRgba64(0, 0, 0, 0)));
+        } else if (png && t.kind == TextureKind::Motion) {
+            contents.push_back(
+                atlasOf([&](const RenderedFrame &f) { return motionImage(f, range, s.bitDepth); },
+                        QRgba64::fromRgba64(32768, 32768, 0, 65535)));
+        } else if (png && t.kind == TextureKind::Emission) {
+            contents.push_back(
+                atlasOf([&](const RenderedFrame &f) { return emissionImage(f, s.bitDepth); },
+                        QRgba64::fromRgba64(0, 0, 0, 65535)));
+        } else {
+            std::vector<FloatImage> images;
+            for (const RenderedFrame &f : frames)
+                images.push_back(textureImage(f, t, ctx));
+            std::vector<float> empty;
+            for (int c = 0; c < t.channels; ++c)
+                empty.push_back(emptyChannelValue(t.sources[std::size_t(c)], t.normals, ctx));
+            QByteArray bytes;
+            if (sim::Status st = encodeTexture(assembleAtlas(images, layout, empty), s.passes,
+                                               s.bitDepth, bytes);
+                !st)
+                return sim::Status::failure("flipbook " + paths.back().toStdString() + ": "
+                                            + st.error);
+            contents.push_back(std::move(bytes));
+        }
     }
     paths.push_back(dir.filePath(base + ".json"));
-    const QJsonDocument json(sidecar(s, info, layout, count, range, base));
+    const QJsonDocument json(sidecar(s, info, layout, count, range, base, textures, frames[0]));
     contents.push_back(json.toJson(QJsonDocument::Indented));
     if (sim::Status st = writeFilesAtomically(paths, contents); !st)
         return st;

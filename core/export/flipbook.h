@@ -1,5 +1,7 @@
 #pragma once
 
+#include "passes.h"
+
 #include <render/renderer.h>
 #include <settings/exportsettings.h>
 #include <sim/types.h>
@@ -38,6 +40,11 @@ struct AtlasLayout
 /// bleed between frames; tiles without a frame hold `empty`.
 QImage assembleAtlas(const std::vector<QImage> &frames, const AtlasLayout &layout, QRgba64 empty);
 
+/// The same for float images (export/exrimage.h): all frames have the same channel count;
+/// tiles without a frame hold `empty` (one value per channel).
+FloatImage assembleAtlas(const std::vector<FloatImage> &frames, const AtlasLayout &layout,
+                         const std::vector<float> &empty);
+
 /// The frames a flipbook takes from [first, last]: first, first + step, ... with `step` from
 /// the settings or, when 0, the smallest that fits rows * columns + loopFrames frames. Fails
 /// when more frames are selected than fit, or none would remain after the loop.
@@ -47,8 +54,9 @@ sim::Status selectFlipbookFrames(const FlipbookSettings &settings, int first, in
 /// Seamless loop (crossfade): of F_0..F_{M-1}, returns M - N frames where frame i < N is
 /// (1 - w_i) F_{M-N+i} + w_i F_i with w_i = (i + 1) / (N + 1), so the last kept frame
 /// F_{M-N-1} flows into the first as F_{M-N-1} flows into F_{M-N}. Colour and emission blend
-/// linearly (premultiplied); motion vectors blend weighted by each side's alpha, so they stay
-/// the velocity of whatever is visible across the seam.
+/// linearly (premultiplied), and so do six-way lightmaps; motion vectors, normals (then
+/// renormalised) and depth blend weighted by each side's alpha, so they stay those of whatever
+/// is visible across the seam.
 std::vector<RenderedFrame> blendLoop(std::vector<RenderedFrame> frames, int loopFrames);
 
 /// The largest motion component (pixels per frame) over the frames, rounded up to a quarter
@@ -65,10 +73,11 @@ struct FlipbookInfo
     std::string plumeVersion;
 };
 
-/// Writes <dir>/<base>.png (colour), <base>_motion.png, <base>_emission.png (when asked) and
-/// <base>.json (the sidecar) from rendered frames (looped here when settings.loopFrames > 0).
-/// All files appear complete or none does (see writeFilesAtomically). `written` gets the
-/// paths.
+/// Writes <dir>/<base>.png (colour), <base>_motion.png, <base>_emission.png (when asked), the
+/// textures of the passes and pack preset (export/passes.h; .exr with format exr) and
+/// <base>.json (the sidecar) from rendered frames (looped here when settings.loopFrames > 0;
+/// rendered with passRequest of the settings' textures). All files appear complete or none
+/// does (see writeFilesAtomically). `written` gets the paths.
 sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSettings &settings,
                           const FlipbookInfo &info, const std::string &directory,
                           const std::string &baseName, std::vector<std::string> &written);

@@ -748,6 +748,35 @@ void readFrames(ObjectReader &r, int &first, int &last, int &bitDepth)
     }
 }
 
+/// The passes and file format keys shared by flipbooks and image sequences.
+void readPasses(ObjectReader &r, PassSettings &s)
+{
+    r.enumeration("format", s.format, kImageFormatNames);
+    r.enumeration("exrPrecision", s.exrPrecision, kExrPrecisionNames);
+    r.enumeration("lighting", s.lighting, kLightingNames);
+    r.boolean("normals", s.normals);
+    r.boolean("depthMap", s.depth);
+    r.boolean("alphaMap", s.alpha);
+    r.enumeration("normalConvention", s.normalConvention, kNormalConventionNames);
+    r.number(passParams::depthThreshold, s.depthThreshold);
+    r.enumeration("pack", s.pack, kPackPresetNames);
+    if (!r.ok() || !r.has("packChannels"))
+        return;
+    const QJsonValue v = r.take("packChannels");
+    const std::string expected = "an array of 4 channel names, each "
+                                 + std::string(kPassChannelNames.expected());
+    const QJsonArray a = v.toArray();
+    if (!v.isArray() || a.size() != 4)
+        return r.context().fail(r.path("packChannels"), expected, v);
+    for (int c = 0; c < 4; ++c) {
+        if (!a[c].isString()
+            || !kPassChannelNames.parse(a[c].toString().toStdString(),
+                                        s.packChannels[std::size_t(c)]))
+            return r.context().fail(r.path("packChannels") + "[" + std::to_string(c) + "]",
+                                    kPassChannelNames.expected(), a[c]);
+    }
+}
+
 void readFlipbook(ObjectReader &r, FlipbookSettings &s)
 {
     r.boolean("enabled", s.enabled);
@@ -761,6 +790,7 @@ void readFlipbook(ObjectReader &r, FlipbookSettings &s)
     r.boolean("motionVectors", s.motionVectors);
     r.number(flipbookParams::motionRange, s.motionRange);
     r.number(flipbookParams::loopFrames, s.loopFrames);
+    readPasses(r, s.passes);
     r.string("fileName", s.fileName, false);
 }
 
@@ -771,6 +801,7 @@ void readImages(ObjectReader &r, ImageSequenceSettings &s)
     r.number(imageParams::step, s.step);
     r.enumeration("alpha", s.alpha, kAlphaModeNames);
     r.enumeration("emission", s.emission, kEmissionOutputNames);
+    readPasses(r, s.passes);
     r.string("fileName", s.fileName, false);
 }
 

@@ -416,6 +416,37 @@ void addFrames(Node &o, int first, int last, int bitDepth)
     o.add("bitDepth", number(std::int64_t(bitDepth)));
 }
 
+/// The passes and file format keys shared by flipbooks and image sequences, each only when it
+/// differs from its default, so files from before passes existed save unchanged.
+void addPasses(Node &o, const PassSettings &s)
+{
+    const PassSettings d;
+    if (s.format != d.format)
+        o.add("format", string(toString(s.format)));
+    if (s.exrPrecision != d.exrPrecision)
+        o.add("exrPrecision", string(toString(s.exrPrecision)));
+    if (s.lighting != d.lighting)
+        o.add("lighting", string(toString(s.lighting)));
+    if (s.normals != d.normals)
+        o.add("normals", boolean(s.normals));
+    if (s.depth != d.depth)
+        o.add("depthMap", boolean(s.depth));
+    if (s.alpha != d.alpha)
+        o.add("alphaMap", boolean(s.alpha));
+    if (s.normalConvention != d.normalConvention)
+        o.add("normalConvention", string(toString(s.normalConvention)));
+    if (s.depthThreshold != d.depthThreshold)
+        o.add("depthThreshold", number(s.depthThreshold));
+    if (s.pack != d.pack)
+        o.add("pack", string(toString(s.pack)));
+    if (s.packChannels != d.packChannels) {
+        Node channels = Node::array();
+        for (PassChannel c : s.packChannels)
+            channels.elements.push_back(string(toString(c)));
+        o.add("packChannels", channels);
+    }
+}
+
 Node flipbookNode(const FlipbookSettings &s)
 {
     Node o = Node::object();
@@ -430,6 +461,7 @@ Node flipbookNode(const FlipbookSettings &s)
     o.add("motionVectors", boolean(s.motionVectors));
     o.add("motionRange", number(s.motionRange));
     o.add("loopFrames", number(std::int64_t(s.loopFrames)));
+    addPasses(o, s.passes);
     o.add("fileName", string(s.fileName));
     addExtra(o, s.extra);
     return o;
@@ -443,6 +475,7 @@ Node imagesNode(const ImageSequenceSettings &s)
     o.add("step", number(std::int64_t(s.step)));
     o.add("alpha", string(toString(s.alpha)));
     o.add("emission", string(toString(s.emission)));
+    addPasses(o, s.passes);
     o.add("fileName", string(s.fileName));
     addExtra(o, s.extra);
     return o;

@@ -6,6 +6,7 @@
 #include <sim/parallel.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace plume {
@@ -76,10 +77,91 @@ struct Bilinear
     }
 };
 
-/// 2D: the domain fitted into the frame (letterboxed), one bilinear sample per pixel.
-void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float frameRate,
-              RenderedFrame &out)
+/// Optical depth of a 2D domain seen as a slab one cell thick: 2 * density per cell, the
+/// opacity 1 - exp(-2 density) of the dye look.
+float slabDepth(float density) { return 2.f * std::max(density, 0.f); }
+
+/// In-plane optical depth from each cell's centre to the domain's edge towards +x, +y, -x and
+/// -y (the six-way right, top, left and bottom lights of a 2D frame): `perCell` (densityScale
+/// times the cell size, as the 3D renderer's shadows) per unit of density and cell crossed.
+std::array<sim::ScalarGrid, 4> slabDepthToEdges(const sim::ScalarGrid &density, float perCell)
 {
+    const sim::Int3 n = density.size();
+    std::array<sim::ScalarGrid, 4> tau;
+    for (sim::ScalarGrid &g : tau)
+        g.reshape(n, sim::kCellCentre, 0.f);
+    auto cell = [&](int i, int j) { return std::size_t(i) + std::size_t(n.x) * j; };
+    for (int j = 0; j < n.y; ++j) {
+        float right = 0.f, left = 0.f;
+        for (int k = 0; k < n.x; ++k) {
+            const int i = n.x - 1 - k; // sweeping from the +x edge
+            const float hr = perCell * std::max(density[cell(i, j)], 0.f);
+            tau[0][cell(i, j)] = right + 0.5f * hr;
+            right += hr;
+            const float hl = perCell * std::max(density[cell(k, j)], 0.f);
+            tau[2][cell(k, j)] = left + 0.5f * hl;
+            left += hl;
+        }
+    }
+    for (int i = 0; i < n.x; ++i) {
+        float top = 0.f, bottom = 0.f;
+        for (int k = 0; k < n.y; ++k) {
+            const int j = n.y - 1 - k;
+            const float ht = perCell * std::max(density[cell(i, j)], 0.f);
+            tau[1][cell(i, j)] = top + 0.5f * ht;
+            top += ht;
+            const float hb = perCell * std::max(density[cell(i, k)], 0.f);
+            tau[3][cell(i, k)] = bottom + 0.5f * hb;
+            bottom += hb;
+        }
+    }
+    return tau;
+}
+
+/// The six-way lightmaps and the normal of a 2D pixel: the domain is a slab one cell thick,
+/// of optical depth tau = slabDepth(density), seen from the front (docs/flipbook.md). Single
+/// scattering with albedo 1 gives, per unit of incoming light, alpha * exp(-tau to the edge)
+/// (in-plane, as the 3D shadows: densityScale * density per world unit) for the in-plane lights
+/// (right, top, left, bottom), (1 - exp(-2 tau)) / 2 for the front light and tau exp(-tau) for the
+/// back light (through the slab). The normal is that of a puff whose opacity is its facing: z =
+/// alpha, and the rest, sqrt(1 - alpha^2), points down the gradient of tau (scaled down where tau
+/// falls slower than 0.05 per cell), then normalised.
+void slabPasses(const FrameFields &f, const PassRequest &passes,
+                const std::array<sim::ScalarGrid, 4> &edgeDepth, const Bilinear &b, float x,
+                float y, float *six, float *normal)
+{
+    const float tau = slabDepth(b(f.density));
+    const float alpha = 1.f - std::exp(-tau);
+    if (passes.sixWay) {
+        const int inPlane[4] = {0, 1, 3, 4}; // right, top, left, bottom
+        for (int e = 0; e < 4; ++e)
+            six[inPlane[e]] = alpha * std::exp(-b(edgeDepth[std::size_t(e)]));
+        six[2] = tau * std::exp(-tau);                // back
+        six[5] = 0.5f * (1.f - std::exp(-2.f * tau)); // front
+    }
+    if (passes.normals && alpha > 1e-3f) {
+        const sim::Int3 n = f.density.size();
+        auto at = [&](float dx, float dy) {
+            return slabDepth(Bilinear(n, x + dx, y + dy)(f.density));
+        };
+        // Downhill of tau (per cell), full length once it falls by kFlat per cell or faster.
+        constexpr float kFlat = 0.05f;
+        const float gx = 0.5f * (at(-1.f, 0.f) - at(1.f, 0.f));
+        const float gy = 0.5f * (at(0.f, -1.f) - at(0.f, 1.f));
+        const float scale = 1.f / std::max(std::sqrt(gx * gx + gy * gy), kFlat);
+        const float side = std::sqrt(std::max(1.f - alpha * alpha, 0.f));
+        const sim::Vec3 g{gx * scale * side, gy * scale * side, alpha};
+        const float l = length(g);
+        for (int a = 0; a < 3; ++a)
+            normal[a] = g[a] / l;
+    }
+}
+
+/// 2D: the domain fitted into the frame (letterboxed), one bilinear sample per pixel.
+void render2D(const FrameFields &f, const RenderSettings &s, const PassRequest &passes,
+              float frameRate, RenderedFrame &out)
+{
+    const bool motion = passes.motion;
     const sim::Int3 n = f.domain.cells;
     const float scale = std::min(float(out.width) / n.x, float(out.height) / n.y) * s.zoom;
     const float ox = 0.5f * (float(out.width) - n.x * scale);
@@ -91,6 +173,9 @@ void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float 
     const bool temperature = f.temperature.count() != 0;
     const bool flame = temperature && f.hasFlame();
     const float range = s.fieldMax > s.fieldMin ? 1.f / (s.fieldMax - s.fieldMin) : 0.f;
+    std::array<sim::ScalarGrid, 4> edgeDepth;
+    if (passes.sixWay)
+        edgeDepth = slabDepthToEdges(f.density, s.densityScale * f.domain.cellSize);
     sim::forEachRow(sim::Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px) {
             const std::size_t p = std::size_t(py) * out.width + px;
@@ -129,6 +214,9 @@ void render2D(const FrameFields &f, const RenderSettings &s, bool motion, float 
                 out.motion[2 * p] = b(f.velocityX) * toPixels;
                 out.motion[2 * p + 1] = b(f.velocityY) * toPixels;
             }
+            if (passes.sixWay || passes.normals)
+                slabPasses(f, passes, edgeDepth, b, x, y, out.sixWay.data() + kSixWayLights * p,
+                           out.normal.data() + 3 * p);
         }
     });
 }
@@ -166,23 +254,44 @@ void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
                           float frameRate)
 {
+    PassRequest passes;
+    passes.motion = motion;
+    return renderFrame(fields, settings, passes, frameRate);
+}
+
+RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
+                          const PassRequest &request, float frameRate)
+{
+    PassRequest passes = request;
     RenderedFrame out;
     out.width = std::max(settings.width, 1);
     out.height = std::max(settings.height, 1);
     out.color.assign(4 * out.pixels(), 0.f);
     out.emission.assign(3 * out.pixels(), 0.f);
-    motion = motion && fields.velocityX.count() == fields.density.count()
-             && fields.velocityY.count() == fields.density.count();
-    out.hasMotion = motion;
-    if (motion)
+    const bool is2D = fields.domain.is2D();
+    passes.motion = passes.motion && fields.velocityX.count() == fields.density.count()
+                    && fields.velocityY.count() == fields.density.count()
+                    && (is2D || fields.velocityZ.count() == fields.density.count());
+    out.hasMotion = request.motion && fields.velocityX.count() == fields.density.count()
+                    && fields.velocityY.count() == fields.density.count();
+    if (out.hasMotion)
         out.motion.assign(2 * out.pixels(), 0.f);
+    passes.depth = passes.depth && !is2D; // a 2D slab is at one distance: no depth
+    if (passes.sixWay)
+        out.sixWay.assign(kSixWayLights * out.pixels(), 0.f);
+    if (passes.normals) {
+        out.normal.assign(3 * out.pixels(), 0.f);
+        for (std::size_t p = 0; p < out.pixels(); ++p)
+            out.normal[3 * p + 2] = 1.f;
+    }
+    if (passes.depth)
+        out.depth.assign(out.pixels(), 1.f);
     if (fields.density.count() == 0 || !(frameRate > 0.f))
         return out;
-    if (fields.domain.is2D())
-        render2D(fields, settings, motion, frameRate, out);
+    if (is2D)
+        render2D(fields, settings, passes, frameRate, out);
     else
-        detail::renderVolume(fields, settings, motion && fields.velocityZ.count() != 0, frameRate,
-                             out);
+        detail::renderVolume(fields, settings, passes, frameRate, out);
     return out;
 }
 

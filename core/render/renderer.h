@@ -31,7 +31,24 @@ struct FrameFields
 void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings, bool motion,
                        float ambientTemperature, FrameFields &out);
 
-/// One rendered frame, row 0 at the top. All planes have width * height pixels.
+/// What a render computes besides colour and emission (docs/flipbook.md, "Passes").
+struct PassRequest
+{
+    bool motion = false;          ///< screen-space motion vectors
+    bool sixWay = false;          ///< six lightmaps, one per camera-relative light direction
+    bool normals = false;         ///< density-weighted gradient normals
+    bool depth = false;           ///< distance to the first point over depthThreshold opacity
+    float depthThreshold = 0.05f; ///< in (0, 1)
+};
+
+/// The six-way light directions, camera-relative, in the order of RenderedFrame::sixWay:
+/// right, top, back (behind the smoke, away from the camera), left, bottom, front (the camera's
+/// side). Unity's Six Way shader reads the first three as RGB of one texture, the last three
+/// as RGB of the other.
+inline constexpr int kSixWayLights = 6;
+
+/// One rendered frame, row 0 at the top. All planes have width * height pixels; a pass that
+/// was not asked for (or does not apply) is an empty vector.
 struct RenderedFrame
 {
     int width = 0;
@@ -40,6 +57,18 @@ struct RenderedFrame
     std::vector<float> emission; ///< RGB, linear, additive (no alpha)
     std::vector<float> motion;   ///< XY in frame pixels per frame; +x right, +y up; 0 outside
     bool hasMotion = false;
+    /// 6 per pixel (kSixWayLights order): light of a white directional light of intensity 1
+    /// scattered towards the camera by smoke of albedo 1, without ambient; premultiplied like
+    /// colour (at most alpha). Straight values are sixWay / alpha.
+    std::vector<float> sixWay;
+    /// 3 per pixel: unit normal in camera space (x right, y up, z towards the camera); (0, 0, 1)
+    /// where nothing is visible.
+    std::vector<float> normal;
+    /// 1 per pixel in [0, 1]: (distance - depthNear) / (depthFar - depthNear) along the view ray
+    /// to where opacity first reaches the threshold; 1 where it never does.
+    std::vector<float> depth;
+    float depthNear = 0.f; ///< world units from the camera: the domain's bounding sphere's
+    float depthFar = 1.f;  ///< nearest and farthest points
 
     std::size_t pixels() const { return std::size_t(width) * std::size_t(height); }
 };
@@ -52,6 +81,14 @@ struct RenderedFrame
 /// gives a transparent frame.
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
                           float frameRate);
+
+/// renderFrame with the extra passes of `passes` (docs/flipbook.md): six-way lightmaps (3D:
+/// six transmittance volumes, one per camera-relative direction; 2D: the domain as a thin slab,
+/// see the docs), normals (3D: the opacity-weighted mean of -grad density along the ray; 2D:
+/// a puff facing the camera as much as it is opaque, tilted down the optical depth) and depth (3D
+/// only; a 2D frame leaves it empty).
+RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
+                          const PassRequest &passes, float frameRate);
 
 /// The blackbody temperatures that emissionMin and emissionMax stand for.
 inline constexpr float kEmissionMinKelvin = 1000.f; ///< dark red

@@ -70,6 +70,7 @@ struct Camera
     float scale = 1.f; ///< orthographic: pixels per world unit
     float focal = 1.f; ///< perspective: focal length in pixels
     float halfW = 0.f, halfH = 0.f;
+    float nearDistance = 0.f, farDistance = 1.f; ///< the domain's bounding sphere along a ray
 
     Camera(const sim::Domain &domain, const RenderSettings &s, int width, int height)
     {
@@ -90,8 +91,11 @@ struct Camera
         perspective = s.projection == Projection::Perspective;
         if (perspective) {
             const float half = 0.5f * std::clamp(s.fov, 1.f, 170.f) * kDegrees;
-            position = centre + toCamera * (radius / std::sin(half));
+            const float distance = radius / std::sin(half);
+            position = centre + toCamera * distance;
             focal = halfH / std::tan(half) * s.zoom;
+            nearDistance = distance - radius;
+            farDistance = distance + radius;
             return;
         }
         // The box's projected half extents along right and up.
@@ -104,6 +108,8 @@ struct Camera
         }
         scale = std::min(halfW / std::max(ex, 1e-6f), halfH / std::max(ey, 1e-6f)) * s.zoom;
         position = centre - forward * (2.f * radius);
+        nearDistance = radius;
+        farDistance = 3.f * radius;
     }
 
     /// Origin and unit direction of the ray through the centre of pixel (px, py).
@@ -147,6 +153,17 @@ bool clipToBox(const Vec3 &o, const Vec3 &d, const Int3 &n, float &t0, float &t1
     return t1 > t0;
 }
 
+/// -grad density at a cell-coordinate point (central differences over one cell).
+Vec3 densityGradient(const float *density, const Int3 &n, const Vec3 &p)
+{
+    auto at = [&](float dx, float dy, float dz) {
+        return Trilinear(n, p + Vec3{dx, dy, dz})(density);
+    };
+    return Vec3{at(-1.f, 0.f, 0.f) - at(1.f, 0.f, 0.f), at(0.f, -1.f, 0.f) - at(0.f, 1.f, 0.f),
+                at(0.f, 0.f, -1.f) - at(0.f, 0.f, 1.f)}
+           * 0.5f;
+}
+
 /// Front-to-back compositing of one pixel's ray.
 struct Marcher
 {
@@ -157,6 +174,8 @@ struct Marcher
     bool motion, lit, dye, hot, fire;
     float frameRate;
     Vec3 light;
+    const PassRequest &passes;
+    const sim::ScalarGrid *sixTau; ///< kSixWayLights volumes when passes.sixWay
 
     void pixel(int px, int py, RenderedFrame &out) const
     {
@@ -174,6 +193,9 @@ struct Marcher
         const float emissionRate = 0.5f * s.densityScale; // hot gas glows like thin smoke
         float trans = 1.f, rgb[3] = {0.f, 0.f, 0.f}, glow[3] = {0.f, 0.f, 0.f};
         float weight = 0.f, mx = 0.f, my = 0.f;
+        float six[kSixWayLights] = {};
+        Vec3 normal{};
+        float depth = -1.f; // world distance along the ray; < 0: not reached
         for (int k = 0; k < steps && trans > 1e-3f; ++k) {
             const float ta = t0 + float(k) * dt;
             const float ds = std::min(dt, t1 - ta);
@@ -214,7 +236,17 @@ struct Marcher
                 my += c * dot(v, camera.up) * ppu;
                 weight += c;
             }
+            if (passes.sixWay) {
+                for (int l = 0; l < kSixWayLights; ++l)
+                    six[l] += c * std::exp(-w(sixTau[l].data()));
+            }
+            if (passes.normals)
+                normal = normal + densityGradient(f.density.data(), n, p) * c;
+            const float before = 1.f - trans;
             trans *= 1.f - a;
+            const float after = 1.f - trans;
+            if (passes.depth && depth < 0.f && after >= passes.depthThreshold)
+                depth = ta + ds * (passes.depthThreshold - before) / (after - before);
         }
         const std::size_t q = std::size_t(py) * out.width + px;
         for (int ch = 0; ch < 3; ++ch) {
@@ -225,6 +257,23 @@ struct Marcher
         if (motion && weight > 1e-4f) {
             out.motion[2 * q] = mx / weight;
             out.motion[2 * q + 1] = my / weight;
+        }
+        for (int l = 0; passes.sixWay && l < kSixWayLights; ++l)
+            out.sixWay[kSixWayLights * q + l] = six[l];
+        if (passes.normals) {
+            const Vec3 c{dot(normal, camera.right), dot(normal, camera.up),
+                         -dot(normal, camera.forward)};
+            const float l = length(c);
+            if (l > 1e-12f) {
+                for (int a = 0; a < 3; ++a)
+                    out.normal[3 * q + a] = c[a] / l;
+            }
+        }
+        if (passes.depth && depth >= 0.f) {
+            // Distance from the camera: t runs from the ray's origin (perspective: the camera;
+            // orthographic: the camera's plane).
+            const float range = camera.farDistance - camera.nearDistance;
+            out.depth[q] = std::clamp((depth - camera.nearDistance) / range, 0.f, 1.f);
         }
     }
 };
@@ -286,10 +335,24 @@ void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, Vec3 to
     }
 }
 
-void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motion, float frameRate,
-                  RenderedFrame &out)
+void renderVolume(const FrameFields &fields, const RenderSettings &s, const PassRequest &passes,
+                  float frameRate, RenderedFrame &out)
 {
     const Camera camera(fields.domain, s, out.width, out.height);
+    const bool motion = passes.motion;
+    out.depthNear = camera.nearDistance;
+    out.depthFar = camera.farDistance;
+    // Six-way: one transmittance volume per camera-relative light direction (towards the
+    // light): right, top, back (behind the smoke), left, bottom, front (the camera's side).
+    sim::ScalarGrid sixTau[kSixWayLights];
+    if (passes.sixWay) {
+        const Vec3 toLight[kSixWayLights] = {camera.right,     camera.up,
+                                             camera.forward,   camera.right * -1.f,
+                                             camera.up * -1.f, camera.forward * -1.f};
+        for (int l = 0; l < kSixWayLights; ++l)
+            opticalDepthToLight(fields.density, fields.domain.cellSize, toLight[l], s.densityScale,
+                                sixTau[l]);
+    }
     sim::ScalarGrid tau;
     const bool lit = s.lightIntensity > 0.f;
     if (lit)
@@ -308,7 +371,9 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, bool motio
                           hot,
                           fire,
                           frameRate,
-                          s.lightColor * s.lightIntensity};
+                          s.lightColor * s.lightIntensity,
+                          passes,
+                          sixTau};
     sim::forEachRow(Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px)
             marcher.pixel(px, py, out);

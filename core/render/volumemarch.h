@@ -6,8 +6,9 @@ namespace plume::detail {
 
 /// The 3D path of renderFrame: camera rays through the domain box, front-to-back compositing
 /// of single scattering (light attenuated by the transmittance volume, plus ambient) and
-/// emission; motion vectors are the contribution-weighted mean screen-space velocity.
-void renderVolume(const FrameFields &fields, const RenderSettings &settings, bool motion,
-                  float frameRate, RenderedFrame &out);
+/// emission; motion vectors are the contribution-weighted mean screen-space velocity. Six-way
+/// lightmaps, normals and depth as PassRequest asks (planes of `out` already sized).
+void renderVolume(const FrameFields &fields, const RenderSettings &settings,
+                  const PassRequest &passes, float frameRate, RenderedFrame &out);
 
 } // namespace plume::detail

@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -32,6 +33,110 @@ inline constexpr sim::EnumNames<EmissionOutput, 3> kEmissionOutputNames{
     {"none", "combined", "separate"}};
 inline const char *toString(AlphaMode v) { return kAlphaModeNames.name(v); }
 inline const char *toString(EmissionOutput v) { return kEmissionOutputNames.name(v); }
+
+/// How flipbook and image files are encoded. Stored as "png" and "exr".
+enum class ImageFormat : std::uint8_t {
+    Png, ///< 8 or 16 bits per channel (bitDepth), sRGB colour, values clamped to [0, 1]
+    Exr, ///< OpenEXR, half or float (exrPrecision), linear, values not clamped (HDR emission)
+};
+
+/// Bits of an OpenEXR channel. Stored as "half" and "float".
+enum class ExrPrecision : std::uint8_t { Half, Float };
+
+/// How the colour atlas is lit. Stored as "standard" and "six-way".
+enum class Lighting : std::uint8_t {
+    Standard, ///< the render settings' light only
+    SixWay,   ///< also two six-way lightmap textures (docs/flipbook.md, "Six-way lighting")
+};
+
+/// Which way a normal map's green channel points. Stored as "opengl" and "directx".
+enum class NormalConvention : std::uint8_t {
+    OpenGL,  ///< green is +Y, up (Unity, Godot, Blender)
+    DirectX, ///< green is -Y, down (Unreal)
+};
+
+/// Which textures the passes go into (docs/flipbook.md, "Packing presets"). Stored as
+/// "separate", "unity-six-way", "unreal-subuv", "godot" and "custom".
+enum class PackPreset : std::uint8_t {
+    Separate,    ///< each pass that is on in its own texture
+    UnitySixWay, ///< Unity's Six Way shader: RGB right/top/back + A alpha; left/bottom/front + A
+                 ///< emission
+    UnrealSubUV, ///< Unreal SubUV: colour, motion vectors, normal (DirectX) + A depth, emission
+    Godot,       ///< Godot particles: colour, normal (OpenGL), emission
+    Custom,      ///< one texture whose four channels are packChannels
+};
+
+/// What one channel of a packed texture holds (docs/flipbook.md lists the encodings). Stored as
+/// the names in kPassChannelNames.
+enum class PassChannel : std::uint8_t {
+    Zero,
+    One,
+    Red, ///< colour, encoded like the colour atlas (alpha mode, combined emission)
+    Green,
+    Blue,
+    Alpha,
+    EmissionRed,
+    EmissionGreen,
+    EmissionBlue,
+    Emission, ///< the emission's luminance (Rec. 709), linear
+    Right,    ///< six-way lightmaps: light from the camera's right, ...
+    Top,
+    Back, ///< light from behind the smoke (away from the camera)
+    Left,
+    Bottom,
+    Front, ///< light from the camera's side
+    NormalX,
+    NormalY,
+    NormalZ,
+    Depth,
+    MotionX,
+    MotionY,
+};
+
+inline constexpr sim::EnumNames<ImageFormat, 2> kImageFormatNames{{"png", "exr"}};
+inline constexpr sim::EnumNames<ExrPrecision, 2> kExrPrecisionNames{{"half", "float"}};
+inline constexpr sim::EnumNames<Lighting, 2> kLightingNames{{"standard", "six-way"}};
+inline constexpr sim::EnumNames<NormalConvention, 2> kNormalConventionNames{{"opengl", "directx"}};
+inline constexpr sim::EnumNames<PackPreset, 5> kPackPresetNames{
+    {"separate", "unity-six-way", "unreal-subuv", "godot", "custom"}};
+inline constexpr sim::EnumNames<PassChannel, 22> kPassChannelNames{
+    {"zero",       "one",        "color.r",      "color.g",     "color.b",     "alpha",
+     "emission.r", "emission.g", "emission.b",   "emission",    "light.right", "light.top",
+     "light.back", "light.left", "light.bottom", "light.front", "normal.x",    "normal.y",
+     "normal.z",   "depth",      "motion.x",     "motion.y"}};
+inline const char *toString(ImageFormat v) { return kImageFormatNames.name(v); }
+inline const char *toString(ExrPrecision v) { return kExrPrecisionNames.name(v); }
+inline const char *toString(Lighting v) { return kLightingNames.name(v); }
+inline const char *toString(NormalConvention v) { return kNormalConventionNames.name(v); }
+inline const char *toString(PackPreset v) { return kPackPresetNames.name(v); }
+inline const char *toString(PassChannel v) { return kPassChannelNames.name(v); }
+
+/// Keys and ranges of PassSettings' numbers; the defaults are its initialisers.
+namespace passParams {
+inline constexpr sim::Param depthThreshold{
+    .key = "depthThreshold", .min = 0, .max = 1, .openMin = true, .openMax = true, .decimals = 3};
+} // namespace passParams
+
+/// The passes beyond colour, emission and motion vectors, and how files are encoded
+/// (docs/flipbook.md). Shared by flipbooks and image sequences; the defaults add nothing, so a
+/// preset without these keys writes the same files as before they existed.
+struct PassSettings
+{
+    ImageFormat format = ImageFormat::Png;
+    ExrPrecision exrPrecision = ExrPrecision::Half;
+    Lighting lighting = Lighting::Standard;
+    bool normals = false; ///< a normal map (density-weighted gradient, camera tangent space)
+    bool depth = false;   ///< a depth map (3D only)
+    bool alpha = false;   ///< the alpha alone, one channel
+    NormalConvention normalConvention = NormalConvention::OpenGL; ///< separate and custom
+    float depthThreshold = 0.05f; ///< opacity at which the depth pass finds the surface
+    PackPreset pack = PackPreset::Separate;
+    /// PackPreset::Custom: the four channels (RGBA) of the "_packed" texture.
+    std::array<PassChannel, 4> packChannels{PassChannel::NormalX, PassChannel::NormalY,
+                                            PassChannel::Depth, PassChannel::Alpha};
+
+    friend bool operator==(const PassSettings &, const PassSettings &) = default;
+};
 
 /// A frame number that is not set: the bake's range is used.
 inline constexpr int kBakeRange = -1;
@@ -84,6 +189,7 @@ struct FlipbookSettings
     bool motionVectors = true; ///< also write the motion-vector atlas
     float motionRange = 0.f;   ///< pixels per frame at RG = 0 or 1; 0: from the largest motion
     int loopFrames = 0;        ///< frames crossfaded into the start for a seamless loop
+    PassSettings passes;       ///< six-way, normals, depth, alpha, packing, PNG or EXR
     std::string fileName;      ///< base name; empty: "<scene>_flipbook"
     QJsonObject extra;
 
@@ -100,7 +206,8 @@ struct ImageSequenceSettings
     AlphaMode alpha = AlphaMode::Straight;
     int bitDepth = 8;
     EmissionOutput emission = EmissionOutput::None; ///< separate: <fileName>_emission.<frame>
-    std::string fileName;                           ///< base name; empty: the scene's
+    PassSettings passes;  ///< as the flipbook's; motion-vector channels are 0.5 (still)
+    std::string fileName; ///< base name; empty: the scene's
     QJsonObject extra;
 
     friend bool operator==(const ImageSequenceSettings &, const ImageSequenceSettings &) = default;
