@@ -4,6 +4,8 @@
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
 //   plume-bench --mesh [--steps N]   (models: meshbench.cpp)
+//   plume-bench --reference [--warmup N] [--steps N] [--only 2d|3d]
+//               (against the published codes: referencebench.cpp)
 //   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 6]
 //               [--bake-resolution 64] [--pairs 4]
 //
@@ -22,6 +24,7 @@
 // checkpoints every 10 frames (docs/checkpoints.md).
 #include "checkpointbench.h"
 #include "meshbench.h"
+#include "referencebench.h"
 
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
@@ -159,6 +162,7 @@ int main(int argc, char **argv)
     bool fire = false;
     bool mesh = false;
     bool checkpoint = false;
+    bool reference = false;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
@@ -182,6 +186,8 @@ int main(int argc, char **argv)
             mesh = true;
         else if (!std::strcmp(argv[a], "--checkpoint"))
             checkpoint = true;
+        else if (!std::strcmp(argv[a], "--reference"))
+            reference = true;
         else if (!std::strcmp(argv[a], "--resolution"))
             resolution = std::max(8, std::stoi(next("--resolution")));
         else if (!std::strcmp(argv[a], "--frames"))
@@ -196,6 +202,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
                                  "[--scheme smoke|stam] [--fire]\n"
                                  "       plume-bench --mesh [--steps N]\n"
+                                 "       plume-bench --reference [--warmup N] [--steps N] "
+                                 "[--only 2d|3d]\n"
                                  "       plume-bench --checkpoint [--resolution N] [--frames N] "
                                  "[--repeats N] [--bake-resolution N] [--pairs N]\n");
             return 2;
@@ -203,6 +211,8 @@ int main(int argc, char **argv)
     }
     if (mesh)
         return plume::bench::runMeshBench(std::max(steps, 5));
+    if (reference)
+        return plume::bench::runReferenceBench(warmup, std::max(steps, 9), only);
     if (checkpoint) {
         std::printf("| checkpoint | save ms | save to file ms | restore ms | restore from file "
                     "ms | size | bytes/cell |\n|---|---|---|---|---|---|---|\n");

@@ -1,11 +1,14 @@
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
 // plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it. When a Plume
 // crashed with unsaved changes, it first offers to restore them (docs/app-cache.md).
+#include <mainwindow/frameratemeter.h>
 #include <mainwindow/mainwindow.h>
 #include <viewport/glprobe.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
+
+#include <cstdio>
 
 int main(int argc, char **argv)
 {
@@ -26,11 +29,38 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("scene", "A .plume scene file to open.", "[scene.plume]");
+    const QCommandLineOption benchmarkOpt(
+        "benchmark-frames",
+        "Simulate and show the scene, time N new frames after 10 warm-up frames (3D: in the "
+        "quad layout with the volume view), print the frame rate and quit.",
+        "N");
+    parser.addOption(benchmarkOpt);
     parser.process(app);
+    int benchmarkFrames = 0;
+    if (parser.isSet(benchmarkOpt)) {
+        bool ok = false;
+        benchmarkFrames = parser.value(benchmarkOpt).toInt(&ok);
+        if (!ok || benchmarkFrames < 1) {
+            std::fprintf(stderr, "plume: --benchmark-frames needs a whole number of frames >= 1\n");
+            return 2;
+        }
+    }
 
     plume::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
+    if (benchmarkFrames > 0) {
+        // No recovery offer: a measurement, not a session (and nothing to save at the end).
+        if (files.isEmpty() || !window.openFile(files.front()))
+            window.openDefaultScene();
+        auto *meter = new plume::FrameRateMeter(&window, 10, benchmarkFrames);
+        QObject::connect(meter, &plume::FrameRateMeter::finished, &app, [meter] {
+            std::printf("%s\n", qPrintable(meter->report()));
+            std::fflush(stdout);
+            QCoreApplication::exit(0);
+        });
+        return app.exec();
+    }
     // Work a crash left unsaved comes first; then the file asked for. A file that cannot be
     // read shows the reader's message, then the default scene opens.
     if (window.offerRecovery())

@@ -8,6 +8,7 @@
 #include <document/placedsection.h>
 #include <document/shapeedit.h>
 #include <document/undocommands.h>
+#include <io/scenereader.h>
 #include <mainwindow/importmodeldialog.h>
 #include <mainwindow/mainwindow.h>
 #include <panels/propertiespanel.h>
@@ -255,6 +256,51 @@ private slots:
         onNextDialog<ImportModelDialog>([](ImportModelDialog *d) { d->reject(); });
         QVERIFY(!window.importModel(mCube));
         QCOMPARE(int(window.document()->scene().items.size()), 1);
+    }
+
+    // An example's model lives inside the app (":/scenes/models/..."), which plume-cli cannot
+    // read: saving the example copies the model beside the scene file and the file names the
+    // copy. A second save reuses it; a different file of that name is kept and the copy numbered.
+    void savingAnExampleCopiesItsModel()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow window;
+        QVERIFY(window.openFile(":/scenes/paddle-3d.plume"));
+        const Scene before = window.document()->scene();
+        const auto mesh = std::find_if(before.items.begin(), before.items.end(), [](const Item &i) {
+            return i.shape.type == ShapeType::Mesh;
+        });
+        QVERIFY(mesh != before.items.end());
+        const int index = int(mesh - before.items.begin());
+        QCOMPARE(QString::fromStdString(mesh->shape.file), QString(":/scenes/models/paddle.obj"));
+        QFile resource(":/scenes/models/paddle.obj");
+        QVERIFY(resource.open(QIODevice::ReadOnly));
+        const QByteArray model = resource.readAll();
+
+        // Something else already called paddle.obj in the folder: not overwritten.
+        QFile other(dir.filePath("paddle.obj"));
+        QVERIFY(other.open(QIODevice::WriteOnly) && other.write("not this one\n") > 0);
+        other.close();
+        const QString path = dir.filePath("paddle.plume");
+        QVERIFY(window.saveTo(path));
+        QFile copy(dir.filePath("paddle-2.obj"));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), model);
+        QVERIFY(other.open(QIODevice::ReadOnly));
+        QCOMPARE(other.readAll(), QByteArray("not this one\n"));
+        QCOMPARE(window.document()->scene().items[index].shape.file, std::string("paddle-2.obj"));
+
+        // The file reads without the app's resources' help and names the copy.
+        const SceneReadResult saved = readSceneFile(path);
+        QVERIFY2(saved.ok, saved.error.c_str());
+        QCOMPARE(saved.scene.items[index].shape.file, std::string("paddle-2.obj"));
+        QCOMPARE(saved.scene.items, window.document()->scene().items);
+
+        // Saved again: the scene names the copy now, and nothing more is copied.
+        QVERIFY(window.saveTo(dir.filePath("again.plume")));
+        QCOMPARE(QDir(dir.path()).entryList({"*.obj"}, QDir::Files),
+                 (QStringList{"paddle-2.obj", "paddle.obj"}));
     }
 
     // A file that is not a model: an error box names it and nothing is added.

@@ -4,6 +4,7 @@
 // surface; textures are uploaded once per changed frame; a still follows interaction; and with
 // OpenGL forced off the layout says why and the slices still work.
 #include <document/document.h>
+#include <mainwindow/viewexport.h>
 #include <tools/tooloptions.h>
 #include <viewport/glprobe.h>
 #include <viewport/viewlayout.h>
@@ -140,6 +141,55 @@ private slots:
         QVERIFY2(lit > 1.5 * shadowed + 10.0,
                  qPrintable(QString("lit %1, shadowed %2").arg(lit).arg(shadowed)));
         QVERIFY2(shadowed > outside, "the shadowed side still shows ambient-lit smoke");
+    }
+
+    // View > Save Turntable: 4 images a quarter turn apart; the first is the view as it
+    // stands (still, no caption), half a turn later the lit side (+x) faces the other way, and
+    // the camera comes back. View > Save View Image writes what the widget shows.
+    void turntableTurnsAndComesBack()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        front.view.showFrame(makeFrame(true, false));
+        const QImage still = front.view.renderStill();
+        QVERIFY(front.view.lastDrawWasStill());
+        QTemporaryDir dir;
+        QStringList written;
+        int calls = 0;
+        const sim::Status st = saveTurntable(
+            &front.view, {dir.path(), "spin", 4},
+            [&calls](int done, int total) {
+            ++calls;
+            return done <= total;
+            },
+            &written);
+        QVERIFY2(st.ok(), st.error.c_str());
+        QCOMPARE(calls, 4);
+        QCOMPARE(written,
+                 (QStringList{dir.filePath("spin.0000.png"), dir.filePath("spin.0001.png"),
+                              dir.filePath("spin.0002.png"), dir.filePath("spin.0003.png")}));
+        const QImage first(written[0]), half(written[2]);
+        QCOMPARE(first.size(), still.size());
+        QCOMPARE(first.convertToFormat(QImage::Format_RGB32),
+                 still.convertToFormat(QImage::Format_RGB32));
+        const QPoint right = front.toPixel(0.64f, 0.5f), left = front.toPixel(0.36f, 0.5f);
+        QVERIFY(meanGrey(first, right, 3) > 1.5 * meanGrey(first, left, 3) + 10.0);
+        QVERIFY2(meanGrey(half, left, 3) > 1.5 * meanGrey(half, right, 3) + 10.0,
+                 "half a turn later the lit side is on the left");
+        QCOMPARE(front.view.yaw(), 0.f);
+        QCOMPARE(front.view.distance(), 2.5f);
+
+        const QString shot = dir.filePath("view.png");
+        QVERIFY(saveViewImage(&front.view, shot).ok());
+        const QImage saved(shot);
+        QCOMPARE(saved.size(), front.view.size() * front.view.devicePixelRatio());
+        QVERIFY(meanGrey(saved, right, 3) > meanGrey(saved, {4, 4}, 2) + 10.0);
+        // A folder that cannot be made: the error names it.
+        const sim::Status bad = saveTurntable(&front.view, {shot + "/sub", "x", 2}, {}, nullptr);
+        QVERIFY(!bad.ok());
+        QVERIFY2(QString::fromStdString(bad.error).contains("view.png/sub"), bad.error.c_str());
     }
 
     // No density: inside the domain box the image is the background, the same grey as a

@@ -3,6 +3,7 @@
 #include <document/document.h>
 #include <document/undocommands.h>
 #include <io/scenereader.h>
+#include <mainwindow/frameratemeter.h>
 #include <mainwindow/mainwindow.h>
 #include <simulation/simulationcontroller.h>
 #include <tools/tooloptions.h>
@@ -314,6 +315,29 @@ private slots:
         // Space pauses.
         QTest::keyClick(&window, Qt::Key_Space);
         QVERIFY(!sim->isPlaying());
+    }
+
+    // plume --benchmark-frames: the meter times new frames after the warm-up, past the scene's
+    // frame range, without making the document modified (the window closes without asking).
+    void frameRateMeterReports()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openDefaultScene();
+        const int rangeEnd = window.document()->scene().simulation.frameEnd;
+        auto *meter = new FrameRateMeter(&window, 2, rangeEnd);
+        QSignalSpy done(meter, &FrameRateMeter::finished);
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.count(), 1);
+        QVERIFY(window.simulation()->headFrame() >= rangeEnd + 2);
+        const QString report = meter->report();
+        QVERIFY2(report.startsWith(QString("plume: %1 frames in ").arg(rangeEnd)),
+                 qPrintable(report));
+        QVERIFY2(report.contains("frames/s (scene 'plume-2d', 128x128 cells, field view)"),
+                 qPrintable(report));
+        QVERIFY(!window.document()->isModified());
+        QVERIFY(window.close());
     }
 
     // Every example scene opens, simulates a few frames and the window closes, with no

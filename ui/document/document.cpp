@@ -2,9 +2,63 @@
 
 #include <io/scenewriter.h>
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 
 namespace plume {
+
+namespace {
+
+/// Files inside the app (an example's models and images, ":/..." paths) exist only in this
+/// program: plume-cli and other machines cannot read them. A save copies each beside the scene
+/// file (reusing a file of that name with the same bytes, else numbering the name: "knot-2.obj")
+/// and points the item at the copy.
+sim::Status copyAppFiles(Scene &scene, const QString &folder)
+{
+    for (Item &item : scene.items) {
+        const QString source = QString::fromStdString(item.shape.file);
+        if ((item.shape.type != ShapeType::Image && item.shape.type != ShapeType::Mesh)
+            || !source.startsWith(QLatin1String(":/")))
+            continue;
+        QFile in(source);
+        if (!in.open(QIODevice::ReadOnly))
+            return sim::Status::failure("cannot read " + source.toStdString() + " to copy it");
+        const QByteArray bytes = in.readAll();
+        const QFileInfo info(source);
+        QString target;
+        for (int n = 1;; ++n) {
+            const QString name = n == 1 ? info.fileName()
+                                        : QStringLiteral("%1-%2.%3")
+                                              .arg(info.completeBaseName())
+                                              .arg(n)
+                                              .arg(info.suffix());
+            target = QDir(folder).filePath(name);
+            QFile existing(target);
+            if (!existing.exists()) {
+                QSaveFile out(target);
+                if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size()
+                    || !out.commit())
+                    return sim::Status::failure("cannot write " + target.toStdString() + ": "
+                                                + out.errorString().toStdString());
+                break;
+            }
+            if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes)
+                break;
+        }
+        // Relative to the folder the scene's paths resolve against (the writer rewrites it
+        // relative to the file's folder); an unsaved scene has none, and the file is written
+        // in `folder`.
+        item.shape.file = scene.directory.empty() ? QFileInfo(target).fileName().toStdString()
+                                                  : QDir(QString::fromStdString(scene.directory))
+                                                        .relativeFilePath(target)
+                                                        .toStdString();
+    }
+    return sim::Status::success();
+}
+
+} // namespace
 
 Document::Document(QObject *parent)
     : QObject(parent)
@@ -33,8 +87,12 @@ void Document::reset(Scene scene, const QString &filePath)
 
 sim::Status Document::save(const QString &path)
 {
-    if (sim::Status st = writeSceneFile(mScene, path); !st)
+    Scene scene = mScene;
+    if (sim::Status st = copyAppFiles(scene, QFileInfo(path).absolutePath()); !st)
         return st;
+    if (sim::Status st = writeSceneFile(scene, path); !st)
+        return st;
+    mScene = std::move(scene);
     // The file's image paths are relative to its folder: the open scene takes the same paths
     // and folder, so it reads as the file does and finds the same images (undo commands rebase
     // the values they keep when they apply them, undocommands.h). No change event: the scene

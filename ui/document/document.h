@@ -36,8 +36,10 @@ public:
     void reset(Scene scene, const QString &filePath);
     /// Writes the scene atomically (QSaveFile) to `path`; on success the document takes the
     /// path and becomes unmodified, and its scene takes the file's folder and its image paths
-    /// (rewritten relative to that folder), so it reads as the file does. On failure nothing
-    /// changes, the old file is untouched and the message says why.
+    /// (rewritten relative to that folder), so it reads as the file does. Models and images
+    /// inside the app (an example's ":/..." files) are first copied beside the file, which then
+    /// names the copies, so that plume-cli can read it. On failure nothing changes, the old
+    /// file is untouched and the message says why.
     sim::Status save(const QString &path);
 
     /// The selected item's index, or -1. Selection is view state, not undoable.

@@ -3,6 +3,10 @@
 #include "autosave.h"
 #include "importmodeldialog.h"
 #include "preferencesdialog.h"
+#include "templatedialog.h"
+#include "viewexport.h"
+
+#include <document/itempresets.h>
 
 #include <document/document.h>
 #include <document/modelimport.h>
@@ -24,23 +28,28 @@
 #include <tools/tooloptions.h>
 #include <viewport/viewlayout.h>
 #include <viewport/viewport.h>
+#include <viewport/volumeview.h>
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QUrl>
 
 // The embedded scenes live in a static library: register them explicitly (outside any
 // namespace, as Q_INIT_RESOURCE requires).
@@ -153,6 +162,9 @@ void MainWindow::createActions()
     // File
     QMenu *file = menuBar()->addMenu("&File");
     QAction *newAction = make("&New", "actionNew", QKeySequence::New);
+    QAction *fromTemplate = make("New from &Template...", "actionNewFromTemplate",
+                                 QKeySequence("Ctrl+Shift+N"));
+    fromTemplate->setStatusTip("Starts from an example scene: smoke, fire, explosion, wake...");
     QAction *open = make("&Open...", "actionOpen", QKeySequence::Open);
     QAction *saveAction = make("&Save", "actionSave", QKeySequence::Save);
     QAction *saveAsAction = make("Save &As...", "actionSaveAs", QKeySequence::SaveAs);
@@ -164,6 +176,7 @@ void MainWindow::createActions()
                                     "obstacle or emitter; dropping one on a view does too");
     QAction *quit = make("&Quit", "actionQuit", QKeySequence::Quit);
     connect(newAction, &QAction::triggered, this, &MainWindow::newScene);
+    connect(fromTemplate, &QAction::triggered, this, &MainWindow::newFromTemplate);
     connect(open, &QAction::triggered, this, &MainWindow::openWithPrompt);
     connect(saveAction, &QAction::triggered, this, &MainWindow::save);
     connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
@@ -172,6 +185,7 @@ void MainWindow::createActions()
     connect(importModelAction, &QAction::triggered, this, &MainWindow::importModelWithPrompt);
     connect(quit, &QAction::triggered, this, &QWidget::close);
     file->addAction(newAction);
+    file->addAction(fromTemplate);
     file->addAction(open);
     mRecentMenu = file->addMenu("Open &Recent");
     QMenu *examples = file->addMenu("E&xamples");
@@ -215,6 +229,19 @@ void MainWindow::createActions()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(del);
+    edit->addSeparator();
+    QAction *savePreset = make("Save Item as Pre&set...", "actionSaveItemPreset");
+    savePreset->setStatusTip("Keeps the selected item's settings and shape for reuse in any "
+                             "scene (Edit > Add Preset)");
+    connect(savePreset, &QAction::triggered, this, [this] { saveItemPresetWithPrompt(); });
+    connect(mDocument, &Document::selectionChanged, savePreset,
+            [savePreset](int selected) { savePreset->setEnabled(selected >= 0); });
+    savePreset->setEnabled(false);
+    edit->addAction(savePreset);
+    mPresetMenu = edit->addMenu("&Add Preset");
+    mPresetMenu->setObjectName("menuAddPreset");
+    connect(mPresetMenu, &QMenu::aboutToShow, this, &MainWindow::updatePresetMenu);
+    updatePresetMenu();
     edit->addSeparator();
     QAction *preferences = make("&Preferences...", "actionPreferences", QKeySequence::Preferences);
     connect(preferences, &QAction::triggered, this, &MainWindow::showPreferences);
@@ -281,6 +308,15 @@ void MainWindow::createActions()
     QAction *fit = view->addAction("&Fit to View", mViewport, &Viewport::fitToView);
     fit->setShortcut(QKeySequence("Home"));
     mViewLayout->addMenuActions(view);
+    view->addSeparator();
+    QAction *saveImage = make("Save View &Image...", "actionSaveViewImage", QKeySequence("F12"));
+    saveImage->setStatusTip("Saves the views as shown (slices, overlays, volume) as a PNG");
+    connect(saveImage, &QAction::triggered, this, [this] { saveViewImageWithPrompt(); });
+    view->addAction(saveImage);
+    QAction *turntable = make("Save &Turntable...", "actionSaveTurntable");
+    turntable->setStatusTip("Saves PNG frames of the volume view turning once round the smoke");
+    connect(turntable, &QAction::triggered, this, [this] { saveTurntableWithPrompt(); });
+    view->addAction(turntable);
 
     // Tools
     QMenu *toolsMenu = menuBar()->addMenu("&Tools");
@@ -489,6 +525,15 @@ void MainWindow::newScene()
     mDocument->reset(std::move(scene), {});
 }
 
+void MainWindow::newFromTemplate()
+{
+    if (!maybeSave())
+        return;
+    TemplateDialog dialog(exampleScenes(), this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedScene().isEmpty())
+        openFile(dialog.selectedScene());
+}
+
 void MainWindow::detachFromResources(Scene &scene)
 {
     // An example opens as an unsaved scene (no folder): its models and images keep naming the
@@ -630,6 +675,139 @@ void MainWindow::updateRecentMenu()
         mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openRecent(path); })
             ->setToolTip(path);
     mRecentMenu->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::saveViewImageWithPrompt(const QString &chosenPath)
+{
+    QString path = chosenPath;
+    if (path.isEmpty()) {
+        const QString suggested = QDir(kLastDirectory.get())
+                                      .filePath(QString::fromStdString(mDocument->scene().name)
+                                                + QStringLiteral("_view.png"));
+        path = QFileDialog::getSaveFileName(this, "Save View Image", suggested,
+                                            "PNG images (*.png)");
+        if (path.isEmpty())
+            return false;
+    }
+    if (sim::Status st = saveViewImage(mViewLayout, path); !st) {
+        showError("Cannot save the view", QString::fromStdString(st.error));
+        return false;
+    }
+    statusBar()->showMessage(QString("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+bool MainWindow::saveTurntableWithPrompt(const QString &chosenFolder, int frames)
+{
+    VolumeView *volume = mViewLayout->volumeView();
+    if (mDocument->scene().domain.dimension != Dimension::ThreeD || !volume) {
+        showError("Save Turntable",
+                  volume
+                      ? QString("A turntable turns round a 3D scene; this scene is 2D.")
+                      : QString("The volume view is off: %1").arg(mViewLayout->volumeOffReason()));
+        return false;
+    }
+    QString folder = chosenFolder;
+    if (folder.isEmpty()) {
+        bool ok = false;
+        frames = QInputDialog::getInt(this, "Save Turntable", "Images per turn:", 72, 2, 3600, 1,
+                                      &ok);
+        if (!ok)
+            return false;
+        folder = QFileDialog::getExistingDirectory(this, "Save Turntable Into",
+                                                   kLastDirectory.get());
+        if (folder.isEmpty())
+            return false;
+    }
+    // Shown, so the volume draws at the size the user sees (single layout: the volume alone).
+    if (!volume->isVisible() && !mViewLayout->isQuad())
+        mViewLayout->setVolumeShown(true);
+    mSimulation->pause();
+    QProgressDialog progress("Rendering the turntable...", "Stop", 0, frames, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(500);
+    QStringList written;
+    const sim::Status st = saveTurntable(
+        volume, {folder, QString::fromStdString(mDocument->scene().name) + "_turntable", frames},
+        [&progress](int done, int) {
+        progress.setValue(done);
+        return !progress.wasCanceled();
+        },
+        &written);
+    progress.reset();
+    if (!st) {
+        showError("Cannot save the turntable", QString::fromStdString(st.error));
+        return false;
+    }
+    statusBar()->showMessage(QString("Saved %1 turntable images in %2")
+                                 .arg(written.size())
+                                 .arg(QDir::toNativeSeparators(folder)),
+                             8000);
+    return true;
+}
+
+bool MainWindow::saveItemPresetWithPrompt(const QString &presetName)
+{
+    const int selected = mDocument->selectedItem();
+    if (selected < 0)
+        return false;
+    QString name = presetName;
+    if (name.isEmpty()) {
+        bool ok = false;
+        name = QInputDialog::getText(
+            this, "Save Item as Preset",
+            QString("Preset name (kept in %1):").arg(QDir::toNativeSeparators(itemPresetFolder())),
+            QLineEdit::Normal,
+            QString::fromStdString(mDocument->scene().items[std::size_t(selected)].name), &ok);
+        if (!ok)
+            return false;
+    }
+    QString path;
+    if (sim::Status st = saveItemPreset(mDocument->scene(), selected, name, itemPresetFolder(),
+                                        &path);
+        !st) {
+        showError("Cannot save the preset", QString::fromStdString(st.error));
+        return false;
+    }
+    statusBar()->showMessage(QString("Saved preset %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+bool MainWindow::addItemPreset(const QString &path)
+{
+    Item item;
+    if (sim::Status st = loadItemPreset(path, mDocument->scene(), item); !st) {
+        showError("Cannot add the preset", QString::fromStdString(st.error));
+        return false;
+    }
+    item.name = mDocument->uniqueItemName(item.name);
+    const int index = int(mDocument->scene().items.size());
+    mDocument->undoStack()->push(new AddItem(mDocument, index, std::move(item)));
+    mDocument->setSelectedItem(index);
+    return true;
+}
+
+void MainWindow::updatePresetMenu()
+{
+    mPresetMenu->clear();
+    const QList<ItemPreset> presets = itemPresets();
+    const Dimension dimension = mDocument->scene().domain.dimension;
+    for (const ItemPreset &p : presets) {
+        QAction *a = mPresetMenu->addAction(QString("%1 (%2, %3)")
+                                                .arg(p.name, toString(p.kind),
+                                                     p.dimension == Dimension::ThreeD ? "3D"
+                                                                                      : "2D"),
+                                            this, [this, path = p.path] { addItemPreset(path); });
+        a->setEnabled(p.dimension == dimension);
+    }
+    if (presets.isEmpty())
+        mPresetMenu->addAction("No presets yet: select an item, Edit > Save Item as Preset")
+            ->setEnabled(false);
+    mPresetMenu->addSeparator();
+    mPresetMenu->addAction("Open Presets Folder", this, [] {
+        QDir().mkpath(itemPresetFolder());
+        QDesktopServices::openUrl(QUrl::fromLocalFile(itemPresetFolder()));
+    });
 }
 
 // The export dialog (flipbook, images, OpenVDB); it previews the frame shown. The interactive

@@ -74,6 +74,16 @@ public:
     bool restoreRecovery(const Recovery &recovery);
     /// Edit > Preferences.
     void showPreferences();
+    /// Edit > Save Item as Preset: the selected item as a preset (itempresets.h) named
+    /// `name`, or a name asked for. False when nothing was saved (a failure shows why).
+    bool saveItemPresetWithPrompt(const QString &name = {});
+    /// View > Save View Image: the views as shown into a PNG at `path` (asked when empty).
+    bool saveViewImageWithPrompt(const QString &path = {});
+    /// View > Save Turntable: `frames` PNG images of the volume view turning once, into
+    /// `folder` (both asked when the folder is empty). 3D scenes with the volume view only.
+    bool saveTurntableWithPrompt(const QString &folder = {}, int frames = 72);
+    /// Edit > Add Preset: adds the preset's item (one undo step), selected, with a unique name.
+    bool addItemPreset(const QString &path);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -84,6 +94,8 @@ private:
     void createDocks();
     void createStatusBar();
     void newScene();
+    /// File > New from Template: the examples as starting points (TemplateDialog).
+    void newFromTemplate();
     void openWithPrompt();
     void openRecent(const QString &path);
     bool save();
@@ -95,6 +107,7 @@ private:
     bool maybeSave();
     void addRecent(const QString &path);
     void updateRecentMenu();
+    void updatePresetMenu();
     void updateTitle();
     void showFrameStats();
     void showCacheUse();
@@ -108,6 +121,7 @@ private:
     Viewport *mViewport;
     ViewLayout *mViewLayout = nullptr;
     Timeline *mTimeline = nullptr;
+    QMenu *mPresetMenu = nullptr;
     std::vector<std::unique_ptr<Tool>> mTools;
     QActionGroup *mToolGroup = nullptr;
     QMenu *mRecentMenu = nullptr;

@@ -510,7 +510,17 @@ void VolumeView::paintGL()
     for (GLenum e = mGl->glGetError(); e != GL_NO_ERROR; e = mGl->glGetError())
         if (mGlErrors++ == 0)
             qWarning("VolumeView: OpenGL error 0x%x while drawing", unsigned(e));
-    drawCaption(still);
+    if (mCaption)
+        drawCaption(still);
+}
+
+QImage VolumeView::renderStill()
+{
+    mStillDue = true;
+    mCaption = false;
+    QImage image = grabFramebuffer();
+    mCaption = true;
+    return image;
 }
 
 void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)

@@ -59,8 +59,12 @@ public:
     void setCamera(float yaw, float pitch, float distance);
     float yaw() const { return mYaw; }
     float pitch() const { return mPitch; }
+    float distance() const { return mDistance; }
     /// Looks at the domain's centre from a distance that fits it.
     void frameDomain();
+    /// The view as it stands, drawn now with the still settings and without the caption, at
+    /// the widget's size (View > Save View Image, turntables).
+    QImage renderStill();
 
     /// Texture uploads so far (each refills the volume's textures once).
     int uploads() const { return mUploads; }
@@ -126,6 +130,7 @@ private:
     float mYaw = 30.f;
     float mPitch = 20.f;
     float mDistance = 3.f;
+    bool mCaption = true; ///< false while renderStill() draws
     QVector3D mTarget{0.5f, 0.5f, 0.5f};
     QPointF mLastPos;
     Qt::MouseButton mDragButton = Qt::NoButton;

@@ -12,7 +12,9 @@
 //     multiplies by the padded size; a reader's comment mistakes /N for a bug: h = 1/N, and
 //     -0.5*h*(...) is Stam's formula).
 //  5. lin_solve: divides by c like Stam (Ash multiplies by 1/c), sums the neighbours in Stam's
-//     order -x, +x, -y, +y then -z, +z (Ash: +x first), and runs Stam's 20 sweeps (Ash: 4).
+//     order -x, +x, -y, +y then -z, +z (Ash: +x first), and runs the caller's number of sweeps:
+//     Stam's 20 for the comparison with StamSolver, Ash's published 4 (kAshSweeps) in plume-bench
+//     --reference.
 //  6. set_bnd: faces as Ash (the component b = 1, 2, 3 is negated on its own faces). Edges,
 //     which Ash leaves unset, are the mean of their two adjacent face ghosts; corners are
 //     (a+b+c)/3 of their three adjacent edge ghosts (Ash: 0.33f*(...), and one corner reads
@@ -94,9 +96,9 @@ void set_bnd3(int N, int b, float *x)
                                  / 3.f;
 }
 
-void lin_solve3(int N, int b, float *x, float *x0, float a, float c)
+void lin_solve3(int N, int b, float *x, float *x0, float a, float c, int sweeps)
 {
-    for (int n = 0; n < 20; n++) {
+    for (int n = 0; n < sweeps; n++) {
         for (int k = 1; k <= N; k++) {
             for (int j = 1; j <= N; j++) {
                 for (int i = 1; i <= N; i++) {
@@ -113,10 +115,10 @@ void lin_solve3(int N, int b, float *x, float *x0, float a, float c)
     }
 }
 
-void diffuse3(int N, int b, float *x, float *x0, float diff, float dt)
+void diffuse3(int N, int b, float *x, float *x0, float diff, float dt, int sweeps)
 {
     float a = dt * diff * N * N;
-    lin_solve3(N, b, x, x0, a, 1 + 6 * a);
+    lin_solve3(N, b, x, x0, a, 1 + 6 * a, sweeps);
 }
 
 void advect3(int N, int b, float *d, float *d0, float *u, float *v, float *w, float dt)
@@ -159,7 +161,7 @@ void advect3(int N, int b, float *d, float *d0, float *u, float *v, float *w, fl
     set_bnd3(N, b, d);
 }
 
-void project3(int N, float *u, float *v, float *w, float *p, float *div)
+void project3(int N, float *u, float *v, float *w, float *p, float *div, int sweeps)
 {
     for (int k = 1; k <= N; k++) {
         for (int j = 1; j <= N; j++) {
@@ -175,7 +177,7 @@ void project3(int N, float *u, float *v, float *w, float *p, float *div)
     }
     set_bnd3(N, 0, div);
     set_bnd3(N, 0, p);
-    lin_solve3(N, 0, p, div, 1, 6);
+    lin_solve3(N, 0, p, div, 1, 6, sweeps);
     for (int k = 1; k <= N; k++) {
         for (int j = 1; j <= N; j++) {
             for (int i = 1; i <= N; i++) {
@@ -192,35 +194,36 @@ void project3(int N, float *u, float *v, float *w, float *p, float *div)
 
 } // namespace
 
-void dens_step3(int N, float *x, float *x0, float *u, float *v, float *w, float diff, float dt)
+void dens_step3(int N, float *x, float *x0, float *u, float *v, float *w, float diff, float dt,
+                int sweeps)
 {
     add_source3(N, x, x0, dt);
     SWAP(x0, x);
-    diffuse3(N, 0, x, x0, diff, dt);
+    diffuse3(N, 0, x, x0, diff, dt, sweeps);
     SWAP(x0, x);
     advect3(N, 0, x, x0, u, v, w, dt);
 }
 
 void vel_step3(int N, float *u, float *v, float *w, float *u0, float *v0, float *w0, float visc,
-               float dt)
+               float dt, int sweeps)
 {
     add_source3(N, u, u0, dt);
     add_source3(N, v, v0, dt);
     add_source3(N, w, w0, dt);
     SWAP(u0, u);
-    diffuse3(N, 1, u, u0, visc, dt);
+    diffuse3(N, 1, u, u0, visc, dt, sweeps);
     SWAP(v0, v);
-    diffuse3(N, 2, v, v0, visc, dt);
+    diffuse3(N, 2, v, v0, visc, dt, sweeps);
     SWAP(w0, w);
-    diffuse3(N, 3, w, w0, visc, dt);
-    project3(N, u, v, w, u0, v0);
+    diffuse3(N, 3, w, w0, visc, dt, sweeps);
+    project3(N, u, v, w, u0, v0, sweeps);
     SWAP(u0, u);
     SWAP(v0, v);
     SWAP(w0, w);
     advect3(N, 1, u, u0, u0, v0, w0, dt);
     advect3(N, 2, v, v0, u0, v0, w0, dt);
     advect3(N, 3, w, w0, u0, v0, w0, dt);
-    project3(N, u, v, w, u0, v0);
+    project3(N, u, v, w, u0, v0, sweeps);
 }
 
 #undef IX
