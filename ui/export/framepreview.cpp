@@ -9,8 +9,33 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace plume {
+
+namespace {
+
+/// A texture's stored values (clamped to [0, 1], as a PNG would hold them) as an opaque image
+/// of its RGB (grey for one channel), or its alpha channel as grey.
+QImage textureView(const FloatImage &image, bool alphaChannel)
+{
+    QImage out(image.width, image.height, QImage::Format_RGB32);
+    const auto level = [](float v) { return int(std::lround(std::clamp(v, 0.f, 1.f) * 255.f)); };
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            if (alphaChannel || image.channels == 1) {
+                const int g = level(image.at(x, y, alphaChannel ? image.channels - 1 : 0));
+                out.setPixel(x, y, qRgb(g, g, g));
+            } else {
+                out.setPixel(x, y,
+                             qRgb(level(image.at(x, y, 0)), level(image.at(x, y, 1)),
+                                  level(image.at(x, y, 2))));
+            }
+        }
+    return out;
+}
+
+} // namespace
 
 /// The worker: owns the preview's simulation and renders on its thread.
 class PreviewRenderer : public QObject
@@ -79,11 +104,20 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
     if (sim::Status st = checkRenderSettings(r.render); !st)
         return done(id, {}, r.frame, QString::fromStdString(st.error));
     progress(id, QString("Rendering frame %1...").arg(r.frame));
-    const bool motion = r.channel == PreviewChannel::Motion;
+    const bool texture = r.channel == PreviewChannel::Texture;
+    const bool motion = r.channel == PreviewChannel::Motion
+                        || (texture && r.textures.motionVectors);
     FrameFields fields;
     sampleFrameFields(mSimulation.solver(), r.render, motion, setup.params.ambientTemperature,
                       fields);
     const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
+    if (texture) {
+        const std::vector<PassImage> images = renderPasses(fields, r.render, r.textures, tileRate);
+        if (r.texture < 0 || r.texture >= int(images.size()))
+            return done(id, {}, r.frame, "no such texture");
+        return done(id, textureView(images[std::size_t(r.texture)].image, r.alphaChannel), r.frame,
+                    {});
+    }
     const RenderedFrame frame = renderFrame(fields, r.render, motion, tileRate);
     QImage image;
     switch (r.channel) {
@@ -91,6 +125,7 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
         image = colorImage(frame, AlphaMode::Straight, r.emission, 8);
         break;
     case PreviewChannel::Emission: image = emissionImage(frame, 8); break;
+    case PreviewChannel::Texture: break; // rendered above
     case PreviewChannel::Motion:
         image = motionImage(frame, r.motionRange > 0.f ? r.motionRange : autoMotionRange({frame}),
                             8);
