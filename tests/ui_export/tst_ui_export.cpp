@@ -5,6 +5,7 @@
 #include <document/document.h>
 #include <export/atlaspreview.h>
 #include <export/exportdialog.h>
+#include <export/exrimage.h>
 #include <export/flipbook.h>
 #include <export/framepreview.h>
 #include <io/scenereader.h>
@@ -14,7 +15,10 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -240,6 +244,74 @@ private slots:
         QVERIFY2(visible > 10, qPrintable(QString::number(visible)));
         QCOMPARE(dialog.framePreview()->image().convertToFormat(QImage::Format_RGBA8888),
                  exported.convertToFormat(QImage::Format_RGBA8888));
+    }
+
+    // The passes (issue 13): each output has its own pass options, stored in the presets; the
+    // preview lists every pass texture and shows it; a 2D scene has no depth map (the box is
+    // disabled and a preset that packs depth is refused with the reason); the export writes
+    // the normal map as OpenEXR, which reads back with the preview's values.
+    void passesPreviewAndExport()
+    {
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(24, 6), {});
+        ExportDialog dialog(&document, 4);
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        child<QLineEdit>(dialog, "baseName")->setText("test");
+        child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(true);
+        child<QCheckBox>(dialog, "vdbEnabled")->setChecked(false);
+        child<QSpinBox>(dialog, "rows")->setValue(2);
+        child<QSpinBox>(dialog, "columns")->setValue(3);
+        child<QSpinBox>(dialog, "frameWidth")->setValue(24);
+        child<QSpinBox>(dialog, "frameHeight")->setValue(24);
+        QVERIFY(!child<QCheckBox>(dialog, "flipbookDepth")->isEnabled());
+
+        // A custom pack with depth in B (the default channels): not for a 2D scene.
+        auto *pack = child<QComboBox>(dialog, "flipbookPack");
+        QVERIFY(!child<QComboBox>(dialog, "flipbookChannelB")->isEnabled());
+        pack->setCurrentIndex(pack->findData(int(PackPreset::Custom)));
+        QVERIFY(child<QComboBox>(dialog, "flipbookChannelB")->isEnabled());
+        QCOMPARE(child<QComboBox>(dialog, "flipbookChannelB")->currentText(), QString("depth"));
+        QVERIFY2(dialog.findChild<QLabel *>("message")->text().contains("depth"),
+                 qPrintable(dialog.findChild<QLabel *>("message")->text()));
+        QVERIFY(!child<QPushButton>(dialog, "exportButton")->isEnabled());
+
+        pack->setCurrentIndex(pack->findData(int(PackPreset::Separate)));
+        child<QCheckBox>(dialog, "flipbookNormals")->setChecked(true);
+        auto *format = child<QComboBox>(dialog, "flipbookFormat");
+        format->setCurrentIndex(2); // OpenEXR, float
+        QVERIFY(child<QPushButton>(dialog, "exportButton")->isEnabled());
+        const PassSettings passes = dialog.presets().flipbook.passes;
+        QVERIFY(passes.normals);
+        QCOMPARE(passes.format, ImageFormat::Exr);
+        QCOMPARE(passes.exrPrecision, ExrPrecision::Float);
+        QCOMPARE(dialog.presets().images.passes, PassSettings{}); // the images keep their own
+
+        // The preview offers the normal map and shows it: in the smoke, normals vary.
+        auto *channel = child<QComboBox>(dialog, "previewChannel");
+        const int normal = channel->findText("normal", Qt::MatchContains);
+        QVERIFY2(normal >= 3, qPrintable(QString::number(channel->count())));
+        QSignalSpy rendered(dialog.framePreview(), &FramePreview::frameReady);
+        channel->setCurrentIndex(normal);
+        QTRY_VERIFY_WITH_TIMEOUT(!rendered.isEmpty() && !dialog.framePreview()->isBusy(), kWaitMs);
+        const QImage preview = dialog.framePreview()->image();
+        QCOMPARE(preview.size(), QSize(24, 24));
+        QSet<QRgb> colours;
+        for (int y = 0; y < preview.height(); ++y)
+            for (int x = 0; x < preview.width(); ++x)
+                colours.insert(preview.pixel(x, y));
+        QVERIFY2(colours.size() > 8, qPrintable(QString::number(colours.size())));
+
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
+        QVERIFY(exists(dir.filePath("test_flipbook.exr")));
+        FloatImage normals;
+        const sim::Status read = readExr(dir.filePath("test_flipbook_normal.exr"), normals);
+        QVERIFY2(read, read.error.c_str());
+        QCOMPARE(normals.width, 3 * (24 + 2 * dialog.presets().flipbook.padding));
+        QCOMPARE(document.scene().exports.flipbook.passes, passes); // remembered, undoably
     }
 
     // Cancel stops the bake between frames; the images written are complete and no atlas or

@@ -2,10 +2,12 @@
 
 #include "atlaspreview.h"
 #include "framepreview.h"
+#include "passeseditor.h"
 
 #include <document/document.h>
 #include <document/undocommands.h>
 #include <export/flipbook.h>
+#include <export/passes.h>
 #include <preferences.h>
 
 #include <QCheckBox>
@@ -52,6 +54,9 @@ QHBoxLayout *sideBySide(QWidget *first, QWidget *second, const QString &between 
 const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
 const char *const kVdbKey = "vdb";
 constexpr int kFrameDelayMs = 150; ///< preview renders once the options stop changing
+/// Preview channel entries past colour, emission and motion: kTextureEntry + 2 * texture
+/// index (+ 1 for its alpha channel).
+constexpr int kTextureEntry = 100;
 
 /// What plume-cli bakes from presets alone: OpenVDB unless an image output is enabled.
 bool cliWritesVdb(const ExportPresets &p) { return !p.flipbook.enabled && !p.images.enabled; }
@@ -208,6 +213,8 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     for (QWidget *w : std::initializer_list<QWidget *>{mProjection, mYaw, mPitch, mFov, mZoom})
         w->setEnabled(is3D);
     mLook->setEnabled(!is3D);
+    mFlipPasses->setThreeD(is3D);
+    mImagePasses->setThreeD(is3D);
     mDirectory->setText(kExportDirectory.get());
     load(mScenePresets);
     connectChanges();
@@ -325,6 +332,8 @@ QWidget *ExportDialog::createFlipbookGroup()
     mLoop = spinBox("loopFrames", flipbookParams::loopFrames, "Off");
     mLoop->setSuffix(" frames");
     form->addRow("Loop blend", mLoop);
+    mFlipPasses = new PassesEditor("flipbook");
+    form->addRow(mFlipPasses);
     return mFlipbookGroup;
 }
 
@@ -340,6 +349,8 @@ QWidget *ExportDialog::createImagesGroup()
     form->addRow("Bit depth", mImageDepth);
     mImageEmission = emissionBox("imageEmission");
     form->addRow("Emission", mImageEmission);
+    mImagePasses = new PassesEditor("images");
+    form->addRow(mImagePasses);
     return mImagesGroup;
 }
 
@@ -442,12 +453,14 @@ void ExportDialog::load(const ExportPresets &p)
     mMotion->setChecked(f.motionVectors);
     mMotionRange->setValue(f.motionRange);
     mLoop->setValue(f.loopFrames);
+    mFlipPasses->setSettings(f.passes);
 
     const ImageSequenceSettings &i = p.images;
     mImageStep->setValue(i.step);
     select(mImageAlpha, int(i.alpha));
     select(mImageDepth, i.bitDepth);
     select(mImageEmission, int(i.emission));
+    mImagePasses->setSettings(i.passes);
 
     select(mVdbUp, int(p.openvdb.up));
     mVdbHalf->setChecked(p.openvdb.halfFloat);
@@ -514,6 +527,7 @@ ExportPresets ExportDialog::presets() const
     f.motionVectors = mMotion->isChecked();
     f.motionRange = float(mMotionRange->value());
     f.loopFrames = mLoop->value();
+    f.passes = mFlipPasses->settings();
     if (renamed)
         f.fileName = (base + "_flipbook").toStdString();
 
@@ -525,6 +539,7 @@ ExportPresets ExportDialog::presets() const
     i.alpha = AlphaMode(selected(mImageAlpha));
     i.bitDepth = selected(mImageDepth);
     i.emission = EmissionOutput(selected(mImageEmission));
+    i.passes = mImagePasses->settings();
     if (renamed)
         i.fileName = base.toStdString();
 
@@ -567,6 +582,7 @@ void ExportDialog::optionsChanged()
     }
     updateEnabled();
     updateAtlas();
+    updateChannels();
     const QString problem = validate();
     mMessage->setText(problem);
     mExportButton->setEnabled(!isExporting() && problem.isEmpty());
@@ -610,6 +626,36 @@ void ExportDialog::updateAtlas()
     mAtlas->setAtlas(layout, std::move(frames), error);
 }
 
+// The preview's entries: colour, emission, motion vectors, then each pass texture of the
+// flipbook (or, when only images are on, of the image sequence) and each packed texture's A.
+void ExportDialog::updateChannels()
+{
+    const BakeSettings s = bakeSettings();
+    const TextureOptions options = s.flipbook.enabled || !s.images.enabled
+                                       ? textureOptions(s.flipbook)
+                                       : textureOptions(s.images);
+    const std::vector<PassTexture> textures = passTextures(options);
+    const int current = selected(mChannel);
+    const QSignalBlocker block(mChannel);
+    while (mChannel->count() > 3)
+        mChannel->removeItem(3);
+    for (std::size_t n = 0; n < textures.size(); ++n) {
+        const PassTexture &t = textures[n];
+        if (t.kind != TextureKind::Packed)
+            continue;
+        // Short names ("sixway_rtb RGB"); the texture's purpose is the entry's tooltip.
+        const QString name = QString::fromStdString(t.suffix).mid(1);
+        const QString purpose = QString::fromStdString(t.purpose);
+        mChannel->addItem(t.channels == 4 ? name + " RGB" : name, kTextureEntry + 2 * int(n));
+        mChannel->setItemData(mChannel->count() - 1, purpose, Qt::ToolTipRole);
+        if (t.channels == 4) {
+            mChannel->addItem(name + " A", kTextureEntry + 2 * int(n) + 1);
+            mChannel->setItemData(mChannel->count() - 1, purpose, Qt::ToolTipRole);
+        }
+    }
+    select(mChannel, current); // the first entry when that texture is gone
+}
+
 void ExportDialog::requestFrame()
 {
     const BakeSettings s = bakeSettings();
@@ -617,7 +663,16 @@ void ExportDialog::requestFrame()
     r.scene = mDocument->scene();
     r.frame = mPreviewFrame->value();
     r.render = s.render;
-    r.channel = PreviewChannel(selected(mChannel));
+    const int entry = selected(mChannel);
+    if (entry >= kTextureEntry) {
+        r.channel = PreviewChannel::Texture;
+        r.textures = s.flipbook.enabled || !s.images.enabled ? textureOptions(s.flipbook)
+                                                             : textureOptions(s.images);
+        r.texture = (entry - kTextureEntry) / 2;
+        r.alphaChannel = (entry - kTextureEntry) % 2 == 1;
+    } else {
+        r.channel = PreviewChannel(entry);
+    }
     r.emission = s.flipbook.enabled ? s.flipbook.emission : s.images.emission;
     r.motionRange = s.flipbook.motionRange;
     std::vector<int> frames;
@@ -639,6 +694,15 @@ QString ExportDialog::validate() const
         return "Enter a base name.";
     if (sim::Status st = checkFrameRange(mDocument->scene(), s.firstFrame, s.lastFrame); !st)
         return QString::fromStdString(st.error);
+    const bool is2D = mDocument->scene().domain.dimension == Dimension::TwoD;
+    if (s.flipbook.enabled) {
+        if (sim::Status st = checkPasses(passTextures(textureOptions(s.flipbook)), is2D); !st)
+            return "Flipbook: " + QString::fromStdString(st.error);
+    }
+    if (s.images.enabled) {
+        if (sim::Status st = checkPasses(passTextures(textureOptions(s.images)), is2D); !st)
+            return "Images: " + QString::fromStdString(st.error);
+    }
     if (s.flipbook.enabled) {
         std::vector<int> frames;
         int step = 1;

@@ -26,12 +26,15 @@ namespace plume {
 class AtlasPreview;
 class Document;
 class FramePreview;
+class PassesEditor;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
 /// image sequence and an OpenVDB sequence with the core bake loop (bake/baker.h) on a worker
 /// thread, with progress and Cancel. Opens with the scene's export presets; Export stores the
 /// settings back into them as one undoable edit (values::SceneExports). Shows, live, the atlas
-/// layout to scale and one frame rendered exactly as the bake will render it.
+/// layout to scale and one frame rendered exactly as the bake will render it: its colour,
+/// emission, motion vectors or any of the pass textures the options make (six-way lightmaps,
+/// normal and depth maps, alpha, packed textures; each packed texture's RGB and its A).
 ///
 /// The OpenVDB section's up axis and half floats are the scene's `export.openvdb` preset.
 /// Not stored in the scene: the output folder (a user preference). The OpenVDB choice is
@@ -83,6 +86,7 @@ private:
     void optionsChanged();
     void updateEnabled();
     void updateAtlas();
+    void updateChannels();
     void requestFrame();
     QString validate() const;
     void browse();
@@ -131,12 +135,14 @@ private:
     QCheckBox *mMotion;
     QDoubleSpinBox *mMotionRange;
     QSpinBox *mLoop;
+    PassesEditor *mFlipPasses;
     // Images
     QGroupBox *mImagesGroup;
     QSpinBox *mImageStep;
     QComboBox *mImageAlpha;
     QComboBox *mImageDepth;
     QComboBox *mImageEmission;
+    PassesEditor *mImagePasses;
     // OpenVDB
     QGroupBox *mVdbGroup;
     QComboBox *mVdbUp;

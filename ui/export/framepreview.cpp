@@ -11,8 +11,33 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace plume {
+
+namespace {
+
+/// A texture's stored values (clamped to [0, 1], as a PNG would hold them) as an opaque image
+/// of its RGB (grey for one channel), or its alpha channel as grey.
+QImage textureView(const FloatImage &image, bool alphaChannel)
+{
+    QImage out(image.width, image.height, QImage::Format_RGB32);
+    const auto level = [](float v) { return int(std::lround(std::clamp(v, 0.f, 1.f) * 255.f)); };
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            if (alphaChannel || image.channels == 1) {
+                const int g = level(image.at(x, y, alphaChannel ? image.channels - 1 : 0));
+                out.setPixel(x, y, qRgb(g, g, g));
+            } else {
+                out.setPixel(x, y,
+                             qRgb(level(image.at(x, y, 0)), level(image.at(x, y, 1)),
+                                  level(image.at(x, y, 2))));
+            }
+        }
+    return out;
+}
+
+} // namespace
 
 /// The worker: owns the preview's simulation and renders on its thread.
 class PreviewRenderer : public QObject
@@ -81,10 +106,13 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
     if (sim::Status st = checkRenderSettings(r.render); !st)
         return done(id, {}, r.frame, QString::fromStdString(st.error));
     progress(id, QString("Rendering frame %1...").arg(r.frame));
-    const bool motion = r.channel == PreviewChannel::Motion;
+    const bool texture = r.channel == PreviewChannel::Texture;
+    const bool motion = r.channel == PreviewChannel::Motion
+                        || (texture && r.textures.motionVectors);
     RenderedFrame frame;
     if (r.render.look2D == Look2D::Texture && mSimulation.solver().domain().is2D()) {
-        // The liquid texture look, as the bake draws it (render/liquidtexture.h).
+        // The liquid texture look, as the bake draws it (render/liquidtexture.h); it has no
+        // passes beyond its colour.
         LiquidTextureLook look;
         std::string error;
         if (!r.scene.simulation.liquidTexture.enabled())
@@ -103,6 +131,14 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
         sampleFrameFields(mSimulation.solver(), r.render, motion, setup.params.ambientTemperature,
                           fields);
         const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
+        if (texture) {
+            const std::vector<PassImage> images = renderPasses(fields, r.render, r.textures,
+                                                               tileRate);
+            if (r.texture < 0 || r.texture >= int(images.size()))
+                return done(id, {}, r.frame, "no such texture");
+            return done(id, textureView(images[std::size_t(r.texture)].image, r.alphaChannel),
+                        r.frame, {});
+        }
         frame = renderFrame(fields, r.render, motion, tileRate);
     }
     QImage image;
@@ -111,6 +147,7 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
         image = colorImage(frame, AlphaMode::Straight, r.emission, 8);
         break;
     case PreviewChannel::Emission: image = emissionImage(frame, 8); break;
+    case PreviewChannel::Texture: break; // rendered above
     case PreviewChannel::Motion:
         image = motionImage(frame, r.motionRange > 0.f ? r.motionRange : autoMotionRange({frame}),
                             8);

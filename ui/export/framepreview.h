@@ -1,5 +1,6 @@
 #pragma once
 
+#include <export/passes.h>
 #include <render/rendersettings.h>
 #include <scene/scene.h>
 #include <settings/exportsettings.h>
@@ -15,8 +16,9 @@ namespace plume {
 
 class PreviewRenderer;
 
-/// What the frame preview shows of a rendered frame.
-enum class PreviewChannel { Color, Emission, Motion };
+/// What the frame preview shows of a rendered frame: the colour, emission and motion-vector
+/// images, or one of the pass textures (six-way lightmaps, normals, depth, alpha, packed).
+enum class PreviewChannel { Color, Emission, Motion, Texture };
 
 /// One frame of the export rendered by core/render exactly as the bake renders it: a private
 /// simulation on a worker thread runs the scene to the chosen frame (kept between requests, so
@@ -37,6 +39,11 @@ public:
         EmissionOutput emission = EmissionOutput::None; ///< Combined: added to the colour
         float motionRange = 0.f;                        ///< 0: the frame's largest motion
         int motionStep = 1;                             ///< simulation frames per tile
+        /// PreviewChannel::Texture: passTextures(textures)[texture], its RGB shown opaque (the
+        /// alpha channel of a packed texture holds data), or with `alphaChannel` its A as grey.
+        TextureOptions textures;
+        int texture = -1;
+        bool alphaChannel = false;
     };
 
     explicit FramePreview(QWidget *parent = nullptr);
