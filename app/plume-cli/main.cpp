@@ -601,6 +601,7 @@ QString applyVdbOptions(const QCommandLineParser &p, const VdbOptions &o, plume:
 int bakeOcean(const QCommandLineParser &parser, const plume::Scene &scene, const QString &path,
               bool quiet, const QCommandLineOption &framesOpt, const QCommandLineOption &outOpt,
               const QCommandLineOption &mapsOpt, const QCommandLineOption &flipbookOpt,
+              const QCommandLineOption &formatOpt, const QCommandLineOption &exrOpt,
               const std::vector<QCommandLineOption> &refused)
 {
     for (const QCommandLineOption &o : refused) {
@@ -610,6 +611,16 @@ int bakeOcean(const QCommandLineParser &parser, const plume::Scene &scene, const
                                 "(--ocean-maps, --ocean-flipbook)");
     }
     plume::OceanBakeSettings settings;
+    if (parser.isSet(formatOpt)
+        && !parseName(parser.value(formatOpt), plume::kImageFormatNames, settings.format))
+        return usageError("--format must be "
+                          + QString::fromStdString(plume::kImageFormatNames.expected()) + ", got '"
+                          + parser.value(formatOpt) + "'");
+    if (parser.isSet(exrOpt)
+        && !parseName(parser.value(exrOpt), plume::kExrPrecisionNames, settings.exrPrecision))
+        return usageError("--exr must be "
+                          + QString::fromStdString(plume::kExrPrecisionNames.expected()) + ", got '"
+                          + parser.value(exrOpt) + "'");
     settings.outputDirectory = parser.value(outOpt).toStdString();
     settings.baseName = QFileInfo(path).completeBaseName().toStdString();
     settings.plumeVersion = PLUME_VERSION;
@@ -719,7 +730,8 @@ int bake(const QStringList &arguments)
             "Exit codes: 0 done; 1 failed or interrupted while running (finished frames stay, "
             "resumable); 2 bad usage or scene, or --resume refused (nothing to resume, or the "
             "scene or options differ); 3 the grid does not fit in memory. Scenes of the ocean "
-            "scheme write 16-bit PNG maps instead: <scene>_height.<frame>.png, _normal and _foam "
+            "scheme write 16-bit PNG (or with --format exr, OpenEXR) maps instead: "
+            "<scene>_height.<frame>.png, _normal and _foam "
             "(--ocean-maps), or atlases (--ocean-flipbook), and <scene>_ocean.json with the "
             "height range; they tile and, over one loop period, loop (docs/ocean.md)."))
         return *done;
@@ -747,9 +759,11 @@ int bake(const QStringList &arguments)
 
     if (scene->simulation.params.scheme == plume::sim::Scheme::Ocean)
         return bakeOcean(parser, *scene, path, quiet, framesOpt, outOpt, oceanMapsOpt,
-                         oceanFlipbookOpt,
+                         oceanFlipbookOpt, exportOpts.format, exportOpts.exr,
                          {vdbOpt, resumeOpt, exportOpts.flipbook, exportOpts.images, flowMapOpt,
-                          vdbOpts.up, vdbOpts.half, vdbOpts.velocityMask});
+                          vdbOpts.up, vdbOpts.half, vdbOpts.velocityMask, exportOpts.lighting,
+                          exportOpts.normals, exportOpts.depthMap, exportOpts.alphaMap,
+                          exportOpts.pack});
     if (parser.isSet(oceanMapsOpt) || parser.isSet(oceanFlipbookOpt))
         return usageError("--ocean-maps and --ocean-flipbook are for scenes of the ocean scheme; "
                           "this one is "

@@ -1,5 +1,8 @@
 #include "oceanbake.h"
 
+#include <export/exrimage.h>
+#include <export/passes.h>
+
 #include <export/frameimage.h>
 #include <scene/scenesimulation.h>
 
@@ -17,11 +20,26 @@ namespace plume {
 
 namespace {
 
-std::string frameName(const std::string &base, OceanMap map, int frame)
+std::string frameName(const std::string &base, OceanMap map, int frame, ImageFormat format)
 {
     char number[16];
     std::snprintf(number, sizeof number, "%04d", frame);
-    return base + "_" + toString(map) + "." + number + ".png";
+    return base + "_" + toString(map) + "." + number + fileExtension(format);
+}
+
+/// A map's file bytes: a 16-bit PNG, or OpenEXR with the map's values as they are.
+sim::Status encodeMap(const MapImage &map, const OceanBakeSettings &s, QByteArray &out)
+{
+    if (s.format == ImageFormat::Png) {
+        out = pngBytes16(map);
+        return sim::Status::success();
+    }
+    FloatImage image;
+    image.width = map.width;
+    image.height = map.height;
+    image.channels = map.channels;
+    image.pixels = map.values;
+    return exrBytes(image, s.exrPrecision, out);
 }
 
 /// The frame's maps, in the order of `maps`.
@@ -76,9 +94,12 @@ QJsonObject sidecar(const Scene &scene, const OceanBakeSettings &s, const sim::D
     j["layout"] = s.flipbook ? "flipbook" : "sequence";
     if (s.flipbook)
         j["columns"] = columns;
+    const bool exr = s.format == ImageFormat::Exr;
+    j["fileFormat"] = exr ? QString("exr-") + toString(s.exrPrecision) : QString("png-16");
     j["height"] = QJsonObject{{"min", double(low)},
                               {"max", double(high)},
-                              {"encoding", "grey = (h - min) / (max - min), metres"}};
+                              {"encoding", exr ? "Y = h, metres (linear, not scaled)"
+                                               : "grey = (h - min) / (max - min), metres"}};
     j["normal"] = "rgb = 0.5 + 0.5 n; x right, y up, z out of the surface (OpenGL)";
     j["foam"] = "grey = clamp(1 - J, 0, 1); J the Jacobian of the choppy displacement";
     QJsonArray list;
@@ -152,7 +173,10 @@ BakeResult bakeOceanMaps(const Scene &scene, const OceanBakeSettings &s, BakeObs
             return fail("frame " + std::to_string(f) + ": " + st.status.error);
         if (f < s.firstFrame)
             continue;
-        std::vector<MapImage> maps = frameMaps(simulation.solver(), s.maps, low, high);
+        // EXR keeps the height in metres (the identity range); PNG scales it to [0, 1].
+        const bool exr = s.format == ImageFormat::Exr;
+        std::vector<MapImage> maps = frameMaps(simulation.solver(), s.maps, exr ? 0.f : low,
+                                               exr ? 1.f : high);
         if (s.flipbook) {
             for (std::size_t m = 0; m < maps.size(); ++m)
                 atlasFrames[m].push_back(std::move(maps[m]));
@@ -160,9 +184,11 @@ BakeResult bakeOceanMaps(const Scene &scene, const OceanBakeSettings &s, BakeObs
             std::vector<QString> paths;
             std::vector<QByteArray> contents;
             for (std::size_t m = 0; m < maps.size(); ++m) {
-                names.push_back(frameName(s.baseName, s.maps[m], f));
+                names.push_back(frameName(s.baseName, s.maps[m], f, s.format));
                 paths.push_back(QString::fromStdString((dir / names.back()).string()));
-                contents.push_back(pngBytes16(maps[m]));
+                contents.emplace_back();
+                if (sim::Status st = encodeMap(maps[m], s, contents.back()); !st)
+                    return fail(names.back() + ": " + st.error);
             }
             if (sim::Status st = writeFilesAtomically(paths, contents); !st)
                 return fail(st.error);
@@ -185,9 +211,13 @@ BakeResult bakeOceanMaps(const Scene &scene, const OceanBakeSettings &s, BakeObs
     std::vector<QByteArray> contents;
     if (s.flipbook) {
         for (std::size_t m = 0; m < s.maps.size(); ++m) {
-            names.push_back(s.baseName + "_" + toString(s.maps[m]) + "_flipbook.png");
+            names.push_back(s.baseName + "_" + toString(s.maps[m]) + "_flipbook"
+                            + fileExtension(s.format));
             paths.push_back(QString::fromStdString((dir / names.back()).string()));
-            contents.push_back(pngBytes16(mapAtlas(atlasFrames[m], columns)));
+            contents.emplace_back();
+            if (sim::Status st = encodeMap(mapAtlas(atlasFrames[m], columns), s, contents.back());
+                !st)
+                return fail(names.back() + ": " + st.error);
         }
     }
     const sim::Domain &domain = simulation.solver().domain();

@@ -4,6 +4,7 @@
 #include "scene_texture.h"
 
 #include <bake/baker.h>
+#include <export/flipbook.h>
 #include <export/flowmap.h>
 #include <io/scenereader.h>
 #include <io/scenewriter.h>
@@ -267,4 +268,38 @@ void TestLiquidTextureScene::loopSeamIsNoLargerThanAFrame()
     // A loop of another length is not seamless: 12 frames jump more than any frame.
     const double off = meanDifference(frames[11], frames[0]);
     QVERIFY2(off > 1.5 * largest, qPrintable(QString("12-frame seam %1").arg(off)));
+}
+
+void TestLiquidTextureScene::unsteadyLoopWithFullCrossfade()
+{
+    // The whole lava scene (turbulent, never repeating): a flipbook of 2N rendered frames with
+    // a loop blend of N (export/flipbook.h blendLoop: frame i is the mix of frames N + i and
+    // i, so the crossfade spans the whole loop) has every step built alike, the seam included:
+    // it is no larger than the largest step between consecutive frames of the loop.
+    Scene scene = lavaScene(48, 40);
+    SceneSimulation simulation;
+    QVERIFY(simulation.setScene(scene));
+    LiquidTextureLook look;
+    QVERIFY(loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory, look));
+    std::vector<RenderedFrame> frames;
+    for (int frame = 1; frame <= 40; ++frame) {
+        QVERIFY(simulation.advance(frame).status);
+        if (frame <= 8)
+            continue;
+        const sim::Simulation &s = simulation.simulation();
+        frames.push_back(liquidTextureFrame(textureOffsets(s.textureCoordinates()),
+                                            s.solver().domain().boundaries, s.frame(), look, 96,
+                                            48));
+    }
+    QCOMPARE(int(frames.size()), 32);
+    const std::vector<RenderedFrame> loop = blendLoop(frames, 16);
+    QCOMPARE(int(loop.size()), 16);
+    double largest = 0.0;
+    for (std::size_t n = 0; n + 1 < loop.size(); ++n)
+        largest = std::max(largest, meanDifference(loop[n], loop[n + 1]));
+    const double seam = meanDifference(loop.back(), loop.front());
+    QVERIFY2(seam <= largest, qPrintable(QString("seam %1 > %2").arg(seam).arg(largest)));
+    // Without the loop blend the same frames jump at the seam by more than any step.
+    const double raw = meanDifference(frames[15], frames[0]);
+    QVERIFY2(raw > largest, qPrintable(QString("unblended seam %1 <= %2").arg(raw).arg(largest)));
 }

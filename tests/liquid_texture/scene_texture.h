@@ -16,4 +16,5 @@ private slots:
     void bakeWritesTextureFlipbookAndFlowMap();
     void uniformFlowMapIsUniform();
     void loopSeamIsNoLargerThanAFrame();
+    void unsteadyLoopWithFullCrossfade();
 };

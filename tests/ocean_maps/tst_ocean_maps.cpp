@@ -1,8 +1,10 @@
-// Ocean maps (docs/ocean.md): 16-bit PNGs of height, normal and foam that tile in space and
-// loop in time, with a sidecar; the ocean-tile example bakes.
+// Ocean maps (docs/ocean.md): 16-bit PNGs (or OpenEXR) of height, normal and foam that tile in
+// space and loop in time, with a sidecar; the ocean-tile example bakes.
 #include <bake/oceanbake.h>
+#include <export/exrimage.h>
 #include <export/oceanmaps.h>
 #include <io/scenereader.h>
+#include <scene/scenesimulation.h>
 
 #include <QtTest>
 
@@ -182,6 +184,44 @@ private slots:
         const QJsonObject side =
             QJsonDocument::fromJson(readAll(dir.filePath("sea_ocean.json"))).object();
         QCOMPARE(side["columns"].toInt(), 4);
+    }
+
+    // --format exr: OpenEXR maps; the height is in metres as simulated (the solver's own
+    // values, not scaled), float or half; the sidecar says so.
+    void exrMaps()
+    {
+        const Scene scene = example(32, 2.f, 4);
+        QTemporaryDir dir;
+        OceanBakeSettings s;
+        s.outputDirectory = dir.path().toStdString();
+        s.baseName = "sea";
+        s.firstFrame = 1;
+        s.lastFrame = 4;
+        s.maps = {OceanMap::Height, OceanMap::Normal};
+        s.format = ImageFormat::Exr;
+        s.exrPrecision = ExrPrecision::Float;
+        const BakeResult result = bakeOceanMaps(scene, s);
+        QVERIFY2(result.status.ok(), result.status.error.c_str());
+        FloatImage height, normal;
+        QVERIFY(readExr(dir.filePath("sea_height.0004.exr"), height).ok());
+        QVERIFY(readExr(dir.filePath("sea_normal.0004.exr"), normal).ok());
+        QCOMPARE(height.width, 32);
+        QCOMPARE(normal.channels, 4); // RGB read back with A = 1
+
+        SceneSimulation simulation;
+        QVERIFY(simulation.setScene(scene).ok());
+        for (int f = 1; f <= 4; ++f)
+            QVERIFY(simulation.advance(f).status.ok());
+        sim::ScalarGrid h;
+        simulation.solver().sample(sim::FieldKind::Height, h);
+        // Pixel (x, y) is cell (x, ny - 1 - y).
+        for (int y = 0; y < 32; y += 7)
+            for (int x = 0; x < 32; x += 5)
+                QCOMPARE(height.at(x, y, 0), h(x, 31 - y, 0));
+        const QJsonObject side =
+            QJsonDocument::fromJson(readAll(dir.filePath("sea_ocean.json"))).object();
+        QCOMPARE(side["fileFormat"].toString(), QString("exr-float"));
+        QVERIFY(side["height"].toObject()["encoding"].toString().contains("not scaled"));
     }
 
     void refusals()

@@ -260,6 +260,7 @@ private slots:
         child<QLineEdit>(dialog, "baseName")->setText("test");
         child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(true);
         child<QCheckBox>(dialog, "vdbEnabled")->setChecked(false);
+        child<QCheckBox>(dialog, "flowMapEnabled")->setChecked(true); // 2D: offered
         child<QSpinBox>(dialog, "rows")->setValue(2);
         child<QSpinBox>(dialog, "columns")->setValue(3);
         child<QSpinBox>(dialog, "frameWidth")->setValue(24);
@@ -307,6 +308,7 @@ private slots:
         QVERIFY(finished.wait(kWaitMs));
         QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
         QVERIFY(exists(dir.filePath("test_flipbook.exr")));
+        QVERIFY(exists(dir.filePath("test_flowmap.png")));
         FloatImage normals;
         const sim::Status read = readExr(dir.filePath("test_flipbook_normal.exr"), normals);
         QVERIFY2(read, read.error.c_str());

@@ -214,6 +214,7 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
         w->setEnabled(is3D);
     mLook->setEnabled(!is3D);
     mFlipPasses->setThreeD(is3D);
+    mFlowMapOn->setEnabled(!is3D);
     mImagePasses->setThreeD(is3D);
     mDirectory->setText(kExportDirectory.get());
     load(mScenePresets);
@@ -250,6 +251,11 @@ QWidget *ExportDialog::createOutputGroup()
     form->addRow(mFlipbookOn);
     form->addRow(mImagesOn);
     form->addRow(mVdbOn);
+    mFlowMapOn = checkBox("flowMapEnabled", "Flow map (<base>_flowmap.png + .json; 2D)");
+    mFlowMapOn->setToolTip("The time-averaged velocity over the frames as RG = 0.5 + 0.5 v / vmax, "
+                           "B = speed / vmax, for shaders that distort any texture "
+                           "(docs/liquid-textures.md)");
+    form->addRow(mFlowMapOn);
     return group;
 }
 
@@ -562,6 +568,7 @@ BakeSettings ExportDialog::bakeSettings() const
     s.lastFrame = mLast->value();
     s.plumeVersion = QCoreApplication::applicationVersion().toStdString();
     s.vdb = mVdbOn->isChecked();
+    s.flowMap = mFlowMapOn->isChecked() && mFlowMapOn->isEnabled();
     s.render = p.render;
     s.flipbook = p.flipbook;
     s.images = p.images;
@@ -686,7 +693,7 @@ void ExportDialog::requestFrame()
 QString ExportDialog::validate() const
 {
     const BakeSettings s = bakeSettings();
-    if (!s.vdb && !s.flipbook.enabled && !s.images.enabled)
+    if (!s.vdb && !s.flipbook.enabled && !s.images.enabled && !s.flowMap)
         return "Choose at least one output.";
     if (s.outputDirectory.empty())
         return "Choose an output folder.";

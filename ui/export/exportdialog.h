@@ -29,10 +29,10 @@ class FramePreview;
 class PassesEditor;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
-/// image sequence and an OpenVDB sequence with the core bake loop (bake/baker.h) on a worker
-/// thread, with progress and Cancel. Opens with the scene's export presets; Export stores the
-/// settings back into them as one undoable edit (values::SceneExports). Shows, live, the atlas
-/// layout to scale and one frame rendered exactly as the bake will render it: its colour,
+/// image sequence, an OpenVDB sequence and (2D) a flow map with the core bake loop (bake/baker.h)
+/// on a worker thread, with progress and Cancel. Opens with the scene's export presets; Export
+/// stores the settings back into them as one undoable edit (values::SceneExports). Shows, live, the
+/// atlas layout to scale and one frame rendered exactly as the bake will render it: its colour,
 /// emission, motion vectors or any of the pass textures the options make (six-way lightmaps,
 /// normal and depth maps, alpha, packed textures; each packed texture's RGB and its A).
 ///
@@ -105,6 +105,7 @@ private:
     QCheckBox *mFlipbookOn;
     QCheckBox *mImagesOn;
     QCheckBox *mVdbOn;
+    QCheckBox *mFlowMapOn; ///< not stored in the presets, like plume-cli's --flow-map
     // Frames
     QSpinBox *mFirst;
     QSpinBox *mLast;
