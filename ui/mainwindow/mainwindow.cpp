@@ -336,6 +336,12 @@ void MainWindow::createActions()
     QAction *turntable = make("Save &Turntable...", "actionSaveTurntable");
     turntable->setStatusTip("Saves PNG frames of the volume view turning once round the smoke");
     connect(turntable, &QAction::triggered, this, [this] { saveTurntableWithPrompt(); });
+    // Offered for 3D scenes while the volume view exists (the action explains itself if
+    // triggered otherwise, e.g. from a test).
+    connect(mDocument, &Document::changed, turntable, [this, turntable] {
+        turntable->setEnabled(mDocument->scene().domain.dimension == Dimension::ThreeD
+                              && mViewLayout->volumeView());
+    });
     view->addAction(turntable);
 
     // Tools
