@@ -74,7 +74,12 @@ SurfaceView::SurfaceView(QWidget *parent)
 
 SurfaceView::~SurfaceView()
 {
-    if (mGl) {
+    // ~QOpenGLWidget destroys the context after this body, and its aboutToBeDestroyed would
+    // call the releasing lambda of initializeGL on a SurfaceView that no longer exists (UBSan's
+    // vptr check caught it).
+    if (context())
+        context()->disconnect(this);
+    if (mGl && context()) {
         makeCurrent();
         releaseGL();
         doneCurrent();
