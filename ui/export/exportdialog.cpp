@@ -54,6 +54,13 @@ QHBoxLayout *sideBySide(QWidget *first, QWidget *second, const QString &between 
 const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
 const char *const kVdbKey = "vdb";
 constexpr int kFrameDelayMs = 150; ///< preview renders once the options stop changing
+/// The textures the preview offers: the flipbook's, or the image sequence's when only it is on.
+TextureOptions previewedTextures(const BakeSettings &s)
+{
+    return s.flipbook.enabled || !s.images.enabled ? textureOptions(s.flipbook)
+                                                   : textureOptions(s.images);
+}
+
 /// Preview channel entries past colour, emission and motion: kTextureEntry + 2 * texture
 /// index (+ 1 for its alpha channel).
 constexpr int kTextureEntry = 100;
@@ -638,10 +645,7 @@ void ExportDialog::updateAtlas()
 void ExportDialog::updateChannels()
 {
     const BakeSettings s = bakeSettings();
-    const TextureOptions options = s.flipbook.enabled || !s.images.enabled
-                                       ? textureOptions(s.flipbook)
-                                       : textureOptions(s.images);
-    const std::vector<PassTexture> textures = passTextures(options);
+    const std::vector<PassTexture> textures = passTextures(previewedTextures(s));
     const int current = selected(mChannel);
     const QSignalBlocker block(mChannel);
     while (mChannel->count() > 3)
@@ -673,8 +677,7 @@ void ExportDialog::requestFrame()
     const int entry = selected(mChannel);
     if (entry >= kTextureEntry) {
         r.channel = PreviewChannel::Texture;
-        r.textures = s.flipbook.enabled || !s.images.enabled ? textureOptions(s.flipbook)
-                                                             : textureOptions(s.images);
+        r.textures = previewedTextures(s);
         r.texture = (entry - kTextureEntry) / 2;
         r.alphaChannel = (entry - kTextureEntry) % 2 == 1;
     } else {
