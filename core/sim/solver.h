@@ -4,6 +4,7 @@
 #include "fixedpoint.h"
 #include "grid.h"
 #include "params.h"
+#include "particles.h"
 #include "sources.h"
 
 #include <cstdint>
@@ -139,6 +140,10 @@ public:
     /// Whether fuel and flame fields exist: some emitter has emitted fuel (smoke scheme only;
     /// the stam scheme has no combustion).
     virtual bool hasCombustion() const { return false; }
+
+    /// The particles of a particle scheme (sph), or null for grid schemes. Valid until the next
+    /// call of a non-const member.
+    virtual const ParticleSet *particles() const { return nullptr; }
 
 protected:
     friend class Checkpoint;
