@@ -7,6 +7,7 @@
 
 #include <document/document.h>
 #include <render/blackbody.h>
+#include <render/lightvolume.h>
 #include <render/renderer.h>
 #include <scene/rasterize.h>
 #include <scene/scene.h>
@@ -70,6 +71,7 @@ uniform sampler3D uDye;
 uniform sampler3D uSolids;
 uniform sampler3D uFlame;
 uniform sampler1D uBlackbody;
+uniform sampler3D uLightVolume;
 uniform int uHasVolume;
 uniform int uHasFlame;
 uniform int uHasDye;
@@ -80,7 +82,6 @@ uniform float uAmbient;
 uniform vec3 uSmoke;
 uniform float uDensityScale;
 uniform float uStep;
-uniform int uShadowSteps;
 uniform float uEmission;
 uniform float uEmissionMin;
 uniform float uEmissionMax;
@@ -106,22 +107,9 @@ bool boxHit(vec3 o, vec3 d, out float t0, out float t1)
 
 float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uSolids, uvw).r * 255.0 : 0.0; }
 
-// Transmittance from p to the light: exp(-densityScale * integral of density), 0 behind solids.
-float shadow(vec3 p)
-{
-    float t0, t1;
-    if (!boxHit(p, uLightDir, t0, t1))
-        return 1.0;
-    float ds = t1 / float(uShadowSteps);
-    float tau = 0.0;
-    for (int k = 0; k < uShadowSteps; ++k) {
-        vec3 uvw = toUvw(p + uLightDir * ((float(k) + 0.5) * ds));
-        if (solid(uvw) > 0.5)
-            return 0.0;
-        tau += texture(uDensity, uvw).r;
-    }
-    return exp(-uDensityScale * tau * ds);
-}
+// Transmittance from p to the light, precomputed per frame at the cells (lightvolume.h): 0 in
+// and behind solids, exp(-densityScale * integral of density) elsewhere.
+float shadow(vec3 p) { return texture(uLightVolume, toUvw(p)).r; }
 
 // emissionColor: the blackbody colour at the temperature's kelvin, as bright as t^2 times
 // the emission intensity plus the flame times the flame intensity.
@@ -208,6 +196,11 @@ QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 struct VolumeView::Textures
 {
     unsigned density = 0, temperature = 0, dye = 0, solids = 0, flame = 0;
+    unsigned light = 0; ///< transmittance towards the light (lightvolume.h)
+    /// What the light texture was computed from: the volume, direction and extinction.
+    VolumePtr lightOf;
+    sim::Vec3 lightDirection{0.f, 0.f, 0.f};
+    float lightScale = -1.f;
     unsigned blackbody = 0; ///< 1D, kBlackbodyTexels RGB texels
     sim::Int3 size{0, 0, 0};
     bool hasDye = false;
@@ -375,13 +368,14 @@ void VolumeView::initializeGL()
     }
     mGl->glGenVertexArrays(1, &mVao);
     mGl->glGenBuffers(1, &mLineBuffer);
-    unsigned ids[5];
-    mGl->glGenTextures(5, ids);
+    unsigned ids[6];
+    mGl->glGenTextures(6, ids);
     mTex->density = ids[0];
     mTex->temperature = ids[1];
     mTex->dye = ids[2];
     mTex->solids = ids[3];
     mTex->flame = ids[4];
+    mTex->light = ids[5];
     for (unsigned id : ids) {
         mGl->glBindTexture(GL_TEXTURE_3D, id);
         mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -422,9 +416,10 @@ void VolumeView::releaseGL()
 {
     if (!mGl)
         return;
-    const unsigned ids[6] = {mTex->density, mTex->temperature, mTex->dye,
-                             mTex->solids,  mTex->flame,       mTex->blackbody};
-    mGl->glDeleteTextures(6, ids);
+    const unsigned ids[7] = {mTex->density, mTex->temperature, mTex->dye,      mTex->solids,
+                             mTex->flame,   mTex->light,       mTex->blackbody};
+    mGl->glDeleteTextures(7, ids);
+    mTex->lightOf.reset();
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
     mMeshes->release();
@@ -484,6 +479,29 @@ void VolumeView::upload()
     mTex->size = n;
     mUploaded = mFrame->volume;
     ++mUploads;
+}
+
+// The light's transmittance at the cells of the uploaded volume, recomputed when the volume,
+// the light's direction or the extinction changed (light editing redraws without a new frame).
+void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
+{
+    if (mTex->lightOf == mUploaded && mTex->lightDirection == direction
+        && mTex->lightScale == densityScale)
+        return;
+    const FrameVolume &v = *mUploaded;
+    const sim::ScalarGrid light = lightTransmittance(v.field(DisplayField::Density),
+                                                     mTex->hasSolids ? &v.solids : nullptr,
+                                                     direction, densityScale,
+                                                     mFrame->domain.cellSize);
+    const sim::Int3 n = light.size();
+    mGl->glBindTexture(GL_TEXTURE_3D, mTex->light);
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, n.x, n.y, n.z, 0, GL_RED, GL_FLOAT, light.data());
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
+    mTex->lightOf = mUploaded;
+    mTex->lightDirection = direction;
+    mTex->lightScale = densityScale;
 }
 
 void VolumeView::paintGL()
@@ -561,11 +579,15 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
         if (std::abs(light[a]) < 1e-5f)
             light[a] = 1e-5f;
     prog.setUniformValue("uLightDir", qv(light));
+    if (has)
+        uploadLight(light, look.densityScale);
+    mGl->glActiveTexture(GL_TEXTURE0 + 6);
+    mGl->glBindTexture(GL_TEXTURE_3D, mTex->light);
+    prog.setUniformValue("uLightVolume", 6);
     prog.setUniformValue("uLight", qv(look.lightColor * look.lightIntensity));
     prog.setUniformValue("uAmbient", look.ambient);
     prog.setUniformValue("uSmoke", qv(look.smokeColor));
     prog.setUniformValue("uDensityScale", look.densityScale);
-    prog.setUniformValue("uShadowSteps", std::max(q.shadowSteps, 1));
     prog.setUniformValue("uEmission", look.emissionIntensity);
     prog.setUniformValue("uEmissionMin", look.emissionMin);
     prog.setUniformValue("uEmissionMax", std::max(look.emissionMax, look.emissionMin + 1e-3f));
@@ -585,6 +607,8 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uBgBottom", bottom);
     mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
     prog.release();
+    mGl->glActiveTexture(GL_TEXTURE0 + 6);
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mGl->glActiveTexture(GL_TEXTURE0 + 5);
     mGl->glBindTexture(GL_TEXTURE_1D, 0);
     for (int u = 4; u >= 0; --u) {

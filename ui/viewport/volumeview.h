@@ -35,11 +35,11 @@ class VolumeView : public QOpenGLWidget
     Q_OBJECT
 
 public:
-    /// Ray-march settings: step along the view ray in cells, steps towards the light.
+    /// Ray-march settings: the step along the view ray in cells. Shadows come from a light
+    /// volume computed once per frame (core/render/lightvolume.h), whatever the quality.
     struct Quality
     {
         float stepCells = 1.5f;
-        int shadowSteps = 12;
     };
     enum class Background { Dark, Gradient, Light };
 
@@ -98,6 +98,7 @@ private:
     void changed();
     void releaseGL();
     void upload();
+    void uploadLight(sim::Vec3 direction, float densityScale);
     void uploadBlackbody();
     QMatrix4x4 viewProjection() const;
     QVector3D eye() const;
@@ -122,8 +123,8 @@ private:
     int mUploads = 0;
     QString mFailure;
     Background mBackground = Background::Gradient;
-    Quality mInteractive{1.5f, 12};
-    Quality mStill{0.5f, 48};
+    Quality mInteractive{1.5f};
+    Quality mStill{0.5f};
     bool mLastStill = false;
     bool mStillDue = false;
     QTimer mStillTimer;
