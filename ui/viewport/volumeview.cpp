@@ -15,6 +15,7 @@
 
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
@@ -220,7 +221,7 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(160, 160);
     mStillTimer.setSingleShot(true);
-    mStillTimer.setInterval(250);
+    mStillTimer.setInterval(kStillDelayMs);
     connect(&mStillTimer, &QTimer::timeout, this, [this] {
         mStillDue = true;
         update();
@@ -247,10 +248,10 @@ VolumeView::~VolumeView()
     }
 }
 
-void VolumeView::changed()
+void VolumeView::changed(int stillDelayMs)
 {
     mStillDue = false;
-    mStillTimer.start();
+    mStillTimer.start(stillDelayMs);
     update();
 }
 
@@ -269,7 +270,15 @@ void VolumeView::showFrame(const FramePtr &frame)
         frameDomain();
         return;
     }
-    changed();
+    // While frames keep coming (playback), the still waits for one and a half of their
+    // intervals, so that it is drawn once playback stops rather than after every slow frame.
+    int delay = kStillDelayMs;
+    if (mDirty) {
+        if (mFrameClock.isValid() && mFrameClock.elapsed() < 2000)
+            delay = std::clamp(int(1.5 * double(mFrameClock.elapsed())), kStillDelayMs, 3000);
+        mFrameClock.start();
+    }
+    changed(delay);
 }
 
 void VolumeView::setBackground(Background background)
@@ -282,6 +291,13 @@ void VolumeView::setInteractiveQuality(Quality q)
 {
     mInteractive = q;
     changed();
+}
+
+float VolumeView::marchResolution(const Quality &q) const
+{
+    if (q.resolution <= 0.f)
+        return mSoftwareGl ? 0.5f : 1.f;
+    return std::clamp(q.resolution, 0.1f, 1.f);
 }
 
 void VolumeView::setStillQuality(Quality q)
@@ -341,6 +357,10 @@ void VolumeView::initializeGL()
         fail("the OpenGL 3.3 core functions could not be resolved.");
         return;
     }
+    const auto *renderer = reinterpret_cast<const char *>(mGl->glGetString(GL_RENDERER));
+    const QByteArray name = QByteArray(renderer ? renderer : "").toLower();
+    mSoftwareGl = name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast")
+                  || name.contains("software");
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
         makeCurrent();
         releaseGL();
@@ -423,6 +443,7 @@ void VolumeView::releaseGL()
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
     mMeshes->release();
+    mReduced.reset();
     mVolumeProgram.reset();
     mLineProgram.reset();
     mUploaded.reset();
@@ -605,7 +626,26 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     }
     prog.setUniformValue("uBgTop", top);
     prog.setUniformValue("uBgBottom", bottom);
-    mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+    // Below full resolution the march fills a smaller framebuffer, scaled up (linear) to the view.
+    const QSize full(int(width() * devicePixelRatioF()), int(height() * devicePixelRatioF()));
+    const float scale = marchResolution(q);
+    if (scale < 1.f) {
+        const QSize reduced(std::max(1, int(std::lround(full.width() * scale))),
+                            std::max(1, int(std::lround(full.height() * scale))));
+        if (!mReduced || mReduced->size() != reduced)
+            mReduced = std::make_unique<QOpenGLFramebufferObject>(reduced);
+        mReduced->bind();
+        mGl->glViewport(0, 0, reduced.width(), reduced.height());
+        mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+        mGl->glBindFramebuffer(GL_READ_FRAMEBUFFER, mReduced->handle());
+        mGl->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+        mGl->glBlitFramebuffer(0, 0, reduced.width(), reduced.height(), 0, 0, full.width(),
+                               full.height(), GL_COLOR_BUFFER_BIT, GL_LINEAR);
+        mGl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+        mGl->glViewport(0, 0, full.width(), full.height());
+    } else {
+        mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
     prog.release();
     mGl->glActiveTexture(GL_TEXTURE0 + 6);
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
@@ -705,9 +745,14 @@ void VolumeView::drawCaption(bool still)
         text = "Volume view: the scene is 2D";
     else if (!mUploaded)
         text = "Volume view: waiting for a simulated frame";
-    else
-        text =
-            QString("Volume  frame %1  %2").arg(mFrame->frame).arg(still ? "still" : "interactive");
+    else {
+        const float scale = marchResolution(still ? mStill : mInteractive);
+        text = QString("Volume  frame %1  %2%3")
+                   .arg(mFrame->frame)
+                   .arg(still ? "still" : "interactive")
+                   .arg(scale < 1.f ? QString("  %1 % resolution").arg(std::lround(scale * 100))
+                                    : QString());
+    }
     p.drawText(QPointF(10, 10 + p.fontMetrics().ascent()), text);
 }
 
