@@ -122,11 +122,14 @@ vec3 emission(float temp, float flame)
     return c * brightness;
 }
 
+// The outward normal from the filtered solid flags' gradient over two cells each way, smooth
+// enough to shade a voxelised sphere as a sphere.
 vec3 solidNormal(vec3 uvw, vec3 d)
 {
-    vec3 g = vec3(solid(uvw + vec3(uTexel.x, 0.0, 0.0)) - solid(uvw - vec3(uTexel.x, 0.0, 0.0)),
-                  solid(uvw + vec3(0.0, uTexel.y, 0.0)) - solid(uvw - vec3(0.0, uTexel.y, 0.0)),
-                  solid(uvw + vec3(0.0, 0.0, uTexel.z)) - solid(uvw - vec3(0.0, 0.0, uTexel.z)));
+    vec3 e = 2.0 * uTexel;
+    vec3 g = vec3(solid(uvw + vec3(e.x, 0.0, 0.0)) - solid(uvw - vec3(e.x, 0.0, 0.0)),
+                  solid(uvw + vec3(0.0, e.y, 0.0)) - solid(uvw - vec3(0.0, e.y, 0.0)),
+                  solid(uvw + vec3(0.0, 0.0, e.z)) - solid(uvw - vec3(0.0, 0.0, e.z)));
     return length(g) > 1e-4 ? -normalize(g) : -d;
 }
 
@@ -151,6 +154,19 @@ void main()
             vec3 p = o + d * (ta + 0.5 * ds);
             vec3 uvw = toUvw(p);
             if (solid(uvw) > 0.5) {
+                // Bisect back to where the filtered solid flags cross 0.5, so the surface and
+                // its normal do not depend on where the jittered step landed in the voxel.
+                float lo = max(ta + 0.5 * ds - uStep, t0);
+                float hi = ta + 0.5 * ds;
+                for (int b = 0; b < 6; ++b) {
+                    float mid = 0.5 * (lo + hi);
+                    if (solid(toUvw(o + d * mid)) > 0.5)
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                p = o + d * hi;
+                uvw = toUvw(p);
                 vec3 n = solidNormal(uvw, d);
                 float lambert = max(dot(n, uLightDir), 0.0) * shadow(p + n * (1.5 * uCell));
                 color += trans * vec3(0.55, 0.6, 0.68) * (uLight * lambert + uAmbient);
