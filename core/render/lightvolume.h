@@ -14,7 +14,8 @@ namespace plume {
 /// transmittance one slice nearer the light (bilinear in that slice, 1 where the ray leaves the
 /// domain) times the trapezoid-rule attenuation over the step between them. That is O(cells),
 /// once per frame, where marching a shadow ray from every ray-march sample costs
-/// samples x shadow steps per pixel; the volume view and its stills sample this grid instead.
+/// samples x shadow steps per pixel. The CPU renderer (exports) and the volume view both sample
+/// this grid, so the window's shadows are the exports' shadows.
 /// The result does not depend on the thread count (cells of one slice are independent).
 ///
 /// `lightDirection` points towards the light (need not be unit length, must not be zero);
