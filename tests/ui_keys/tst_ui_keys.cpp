@@ -10,6 +10,7 @@
 #include <panels/keystrip.h>
 #include <panels/propertiespanel.h>
 #include <simulation/simulationcontroller.h>
+#include <tools/tooloptions.h>
 #include <viewport/viewport.h>
 
 #include <QAction>
@@ -148,10 +149,18 @@ private slots:
         // Edit x of the offset at frame 20: changed, the scene is not.
         auto *x = panel.findChildren<QDoubleSpinBox *>("offset").at(0);
         const Scene before = doc.scene();
+        ToolOptions options;
+        Viewport view(&doc, &options);
+        view.resize(400, 400);
+        view.fitToView();
+        const QPointF handle = view.rotateHandle(0);
         x->setValue(0.2);
         QCOMPARE(key->state(), KeyButton::State::Changed);
         QVERIFY(doc.scene() == before);
         QCOMPARE(anim->shownValue(0, AnimProperty::Offset).x, 0.2f);
+        // The viewport draws the item where the changed value puts it.
+        QVERIFY(std::abs(view.rotateHandle(0).x() - handle.x() - 0.2 * view.pixelsPerUnit())
+                < 0.01);
         // A frame change forgets the changed value.
         anim->setFrame(21);
         QCOMPARE(key->state(), KeyButton::State::Animated);
@@ -325,6 +334,8 @@ private slots:
         QVERIFY(std::abs(moved.offset.keys[0].value.x - 40.0 / view->pixelsPerUnit()) < 1e-3);
         QCOMPARE(doc->undoStack()->count(), undoBase + 1);
         QCOMPARE(doc->undoStack()->undoText(), QString("Auto-key: Offset at frame 5"));
+        // Like every edit, the key acts from the frame shown: the frames after it go.
+        QTRY_COMPARE(window.simulation()->headFrame(), 5);
 
         // The strip shows the key; Delete there removes the key, not the item.
         auto *strip = window.findChild<KeyStrip *>("keyStrip");

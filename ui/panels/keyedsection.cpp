@@ -23,6 +23,10 @@ void PropertiesPanel::addKeyed(QFormLayout *form, const QString &label, AnimProp
     auto *row = new QWidget;
     auto *h = new QHBoxLayout(row);
     h->setContentsMargins(0, 0, 0, 0);
+    // The key button first, where a narrow panel cannot scroll it out of sight.
+    auto *key = new KeyButton;
+    key->setObjectName(QString("key_%1").arg(propertyKey(property)));
+    h->addWidget(key);
     std::vector<QDoubleSpinBox *> boxes;
     for (int c = 0; c < components(property); ++c) {
         auto *box = new QDoubleSpinBox;
@@ -35,9 +39,6 @@ void PropertiesPanel::addKeyed(QFormLayout *form, const QString &label, AnimProp
         h->addWidget(box, 1);
         boxes.push_back(box);
     }
-    auto *key = new KeyButton;
-    key->setObjectName(QString("key_%1").arg(propertyKey(property)));
-    h->addWidget(key);
     form->addRow(label, row);
 
     mRefreshers[std::size_t(mBuilding)].push_back([this, boxes, key, index, property] {

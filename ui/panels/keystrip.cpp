@@ -19,7 +19,8 @@ namespace plume {
 
 namespace {
 
-constexpr int kRowHeight = 18;
+constexpr int kMaxRowHeight = 18;
+constexpr int kMinRowHeight = 10;
 constexpr int kLabelWidth = 120;
 constexpr int kMargin = 10;
 constexpr double kKeyRadius = 5.5;
@@ -45,7 +46,8 @@ KeyStrip::KeyStrip(Document *document, QWidget *parent)
 {
     setObjectName("keyStrip");
     setFocusPolicy(Qt::ClickFocus);
-    setMouseTracking(false);
+    // Room for an item's rows (summary, placement and rate or strength); more rows shrink.
+    setMinimumHeight(5 * kMaxRowHeight + 4);
     setToolTip("Keys of the selected item: drag to move, Delete to remove, right-click for "
                "interpolation");
     connect(document, &Document::changed, this, [this] {
@@ -71,6 +73,12 @@ void KeyStrip::setSelectedKeys(std::set<KeyRef> keys)
     update();
 }
 
+int KeyStrip::rowHeight() const
+{
+    const int count = int(rows().size());
+    return std::clamp((height() - 4) / std::max(count, 1), kMinRowHeight, kMaxRowHeight);
+}
+
 std::vector<KeyStrip::Row> KeyStrip::rows() const
 {
     std::vector<Row> out{Row{}};
@@ -94,7 +102,7 @@ int KeyStrip::rowOf(int item, AnimProperty property) const
 
 QSize KeyStrip::sizeHint() const
 {
-    return {400, kRowHeight * int(std::max<std::size_t>(rows().size(), 2)) + 4};
+    return {400, kMaxRowHeight * int(std::max<std::size_t>(rows().size(), 2)) + 4};
 }
 
 double KeyStrip::lastFrame() const
@@ -110,7 +118,8 @@ double KeyStrip::lastFrame() const
 QPointF KeyStrip::keyPosition(int row, double frame) const
 {
     const double x0 = kLabelWidth + kMargin, x1 = width() - kMargin;
-    return {x0 + (x1 - x0) * frame / lastFrame(), row * kRowHeight + kRowHeight / 2.0 + 2};
+    const int h = rowHeight();
+    return {x0 + (x1 - x0) * frame / lastFrame(), row * h + h / 2.0 + 2};
 }
 
 double KeyStrip::frameAt(double x) const
@@ -122,7 +131,7 @@ double KeyStrip::frameAt(double x) const
 std::set<KeyStrip::KeyRef> KeyStrip::keysAt(QPointF pos) const
 {
     const std::vector<Row> r = rows();
-    const int row = int((pos.y() - 2) / kRowHeight);
+    const int row = int((pos.y() - 2) / rowHeight());
     std::set<KeyRef> out;
     if (row < 0 || row >= int(r.size()))
         return out;
@@ -343,10 +352,11 @@ void KeyStrip::paintEvent(QPaintEvent *)
     const std::vector<Row> r = rows();
     const auto &items = mDocument->scene().items;
     const QColor base = palette().color(QPalette::Base);
+    const int h = rowHeight();
     p.fillRect(rect(), base);
     // Rows, labels and the frame ruler's ticks.
     for (std::size_t n = 0; n < r.size(); ++n) {
-        const QRectF band(0, 2 + double(n) * kRowHeight, width(), kRowHeight);
+        const QRectF band(0, 2 + double(n) * h, width(), h);
         if (n % 2 == 1)
             p.fillRect(band, palette().color(QPalette::AlternateBase));
         QString label = "Keys";

@@ -73,6 +73,8 @@ private:
     };
 
     std::vector<Row> rows() const;
+    /// Rows share the height, 10 to 18 pixels each.
+    int rowHeight() const;
     double lastFrame() const;
     double frameAt(double x) const;
     /// The keys under a widget point (a summary key: all on its frame).
