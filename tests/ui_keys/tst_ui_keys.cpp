@@ -10,6 +10,7 @@
 #include <panels/keystrip.h>
 #include <panels/propertiespanel.h>
 #include <simulation/simulationcontroller.h>
+#include <tools/selecttool.h>
 #include <tools/tooloptions.h>
 #include <viewport/viewport.h>
 
@@ -18,6 +19,9 @@
 #include <QMenu>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
+#include <numbers>
 
 using namespace plume;
 
@@ -45,6 +49,25 @@ Scene testScene()
 KeyButton *findKeyButton(QWidget *panel, const char *property)
 {
     return panel->findChild<KeyButton *>(QString("key_%1").arg(property));
+}
+
+/// Drags the rotate handle `degrees` counter-clockwise about `pivot` (widget pixels).
+void turnView(Viewport &view, QPointF handle, QPointF pivot, double degrees,
+              Qt::KeyboardModifiers modifiers)
+{
+    const QPointF r = handle - pivot;
+    const double a0 = std::atan2(-r.y(), r.x());
+    const double radius = std::hypot(r.x(), r.y());
+    QTest::mousePress(&view, Qt::LeftButton, modifiers, handle.toPoint());
+    QPointF p = handle;
+    for (int s = 1; s <= 12; ++s) {
+        const double a = a0 + degrees * std::numbers::pi / 180.0 * s / 12.0;
+        p = pivot + QPointF(radius * std::cos(a), -radius * std::sin(a));
+        QMouseEvent move(QEvent::MouseMove, p, view.mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
+                         modifiers);
+        QApplication::sendEvent(&view, &move);
+    }
+    QTest::mouseRelease(&view, Qt::LeftButton, modifiers, p.toPoint());
 }
 
 bool showActive(QWidget &window)
@@ -323,6 +346,10 @@ private slots:
         Viewport *view = window.viewport();
         const Item original = doc->scene().items[1]; // the obstacle disc
         const QPoint c = view->toWidget({0.5f, 0.55f, 0.f}).toPoint();
+        // A click selects and keys nothing.
+        QTest::mouseClick(view, Qt::LeftButton, {}, c);
+        QCOMPARE(doc->selectedItem(), 1);
+        QCOMPARE(doc->undoStack()->count(), undoBase);
         QTest::mousePress(view, Qt::LeftButton, {}, c);
         for (int s = 1; s <= 10; ++s)
             QTest::mouseMove(view, c + QPoint(4 * s, 0));
@@ -371,6 +398,57 @@ private slots:
         QCOMPARE(keyFrames(doc->scene().items[2], AnimProperty::Offset), std::vector<double>{5});
         QTest::keyClick(&window, Qt::Key_N);
         QVERIFY(!doc->animation()->autoKey());
+    }
+
+    // Auto-key with the rotate and scale handles: a turn keys the rotation at the current
+    // frame, a scale drag keys the scale; keys elsewhere keep their values. One step each.
+    void autoKeyRotateScale()
+    {
+        Document doc;
+        Scene scene = testScene();
+        Item &box = scene.items[0];
+        box.shape.type = ShapeType::Box;
+        box.shape.centre = {0.5f, 0.5f, 0.5f};
+        box.shape.halfSize = {0.2f, 0.05f, 0.1f};
+        setKey(box, AnimProperty::Rotation, 0, {0.f, 0.f, 10.f});
+        doc.reset(scene, {});
+        doc.setSelectedItem(0);
+        ToolOptions options;
+        Viewport view(&doc, &options);
+        SelectTool select(&view);
+        view.setTool(&select);
+        view.resize(400, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitToView();
+        doc.animation()->setFrame(8);
+        doc.animation()->setAutoKey(true);
+        const QPointF pivot = view.toWidget({0.5f, 0.5f, 0.5f});
+        turnView(view, view.rotateHandle(0), pivot, 45.0, Qt::ShiftModifier);
+        const Animated<V> &r = doc.scene().items[0].rotation;
+        QCOMPARE(r.keys.size(), std::size_t(2));
+        QCOMPARE(r.keys[0].value, (V{0.f, 0.f, 10.f})); // frame 0 untouched
+        QCOMPARE(r.keys[1].frame, 8.0);
+        QCOMPARE(r.keys[1].value, (V{0.f, 0.f, 55.f}));
+        QCOMPARE(doc.undoStack()->undoText(), QString("Auto-key: Rotation at frame 8"));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scene().items[0].rotation.keys.size(), std::size_t(1));
+
+        // Scale: drag the corner handle to twice its distance from the bounds' centre.
+        const QPointF handle = view.scaleHandle(0);
+        const QPointF centre = view.toWidget({0.5f, 0.5f, 0.5f});
+        const QPointF to = centre + 2.0 * (handle - centre);
+        QTest::mousePress(&view, Qt::LeftButton, {}, handle.toPoint());
+        for (int s = 1; s <= 10; ++s)
+            QTest::mouseMove(&view, (handle + (to - handle) * s / 10.0).toPoint());
+        QTest::mouseRelease(&view, Qt::LeftButton, {}, to.toPoint());
+        const Item &scaled = doc.scene().items[0];
+        QCOMPARE(keyFrames(scaled, AnimProperty::Scale), std::vector<double>{8});
+        QVERIFY2(std::abs(scaled.scale.keys[0].value.x - 2.f) < 0.02f,
+                 qPrintable(QString::number(scaled.scale.keys[0].value.x)));
+        QCOMPARE(scaled.scale.keys[0].value.x, scaled.scale.keys[0].value.y);
+        QVERIFY(scaled.shape == scene.items[0].shape);
+        QCOMPARE(doc.undoStack()->undoText(), QString("Auto-key: Scale at frame 8"));
     }
 
     // Keys made in the app survive a save and a load exactly.

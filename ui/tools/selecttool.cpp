@@ -108,6 +108,8 @@ void SelectTool::rotate(const ToolEvent &event)
     const AnimationState *animation = document->animation();
     Animated<sim::Vec3> rotation = rotatedAbout(mOriginal.rotation, plane.axis, sign * turn);
     if (animation->autoKey()) {
+        if (turn == 0.f && mExpected == mOriginal)
+            return; // a click on the handle sets no key
         Item keyed = mOriginal;
         const int frame = animation->frame();
         setKey(keyed, AnimProperty::Rotation, frame,
@@ -187,6 +189,8 @@ void SelectTool::autoKeyDrag(const ToolEvent &event)
     Item keyed = mOriginal;
     if (mMode == Mode::Move) {
         const sim::Vec3 delta = plane.inPlane(event.world - mStart);
+        if (delta == sim::Vec3{} && mExpected == mOriginal)
+            return; // a click selects; it sets no key
         setKey(keyed, AnimProperty::Offset, frame, mOriginal.offset.at(frame) + delta);
         if (keyed.offset == document->scene().items[std::size_t(mIndex)].offset)
             return;
@@ -199,7 +203,7 @@ void SelectTool::autoKeyDrag(const ToolEvent &event)
     const sim::Vec3 pivot = mPivot + mOriginal.offset.at(frame);
     const float from = length(plane.inPlane(mStart - pivot));
     const float to = length(plane.inPlane(event.world - pivot));
-    if (from <= 0.f)
+    if (from <= 0.f || (to == from && mExpected == mOriginal))
         return;
     setKey(keyed, AnimProperty::Scale, frame,
            mOriginal.scale.at(frame) * std::max(to / from, 0.02f));
