@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QMenu>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -194,9 +195,17 @@ private slots:
         QCOMPARE(offsetKeys(doc), (std::vector<double>{12, 20}));
         QCOMPARE(doc.scene().items[0].offset.keys[1].value.x, 0.2f);
         QCOMPARE(key->state(), KeyButton::State::Keyed);
-        // Between the keys the editor shows the interpolated value.
+        // Between the keys the editor shows the interpolated value; a frame change refreshes
+        // only the keyframable editors (a name being typed stays).
+        QLineEdit *name = nullptr;
+        for (QLineEdit *edit : panel.findChildren<QLineEdit *>())
+            if (edit->text() == "source")
+                name = edit;
+        QVERIFY(name);
+        name->setText("sourc");
         anim->setFrame(16);
         QCOMPARE(x->value(), 0.1);
+        QCOMPARE(name->text(), QString("sourc"));
 
         // Remove the key at 12; undo puts it back, redo takes it again.
         anim->setFrame(12);

@@ -41,7 +41,7 @@ void PropertiesPanel::addKeyed(QFormLayout *form, const QString &label, AnimProp
     }
     form->addRow(label, row);
 
-    mRefreshers[std::size_t(mBuilding)].push_back([this, boxes, key, index, property] {
+    mRefreshers[std::size_t(Section::Keyed)].push_back([this, boxes, key, index, property] {
         AnimationState *a = mDocument->animation();
         const Item &it = item();
         const sim::Vec3 v = a->shownValue(index, property);

@@ -80,9 +80,9 @@ PropertiesPanel::PropertiesPanel(Document *document, QWidget *parent)
     });
     // Keyed values follow the current frame; key buttons the changed values too.
     connect(document->animation(), &AnimationState::frameChanged, this,
-            [this] { refresh(Section::Item); });
+            [this] { refresh(Section::Keyed); });
     connect(document->animation(), &AnimationState::changedValuesChanged, this,
-            [this] { refresh(Section::Item); });
+            [this] { refresh(Section::Keyed); });
     rebuild();
 }
 
@@ -137,6 +137,9 @@ void PropertiesPanel::refresh(Section section)
     mRefreshing = true;
     for (const auto &f : mRefreshers[std::size_t(section)])
         f();
+    if (section == Section::Item)
+        for (const auto &f : mRefreshers[std::size_t(Section::Keyed)])
+            f();
     mRefreshing = false;
 }
 

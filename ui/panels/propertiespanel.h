@@ -39,8 +39,10 @@ public:
     bool setLiquidTextureFile(const QString &path);
 
 private:
-    /// The panel's sections, each refreshed only by the edits that concern it.
-    enum class Section { Item, Domain, Simulation };
+    /// The panel's sections, each refreshed only by the edits that concern it. `Keyed`: the
+    /// item's keyframable editors, refreshed with the item and on a frame change too (so a
+    /// frame change during playback never resets a name being typed).
+    enum class Section { Item, Domain, Simulation, Keyed };
 
     void rebuild();
     void refresh(Section section);
@@ -83,7 +85,7 @@ private:
     Document *mDocument;
     int mIndex = -1;
     std::string mStructure;
-    std::array<std::vector<std::function<void()>>, 3> mRefreshers; ///< per Section
+    std::array<std::vector<std::function<void()>>, 4> mRefreshers; ///< per Section
     Section mBuilding = Section::Item; ///< the section the editors being added belong to
     bool mRefreshing = false;
 };
