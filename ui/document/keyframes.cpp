@@ -63,16 +63,6 @@ const char *propertyKey(AnimProperty p)
     return "strength";
 }
 
-std::vector<AnimProperty> animProperties(const Item &item)
-{
-    std::vector<AnimProperty> out(std::begin(kPlacement), std::end(kPlacement));
-    if (item.kind == ItemKind::Emitter)
-        out.push_back(AnimProperty::EmitterRate);
-    if (item.kind == ItemKind::ForceField)
-        out.push_back(AnimProperty::ForceStrength);
-    return out;
-}
-
 int components(AnimProperty p)
 {
     return p == AnimProperty::EmitterRate || p == AnimProperty::ForceStrength ? 1 : 3;

@@ -22,9 +22,6 @@ inline constexpr AnimProperty kAnimProperties[] = {AnimProperty::Offset, AnimPro
 QString propertyLabel(AnimProperty p);
 /// "offset", "rotation", "scale", "rate", "strength" (object names of key buttons).
 const char *propertyKey(AnimProperty p);
-/// The properties that act for the item's kind: placement always, the rate for emitters and
-/// the strength for force fields.
-std::vector<AnimProperty> animProperties(const Item &item);
 /// Offset, rotation and scale: what moving an item or "Insert Key" keys.
 inline constexpr AnimProperty kPlacement[] = {AnimProperty::Offset, AnimProperty::Rotation,
                                               AnimProperty::Scale};
