@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "autosave.h"
+#include "editactions.h"
 #include "importmodeldialog.h"
 #include "preferencesdialog.h"
 #include "templatedialog.h"
@@ -10,6 +11,7 @@
 
 #include <document/document.h>
 #include <document/modelimport.h>
+#include <document/selectionedits.h>
 #include <document/undocommands.h>
 #include <export/exportdialog.h>
 #include <io/scenereader.h>
@@ -230,6 +232,8 @@ void MainWindow::createActions()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(del);
+    addSelectionActions(edit, this, mDocument,
+                        [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     edit->addSeparator();
     QAction *savePreset = make("Save Item as Pre&set...", "actionSaveItemPreset");
     savePreset->setStatusTip("Keeps the selected item's settings and shape for reuse in any "
@@ -390,7 +394,13 @@ void MainWindow::createDocks()
         addDockWidget(area, d);
         return d;
     };
-    dock("Outliner", "outlinerDock", new Outliner(mDocument), Qt::LeftDockWidgetArea);
+    auto *outliner = new Outliner(mDocument);
+    // The status bar as the receiver: a rename still open when the window closes commits (and
+    // may be refused) while the window is half destroyed.
+    QStatusBar *bar = statusBar();
+    connect(outliner, &Outliner::message, bar,
+            [bar](const QString &text) { bar->showMessage(text, 8000); });
+    dock("Outliner", "outlinerDock", outliner, Qt::LeftDockWidgetArea);
     dock("Tool Options", "toolOptionsDock", new ToolOptionsPanel(mToolOptions),
          Qt::LeftDockWidgetArea);
     QDockWidget *props = dock("Properties", "propertiesDock", new PropertiesPanel(mDocument),
@@ -663,12 +673,7 @@ void MainWindow::revert()
         openFile(mDocument->filePath());
 }
 
-void MainWindow::deleteSelected()
-{
-    const int index = mDocument->selectedItem();
-    if (index >= 0)
-        mDocument->undoStack()->push(new RemoveItem(mDocument, index));
-}
+void MainWindow::deleteSelected() { selectionedits::deleteSelection(*mDocument); }
 
 bool MainWindow::maybeSave()
 {

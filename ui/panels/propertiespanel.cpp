@@ -97,6 +97,19 @@ std::string PropertiesPanel::structureKey() const
     return key;
 }
 
+std::vector<int> PropertiesPanel::editTargets(bool sameShape) const
+{
+    std::vector<int> targets{mIndex};
+    const std::vector<Item> &items = mDocument->scene().items;
+    for (int index : mDocument->selectedItems()) {
+        const Item &other = items[std::size_t(index)];
+        if (index != mIndex && other.kind == item().kind
+            && (!sameShape || other.shape.type == item().shape.type))
+            targets.push_back(index);
+    }
+    return targets;
+}
+
 void PropertiesPanel::rebuild()
 {
     for (auto &section : mRefreshers)
@@ -139,6 +152,17 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
 {
     const int i = mIndex;
     QFormLayout *form = section(layout, "Item");
+    if (const std::size_t selected = mDocument->selectedItems().size(); selected > 1) {
+        QLabel *note = addNote(form, "Selection", [this, selected] {
+            return QString("%1 items selected: shown is %2; an edit applies to the %3 of them "
+                           "of its kind (the shape's fields: of its shape too)")
+                .arg(selected)
+                .arg(QString::fromStdString(item().name))
+                .arg(editTargets(false).size());
+        });
+        note->setObjectName("selectionNote");
+        note->setWordWrap(true);
+    }
     addText(
         form, "Name", [this] { return QString::fromStdString(item().name); },
         [this, i](QString name) {
@@ -148,19 +172,24 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         });
     addBool(
         form, "Enabled", [this] { return item().enabled; },
-        [this, i](bool on) { push<values::ItemEnabled>(i, on); });
+        [this](bool on) { editSelected<values::ItemEnabled>([on](bool &x) { x = on; }); });
     addChoice(
         form, "Kind", names(kItemKindNames), [this] { return int(item().kind); },
-        [this, i](int k) { push<values::ItemKindValue>(i, ItemKind(k)); });
+        [this](int k) {
+        editSelected<values::ItemKindValue>([k](ItemKind &x) { x = ItemKind(k); });
+        });
     addDouble(
         form, "Active from (frame)", [this] { return item().activeStart; },
-        [this, i](double v) { push<values::ItemActiveStart>(i, v); }, itemParams::activeStart);
+        [this](double v) { editSelected<values::ItemActiveStart>([v](double &x) { x = v; }); },
+        itemParams::activeStart);
     sim::Param activeEndRange = itemParams::activeEnd;
     activeEndRange.softMin = -1; // the editor's "forever"
     addDouble(
         form, "Active to (frame, -1 = forever)",
         [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
-        [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
+        [this](double v) {
+        editSelected<values::ItemActiveEnd>([v](double &x) { x = v < 0 ? kForever : v; });
+        },
         activeEndRange);
     if (item().offset.isAnimated())
         addNote(form, "Offset",
@@ -168,10 +197,8 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     else
         addVec(
             form, "Offset", [this] { return item().offset.value; },
-            [this, i](sim::Vec3 v) {
-            Animated<sim::Vec3> o = item().offset;
-            o.value = v;
-            push<values::ItemOffset>(i, o);
+            [this](sim::Vec3 v) {
+            editSelected<values::ItemOffset>([v](Animated<sim::Vec3> &x) { x.value = v; });
             },
             3, itemParams::offset);
     // Rotation and scale turn and size the shape about its pivot (a keyframed one is edited in
@@ -182,10 +209,8 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     else
         addVec(
             form, "Rotation (deg)", [this] { return item().rotation.value; },
-            [this, i](sim::Vec3 v) {
-            Animated<sim::Vec3> r = item().rotation;
-            r.value = v;
-            push<values::ItemRotation>(i, r);
+            [this](sim::Vec3 v) {
+            editSelected<values::ItemRotation>([v](Animated<sim::Vec3> &x) { x.value = v; });
             },
             3, renamed(itemParams::rotation, "itemRotation"));
     if (item().scale.isAnimated())
@@ -194,19 +219,15 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     else
         addVec(
             form, "Scale", [this] { return item().scale.value; },
-            [this, i](sim::Vec3 v) {
-            Animated<sim::Vec3> sc = item().scale;
-            sc.value = v;
-            push<values::ItemScale>(i, sc);
+            [this](sim::Vec3 v) {
+            editSelected<values::ItemScale>([v](Animated<sim::Vec3> &x) { x.value = v; });
             },
             3, renamed(itemParams::scale, "itemScale"));
 
     QFormLayout *shape = section(layout, "Shape");
-    auto setShape = [this, i](auto edit) {
-        return [this, i, edit](auto v) {
-            plume::Shape s = item().shape;
-            edit(s, v);
-            push<values::ItemShape>(i, s);
+    auto setShape = [this](auto edit) {
+        return [this, edit](auto v) {
+            editSelected<values::ItemShape>([&](plume::Shape &s) { edit(s, v); });
         };
     };
     switch (item().shape.type) {
@@ -291,20 +312,16 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         QFormLayout *f = section(layout, "Obstacle");
         addBool(
             f, "No-slip (drags the fluid along)", [this] { return item().obstacle.noSlip; },
-            [this, i](bool on) {
-            ObstacleSettings o = item().obstacle;
-            o.noSlip = on;
-            push<values::ItemObstacle>(i, o);
+            [this](bool on) {
+            editSelected<values::ItemObstacle>([on](ObstacleSettings &o) { o.noSlip = on; });
             });
     }
 
     if (item().kind == ItemKind::Emitter) {
         QFormLayout *f = section(layout, "Emitter");
-        auto setE = [this, i](auto edit) {
-            return [this, i, edit](auto v) {
-                EmitterSettings e = item().emitter;
-                edit(e, v);
-                push<values::ItemEmitter>(i, e);
+        auto setE = [this](auto edit) {
+            return [this, edit](auto v) {
+                editSelected<values::ItemEmitter>([&](EmitterSettings &e) { edit(e, v); });
             };
         };
         addDouble(
@@ -343,11 +360,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                 emitterParams::rate);
     } else if (item().kind == ItemKind::ForceField) {
         QFormLayout *f = section(layout, "Force");
-        auto setF = [this, i](auto edit) {
-            return [this, i, edit](auto v) {
-                ForceSettings e = item().force;
-                edit(e, v);
-                push<values::ItemForce>(i, e);
+        auto setF = [this](auto edit) {
+            return [this, edit](auto v) {
+                editSelected<values::ItemForce>([&](ForceSettings &e) { edit(e, v); });
             };
         };
         addChoice(
@@ -388,11 +403,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
 void PropertiesPanel::buildMesh(QFormLayout *form)
 {
     const int i = mIndex;
-    auto setShape = [this, i](auto edit) {
-        return [this, i, edit](auto v) {
-            plume::Shape s = item().shape;
-            edit(s, v);
-            push<values::ItemShape>(i, s);
+    auto setShape = [this](auto edit) {
+        return [this, edit](auto v) {
+            editSelected<values::ItemShape>([&](plume::Shape &s) { edit(s, v); });
         };
     };
     // The path over a Browse... button: side by side, the button would scroll out of a
