@@ -462,7 +462,7 @@ private slots:
         QTest::keyClick(editor, Qt::Key_Return);
         QTRY_COMPARE(messages.count(), 1);
         QCOMPARE(f.item(1).name, std::string("wall"));
-        QVERIFY(messages.at(0).at(0).toString().contains("used by another item"));
+        QVERIFY(messages.at(0).at(0).toString().contains("is taken"));
         QCOMPARE(f.outliner->item(1)->text(), QString("wall"));
         // Through the window, as the platform sends it (press, release, press and double click).
         QTest::mouseDClick(f.handle, Qt::LeftButton, {}, rows->mapTo(&f.window, f.row(2)));

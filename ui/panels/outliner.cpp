@@ -28,38 +28,43 @@ QRect toggleRect(const QRect &row, int slot)
     return {row.right() - (2 - slot) * kToggleSize - 2, row.top(), kToggleSize, row.height()};
 }
 
-void paintEye(QPainter &p, const QRectF &r, bool hidden)
+void paintEye(QPainter &p, const QRectF &r, bool hidden, QColor ink)
 {
     const QPointF c = r.center();
     QPainterPath eye;
     eye.moveTo(c.x() - 6, c.y());
     eye.quadTo(c.x(), c.y() - 6, c.x() + 6, c.y());
     eye.quadTo(c.x(), c.y() + 6, c.x() - 6, c.y());
-    p.setPen(QPen(hidden ? QColor(110, 110, 110) : QColor(220, 220, 220), 1.2));
+    if (hidden)
+        ink.setAlpha(110);
+    p.setPen(QPen(ink, 1.3));
     p.setBrush(Qt::NoBrush);
     p.drawPath(eye);
     if (hidden) {
         p.drawLine(QPointF(c.x() - 6, c.y() + 5), QPointF(c.x() + 6, c.y() - 5));
         return;
     }
-    p.setBrush(QColor(220, 220, 220));
-    p.drawEllipse(c, 2.0, 2.0);
+    p.setBrush(ink);
+    p.drawEllipse(c, 2.2, 2.2);
 }
 
-void paintLock(QPainter &p, const QRectF &r, bool locked)
+void paintLock(QPainter &p, const QRectF &r, bool locked, QColor ink)
 {
-    const QPointF c = r.center();
-    const QColor colour = locked ? QColor(240, 190, 90) : QColor(110, 110, 110);
-    p.setPen(QPen(colour, 1.2));
-    p.setBrush(locked ? QBrush(colour) : QBrush(Qt::NoBrush));
-    p.drawRect(QRectF(c.x() - 4.5, c.y() - 1, 9, 7));
+    const QPointF c = r.center() + QPointF(0, 1.5);
+    if (locked)
+        ink = QColor(215, 140, 30);
+    else
+        ink.setAlpha(110);
+    p.setPen(QPen(ink, 1.3));
+    p.setBrush(locked ? QBrush(ink) : QBrush(Qt::NoBrush));
+    p.drawRect(QRectF(c.x() - 4, c.y() - 1, 8, 6));
     p.setBrush(Qt::NoBrush);
-    // The shackle: closed over the body when locked, swung open when not.
-    const QRectF shackle(c.x() - 3, c.y() - 7, 6, 8);
+    // The shackle: closed over the body when locked, lifted and swung open when not.
+    const QRectF shackle(c.x() - 3, c.y() - 6, 6, 10);
     if (locked)
         p.drawArc(shackle, 0, 180 * 16);
     else
-        p.drawArc(shackle.translated(3, -1), 0, 160 * 16);
+        p.drawArc(shackle.translated(2.5, -1.5), 20 * 16, 160 * 16);
 }
 
 /// Draws a row as usual, with the item's eye and lock toggles at its right end, and turns
@@ -84,8 +89,11 @@ public:
         QStyledItemDelegate::paint(painter, text, index);
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
-        paintEye(*painter, toggleRect(option.rect, 0), mState(index.row(), edits::Flag::Hidden));
-        paintLock(*painter, toggleRect(option.rect, 1), mState(index.row(), edits::Flag::Locked));
+        const QColor ink = option.palette.color(QPalette::Text);
+        paintEye(*painter, toggleRect(option.rect, 0), mState(index.row(), edits::Flag::Hidden),
+                 ink);
+        paintLock(*painter, toggleRect(option.rect, 1), mState(index.row(), edits::Flag::Locked),
+                  ink);
         painter->restore();
     }
 
@@ -261,12 +269,9 @@ void Outliner::itemEdited(QListWidgetItem *row)
         return;
     }
     if (name.empty() || mDocument->scene().findItem(name)) {
-        const QString old = QString::fromStdString(item.name);
         updateRow(n); // a refused name goes back
-        Q_EMIT message(name.empty()
-                           ? QString("An item needs a name: '%1' keeps its name").arg(old)
-                           : QString("The name '%1' is used by another item: '%2' keeps its name")
-                                 .arg(typed, old));
+        Q_EMIT message(name.empty() ? QString("Not renamed: an item needs a name")
+                                    : QString("Not renamed: '%1' is taken").arg(typed));
         return;
     }
     mDocument->undoStack()->push(new ChangeValue<values::ItemName>(mDocument, n, name));

@@ -153,11 +153,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     const int i = mIndex;
     QFormLayout *form = section(layout, "Item");
     if (const std::size_t selected = mDocument->selectedItems().size(); selected > 1) {
-        QLabel *note = addNote(form, "Selection", [this, selected] {
-            return QString("%1 items selected: shown is %2; an edit applies to the %3 of them "
-                           "of its kind (the shape's fields: of its shape too)")
+        QLabel *note = addNote(form, "Selected", [this, selected] {
+            return QString("%1 items; edits apply to %2 (same kind)")
                 .arg(selected)
-                .arg(QString::fromStdString(item().name))
                 .arg(editTargets(false).size());
         });
         note->setObjectName("selectionNote");
