@@ -80,12 +80,12 @@ struct Fixture
     QWindow *handle = nullptr;
     Outliner *outliner = nullptr;
 
-    bool open()
+    bool open(Scene scene = rowScene())
     {
         if (!showActive(window))
             return false;
         doc = window.document();
-        doc->reset(rowScene(), QString());
+        doc->reset(std::move(scene), QString());
         window.simulation()->pause();
         view = window.viewport();
         handle = window.windowHandle();
@@ -203,6 +203,24 @@ private slots:
         QVERIFY(f.doc->selectedItems().empty());
         QVERIFY(f.doc->scene() == rowScene());
         QCOMPARE(f.doc->undoStack()->count(), 0);
+    }
+
+    // In a 3D scene the slice view selects on its plane: the band takes the discs' sections.
+    void rubberBandInSlice()
+    {
+        Scene scene = rowScene();
+        scene.domain.dimension = Dimension::ThreeD;
+        scene.domain.resolution = 16;
+        Fixture f;
+        QVERIFY(f.open(scene));
+        QVERIFY(f.view->threeD());
+        QCOMPARE(f.view->slicePlane().axis, 2);
+        f.drag(f.at(0.1f, 0.45f), f.at(0.7f, 0.15f));
+        QCOMPARE(f.doc->selectedItems(), ints({0, 1, 2}));
+        f.drag(f.at(0.25f, 0.3f), f.at(0.25f, 0.4f));
+        QCOMPARE(f.doc->undoStack()->count(), 1);
+        QVERIFY(std::abs(f.item(1).shape.centre.y - 0.4f) < 0.01f);
+        QCOMPARE(f.item(1).shape.centre.z, 0.5f);
     }
 
     // Dragging one of several selected items moves them all, as one undo step; a locked item
