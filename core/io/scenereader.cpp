@@ -626,6 +626,8 @@ void readItem(ObjectReader &r, Item &item, Dimension dim)
     r.require("kind");
     r.enumeration("kind", item.kind, kItemKindNames);
     r.boolean("enabled", item.enabled);
+    r.boolean("hidden", item.hidden);
+    r.boolean("locked", item.locked);
     if (r.ok() && r.has("active")) {
         ObjectReader a(r.context(), r.take("active"), r.path("active"));
         a.number(itemParams::activeStart, item.activeStart);

@@ -349,6 +349,11 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
     o.add("name", string(item.name));
     o.add("kind", string(toString(item.kind)));
     o.add("enabled", boolean(item.enabled));
+    // Editor flags, written when set (files of scenes that use none stay as they were).
+    if (item.hidden)
+        o.add("hidden", boolean(true));
+    if (item.locked)
+        o.add("locked", boolean(true));
     Node active = Node::object();
     active.add("start", number(item.activeStart));
     if (std::isfinite(item.activeEnd))

@@ -225,11 +225,19 @@ struct Item
         Scale,
         Emitter,
         Obstacle,
-        Force
+        Force,
+        Hidden,
+        Locked
     };
 
     std::string name;
     bool enabled = true;
+    /// Editor flags, kept in the file and ignored by the simulation: a hidden item is not
+    /// drawn in the app's views (it still simulates, as a hidden object does in Blender and
+    /// Maya); a locked one cannot be picked or moved in the views (the properties panel still
+    /// edits it).
+    bool hidden = false;
+    bool locked = false;
     double activeStart = 0.0;    ///< frames
     double activeEnd = kForever; ///< frames; kForever: no end
     ItemKind kind = ItemKind::Emitter;

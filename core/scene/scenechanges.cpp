@@ -71,6 +71,10 @@ ItemChanges changedProperties(const Item &before, const Item &after)
         c.add(P::Obstacle);
     if (before.force != after.force)
         c.add(P::Force);
+    if (before.hidden != after.hidden)
+        c.add(P::Hidden);
+    if (before.locked != after.locked)
+        c.add(P::Locked);
     return c;
 }
 
@@ -79,7 +83,8 @@ bool changesSimulation(const Item &item, ItemChanges changes)
     using P = Item::Property;
     const bool seededByName = item.kind == ItemKind::ForceField
                               && item.force.type == sim::ForceType::Turbulence;
-    return !changes.within({P::Name}) || (seededByName && changes.has(P::Name));
+    return !changes.within({P::Name, P::Hidden, P::Locked})
+           || (seededByName && changes.has(P::Name));
 }
 
 bool changesSimulation(SimulationChanges changes)

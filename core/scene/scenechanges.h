@@ -57,7 +57,8 @@ ItemChanges changedProperties(const Item &before, const Item &after);
 
 /// Whether changing `changes` of `item` changes what the app's live simulation computes. An
 /// item's name only labels it, except for a turbulence field: its noise is seeded by the name
-/// (itemSeed), so renaming it gives other noise.
+/// (itemSeed), so renaming it gives other noise. Hiding and locking are editor flags: they never
+/// change what is simulated.
 bool changesSimulation(const Item &item, ItemChanges changes);
 /// The frame range says what a bake writes and where playback loops; the live simulation runs
 /// from frame 0 whatever it is.

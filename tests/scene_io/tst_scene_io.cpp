@@ -103,6 +103,7 @@ Scene featureScene(const QString &dir)
     f.name = "turb";
     f.kind = ItemKind::ForceField;
     f.enabled = false;
+    f.hidden = true; // editor flags round trip too
     f.shape.type = ShapeType::Box;
     f.shape.rotation = 12.5f;
     f.force.type = sim::ForceType::Turbulence;
@@ -114,6 +115,7 @@ Scene featureScene(const QString &dir)
     c.name = "cap";
     c.kind = ItemKind::Obstacle;
     c.shape.type = ShapeType::Capsule;
+    c.locked = true;
     s.items.push_back(c);
     return s;
 }

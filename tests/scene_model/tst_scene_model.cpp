@@ -559,6 +559,11 @@ void TestSceneModel::changedPropertiesNameEachEdit()
     QVERIFY(item([](Item &i) { i.emitter.fuel = 4.f; }) == ItemChanges{P::Emitter});
     QVERIFY(item([](Item &i) { i.emitter.ignite = false; }) == ItemChanges{P::Emitter});
     QVERIFY(item([](Item &i) { i.force.falloff = 0.1f; }) == ItemChanges{P::Force});
+    // Hiding and locking are editor flags: named, and never a change to what is simulated.
+    QVERIFY(item([](Item &i) { i.hidden = true; }) == ItemChanges{P::Hidden});
+    QVERIFY(item([](Item &i) { i.locked = true; }) == ItemChanges{P::Locked});
+    QVERIFY(!changesSimulation(base, ItemChanges{P::Hidden, P::Locked}));
+    QVERIFY(changesSimulation(base, ItemChanges{P::Hidden, P::Enabled}));
     QVERIFY((item([](Item &i) {
                  i.name = "moved";
                  i.shape.centre.x = 0.1f;

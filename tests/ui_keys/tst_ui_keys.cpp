@@ -409,6 +409,73 @@ private slots:
         QVERIFY(!doc->animation()->autoKey());
     }
 
+    // Multi-selection and keys: with auto-key a drag of two selected items keys both offsets
+    // at the current frame in one undo step; the key strip shows the keys of every selected
+    // item; Insert Key keys every selected item; a constant edit in the panel reaches every
+    // selected item that has the property.
+    void keysOfManyItems()
+    {
+        MainWindow window;
+        QVERIFY(showActive(window));
+        window.openDefaultScene();
+        QTRY_VERIFY_WITH_TIMEOUT(window.simulation()->headFrame() >= 4, 30000);
+        window.simulation()->pause();
+        window.simulation()->scrub(3);
+        Document *doc = window.document();
+        QTRY_COMPARE(doc->animation()->frame(), 3);
+        QVERIFY(doc->scene().items.size() >= 2);
+        const Item first = doc->scene().items[0];
+        const Item second = doc->scene().items[1];
+        doc->setSelection({0, 1}, 1);
+        window.viewport()->setFocus();
+        QTest::keyClick(&window, Qt::Key_N);
+        QVERIFY(doc->animation()->autoKey());
+        const int undoBase = doc->undoStack()->count();
+
+        window.toolAction("Select")->trigger();
+        Viewport *view = window.viewport();
+        const QPoint c = view->toWidget({0.5f, 0.55f, 0.f}).toPoint(); // on the obstacle
+        QTest::mousePress(view, Qt::LeftButton, {}, c);
+        for (int s = 1; s <= 10; ++s)
+            QTest::mouseMove(view, c + QPoint(3 * s, 0));
+        QTest::mouseRelease(view, Qt::LeftButton, {}, c + QPoint(30, 0));
+        QCOMPARE(doc->undoStack()->count(), undoBase + 1);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Auto-key: Move 2 Items at frame 3"));
+        for (int i : {0, 1}) {
+            const Item &item = doc->scene().items[std::size_t(i)];
+            QCOMPARE(keyFrames(item, AnimProperty::Offset), std::vector<double>{3});
+            const Item &before = i == 0 ? first : second;
+            QVERIFY(item.shape == before.shape);
+            QVERIFY(std::abs(item.offset.keys[0].value.x - before.offset.at(3).x
+                             - 30.0 / view->pixelsPerUnit())
+                    < 1e-3);
+        }
+        auto *strip = window.findChild<KeyStrip *>("keyStrip");
+        QVERIFY(strip->rowOf(0, AnimProperty::Offset) > 0);
+        QVERIFY(strip->rowOf(1, AnimProperty::Offset) > 0);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(doc->scene().items[0] == first);
+        QVERIFY(doc->scene().items[1] == second);
+
+        // I keys the placement of both.
+        view->setFocus();
+        QTest::keyClick(&window, Qt::Key_I);
+        for (int i : {0, 1})
+            for (AnimProperty p : kPlacement)
+                QCOMPARE(keyFrames(doc->scene().items[std::size_t(i)], p), std::vector<double>{3});
+        doc->undoStack()->undo();
+        QVERIFY(doc->scene().items[0] == first);
+        QVERIFY(doc->scene().items[1] == second);
+        QTest::keyClick(&window, Qt::Key_N);
+        QVERIFY(!doc->animation()->autoKey());
+
+        // Without auto-key, a constant scale typed for the current item reaches both.
+        doc->animation()->edit(1, AnimProperty::Scale, {2.f, 2.f, 1.f});
+        for (int i : {0, 1})
+            QVERIFY(doc->scene().items[std::size_t(i)].scale.value == (V{2.f, 2.f, 1.f}));
+        QCOMPARE(doc->undoStack()->undoText(), QString("Change Scale"));
+    }
+
     // Auto-key with the rotate and scale handles: a turn keys the rotation at the current
     // frame, a scale drag keys the scale; keys elsewhere keep their values. One step each.
     void autoKeyRotateScale()

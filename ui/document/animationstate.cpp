@@ -90,19 +90,38 @@ void AnimationState::clearChanged()
 
 void AnimationState::edit(int index, AnimProperty p, sim::Vec3 value)
 {
-    Item item = mDocument->scene().items[std::size_t(index)];
-    if (mAutoKey) {
-        setKey(item, p, mFrame, value);
-        pushItemEdits(mDocument, "Auto-key: " + propertyLabel(p) + frameText(mFrame),
-                      {{index, item}});
-        return;
-    }
-    if (isAnimated(item, p)) {
+    const std::vector<Item> &items = mDocument->scene().items;
+    const Item &shown = items[std::size_t(index)];
+    if (!mAutoKey && isAnimated(shown, p)) {
         setChanged(index, p, value);
         return;
     }
-    setConstant(item, p, value);
-    pushItemEdits(mDocument, "Change " + propertyLabel(p), {{index, item}});
+    // The edit goes to every selected item that has the property (the emitter rate: emitters;
+    // the force strength: force fields; placement: all), as the properties panel's other edits.
+    std::vector<int> targets{index};
+    if (mDocument->isSelected(index)) {
+        targets.clear();
+        for (int i : mDocument->selectedItems()) {
+            const ItemKind kind = items[std::size_t(i)].kind;
+            const bool has = (p != AnimProperty::EmitterRate || kind == ItemKind::Emitter)
+                             && (p != AnimProperty::ForceStrength || kind == ItemKind::ForceField);
+            if (has && (mAutoKey || !isAnimated(items[std::size_t(i)], p)))
+                targets.push_back(i);
+        }
+    }
+    std::vector<std::pair<int, Item>> edits;
+    for (int i : targets) {
+        Item item = items[std::size_t(i)];
+        if (mAutoKey)
+            setKey(item, p, mFrame, value);
+        else
+            setConstant(item, p, value);
+        edits.emplace_back(i, std::move(item));
+    }
+    pushItemEdits(mDocument,
+                  mAutoKey ? "Auto-key: " + propertyLabel(p) + frameText(mFrame)
+                           : "Change " + propertyLabel(p),
+                  edits);
 }
 
 void AnimationState::toggleKey(int index, AnimProperty p)
@@ -118,17 +137,27 @@ void AnimationState::toggleKey(int index, AnimProperty p)
 
 void AnimationState::setKeys(int index, const std::vector<AnimProperty> &properties)
 {
-    Item item = mDocument->scene().items[std::size_t(index)];
+    setKeys(std::vector<int>{index}, properties);
+}
+
+void AnimationState::setKeys(const std::vector<int> &indices,
+                             const std::vector<AnimProperty> &properties)
+{
     QStringList labels;
-    for (AnimProperty p : properties) {
-        setKey(item, p, mFrame, shownValue(index, p));
+    for (AnimProperty p : properties)
         labels << propertyLabel(p);
-    }
-    // A key of the value already there changes nothing: the changed mark goes all the same.
-    if (!pushItemEdits(mDocument, "Set key: " + labels.join(", ") + frameText(mFrame),
-                       {{index, item}})) {
+    std::vector<std::pair<int, Item>> edits;
+    for (int index : indices) {
+        Item item = mDocument->scene().items[std::size_t(index)];
         for (AnimProperty p : properties)
-            mChanged.erase({index, p});
+            setKey(item, p, mFrame, shownValue(index, p));
+        edits.emplace_back(index, std::move(item));
+    }
+    // A key of the value already there changes nothing: the changed marks go all the same.
+    if (!pushItemEdits(mDocument, "Set key: " + labels.join(", ") + frameText(mFrame), edits)) {
+        for (int index : indices)
+            for (AnimProperty p : properties)
+                mChanged.erase({index, p});
         Q_EMIT changedValuesChanged();
     }
 }

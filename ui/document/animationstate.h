@@ -39,13 +39,16 @@ public:
     /// Edits a property of item `index` to `value` as the user does in an editor: a constant
     /// property changes its constant (unless auto-key is on); a keyframed one (or any with
     /// auto-key) gets a key at the current frame with auto-key, or a changed value without.
-    /// Keys and constants are one undo step each.
+    /// Keys and constants are one undo step each, and go to every selected item that has the
+    /// property when `index` is selected (a changed value stays the shown item's own).
     void edit(int index, AnimProperty p, sim::Vec3 value);
     /// The key button: keys the shown value at the current frame, or removes the key there
     /// when the property is keyed here and not changed. One undo step.
     void toggleKey(int index, AnimProperty p);
     /// Sets keys of the shown values of `properties` at the current frame (one undo step).
     void setKeys(int index, const std::vector<AnimProperty> &properties);
+    /// The same for several items, as one undo step.
+    void setKeys(const std::vector<int> &indices, const std::vector<AnimProperty> &properties);
 
 signals:
     void frameChanged(int frame);

@@ -4,6 +4,8 @@
 
 #include <io/scenewriter.h>
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -90,6 +92,7 @@ void Document::reset(Scene scene, const QString &filePath)
     mScene = std::move(scene);
     mFilePath = filePath;
     mSelected = -1;
+    mSelection.clear();
     mUndoStack.setClean();
     Q_EMIT changed(ChangeEvent::reset());
     Q_EMIT selectionChanged(-1);
@@ -116,13 +119,28 @@ sim::Status Document::save(const QString &path)
     return sim::Status::success();
 }
 
+bool Document::isSelected(int index) const
+{
+    return std::binary_search(mSelection.begin(), mSelection.end(), index);
+}
+
 void Document::setSelectedItem(int index)
 {
-    if (index < -1 || index >= int(mScene.items.size()))
-        index = -1;
-    if (index == mSelected)
+    setSelection(index >= 0 ? std::vector<int>{index} : std::vector<int>{}, index);
+}
+
+void Document::setSelection(std::vector<int> items, int current)
+{
+    const int count = int(mScene.items.size());
+    std::erase_if(items, [count](int i) { return i < 0 || i >= count; });
+    if (std::find(items.begin(), items.end(), current) == items.end())
+        current = items.empty() ? -1 : items.back();
+    std::sort(items.begin(), items.end());
+    items.erase(std::unique(items.begin(), items.end()), items.end());
+    if (items == mSelection && current == mSelected)
         return;
-    mSelected = index;
+    mSelection = std::move(items);
+    mSelected = current;
     Q_EMIT selectionChanged(mSelected);
 }
 
@@ -140,11 +158,16 @@ std::string Document::uniqueItemName(const std::string &base) const
 void Document::insertItem(int index, Item item)
 {
     mScene.items.insert(mScene.items.begin() + index, std::move(item));
+    // The selection keeps naming the same items.
+    const std::vector<int> before = mSelection;
+    for (int &i : mSelection)
+        if (i >= index)
+            ++i;
     const bool shifted = mSelected >= index;
     if (shifted)
         ++mSelected;
     Q_EMIT changed({ChangeEvent::Type::ItemAdded, index});
-    if (shifted)
+    if (shifted || mSelection != before)
         Q_EMIT selectionChanged(mSelected);
 }
 
@@ -153,12 +176,17 @@ void Document::removeItem(int index)
     mScene.items.erase(mScene.items.begin() + index);
     // The selection is valid again before anyone hears of the change.
     const int before = mSelected;
+    const std::vector<int> beforeSet = mSelection;
+    std::erase(mSelection, index);
+    for (int &i : mSelection)
+        if (i > index)
+            --i;
     if (mSelected == index)
-        mSelected = -1;
+        mSelected = mSelection.empty() ? -1 : mSelection.back();
     else if (mSelected > index)
         --mSelected;
     Q_EMIT changed({ChangeEvent::Type::ItemRemoved, index});
-    if (mSelected != before)
+    if (mSelected != before || mSelection != beforeSet)
         Q_EMIT selectionChanged(mSelected);
 }
 
@@ -168,6 +196,22 @@ void Document::setItem(int index, Item item)
     const ItemChanges what = changedProperties(current, item);
     current = std::move(item);
     Q_EMIT changed(ChangeEvent::itemChanged(index, what));
+}
+
+void Document::moveItem(int from, int to)
+{
+    if (from == to)
+        return;
+    const bool selected = isSelected(from);
+    const bool current = mSelected == from;
+    Item item = mScene.items[std::size_t(from)];
+    removeItem(from);
+    insertItem(to, std::move(item));
+    if (selected) {
+        std::vector<int> selection = mSelection;
+        selection.push_back(to);
+        setSelection(std::move(selection), current ? to : mSelected);
+    }
 }
 
 void Document::setDomain(const DomainSettings &domain)

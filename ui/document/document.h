@@ -9,6 +9,8 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <vector>
+
 namespace plume {
 
 class AnimationState;
@@ -44,9 +46,17 @@ public:
     /// file is untouched and the message says why.
     sim::Status save(const QString &path);
 
-    /// The selected item's index, or -1. Selection is view state, not undoable.
+    /// The current item: the one the properties panel shows and the handles act on (the
+    /// primary of a multi-selection), or -1. Selection is view state, not undoable.
     int selectedItem() const { return mSelected; }
+    /// Every selected item, in scene order (the current one among them when there is one).
+    const std::vector<int> &selectedItems() const { return mSelection; }
+    bool isSelected(int index) const;
+    /// Selects item `index` alone (-1: nothing).
     void setSelectedItem(int index);
+    /// Selects `items` (indices out of range are dropped, repeats merged) with `current` the
+    /// current item; a `current` not among them becomes the last of `items` (or -1).
+    void setSelection(std::vector<int> items, int current);
 
     /// The current frame, auto-key and the changed (not yet keyed) values: view state, like
     /// the selection (animationstate.h).
@@ -59,6 +69,9 @@ public:
     void insertItem(int index, Item item);
     void removeItem(int index);
     void setItem(int index, Item item);
+    /// Moves an item to another position: announced as its removal and its insertion; it keeps
+    /// its place in the selection.
+    void moveItem(int from, int to);
     void setDomain(const DomainSettings &domain);
     void setSimulation(const SimulationSettings &simulation);
     void setSceneName(const std::string &name);
@@ -66,6 +79,7 @@ public:
 
 signals:
     void changed(const plume::ChangeEvent &event);
+    /// The selection or its current item changed; `index` is the current item.
     void selectionChanged(int index);
     void modifiedChanged(bool modified);
     void filePathChanged(const QString &path);
@@ -76,6 +90,7 @@ private:
     QString mFilePath;
     int mSelected = -1;
     AnimationState *mAnimation;
+    std::vector<int> mSelection; ///< sorted
 };
 
 } // namespace plume

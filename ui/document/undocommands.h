@@ -7,6 +7,8 @@
 #include <QUndoCommand>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace plume {
 
@@ -50,6 +52,7 @@ enum class MergeId {
     EditItem,
     EditDomain,
     EditSimulation,
+    EditItems,
 };
 
 /// Adds an item at `index`.
@@ -80,6 +83,49 @@ private:
     int mIndex;
     Item mItem;
     std::string mDirectory; ///< the scene's folder when mItem was taken
+};
+
+/// Sets several items at once (a move or scale of a multi-selection; enabling, hiding or locking
+/// several): one undo step. `items` pairs an index with the item's new value. With a merge id,
+/// consecutive commands with the same key and the same indices merge (one drag, one step).
+class ChangeItems : public QUndoCommand
+{
+public:
+    ChangeItems(Document *document, const QString &text, std::vector<std::pair<int, Item>> items,
+                MergeId merge = MergeId::None, quint64 mergeKey = 0,
+                QUndoCommand *parent = nullptr);
+    void redo() override;
+    void undo() override;
+    int id() const override { return int(mMerge); }
+    bool mergeWith(const QUndoCommand *other) override;
+
+private:
+    struct Change
+    {
+        int index;
+        Item before;
+        Item after;
+    };
+    Document *mDocument;
+    std::vector<Change> mChanges;
+    MergeId mMerge;
+    quint64 mMergeKey;
+    std::string mDirectory; ///< the scene's folder when the items were taken
+};
+
+/// Moves the item at `from` to position `to` in the item list (Move Up/Down, a drag in the
+/// outliner); the item keeps its selection.
+class ReorderItem : public QUndoCommand
+{
+public:
+    ReorderItem(Document *document, int from, int to, QUndoCommand *parent = nullptr);
+    void redo() override { mDocument->moveItem(mFrom, mTo); }
+    void undo() override { mDocument->moveItem(mTo, mFrom); }
+
+private:
+    Document *mDocument;
+    int mFrom;
+    int mTo;
 };
 
 /// One value of the scene, read and written through a trait (Tiled's ChangeValue):
@@ -162,6 +208,8 @@ struct ItemValue
 
 PLUME_ITEM_MEMBER_TRAIT(ItemName, name, "Rename Item")
 PLUME_ITEM_MEMBER_TRAIT(ItemEnabled, enabled, "Enable/Disable Item")
+PLUME_ITEM_MEMBER_TRAIT(ItemHidden, hidden, "Hide/Show Item")
+PLUME_ITEM_MEMBER_TRAIT(ItemLocked, locked, "Lock/Unlock Item")
 PLUME_ITEM_MEMBER_TRAIT(ItemActiveStart, activeStart, "Change Active Start")
 PLUME_ITEM_MEMBER_TRAIT(ItemActiveEnd, activeEnd, "Change Active End")
 PLUME_ITEM_MEMBER_TRAIT(ItemKindValue, kind, "Change Item Kind")

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "autosave.h"
+#include "editactions.h"
 #include "importmodeldialog.h"
 #include "preferencesdialog.h"
 #include "templatedialog.h"
@@ -11,6 +12,7 @@
 #include <document/animationstate.h>
 #include <document/document.h>
 #include <document/modelimport.h>
+#include <document/selectionedits.h>
 #include <document/undocommands.h>
 #include <export/exportdialog.h>
 #include <io/scenereader.h>
@@ -234,6 +236,8 @@ void MainWindow::createActions()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(del);
+    addSelectionActions(edit, this, mDocument,
+                        [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     edit->addSeparator();
     // Keyframes: the timeline's Auto-Key and Insert Key (docs/animation.md).
     mTimeline = new Timeline(mDocument);
@@ -399,7 +403,13 @@ void MainWindow::createDocks()
         addDockWidget(area, d);
         return d;
     };
-    dock("Outliner", "outlinerDock", new Outliner(mDocument), Qt::LeftDockWidgetArea);
+    auto *outliner = new Outliner(mDocument);
+    // The status bar as the receiver: a rename still open when the window closes commits (and
+    // may be refused) while the window is half destroyed.
+    QStatusBar *bar = statusBar();
+    connect(outliner, &Outliner::message, bar,
+            [bar](const QString &text) { bar->showMessage(text, 8000); });
+    dock("Outliner", "outlinerDock", outliner, Qt::LeftDockWidgetArea);
     dock("Tool Options", "toolOptionsDock", new ToolOptionsPanel(mToolOptions),
          Qt::LeftDockWidgetArea);
     QDockWidget *props = dock("Properties", "propertiesDock", new PropertiesPanel(mDocument),
@@ -671,12 +681,7 @@ void MainWindow::revert()
         openFile(mDocument->filePath());
 }
 
-void MainWindow::deleteSelected()
-{
-    const int index = mDocument->selectedItem();
-    if (index >= 0)
-        mDocument->undoStack()->push(new RemoveItem(mDocument, index));
-}
+void MainWindow::deleteSelected() { selectionedits::deleteSelection(*mDocument); }
 
 bool MainWindow::maybeSave()
 {

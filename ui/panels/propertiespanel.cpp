@@ -102,6 +102,19 @@ std::string PropertiesPanel::structureKey() const
     return key;
 }
 
+std::vector<int> PropertiesPanel::editTargets(bool sameShape) const
+{
+    std::vector<int> targets{mIndex};
+    const std::vector<Item> &items = mDocument->scene().items;
+    for (int index : mDocument->selectedItems()) {
+        const Item &other = items[std::size_t(index)];
+        if (index != mIndex && other.kind == item().kind
+            && (!sameShape || other.shape.type == item().shape.type))
+            targets.push_back(index);
+    }
+    return targets;
+}
+
 void PropertiesPanel::rebuild()
 {
     for (auto &section : mRefreshers)
@@ -147,6 +160,15 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
 {
     const int i = mIndex;
     QFormLayout *form = section(layout, "Item");
+    if (const std::size_t selected = mDocument->selectedItems().size(); selected > 1) {
+        QLabel *note = addNote(form, "Selected", [this, selected] {
+            return QString("%1 items; edits apply to %2 (same kind)")
+                .arg(selected)
+                .arg(editTargets(false).size());
+        });
+        note->setObjectName("selectionNote");
+        note->setWordWrap(true);
+    }
     addText(
         form, "Name", [this] { return QString::fromStdString(item().name); },
         [this, i](QString name) {
@@ -156,19 +178,24 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         });
     addBool(
         form, "Enabled", [this] { return item().enabled; },
-        [this, i](bool on) { push<values::ItemEnabled>(i, on); });
+        [this](bool on) { editSelected<values::ItemEnabled>([on](bool &x) { x = on; }); });
     addChoice(
         form, "Kind", names(kItemKindNames), [this] { return int(item().kind); },
-        [this, i](int k) { push<values::ItemKindValue>(i, ItemKind(k)); });
+        [this](int k) {
+        editSelected<values::ItemKindValue>([k](ItemKind &x) { x = ItemKind(k); });
+        });
     addDouble(
         form, "Active from (frame)", [this] { return item().activeStart; },
-        [this, i](double v) { push<values::ItemActiveStart>(i, v); }, itemParams::activeStart);
+        [this](double v) { editSelected<values::ItemActiveStart>([v](double &x) { x = v; }); },
+        itemParams::activeStart);
     sim::Param activeEndRange = itemParams::activeEnd;
     activeEndRange.softMin = -1; // the editor's "forever"
     addDouble(
         form, "Active to (frame, -1 = forever)",
         [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
-        [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
+        [this](double v) {
+        editSelected<values::ItemActiveEnd>([v](double &x) { x = v < 0 ? kForever : v; });
+        },
         activeEndRange);
     // Placement: offset, and rotation and scale of the shape about its pivot.
     addKeyed(form, "Offset", AnimProperty::Offset, itemParams::offset);
@@ -177,11 +204,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
     addKeyed(form, "Scale", AnimProperty::Scale, renamed(itemParams::scale, "itemScale"));
 
     QFormLayout *shape = section(layout, "Shape");
-    auto setShape = [this, i](auto edit) {
-        return [this, i, edit](auto v) {
-            plume::Shape s = item().shape;
-            edit(s, v);
-            push<values::ItemShape>(i, s);
+    auto setShape = [this](auto edit) {
+        return [this, edit](auto v) {
+            editSelected<values::ItemShape>([&](plume::Shape &s) { edit(s, v); });
         };
     };
     switch (item().shape.type) {
@@ -266,20 +291,16 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         QFormLayout *f = section(layout, "Obstacle");
         addBool(
             f, "No-slip (drags the fluid along)", [this] { return item().obstacle.noSlip; },
-            [this, i](bool on) {
-            ObstacleSettings o = item().obstacle;
-            o.noSlip = on;
-            push<values::ItemObstacle>(i, o);
+            [this](bool on) {
+            editSelected<values::ItemObstacle>([on](ObstacleSettings &o) { o.noSlip = on; });
             });
     }
 
     if (item().kind == ItemKind::Emitter) {
         QFormLayout *f = section(layout, "Emitter");
-        auto setE = [this, i](auto edit) {
-            return [this, i, edit](auto v) {
-                EmitterSettings e = item().emitter;
-                edit(e, v);
-                push<values::ItemEmitter>(i, e);
+        auto setE = [this](auto edit) {
+            return [this, edit](auto v) {
+                editSelected<values::ItemEmitter>([&](EmitterSettings &e) { edit(e, v); });
             };
         };
         addDouble(
@@ -310,11 +331,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         addKeyed(f, "Rate", AnimProperty::EmitterRate, emitterParams::rate);
     } else if (item().kind == ItemKind::ForceField) {
         QFormLayout *f = section(layout, "Force");
-        auto setF = [this, i](auto edit) {
-            return [this, i, edit](auto v) {
-                ForceSettings e = item().force;
-                edit(e, v);
-                push<values::ItemForce>(i, e);
+        auto setF = [this](auto edit) {
+            return [this, edit](auto v) {
+                editSelected<values::ItemForce>([&](ForceSettings &e) { edit(e, v); });
             };
         };
         addChoice(
@@ -348,11 +367,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
 void PropertiesPanel::buildMesh(QFormLayout *form)
 {
     const int i = mIndex;
-    auto setShape = [this, i](auto edit) {
-        return [this, i, edit](auto v) {
-            plume::Shape s = item().shape;
-            edit(s, v);
-            push<values::ItemShape>(i, s);
+    auto setShape = [this](auto edit) {
+        return [this, edit](auto v) {
+            editSelected<values::ItemShape>([&](plume::Shape &s) { edit(s, v); });
         };
     };
     // The path over a Browse... button: side by side, the button would scroll out of a

@@ -8,6 +8,8 @@
 #include <array>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 class QFormLayout;
@@ -55,6 +57,31 @@ private:
         if (Trait::get(mDocument->scene(), index) == value)
             return;
         mDocument->undoStack()->push(new ChangeValue<Trait>(mDocument, index, std::move(value)));
+    }
+
+    /// The items an edit of the shown item applies to: the shown (current) item, then the other
+    /// selected items of its kind (`sameShape`: and of its shape type), Maya-style.
+    std::vector<int> editTargets(bool sameShape) const;
+    /// Applies `edit` (on a Trait::Value) to the value of every edit target, as one undo step.
+    template<class Trait, class Edit>
+    void editSelected(Edit edit)
+    {
+        std::vector<std::pair<int, typename Trait::Value>> changes;
+        for (int index : editTargets(std::is_same_v<Trait, values::ItemShape>)) {
+            typename Trait::Value value = Trait::get(mDocument->scene(), index);
+            edit(value);
+            if (!(value == Trait::get(mDocument->scene(), index)))
+                changes.emplace_back(index, std::move(value));
+        }
+        if (changes.empty())
+            return;
+        QUndoStack *stack = mDocument->undoStack();
+        if (changes.size() > 1)
+            stack->beginMacro(QString("%1 (%2 Items)").arg(Trait::text()).arg(changes.size()));
+        for (auto &[index, value] : changes)
+            stack->push(new ChangeValue<Trait>(mDocument, index, std::move(value)));
+        if (changes.size() > 1)
+            stack->endMacro();
     }
 
     void buildItem(QVBoxLayout *layout);

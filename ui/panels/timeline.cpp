@@ -37,8 +37,8 @@ Timeline::Timeline(Document *document, QWidget *parent)
     mInsertKey->setToolTip("Insert Key (I): keys the selected item's offset, rotation and "
                            "scale at the current frame");
     connect(mInsertKey, &QAction::triggered, this, [this] {
-        for (int item : keyedItems())
-            mDocument->animation()->setKeys(item, {std::begin(kPlacement), std::end(kPlacement)});
+        if (const std::vector<int> items = keyedItems(); !items.empty())
+            mDocument->animation()->setKeys(items, {std::begin(kPlacement), std::end(kPlacement)});
     });
 
     auto *autoKey = new QToolButton;
@@ -70,13 +70,7 @@ Timeline::Timeline(Document *document, QWidget *parent)
     setFrames(0, 0);
 }
 
-std::vector<int> Timeline::keyedItems() const
-{
-    const int selected = mDocument->selectedItem();
-    if (selected < 0 || selected >= int(mDocument->scene().items.size()))
-        return {};
-    return {selected};
-}
+std::vector<int> Timeline::keyedItems() const { return mDocument->selectedItems(); }
 
 void Timeline::setFrames(int current, int head)
 {

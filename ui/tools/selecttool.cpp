@@ -9,6 +9,8 @@
 
 #include <QPainter>
 
+#include <algorithm>
+
 #include <cmath>
 #include <numbers>
 
@@ -31,9 +33,35 @@ float wrapDegrees(float a)
 
 QString SelectTool::hint() const
 {
-    return "Select: click an item to select it, drag to move it; drag the corner handle to "
-           "scale it, the round handle above it to rotate it about its pivot (Shift: 15 degree "
-           "steps)";
+    return "Select: click an item to select it (Shift: add, Ctrl: toggle), drag to move the "
+           "selection, drag on empty space for a rubber band; drag the corner handle to scale, "
+           "the round handle to rotate about the pivot (Shift: 15 degree steps)";
+}
+
+sim::Vec3 SelectTool::scalePivot(const Item &item, sim::Vec3 world) const
+{
+    // The centre of the cross-section's bounds, on the plane.
+    const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
+    const Placement placement = item.placementAt(mHost->frameNumber());
+    const QRectF bounds = mHost->planeBounds(item.shape, placement);
+    sim::Vec3 pivot = plane.toWorld({float(bounds.center().x()), float(bounds.center().y()), 0.f})
+                      - placement.offset;
+    // Along the view's axis: the plane in a slice; in 2D the shape's own depth, so that a
+    // mesh stays on the plane that cuts it.
+    pivot[plane.axis] = mHost->threeD() ? world[plane.axis] - placement.offset[plane.axis]
+                                        : shapePivot(item.shape)[plane.axis];
+    return pivot;
+}
+
+void SelectTool::takeTargets()
+{
+    const Document *document = mHost->document();
+    mTargets.clear();
+    for (int index : document->selectedItems()) {
+        const Item &item = document->scene().items[std::size_t(index)];
+        if (!item.locked)
+            mTargets.push_back({index, item, item, scalePivot(item, mStart)});
+    }
 }
 
 void SelectTool::press(const ToolEvent &event)
@@ -41,47 +69,70 @@ void SelectTool::press(const ToolEvent &event)
     Document *document = mHost->document();
     ++mDragKey;
     mStart = event.world;
-    mPointer = event.pos;
-    const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
-    const int selected = document->selectedItem();
-    if (selected >= 0 && mHost->rotateHandleHit(selected, event.pos)) {
-        const Item &item = document->scene().items[std::size_t(selected)];
+    mPressPos = mPointer = event.pos;
+    mPressModifiers = event.modifiers;
+    mMode = Mode::None;
+    const int current = document->selectedItem();
+    const bool handles = current >= 0 && !document->scene().items[std::size_t(current)].locked;
+    if (handles && mHost->rotateHandleHit(current, event.pos)) {
+        const Item &item = document->scene().items[std::size_t(current)];
         mMode = Mode::Rotate;
-        mIndex = selected;
-        mOriginal = mExpected = item;
+        takeTargets();
         mPivot = shapePivot(item.shape) + item.offset.at(mHost->frameNumber());
         mLastAngle = planeAngle(event.world);
         mTurned = mApplied = 0.f;
         return;
     }
-    if (selected >= 0 && mHost->scaleHandleHit(selected, event.pos)) {
-        const Item &item = document->scene().items[std::size_t(selected)];
-        // The pivot is the centre of the cross-section's bounds, on the plane.
-        const Placement placement = item.placementAt(mHost->frameNumber());
-        const QRectF bounds = mHost->planeBounds(item.shape, placement);
+    if (handles && mHost->scaleHandleHit(current, event.pos)) {
         mMode = Mode::Scale;
-        mIndex = selected;
-        mOriginal = mExpected = item;
-        mPivot = plane.toWorld({float(bounds.center().x()), float(bounds.center().y()), 0.f})
-                 - placement.offset;
-        // Along the view's axis: the plane in a slice; in 2D the shape's own depth, so that a
-        // mesh stays on the plane that cuts it.
-        mPivot[plane.axis] = mHost->threeD()
-                                 ? event.world[plane.axis] - placement.offset[plane.axis]
-                                 : shapePivot(item.shape)[plane.axis];
+        takeTargets();
+        mPivot = scalePivot(document->scene().items[std::size_t(current)], event.world);
         return;
     }
-    mIndex = mHost->itemAt(event.pos);
-    document->setSelectedItem(mIndex);
-    mMode = mIndex >= 0 ? Mode::Move : Mode::None;
-    if (mIndex >= 0)
-        mOriginal = mExpected = document->scene().items[std::size_t(mIndex)];
+    const int hit = mHost->itemAt(event.pos);
+    if (hit < 0) {
+        // Empty space: a rubber band (a plain click there clears the selection).
+        mMode = Mode::Band;
+        if (!(event.modifiers & (Qt::ShiftModifier | Qt::ControlModifier)))
+            document->setSelectedItem(-1);
+        return;
+    }
+    std::vector<int> selection = document->selectedItems();
+    if (event.modifiers & Qt::ControlModifier) {
+        if (document->isSelected(hit)) {
+            std::erase(selection, hit);
+            document->setSelection(selection, current == hit ? -1 : current);
+        } else {
+            selection.push_back(hit);
+            document->setSelection(selection, hit);
+        }
+        return;
+    }
+    if (event.modifiers & Qt::ShiftModifier) {
+        selection.push_back(hit);
+        document->setSelection(selection, hit);
+    } else if (document->isSelected(hit)) {
+        document->setSelection(selection, hit); // a drag moves the whole selection
+    } else {
+        document->setSelectedItem(hit);
+    }
+    mMode = Mode::Move;
+    takeTargets();
 }
 
-bool SelectTool::itemUnchanged() const
+bool SelectTool::targetsUnchanged() const
 {
     const std::vector<Item> &items = mHost->document()->scene().items;
-    return mIndex >= 0 && mIndex < int(items.size()) && items[std::size_t(mIndex)] == mExpected;
+    return std::all_of(mTargets.begin(), mTargets.end(), [&](const Target &t) {
+        return t.index >= 0 && t.index < int(items.size())
+               && items[std::size_t(t.index)] == t.expected;
+    });
+}
+
+bool SelectTool::targetsUntouched() const
+{
+    return std::all_of(mTargets.begin(), mTargets.end(),
+                       [](const Target &t) { return t.expected == t.original; });
 }
 
 float SelectTool::planeAngle(sim::Vec3 world) const
@@ -104,24 +155,75 @@ void SelectTool::rotate(const ToolEvent &event)
     // u x v, which is minus the axis for the X and Y slices.
     const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
     const float sign = plane.axis == 2 ? 1.f : -1.f;
+    const AnimationState *animation = mHost->document()->animation();
+    const int frame = animation->frame();
+    if (animation->autoKey() && turn == 0.f && targetsUntouched())
+        return; // a click on the handle sets no key
+    std::vector<Item> items;
+    for (const Target &t : mTargets) {
+        Item item = t.expected;
+        if (animation->autoKey()) {
+            Item keyed = t.original;
+            setKey(keyed, AnimProperty::Rotation, frame,
+                   rotatedAbout(t.original.rotation.at(frame), plane.axis, sign * turn));
+            item.rotation = keyed.rotation;
+        } else {
+            item.rotation = rotatedAbout(t.original.rotation, plane.axis, sign * turn);
+        }
+        items.push_back(std::move(item));
+    }
+    apply(std::move(items), AnimProperty::Rotation);
+}
+
+void SelectTool::apply(std::vector<Item> items, AnimProperty keyed)
+{
     Document *document = mHost->document();
     const AnimationState *animation = document->animation();
-    Animated<sim::Vec3> rotation = rotatedAbout(mOriginal.rotation, plane.axis, sign * turn);
-    if (animation->autoKey()) {
-        if (turn == 0.f && mExpected == mOriginal)
-            return; // a click on the handle sets no key
-        Item keyed = mOriginal;
-        const int frame = animation->frame();
-        setKey(keyed, AnimProperty::Rotation, frame,
-               rotatedAbout(mOriginal.rotation.at(frame), plane.axis, sign * turn));
-        rotation = keyed.rotation;
-    }
-    if (rotation == document->scene().items[std::size_t(mIndex)].rotation)
+    const bool autoKey = animation->autoKey();
+    std::vector<std::pair<int, Item>> changes;
+    for (std::size_t n = 0; n < mTargets.size(); ++n)
+        if (items[n] != document->scene().items[std::size_t(mTargets[n].index)])
+            changes.emplace_back(mTargets[n].index, items[n]);
+    if (changes.empty())
         return;
-    mExpected.rotation = rotation;
-    pushEdit(new ChangeValue<values::ItemRotation>(document, mIndex, std::move(rotation),
-                                                   MergeId::RotateItem, mDragKey),
-             AnimProperty::Rotation);
+    for (std::size_t n = 0; n < mTargets.size(); ++n)
+        mTargets[n].expected = items[n];
+    const MergeId merge = mMode == Mode::Move    ? MergeId::MoveItem
+                          : mMode == Mode::Scale ? MergeId::ScaleItem
+                                                 : MergeId::RotateItem;
+    QUndoCommand *command = nullptr;
+    if (mTargets.size() == 1) {
+        const Item &item = items.front();
+        const int index = mTargets.front().index;
+        if (autoKey && keyed == AnimProperty::Offset)
+            command = new ChangeValue<values::ItemOffset>(document, index, item.offset, merge,
+                                                          mDragKey);
+        else if (autoKey && keyed == AnimProperty::Scale)
+            command = new ChangeValue<values::ItemScale>(document, index, item.scale, merge,
+                                                         mDragKey);
+        else if (mMode == Mode::Rotate)
+            command = new ChangeValue<values::ItemRotation>(document, index, item.rotation, merge,
+                                                            mDragKey);
+        else
+            command = new ChangeValue<values::ItemShape>(document, index, item.shape, merge,
+                                                         mDragKey);
+        if (autoKey)
+            command->setText(QString("Auto-key: %1 at frame %2")
+                                 .arg(propertyLabel(keyed))
+                                 .arg(animation->frame()));
+    } else {
+        // Every target, changed or not, so that the drag's commands name the same items and
+        // merge.
+        changes.clear();
+        for (std::size_t n = 0; n < mTargets.size(); ++n)
+            changes.emplace_back(mTargets[n].index, items[n]);
+        const char *verb = mMode == Mode::Move ? "Move" : mMode == Mode::Scale ? "Scale" : "Rotate";
+        QString text = QString("%1 %2 Items").arg(verb).arg(mTargets.size());
+        if (autoKey)
+            text = QString("Auto-key: %1 at frame %2").arg(text).arg(animation->frame());
+        command = new ChangeItems(document, text, std::move(changes), merge, mDragKey);
+    }
+    document->undoStack()->push(command);
 }
 
 void SelectTool::drag(const ToolEvent &event)
@@ -129,9 +231,13 @@ void SelectTool::drag(const ToolEvent &event)
     if (mMode == Mode::None)
         return;
     mPointer = event.pos;
-    // Undo, redo or Delete while the button is down: the item may be gone, at another index
+    if (mMode == Mode::Band) {
+        mHost->requestRepaint();
+        return;
+    }
+    // Undo, redo or Delete while the button is down: the items may be gone, at other indices
     // or reshaped. The drag ends rather than write a stale shape (or past the item list).
-    if (!itemUnchanged()) {
+    if (mTargets.empty() || !targetsUnchanged()) {
         mMode = Mode::None;
         return;
     }
@@ -141,90 +247,109 @@ void SelectTool::drag(const ToolEvent &event)
         return;
     }
     Document *document = mHost->document();
-    if (document->animation()->autoKey()) {
-        autoKeyDrag(event);
-        return;
-    }
-    Shape shape;
+    const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
+    // With auto-key a move or scale keys the offset or scale at the current frame (the shape
+    // stays), from the value each item had there when the drag began.
+    const AnimationState *animation = document->animation();
+    const bool autoKey = animation->autoKey();
+    const int frame = animation->frame();
+    std::vector<Item> items;
     if (mMode == Mode::Move) {
         // Moves stay in the view's plane (world x-y in 2D).
-        const sim::Vec3 delta = event.world - mStart;
-        const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
-        shape = translatedShape(mOriginal.shape, plane.inPlane(delta));
-    } else {
-        const sim::Vec3 offset = document->scene().items[std::size_t(mIndex)].offset.at(
-            mHost->frameNumber());
-        const sim::Vec3 pivot = mPivot + offset;
-        const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
+        const sim::Vec3 delta = plane.inPlane(event.world - mStart);
+        if (autoKey && delta == sim::Vec3{} && targetsUntouched())
+            return; // a click selects; it sets no key
+        for (const Target &t : mTargets) {
+            Item item = t.expected;
+            if (autoKey) {
+                Item keyed = t.original;
+                setKey(keyed, AnimProperty::Offset, frame, t.original.offset.at(frame) + delta);
+                item.offset = keyed.offset;
+            } else {
+                item.shape = translatedShape(t.original.shape, delta);
+            }
+            items.push_back(std::move(item));
+        }
+        apply(std::move(items), AnimProperty::Offset);
+        return;
+    }
+    {
+        // The factor comes from the current item's pivot; each item scales about its own.
+        const int current = document->selectedItem();
+        if (current < 0)
+            return;
+        const sim::Vec3 pivot = mPivot
+                                + document->scene().items[std::size_t(current)].offset.at(
+                                    mHost->frameNumber());
         const float from = length(plane.inPlane(mStart - pivot));
         const float to = length(plane.inPlane(event.world - pivot));
         if (from <= 0.f)
             return;
-        shape = scaledShape(mOriginal.shape, std::max(to / from, 0.02f), mPivot);
+        if (autoKey && to == from && targetsUntouched())
+            return;
+        const float factor = std::max(to / from, 0.02f);
+        for (const Target &t : mTargets) {
+            Item item = t.expected;
+            if (autoKey) {
+                Item keyed = t.original;
+                setKey(keyed, AnimProperty::Scale, frame, t.original.scale.at(frame) * factor);
+                item.scale = keyed.scale;
+            } else {
+                item.shape = scaledShape(t.original.shape, factor, t.pivot);
+            }
+            items.push_back(std::move(item));
+        }
     }
-    if (shape == document->scene().items[std::size_t(mIndex)].shape)
-        return;
-    mExpected.shape = shape;
-    document->undoStack()->push(new ChangeValue<values::ItemShape>(
-        document, mIndex, std::move(shape),
-        mMode == Mode::Move ? MergeId::MoveItem : MergeId::ScaleItem, mDragKey));
+    apply(std::move(items), AnimProperty::Scale);
 }
 
-void SelectTool::pushEdit(QUndoCommand *command, AnimProperty keyed)
-{
-    const AnimationState *animation = mHost->document()->animation();
-    if (animation->autoKey())
-        command->setText(
-            QString("Auto-key: %1 at frame %2").arg(propertyLabel(keyed)).arg(animation->frame()));
-    mHost->document()->undoStack()->push(command);
-}
-
-// With auto-key a move or scale keys the offset or scale at the current frame (the shape
-// stays), from the value it had there when the drag began.
-void SelectTool::autoKeyDrag(const ToolEvent &event)
+void SelectTool::finishBand(const ToolEvent &event)
 {
     Document *document = mHost->document();
-    const int frame = document->animation()->frame();
-    const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
-    Item keyed = mOriginal;
-    if (mMode == Mode::Move) {
-        const sim::Vec3 delta = plane.inPlane(event.world - mStart);
-        if (delta == sim::Vec3{} && mExpected == mOriginal)
-            return; // a click selects; it sets no key
-        setKey(keyed, AnimProperty::Offset, frame, mOriginal.offset.at(frame) + delta);
-        if (keyed.offset == document->scene().items[std::size_t(mIndex)].offset)
-            return;
-        mExpected.offset = keyed.offset;
-        pushEdit(new ChangeValue<values::ItemOffset>(document, mIndex, keyed.offset,
-                                                     MergeId::MoveItem, mDragKey),
-                 AnimProperty::Offset);
+    const QRectF band = QRectF(mPressPos, event.pos).normalized();
+    // A click without a drag only cleared the selection (press).
+    if (band.width() < 3.0 && band.height() < 3.0)
         return;
+    const std::vector<int> inside = mHost->itemsTouching(band);
+    std::vector<int> selection;
+    int current = -1;
+    if (mPressModifiers & Qt::ControlModifier) {
+        selection = document->selectedItems();
+        std::erase_if(selection, [&](int i) {
+            return std::find(inside.begin(), inside.end(), i) != inside.end();
+        });
+        current = document->selectedItem();
+    } else {
+        if (mPressModifiers & Qt::ShiftModifier)
+            selection = document->selectedItems();
+        selection.insert(selection.end(), inside.begin(), inside.end());
+        current = inside.empty() ? document->selectedItem() : inside.back();
     }
-    const sim::Vec3 pivot = mPivot + mOriginal.offset.at(frame);
-    const float from = length(plane.inPlane(mStart - pivot));
-    const float to = length(plane.inPlane(event.world - pivot));
-    if (from <= 0.f || (to == from && mExpected == mOriginal))
-        return;
-    setKey(keyed, AnimProperty::Scale, frame,
-           mOriginal.scale.at(frame) * std::max(to / from, 0.02f));
-    if (keyed.scale == document->scene().items[std::size_t(mIndex)].scale)
-        return;
-    mExpected.scale = keyed.scale;
-    pushEdit(new ChangeValue<values::ItemScale>(document, mIndex, keyed.scale, MergeId::ScaleItem,
-                                                mDragKey),
-             AnimProperty::Scale);
+    document->setSelection(selection, current);
 }
 
 void SelectTool::release(const ToolEvent &event)
 {
-    drag(event);
+    if (mMode == Mode::Band)
+        finishBand(event);
+    else
+        drag(event);
     mMode = Mode::None;
+    mTargets.clear();
     mHost->requestRepaint();
 }
 
 // While rotating: a line from the pivot to the pointer and the angle turned.
+// While drawing a rubber band: the band.
 void SelectTool::paint(QPainter &painter) const
 {
+    if (mMode == Mode::Band) {
+        const QRectF band = QRectF(mPressPos, mPointer).normalized();
+        painter.setPen(QPen(QColor(255, 255, 255, 200), 1.0, Qt::DashLine));
+        painter.setBrush(QColor(120, 170, 255, 40));
+        painter.drawRect(band);
+        return;
+    }
     if (mMode != Mode::Rotate)
         return;
     const QPointF pivot = mHost->toWidget(mPivot);

@@ -10,6 +10,8 @@
 #include <QPointF>
 #include <QRectF>
 
+#include <vector>
+
 namespace plume {
 
 class Document;
@@ -47,8 +49,12 @@ public:
     virtual QPainterPath shapePath(const Shape &shape, const Placement &placement) const = 0;
     /// Bounds of the shape's cross-section in plane coordinates (y up); empty when missed.
     virtual QRectF planeBounds(const Shape &shape, const Placement &placement) const = 0;
-    /// The topmost item whose outline contains the widget point, or -1.
+    /// The topmost item whose outline contains the widget point, or -1. Hidden and locked
+    /// items are never picked.
     virtual int itemAt(QPointF pos) const = 0;
+    /// The items (in scene order) whose outline's bounds touch the widget rectangle: the
+    /// rubber band. Hidden and locked items, and "everywhere" shapes, are never in it.
+    virtual std::vector<int> itemsTouching(QRectF rect) const = 0;
     /// Whether the widget point is on the scale handle of item `index`.
     virtual bool scaleHandleHit(int index, QPointF pos) const = 0;
     /// Whether the widget point is on the rotate handle of item `index`.

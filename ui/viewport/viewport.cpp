@@ -246,10 +246,33 @@ int Viewport::itemAt(QPointF pos) const
     const SectionContext context = sectionContext(scene, mPlane);
     for (int n = int(scene.items.size()) - 1; n >= 0; --n) {
         const Item &item = scene.items[std::size_t(n)];
+        if (item.hidden || item.locked)
+            continue;
         if (planeSection(item.shape, itemPlacement(item), context).contains(q, slack))
             return n;
     }
     return -1;
+}
+
+std::vector<int> Viewport::itemsTouching(QRectF rect) const
+{
+    const Scene &scene = mDocument->scene();
+    std::vector<int> out;
+    for (int n = 0; n < int(scene.items.size()); ++n) {
+        const Item &item = scene.items[std::size_t(n)];
+        if (item.hidden || item.locked || item.shape.type == ShapeType::Everywhere)
+            continue;
+        const QRectF b = planeBounds(item.shape, itemPlacement(item));
+        if (b.isNull())
+            continue;
+        // Plane y up: the rectangle's bottom() is the highest y.
+        const QRectF widget = QRectF(planeToWidget({float(b.left()), float(b.bottom()), 0.f}),
+                                     planeToWidget({float(b.right()), float(b.top()), 0.f}))
+                                  .normalized();
+        if (widget.intersects(rect) || rect.contains(widget.topLeft()))
+            out.push_back(n);
+    }
+    return out;
 }
 
 QPointF Viewport::scaleHandle(int index) const
@@ -377,10 +400,12 @@ void Viewport::paintArrows(QPainter &p) const
 void Viewport::paintItems(QPainter &p) const
 {
     const Scene &scene = mDocument->scene();
-    const int selected = mDocument->selectedItem();
+    const int current = mDocument->selectedItem();
     for (int n = 0; n < int(scene.items.size()); ++n) {
         const Item &item = scene.items[std::size_t(n)];
-        const bool isSelected = n == selected;
+        if (item.hidden)
+            continue;
+        const bool isSelected = mDocument->isSelected(n);
         const bool obstacle = item.kind == ItemKind::Obstacle;
         if (!isSelected && !overlay(Outlines) && !(obstacle && overlay(Obstacles)))
             continue;
@@ -394,11 +419,17 @@ void Viewport::paintItems(QPainter &p) const
             colour = QColor(140, 140, 140);
         QColor fill = colour;
         fill.setAlpha(obstacle && overlay(Obstacles) ? 60 : 0);
+        // Selected items get a light halo under their outline; the current one its handles too.
+        if (isSelected) {
+            p.setPen(QPen(QColor(255, 255, 255, n == current ? 150 : 90), 5.0));
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(path);
+        }
         QPen pen(colour, isSelected ? 2.0 : 1.0, item.enabled ? Qt::SolidLine : Qt::DashLine);
         p.setPen(pen);
         p.setBrush(fill.alpha() ? QBrush(fill) : QBrush(Qt::NoBrush));
         p.drawPath(path);
-        if (isSelected && item.shape.type != ShapeType::Everywhere)
+        if (n == current && !item.locked && item.shape.type != ShapeType::Everywhere)
             paintHandles(p, n);
     }
 }

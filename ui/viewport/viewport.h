@@ -87,6 +87,7 @@ public:
 
     /// The topmost item whose shape contains the widget point (3 px slack), or -1.
     int itemAt(QPointF pos) const override;
+    std::vector<int> itemsTouching(QRectF rect) const override;
     /// Whether pos is on the scale handle of item `index`.
     bool scaleHandleHit(int index, QPointF pos) const override;
     /// Whether pos is on the rotate handle of item `index`.

@@ -674,7 +674,8 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
 }
 
 // Mesh items as lit surfaces in their kind's colour (obstacles nearly opaque, the others see-
-// through, disabled ones grey) at the shown frame's placement, lit like the volume.
+// through, disabled ones grey; hidden ones not at all) at the shown frame's placement, lit like
+// the volume.
 void VolumeView::drawMeshes(const QMatrix4x4 &viewProj)
 {
     const Scene &scene = mDocument->scene();
@@ -682,7 +683,7 @@ void VolumeView::drawMeshes(const QMatrix4x4 &viewProj)
     if (scene.domain.dimension == Dimension::ThreeD) {
         const double frame = mFrame ? mFrame->frame : 0;
         for (const Item &item : scene.items) {
-            if (item.shape.type != ShapeType::Mesh)
+            if (item.shape.type != ShapeType::Mesh || item.hidden)
                 continue;
             std::string error;
             MeshPtr mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
@@ -722,8 +723,10 @@ void VolumeView::drawLines(const QMatrix4x4 &viewProj)
     const double frame = mFrame ? mFrame->frame : 0;
     for (int n = 0; n < int(scene.items.size()); ++n) {
         const Item &item = scene.items[std::size_t(n)];
+        if (item.hidden)
+            continue;
         QColor colour = item.enabled ? Viewport::kindColor(item.kind) : QColor(140, 140, 140);
-        colour.setAlphaF(n == mDocument->selectedItem() ? 1.f : 0.55f);
+        colour.setAlphaF(mDocument->isSelected(n) ? 1.f : 0.55f);
         MeshPtr mesh;
         if (item.shape.type == ShapeType::Mesh) {
             std::string error;
