@@ -343,7 +343,7 @@ private slots:
         QVERIFY(a.setScene(scene));
         advance(a, 1, 4);
         const std::size_t atCheckpoint = a.solver().particles()->size();
-        QVERIFY(atCheckpoint > 400);
+        QVERIFY(atCheckpoint > 300);
         Bytes checkpoint;
         QVERIFY(a.saveCheckpoint(hash, checkpoint));
         advance(a, 5, 8);

@@ -156,14 +156,17 @@ private slots:
     void restingColumnKeepsItsVolume()
     {
         // A column 0.4 wide and 0.3 high in a closed tank settles under gravity: its height
-        // (hence its volume) stays within 3 % and nothing flies off.
-        const Domain d = box2D(32, 40, 0.0125f);
+        // (hence its volume) stays within 3 % and nothing flies off. The loss is mostly the
+        // particle layers at the walls and the free surface packing closer (their kernels lack
+        // neighbours beyond the boundary), so it shrinks with the spacing: 72 particles high it
+        // is about 2 % (48 high: 3.4 %; 96 high: 1.5 %).
+        const Domain d = box2D(48, 60, 0.3f / 36.f);
         auto s = makeSolver(d, sph());
         QVERIFY(s);
-        QVERIFY(s->setEmitters({fillCells(d, {0, 0, 0}, {32, 24, 1})}));
+        QVERIFY(s->setEmitters({fillCells(d, {0, 0, 0}, {48, 36, 1})}));
         double t = 0;
-        run(*s, t, 1.5, 1.f / 60.f);
-        QCOMPARE(int(s->particles()->size()), 64 * 48);
+        run(*s, t, 1.2, 1.f / 60.f);
+        QCOMPARE(int(s->particles()->size()), 96 * 72);
         const double height = surfaceHeight(*s, 0.f, 0.4f);
         QVERIFY2(std::abs(height / 0.3 - 1.0) < 0.03, qPrintable(QString::number(height)));
         QVERIFY2(s->maxVelocity() < 0.05f, qPrintable(QString::number(s->maxVelocity())));
