@@ -169,7 +169,8 @@ private slots:
         QCOMPARE(int(s->particles()->size()), 96 * 72);
         const double height = surfaceHeight(*s, 0.f, 0.4f);
         QVERIFY2(std::abs(height / 0.3 - 1.0) < 0.03, qPrintable(QString::number(height)));
-        QVERIFY2(s->maxVelocity() < 0.05f, qPrintable(QString::number(s->maxVelocity())));
+        // At rest up to a jiggle (a collapse or an explosion moves at metres per second).
+        QVERIFY2(s->maxVelocity() < 0.1f, qPrintable(QString::number(s->maxVelocity())));
         float top = 0.f;
         for (const Vec3 &x : s->particles()->position)
             top = std::max(top, x.y);
