@@ -9,6 +9,7 @@
 #include <settings/exportsettings.h>
 #include <sim/memory.h>
 #include <sim/simulation.h>
+#include <sim/sphsolver.h>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -172,10 +173,13 @@ int simulate(const QStringList &arguments)
         stepMs.push_back(perStep);
         if (!quiet) {
             const std::string note = plume::sim::pressureTrouble(stats);
-            std::printf("%6d %8d %10.2f %10.2f %10d %12.3g%s%s%s\n", stats.frame, stats.substeps,
+            std::printf("%6d %8d %10.2f %10.2f %10d %12.3g%s%s%s", stats.frame, stats.substeps,
                         stats.milliseconds, perStep, stats.pressureIterations,
                         stats.pressureResidual, note.empty() ? "" : " (", note.c_str(),
                         note.empty() ? "" : ")");
+            if (const plume::sim::ParticleSet *particles = solver.particles())
+                std::printf(" %zu particles", particles->size());
+            std::printf("\n");
         }
         std::fflush(stdout);
     }
@@ -242,6 +246,42 @@ int validate(const QStringList &arguments)
 }
 
 // plume-cli info SCENE: what a scene holds and what it will cost.
+/// The sph scheme's particles: what the fill emitters make at their start and the hoses pour
+/// per second, each from its coverage at its first active frame (docs/sph.md).
+void printParticleEstimate(const plume::Scene &scene, const plume::sim::Domain &domain)
+{
+    const plume::SimulationSettings &s = scene.simulation;
+    const plume::sim::SphSettings &l = s.params.sph;
+    const float spacing = l.spacing * domain.cellSize;
+    double filled = 0.0, perSecond = 0.0;
+    for (const plume::Item &item : scene.items) {
+        if (item.kind != plume::ItemKind::Emitter || !item.enabled
+            || item.emitter.liquid == plume::sim::LiquidMode::None)
+            continue;
+        plume::Scene alone = scene;
+        alone.items = {item};
+        const double frame = std::max(item.activeStart, double(s.frameStart));
+        plume::SceneSetup setup;
+        if (!plume::rasterizeScene(alone, frame, setup) || setup.emitters.empty())
+            continue;
+        const double sites = double(
+            plume::sim::sphLatticeSites(domain, spacing, setup.emitters.front().mask).size());
+        if (item.emitter.liquid == plume::sim::LiquidMode::Fill)
+            filled += sites;
+        else
+            perSecond += sites * item.emitter.rate.at(frame);
+    }
+    const double seconds = double(s.frameEnd - s.frameStart + 1) / s.time.frameRate;
+    const double most = std::min(double(l.maxParticles), filled + perSecond * seconds);
+    std::printf("particles:  %.0f filled, %.0f poured per second: up to %.0f by frame %d "
+                "(spacing %g, %s; at most %d)\n",
+                filled, perSecond, most, s.frameEnd, spacing,
+                plume::sim::formatBytes(
+                    std::uint64_t(most * plume::sim::SphSolver::kBytesPerParticle))
+                    .c_str(),
+                l.maxParticles);
+}
+
 int info(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -295,6 +335,8 @@ int info(const QStringList &arguments)
         plume::sim::formatBytes(plume::sim::solverMemoryBytes(domain, s.params.scheme)).c_str(),
         plume::sim::toString(s.params.scheme),
         available.bytes > 0 ? plume::sim::formatBytes(available.bytes).c_str() : "unknown");
+    if (s.params.scheme == plume::sim::Scheme::Sph)
+        printParticleEstimate(*scene, domain);
     std::printf("items:      %zu\n", scene->items.size());
     for (const plume::Item &item : scene->items) {
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),

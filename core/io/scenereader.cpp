@@ -382,6 +382,22 @@ void readCombustion(ObjectReader &r, sim::CombustionSettings &c)
         r.number(*param, *value);
 }
 
+void readSph(ObjectReader &r, sim::SphSettings &s)
+{
+    namespace sp = sim::sphParams;
+    for (auto [param, value] : {std::pair{&sp::restDensity, &s.restDensity},
+                                {&sp::soundSpeed, &s.soundSpeed},
+                                {&sp::viscosity, &s.viscosity},
+                                {&sp::artificialViscosity, &s.artificialViscosity},
+                                {&sp::surfaceTension, &s.surfaceTension},
+                                {&sp::spacing, &s.spacing},
+                                {&sp::smoothing, &s.smoothing},
+                                {&sp::courant, &s.courant},
+                                {&sp::gravity, &s.gravity}})
+        r.number(*param, *value);
+    r.number(sp::maxParticles, s.maxParticles);
+}
+
 void readOcean(ObjectReader &r, sim::OceanSettings &o)
 {
     namespace op = sim::oceanParams;
@@ -477,6 +493,11 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
         ObjectReader orr(r.context(), r.take("ocean"), r.path("ocean"));
         readOcean(orr, p.ocean);
         s.oceanExtra = orr.finish();
+    }
+    if (r.has("sph")) {
+        ObjectReader sr(r.context(), r.take("sph"), r.path("sph"));
+        readSph(sr, p.sph);
+        s.sphExtra = sr.finish();
     }
     r.number(sp::stamIterations, p.stamIterations);
     r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);
@@ -601,6 +622,7 @@ void readEmitter(ObjectReader &r, EmitterSettings &e)
     r.enumeration("velocityMode", e.velocityMode, sim::kEmitterVelocityNames);
     r.vec3(emitterParams::velocity, e.velocity);
     readAnimated(r, emitterParams::rate, e.rate);
+    r.enumeration("liquid", e.liquid, sim::kLiquidModeNames);
 }
 
 void readForce(ObjectReader &r, ForceSettings &f)

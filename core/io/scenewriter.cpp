@@ -244,6 +244,23 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
         addExtra(on, s.oceanExtra);
         o.add("ocean", std::move(on));
     }
+    // Likewise the liquid's object: sph scenes only.
+    const sim::SphSettings &l = p.sph;
+    if (p.scheme == sim::Scheme::Sph || l != sim::SphSettings{} || !s.sphExtra.isEmpty()) {
+        Node sn = Node::object();
+        sn.add("restDensity", number(l.restDensity));
+        sn.add("soundSpeed", number(l.soundSpeed));
+        sn.add("viscosity", number(l.viscosity));
+        sn.add("artificialViscosity", number(l.artificialViscosity));
+        sn.add("surfaceTension", number(l.surfaceTension));
+        sn.add("spacing", number(l.spacing));
+        sn.add("smoothing", number(l.smoothing));
+        sn.add("maxParticles", number(std::int64_t(l.maxParticles)));
+        sn.add("courant", number(l.courant));
+        sn.add("gravity", number(l.gravity));
+        addExtra(sn, s.sphExtra);
+        o.add("sph", std::move(sn));
+    }
     o.add("stamIterations", number(std::int64_t(p.stamIterations)));
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
     if (p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
@@ -325,6 +342,8 @@ Node emitterNode(const EmitterSettings &e)
     o.add("velocityMode", string(toString(e.velocityMode)));
     o.add("velocity", vec(e.velocity));
     o.add("rate", animated(e.rate));
+    if (e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
+        o.add("liquid", string(toString(e.liquid)));
     addExtra(o, e.extra);
     return o;
 }

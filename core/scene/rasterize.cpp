@@ -210,6 +210,11 @@ InputChanges SceneRasterizer::update(double frame, double motionFrames)
         switch (item.kind) {
         case ItemKind::Obstacle: break;
         case ItemKind::Emitter:
+            // A liquid fill acts once: only in the first simulated frame the item is active
+            // (the frame that ends after its start, or the first frame of the simulation).
+            if (item.emitter.liquid == sim::LiquidMode::Fill
+                && frame - 1.0 >= std::max(item.activeStart, double(mScene.simulation.frameStart)))
+                break;
             src.scalar = item.emitter.rate.at(frame);
             emitters.push_back(src);
             break;
@@ -322,6 +327,8 @@ void SceneRasterizer::buildEmitters(const std::vector<Source> &sources)
         e.ignite = es.ignite;
         e.velocityMode = es.velocityMode;
         e.velocity = es.velocity;
+        e.liquid = es.liquid;
+        e.liquidRate = s.scalar;
         mSetup.emitters.push_back(std::move(e));
     }
 }

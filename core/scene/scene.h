@@ -104,6 +104,7 @@ struct SimulationSettings
     QJsonObject pressureExtra;
     QJsonObject combustionExtra;
     QJsonObject oceanExtra;
+    QJsonObject sphExtra;
 
     friend bool operator==(const SimulationSettings &, const SimulationSettings &) = default;
 };
@@ -175,6 +176,10 @@ struct EmitterSettings
     sim::EmitterVelocity velocityMode = sim::EmitterVelocity::None;
     sim::Vec3 velocity{0.f, 0.f, 0.f}; ///< units/s^2 (force) or units/s (inflow)
     Animated<float> rate{1.f};         ///< keyframable multiplier, >= 0
+    /// The sph scheme's liquid (docs/sph.md): "fill" fills the shape once when the item becomes
+    /// active, "emit" pours `rate` shape volumes per second with the inflow velocity. The grid
+    /// schemes ignore it; the sph scheme ignores emitters without it.
+    sim::LiquidMode liquid = sim::LiquidMode::None;
     QJsonObject extra;
 
     friend bool operator==(const EmitterSettings &, const EmitterSettings &) = default;

@@ -25,7 +25,8 @@ SimulationChanges changedProperties(const SimulationSettings &before,
     using P = SimulationSettings::Property;
     SimulationChanges c;
     if (before.params != after.params || before.pressureExtra != after.pressureExtra
-        || before.combustionExtra != after.combustionExtra || before.oceanExtra != after.oceanExtra)
+        || before.combustionExtra != after.combustionExtra || before.oceanExtra != after.oceanExtra
+        || before.sphExtra != after.sphExtra)
         c.add(P::Params);
     if (before.time != after.time)
         c.add(P::Time);

@@ -221,7 +221,7 @@ Status parse(std::span<const std::uint8_t> data, CheckpointInfo &info,
     info.time.cfl = r.get<float>();
     info.time.maxSubsteps = r.get<std::int32_t>();
     const auto count = r.get<std::uint32_t>();
-    if (!r.ok() || scheme > std::uint8_t(Scheme::Ocean) || !boundariesOk || info.frame < 0
+    if (!r.ok() || scheme > std::uint8_t(Scheme::Sph) || !boundariesOk || info.frame < 0
         || info.steps < 0)
         return damaged("its header holds impossible values");
     info.scheme = Scheme(scheme);
@@ -297,7 +297,9 @@ std::string fieldMismatch(const FieldRecord &r, const StateField &f)
     if (r.kind == Kind::Value)
         return r.rawBytes == 1 ? std::string() : name + " is not one byte";
     const bool empty = r.size == Int3{0, 0, 0};
-    if (!(r.size == f.size || (f.optional && empty)))
+    const bool row = f.anyLength && r.kind == Kind::Grid && r.size.x >= 0 && r.size.y == 1
+                     && r.size.z == 1;
+    if (!(r.size == f.size || (f.optional && empty) || row))
         return name + " has " + cellsText(r.size) + " samples; the solver's has "
                + cellsText(f.size);
     const bool grid = r.kind == Kind::Grid || r.kind == Kind::FixedGrid;

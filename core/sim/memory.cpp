@@ -123,6 +123,12 @@ std::uint64_t solverMemoryBytes(const Domain &domain, Scheme scheme)
         // output fields and the solid flags.
         return std::uint64_t(domain.cellCount()) * (16 + 8 + 32 + 28 + 1);
     }
+    if (scheme == Scheme::Sph) {
+        // Solid flags, the escape map and the neighbour grid's cell starts: 9 bytes a cell. The
+        // particles (SphSolver::kBytesPerParticle each) depend on the emitters, not the domain:
+        // plume-cli info estimates them (docs/sph.md).
+        return std::uint64_t(domain.cellCount()) * 9;
+    }
     // Faces (3 floats), density, temperature, pressure, 4 workspace grids, 3 dye and 3
     // combustion grids: 16 floats; the pressure hierarchy about 2.3 bytes, solids, clearance
     // and ignite flags 3 bytes.

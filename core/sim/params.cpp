@@ -71,6 +71,22 @@ Status SimParams::validate() const
         if (Status s = check(param, v, std::string("ocean.") + param.key); !s)
             return s;
     }
+    const std::pair<const Param &, double> liquid[] = {
+        {sphParams::restDensity, sph.restDensity},
+        {sphParams::soundSpeed, sph.soundSpeed},
+        {sphParams::viscosity, sph.viscosity},
+        {sphParams::artificialViscosity, sph.artificialViscosity},
+        {sphParams::surfaceTension, sph.surfaceTension},
+        {sphParams::spacing, sph.spacing},
+        {sphParams::smoothing, sph.smoothing},
+        {sphParams::maxParticles, sph.maxParticles},
+        {sphParams::courant, sph.courant},
+        {sphParams::gravity, sph.gravity},
+    };
+    for (const auto &[param, v] : liquid) {
+        if (Status s = check(param, v, std::string("sph.") + param.key); !s)
+            return s;
+    }
     return check(simParams::stamIterations, stamIterations);
 }
 

@@ -7,11 +7,12 @@
 
 namespace plume::sim {
 
-/// The solver families. Stored in files as "stam", "smoke" and "ocean".
+/// The solver families. Stored in files as "stam", "smoke", "ocean" and "sph".
 enum class Scheme : std::uint8_t {
     Stam,  ///< the reference: Stam's GDC 2003 solver, collocated grid, Gauss-Seidel
     Smoke, ///< production: MAC grid, MacCormack advection, MGPCG pressure, buoyancy
     Ocean, ///< FFT ocean waves (Tessendorf): a periodic 2D heightfield, a function of time
+    Sph,   ///< liquid particles: Mueller, Charypar and Gross 2003 SPH (docs/sph.md)
 };
 
 /// Advection order for the smoke scheme. Stored as "linear", "maccormack", "bfecc".
@@ -33,7 +34,7 @@ enum class StamNumeric : std::uint8_t {
     Fixed, ///< Q12.20 fixed point with 64-bit intermediates (Stam 2003: devices without floats)
 };
 
-inline constexpr EnumNames<Scheme, 3> kSchemeNames{{"stam", "smoke", "ocean"}};
+inline constexpr EnumNames<Scheme, 4> kSchemeNames{{"stam", "smoke", "ocean", "sph"}};
 inline constexpr EnumNames<AdvectionOrder, 3> kAdvectionOrderNames{
     {"linear", "maccormack", "bfecc"}};
 inline constexpr EnumNames<SweepOrder, 2> kSweepOrderNames{{"paper", "red-black"}};
@@ -124,6 +125,50 @@ struct OceanSettings
     friend bool operator==(const OceanSettings &, const OceanSettings &) = default;
 };
 
+/// Keys and ranges of SphSettings, in the "sph" object (docs/sph.md).
+namespace sphParams {
+inline constexpr Param restDensity{.key = "restDensity", .min = 0, .openMin = true, .softMax = 1e5};
+inline constexpr Param soundSpeed{.key = "soundSpeed", .min = 0, .openMin = true, .softMax = 1000};
+inline constexpr Param viscosity{.key = "viscosity", .min = 0, .softMax = 10, .decimals = 6};
+inline constexpr Param artificialViscosity{.key = "artificialViscosity",
+                                           .min = 0,
+                                           .softMax = 1,
+                                           .decimals = 4};
+inline constexpr Param surfaceTension{.key = "surfaceTension",
+                                      .min = 0,
+                                      .softMax = 100,
+                                      .decimals = 4};
+inline constexpr Param spacing{.key = "spacing", .min = 0.1, .max = 4, .decimals = 3};
+inline constexpr Param smoothing{.key = "smoothing", .min = 1, .max = 4, .decimals = 3};
+inline constexpr Param maxParticles{.key = "maxParticles",
+                                    .min = 1,
+                                    .max = 100000000,
+                                    .integer = true};
+inline constexpr Param courant{.key = "courant", .min = 0, .max = 1, .openMin = true};
+inline constexpr Param gravity{.key = "gravity", .min = 0, .softMax = 100};
+} // namespace sphParams
+
+/// The sph scheme's liquid (docs/sph.md has the equations). Lengths in world units, times in s.
+struct SphSettings
+{
+    float restDensity = 1000.f; ///< rho0, mass per unit volume (kg/m^3 for water in metres)
+    /// c, world units / s: the stiffness of the Tait equation p = rho0 c^2 / 7 ((rho/rho0)^7 - 1).
+    /// Density varies by about (v / c)^2: ten times the fastest flow keeps it near 1 %.
+    float soundSpeed = 25.f;
+    float viscosity = 0.f; ///< nu, kinematic, world units^2 / s (Mueller's viscosity term)
+    /// alpha: the viscosity term uses nu + alpha h c, which keeps the stiff liquid stable (and
+    /// scales with the resolution); 0.03 matches the dam break of Martin and Moyce in 2D.
+    float artificialViscosity = 0.03f;
+    float surfaceTension = 0.f; ///< sigma (colour-field force; 0 = off)
+    float spacing = 0.5f;       ///< rest particle spacing in cells (0.5: 2 per cell and axis)
+    float smoothing = 2.f;      ///< kernel radius h in particle spacings
+    int maxParticles = 2000000; ///< emitters stop adding particles beyond this
+    float courant = 0.4f;       ///< time-step safety: dt <= courant * h / (c + max speed)
+    float gravity = 9.81f;      ///< world units / s^2, along -up
+
+    friend bool operator==(const SphSettings &, const SphSettings &) = default;
+};
+
 /// Tolerance and limit of the pressure solve.
 struct PressureSettings
 {
@@ -159,6 +204,7 @@ struct SimParams
     PressureSettings pressure;
     CombustionSettings combustion; ///< used where emitters emit fuel
     OceanSettings ocean;           ///< the ocean scheme's waves
+    SphSettings sph;               ///< the sph scheme's liquid
 
     // stam scheme
     int stamIterations = 20; ///< Gauss-Seidel sweeps in diffuse and project

@@ -76,6 +76,9 @@ struct StateField
     Vec3 offset = kCellCentre;
     bool optional = false;
     int group = 0;
+    /// A float grid of {n, 1, 1} samples for any n >= 0 (a particle scheme's arrays, whose
+    /// length is the particle count): `size` is not checked on restore.
+    bool anyLength = false;
 };
 
 /// A fluid solver over a fixed domain. Every scheme implements it. Inputs (obstacles, emitters,

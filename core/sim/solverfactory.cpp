@@ -3,6 +3,7 @@
 #include "oceansolver.h"
 #include "smokesolver.h"
 #include "solver.h"
+#include "sphsolver.h"
 #include "stamsolver.h"
 
 #include <new>
@@ -26,6 +27,10 @@ std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &pa
         if (Status s = OceanSolver::checkDomain(domain); !s)
             return fail(s.error);
     }
+    if (params.scheme == Scheme::Sph) {
+        if (Status s = SphSolver::checkDomain(domain, params); !s)
+            return fail(s.error);
+    }
     if (Status s = checkMemory(domain, params.scheme); !s)
         return fail(s.error);
     if (params.scheme == Scheme::Stam && params.stamNumeric == StamNumeric::Fixed) {
@@ -45,6 +50,8 @@ std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &pa
             return std::make_unique<StamSolver>(domain, params);
         if (params.scheme == Scheme::Ocean)
             return std::make_unique<OceanSolver>(domain, params);
+        if (params.scheme == Scheme::Sph)
+            return std::make_unique<SphSolver>(domain, params);
         return std::make_unique<SmokeSolver>(domain, params);
     } catch (const std::bad_alloc &) {
         return fail("out of memory allocating the grids for " + std::to_string(domain.cellCount())

@@ -42,6 +42,9 @@ Status validate(const Emitter &e, std::size_t cellCount)
         return Status::failure("emitter dye colour components must not be negative");
     if (!finite(e.velocity))
         return Status::failure("emitter velocity is not finite");
+    if (!std::isfinite(e.liquidRate) || e.liquidRate < 0.f)
+        return Status::failure("emitter liquid rate " + std::to_string(e.liquidRate)
+                               + " must be a finite number >= 0");
     return Status::success();
 }
 

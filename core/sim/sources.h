@@ -16,6 +16,13 @@ enum class EmitterVelocity : std::uint8_t {
     Inflow, ///< sets the velocity to `velocity` (world units / s), blended by coverage
 };
 
+/// What an emitter does in the sph scheme (docs/sph.md); the grid schemes ignore it.
+enum class LiquidMode : std::uint8_t {
+    None, ///< no liquid (the sph scheme ignores the emitter)
+    Fill, ///< fills the mask with particles once, when the emitter becomes active
+    Emit, ///< a hose: adds particles in the mask continuously, `liquidRate` times its volume/s
+};
+
 /// Injects quantities inside a mask at a rate. Rates are per second and scale with the cell's
 /// coverage weight: density += weight * density * dt.
 struct Emitter
@@ -27,7 +34,9 @@ struct Emitter
     float fuel = 0.f;        ///< fuel per second (smoke scheme; docs/fire.md)
     bool ignite = true;      ///< its cells burn whatever their temperature (a torch lights itself)
     EmitterVelocity velocityMode = EmitterVelocity::None;
-    Vec3 velocity{0.f, 0.f, 0.f}; ///< acceleration (Force) or target velocity (Inflow)
+    Vec3 velocity{0.f, 0.f, 0.f};         ///< acceleration (Force) or target velocity (Inflow)
+    LiquidMode liquid = LiquidMode::None; ///< sph scheme: fill or emit particles
+    float liquidRate = 0.f; ///< Emit: the mask's volume of liquid added per second (>= 0)
 
     bool hasDye() const { return dye.x != 0.f || dye.y != 0.f || dye.z != 0.f; }
     bool hasFuel() const { return fuel != 0.f; }
@@ -43,6 +52,8 @@ enum class ForceType : std::uint8_t {
 };
 
 inline constexpr EnumNames<EmitterVelocity, 3> kEmitterVelocityNames{{"none", "force", "inflow"}};
+inline constexpr EnumNames<LiquidMode, 3> kLiquidModeNames{{"none", "fill", "emit"}};
+inline const char *toString(LiquidMode m) { return kLiquidModeNames.name(m); }
 inline constexpr EnumNames<ForceType, 5> kForceTypeNames{
     {"directional", "vortex", "radial", "turbulence", "drag"}};
 inline const char *toString(EmitterVelocity v) { return kEmitterVelocityNames.name(v); }

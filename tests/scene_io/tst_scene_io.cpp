@@ -162,6 +162,8 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 64;
     QTest::newRow("stam-fixed-2d") << "stam-fixed-2d.plume" << false << 64;
     QTest::newRow("lava-2d") << "lava-2d.plume" << false << 128;
+    QTest::newRow("dam-break-2d") << "dam-break-2d.plume" << false << 112;
+    QTest::newRow("pour-3d") << "pour-3d.plume" << true << 48;
 }
 
 void TestSceneIo::examplesLoad()

@@ -69,6 +69,9 @@ QString differences(const FrameData &a, const FrameData &b, bool timing = true)
     }
     if (!(a.solids == b.solids))
         out << "slice solids";
+    if (a.particles != b.particles || a.particleRadius != b.particleRadius
+        || a.maxParticleSpeed != b.maxParticleSpeed)
+        out << "particles";
     if (bool(a.volume) != bool(b.volume))
         out << "volume presence";
     else if (a.volume) {
@@ -125,6 +128,14 @@ FramePtr makeFrame(sim::Int3 n, int number, float seed)
         solids.setSolid(2, 3, k, true);
     frame->solids.reshape({n.x, n.y, 1});
     frame->solids.setSolid(2, 3, 0, true);
+    // The sph scheme's particles (x, y, z, speed), on odd frames.
+    if (number % 2) {
+        for (int p = 0; p < 50; ++p)
+            frame->particles.insert(frame->particles.end(),
+                                    {0.01f * p, 0.5f + seed, 0.f, 0.02f * float(p)});
+        frame->particleRadius = 0.01f;
+        frame->maxParticleSpeed = 0.98f;
+    }
     if (volume) {
         volume->solids = solids;
         frame->volume = volume;

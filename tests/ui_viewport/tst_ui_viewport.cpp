@@ -30,6 +30,44 @@ int smokeIn(const QImage &grab, const Viewport &view, float x0, float x1, float 
     return count;
 }
 
+/// Particle pixels: the slow end of the particles' colour ramp (deep blue), or the fast end
+/// (near white with a blue tint).
+bool isSlowParticle(QRgb p) { return qBlue(p) > 180 && qRed(p) < 90 && qGreen(p) < 150; }
+bool isFastParticle(QRgb p) { return qRed(p) > 180 && qGreen(p) > 200 && qBlue(p) > 230; }
+
+int countIn(const QImage &grab, const Viewport &view, float x0, float x1, float y0, float y1,
+            bool (*test)(QRgb))
+{
+    const QPoint a = view.toWidget({x0, y1, 0.f}).toPoint();
+    const QPoint b = view.toWidget({x1, y0, 0.f}).toPoint();
+    int count = 0;
+    for (int y = a.y(); y < b.y(); ++y)
+        for (int x = a.x(); x < b.x(); ++x)
+            count += test(grab.pixel(x, y)) ? 1 : 0;
+    return count;
+}
+
+/// A frame of the document's domain, every field zero, with a block of particles at rest in
+/// [0.2, 0.4]^2 and a block at full speed in [0.6, 0.8] x [0.2, 0.4], at z.
+FramePtr particleFrame(const Document &document, float z)
+{
+    auto frame = std::make_shared<FrameData>();
+    frame->domain = makeDomain(document.scene().domain);
+    const sim::Int3 n = frame->domain.cells;
+    for (sim::ScalarGrid &g : frame->fields)
+        g.reshape({n.x, n.y, 1}, sim::kCellCentre);
+    frame->solids.reshape({n.x, n.y, 1});
+    frame->particleRadius = 0.005f;
+    frame->maxParticleSpeed = 2.f;
+    for (int j = 0; j < 20; ++j)
+        for (int i = 0; i < 20; ++i)
+            for (float x0 : {0.2f, 0.6f})
+                frame->particles.insert(frame->particles.end(),
+                                        {x0 + 0.01f * (i + 0.5f), 0.2f + 0.01f * (j + 0.5f), z,
+                                         x0 > 0.5f ? 2.f : 0.f});
+    return frame;
+}
+
 } // namespace
 
 class TestUiViewport : public QObject
@@ -42,6 +80,47 @@ private slots:
         QCoreApplication::setOrganizationName("PlumeTests");
         QCoreApplication::setApplicationName("tst_ui_viewport");
         QSettings().clear();
+    }
+
+    // The sph scheme's particles show as points coloured by speed (the View > Particles
+    // overlay); in 3D only those within half a cell of the slice plane.
+    void particlesAreDrawnBySpeed()
+    {
+        Document document;
+        ToolOptions options;
+        Viewport view(&document, &options);
+        view.resize(500, 500);
+        view.setOverlay(Viewport::Outlines, false);
+        view.setOverlay(Viewport::Obstacles, false);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitToView();
+        view.showFrame(particleFrame(document, 0.f));
+        QImage grab = view.grab().toImage();
+        grab.save(QDir::temp().filePath("plume-viewport-particles.png"));
+        const int slow = countIn(grab, view, 0.2f, 0.4f, 0.2f, 0.4f, isSlowParticle);
+        const int fast = countIn(grab, view, 0.6f, 0.8f, 0.2f, 0.4f, isFastParticle);
+        QVERIFY2(slow > 1000 && fast > 1000, qPrintable(QString("%1 %2").arg(slow).arg(fast)));
+        QCOMPARE(countIn(grab, view, 0.6f, 0.8f, 0.2f, 0.4f, isSlowParticle), 0);
+        QCOMPARE(countIn(grab, view, 0.2f, 0.4f, 0.6f, 0.8f, isSlowParticle), 0);
+        view.setOverlay(Viewport::Particles, false);
+        grab = view.grab().toImage();
+        QCOMPARE(countIn(grab, view, 0.2f, 0.4f, 0.2f, 0.4f, isSlowParticle), 0);
+        view.setOverlay(Viewport::Particles, true);
+
+        // 3D: the Z slice through 0.5 shows particles at z = 0.5, not those at z = 0.9.
+        Scene scene;
+        scene.domain.dimension = Dimension::ThreeD;
+        scene.domain.resolution = 32;
+        document.reset(scene, {});
+        view.setSlicePlane({2, 0.5f});
+        view.fitToView();
+        for (float z : {0.5f, 0.9f}) {
+            view.showFrame(particleFrame(document, z));
+            grab = view.grab().toImage();
+            const int shown = countIn(grab, view, 0.2f, 0.4f, 0.2f, 0.4f, isSlowParticle);
+            QVERIFY2(z < 0.6f ? shown > 1000 : shown == 0, qPrintable(QString::number(shown)));
+        }
     }
 
     void plumeIsDivertedByPaintedWall()

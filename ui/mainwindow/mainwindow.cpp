@@ -328,7 +328,8 @@ void MainWindow::createActions()
         {"Velocity &Arrows", Viewport::Arrows},
         {"&Grid", Viewport::Grid},
         {"&Obstacles", Viewport::Obstacles},
-        {"Item &Outlines", Viewport::Outlines}};
+        {"Item &Outlines", Viewport::Outlines},
+        {"&Particles", Viewport::Particles}};
     for (const auto &[text, o] : overlays) {
         QAction *a = view->addAction(text);
         a->setCheckable(true);

@@ -89,9 +89,11 @@ PropertiesPanel::PropertiesPanel(Document *document, QWidget *parent)
 std::string PropertiesPanel::structureKey() const
 {
     const int index = mDocument->selectedItem();
-    // The dimension too: only 2D scenes have the liquid texture section.
+    // The dimension and scheme too: only 2D scenes have the liquid texture section, only sph
+    // scenes the liquid's.
     std::string key = std::to_string(index) + "/" + std::to_string(mDocument->scene().items.size())
-                      + "/" + toString(mDocument->scene().domain.dimension);
+                      + "/" + toString(mDocument->scene().domain.dimension) + "/"
+                      + sim::toString(mDocument->scene().simulation.params.scheme);
     if (index >= 0) {
         const Item &it = mDocument->scene().items[std::size_t(index)];
         key += '/';
@@ -135,6 +137,8 @@ void PropertiesPanel::rebuild()
     buildSimulation(layout);
     if (mDocument->scene().domain.dimension == Dimension::TwoD)
         buildLiquidTexture(layout);
+    if (mDocument->scene().simulation.params.scheme == sim::Scheme::Sph)
+        buildSph(layout);
     layout->addStretch(1);
     setWidget(content); // deletes the previous form
     for (Section s : {Section::Item, Section::Domain, Section::Simulation})
@@ -324,6 +328,10 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             f, "Velocity mode", names(sim::kEmitterVelocityNames),
             [this] { return int(item().emitter.velocityMode); },
             setE([](EmitterSettings &e, int v) { e.velocityMode = sim::EmitterVelocity(v); }));
+        addChoice(
+            f, "Liquid (sph)", names(sim::kLiquidModeNames),
+            [this] { return int(item().emitter.liquid); },
+            setE([](EmitterSettings &e, int v) { e.liquid = sim::LiquidMode(v); }));
         addVec(
             f, "Velocity", [this] { return item().emitter.velocity; },
             setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3,

@@ -89,6 +89,7 @@ private:
     void buildDomain(QVBoxLayout *layout);
     void buildSimulation(QVBoxLayout *layout);
     void buildLiquidTexture(QVBoxLayout *layout); // texturesection.cpp
+    void buildSph(QVBoxLayout *layout);           // sphsection.cpp
 
     // Editors: a label, a getter and a setter.
     void addDouble(QFormLayout *form, const QString &label, std::function<double()> get,

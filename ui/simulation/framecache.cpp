@@ -28,7 +28,8 @@ std::size_t FrameVolume::bytes() const
 
 std::size_t FrameData::bytes() const
 {
-    std::size_t total = sizeof(FrameData) + solids.count() + (volume ? volume->bytes() : 0);
+    std::size_t total = sizeof(FrameData) + solids.count() + (volume ? volume->bytes() : 0)
+                        + particles.capacity() * sizeof(float);
     for (const sim::ScalarGrid &g : fields)
         total += g.bytes();
     return total;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace plume {
 
@@ -83,8 +84,14 @@ struct FrameData
     double pressureResidual = 0.0;
     std::string pressureTrouble; ///< sim::pressureTrouble of the frame: "" when all went well
     VolumePtr volume;            ///< 3D only
+    /// The sph scheme's particles: x, y, z (world units) and speed (units / s) of each, in the
+    /// solver's order; empty for the grid schemes.
+    std::vector<float> particles;
+    float particleRadius = 0.f; ///< world units
+    float maxParticleSpeed = 0.f;
 
     const sim::ScalarGrid &field(DisplayField f) const { return fields[int(f)]; }
+    std::size_t particleCount() const { return particles.size() / 4; }
     bool hasDye() const { return field(DisplayField::DyeRed).count() > 0; }
     bool hasFlame() const { return field(DisplayField::Flame).count() > 0; }
     bool hasTexture() const { return field(DisplayField::TextureOffset1Y).count() > 0; }

@@ -10,10 +10,11 @@ namespace plume {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x52464c50; // "PLFR"
-constexpr std::uint32_t kVersion = 2;        // 2: the ocean fields, the liquid texture's offsets
+constexpr std::uint32_t kVersion = 3;        // 2: ocean fields, texture offsets; 3: sph particles
 constexpr int kLevel = 5;               ///< Blosc level: fast, and smoke's empty space packs well
 constexpr int kDecodeThreads = 2;       ///< reading happens while the user waits
 constexpr std::int64_t kMaxSide = 4096; ///< sanity bound on a grid side read from a file
+constexpr std::uint64_t kMaxParticleFloats = std::uint64_t(4) << 28; ///< likewise, particles
 
 class Writer
 {
@@ -180,6 +181,12 @@ QByteArray encodeFrame(const FrameData &frame, std::uint64_t tag)
             return {};
     if (!w.putFlags(volume ? volume->solids : frame.solids))
         return {};
+    w.put(frame.particleRadius);
+    w.put(frame.maxParticleSpeed);
+    w.put(std::uint64_t(frame.particles.size()));
+    if (!w.putCompressed(frame.particles.data(), frame.particles.size() * sizeof(float),
+                         sizeof(float)))
+        return {};
     return w.take();
 }
 
@@ -225,7 +232,16 @@ FramePtr decodeFrame(QByteArrayView bytes, std::uint64_t tag, int frameNumber, s
     std::shared_ptr<FrameVolume> volume = hasVolume ? std::make_shared<FrameVolume>() : nullptr;
     for (int f = 0; ok && f < int(DisplayField::Count); ++f)
         ok = r.getGrid(volume ? volume->fields[f] : frame->fields[f]);
-    ok = ok && r.getFlags(volume ? volume->solids : frame->solids) && r.atEnd();
+    ok = ok && r.getFlags(volume ? volume->solids : frame->solids);
+    std::uint64_t particleFloats = 0;
+    ok = ok && r.get(frame->particleRadius) && r.get(frame->maxParticleSpeed)
+         && r.get(particleFloats) && particleFloats <= kMaxParticleFloats
+         && particleFloats % 4 == 0;
+    if (ok) {
+        frame->particles.resize(std::size_t(particleFloats));
+        ok = r.getCompressed(frame->particles.data(), frame->particles.size() * sizeof(float));
+    }
+    ok = ok && r.atEnd();
     const sim::Int3 n = frame->domain.cells;
     if (ok && volume) {
         // The slices the window shows without the volume: the middle z layer, as capture cuts.

@@ -372,6 +372,23 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
             frame->maximum[int(offsets[g])] = o.count() ? *hi : 0.f;
         }
     }
+    if (const sim::ParticleSet *particles = solver.particles()) {
+        // Compactly: float positions and one speed each.
+        frame->particleRadius = particles->radius;
+        frame->particles.resize(4 * particles->size());
+        float fastest = 0.f;
+        for (std::size_t p = 0; p < particles->size(); ++p) {
+            const sim::Vec3 x = particles->position[p];
+            const float speed = length(particles->velocity[p]);
+            fastest = std::max(fastest, speed);
+            float *out = frame->particles.data() + 4 * p;
+            out[0] = x.x;
+            out[1] = x.y;
+            out[2] = x.z;
+            out[3] = speed;
+        }
+        frame->maxParticleSpeed = fastest;
+    }
     const sim::FlagGrid &solids = mLoop.setup().solids;
     frame->solids.reshape({n.x, n.y, 1});
     for (int j = 0; j < n.y; ++j)

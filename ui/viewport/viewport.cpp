@@ -327,6 +327,8 @@ void Viewport::paintEvent(QPaintEvent *)
         paintNoSlice(p);
     if (overlay(Grid))
         paintGrid(p);
+    if (overlay(Particles))
+        paintParticles(p);
     if (overlay(Arrows))
         paintArrows(p);
     paintItems(p);
@@ -395,6 +397,37 @@ void Viewport::paintArrows(QPainter &p) const
             p.drawLine(b, b - unit * head + side * head * 0.6);
             p.drawLine(b, b - unit * head - side * head * 0.6);
         }
+}
+
+// Points from deep blue (at rest) to near white (the frame's fastest), in 16 colour buckets so
+// that each bucket is one drawPoints call.
+void Viewport::paintParticles(QPainter &p) const
+{
+    if (!mFrame || mFrame->particles.empty())
+        return;
+    const FrameData &f = *mFrame;
+    constexpr int kBuckets = 16;
+    std::vector<QPointF> points[kBuckets];
+    const float fastest = std::max(f.maxParticleSpeed, 1e-6f);
+    const bool slice = threeD();
+    const float halfCell = 0.5f * f.domain.cellSize;
+    for (std::size_t n = 0; n < f.particleCount(); ++n) {
+        const float *q = f.particles.data() + 4 * n;
+        const sim::Vec3 world{q[0], q[1], q[2]};
+        if (slice && std::abs(world[mPlane.axis] - mPlane.position) > halfCell)
+            continue;
+        const int bucket = std::min(kBuckets - 1, int(q[3] / fastest * kBuckets));
+        points[bucket].push_back(toWidget(world));
+    }
+    const double size = std::clamp(2.0 * f.particleRadius * mZoom, 2.0, 8.0);
+    for (int b = 0; b < kBuckets; ++b) {
+        if (points[b].empty())
+            continue;
+        const double t = (b + 0.5) / kBuckets;
+        const QColor c(int(30 + 195 * t), int(90 + 155 * t), int(200 + 55 * t));
+        p.setPen(QPen(c, size, Qt::SolidLine, Qt::RoundCap));
+        p.drawPoints(points[b].data(), int(points[b].size()));
+    }
 }
 
 void Viewport::paintItems(QPainter &p) const

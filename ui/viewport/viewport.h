@@ -19,7 +19,9 @@ class Tool;
 class ToolOptions;
 
 /// The 2D viewport: the chosen field of the shown frame with its colour map and legend, and
-/// overlays (velocity arrows, grid, obstacles, item outlines with the selection's handles).
+/// overlays (velocity arrows, grid, obstacles, item outlines with the selection's handles, the
+/// sph scheme's particles as points coloured by speed: in 3D those within half a cell of the
+/// slice plane).
 /// Wheel zooms about the pointer, middle drag pans, F fits the domain; the left button goes to
 /// the current tool. In 3D scenes it shows an axis-aligned slice (SlicePlane: X, Y or Z at a
 /// position; the middle z-slice by default) with the items' cross-sections; tools act on that
@@ -37,6 +39,7 @@ public:
         Grid = 2,
         Obstacles = 4,
         Outlines = 8,
+        Particles = 16, ///< the sph scheme's particles, coloured by speed
     };
 
     Viewport(Document *document, ToolOptions *options, QWidget *parent = nullptr);
@@ -128,6 +131,7 @@ protected:
 
 private:
     void paintArrows(QPainter &p) const;
+    void paintParticles(QPainter &p) const;
     void paintGrid(QPainter &p) const;
     void paintItems(QPainter &p) const;
     void paintHandles(QPainter &p, int index) const;
@@ -144,7 +148,7 @@ private:
     ToolOptions *mOptions;
     Tool *mTool = nullptr;
     ViewField mField = ViewField::Dye;
-    int mOverlays = Obstacles | Outlines;
+    int mOverlays = Obstacles | Outlines | Particles;
     FramePtr mFrame;
     FieldPicture mPicture;
     LiquidTextureLook mTexture; ///< the scene's liquid texture, decoded
