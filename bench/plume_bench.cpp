@@ -8,6 +8,7 @@
 //               (against the published codes: referencebench.cpp)
 //   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 6]
 //               [--bake-resolution 64] [--pairs 4]
+//   plume-bench --streamlines [--frames 60] [--repeats 6]   (streamlinebench.h)
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -25,6 +26,7 @@
 #include "checkpointbench.h"
 #include "meshbench.h"
 #include "referencebench.h"
+#include "streamlinebench.h"
 
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
@@ -163,6 +165,7 @@ int main(int argc, char **argv)
     bool mesh = false;
     bool checkpoint = false;
     bool reference = false;
+    bool streamlines = false;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
@@ -186,6 +189,8 @@ int main(int argc, char **argv)
             mesh = true;
         else if (!std::strcmp(argv[a], "--checkpoint"))
             checkpoint = true;
+        else if (!std::strcmp(argv[a], "--streamlines"))
+            streamlines = true;
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
         else if (!std::strcmp(argv[a], "--resolution"))
@@ -205,10 +210,13 @@ int main(int argc, char **argv)
                                  "       plume-bench --reference [--warmup N] [--steps N] "
                                  "[--only 2d|3d]\n"
                                  "       plume-bench --checkpoint [--resolution N] [--frames N] "
-                                 "[--repeats N] [--bake-resolution N] [--pairs N]\n");
+                                 "[--repeats N] [--bake-resolution N] [--pairs N]\n"
+                                 "       plume-bench --streamlines [--frames N] [--repeats N]\n");
             return 2;
         }
     }
+    if (streamlines)
+        return plume::bench::runStreamlineBench(frames, repeats);
     if (mesh)
         return plume::bench::runMeshBench(std::max(steps, 5));
     if (reference)
