@@ -1,0 +1,42 @@
+#pragma once
+
+#include "fieldrender.h"
+
+#include <render/streamlines.h>
+
+#include <QPainter>
+#include <QString>
+#include <QTransform>
+
+#include <optional>
+
+namespace plume {
+
+/// Streamlines as antialiased polylines, each segment coloured by the speed at its start on the
+/// Inferno map from 0 to `maxSpeed` (the map's dark end lifted so slow lines stay visible).
+/// `planeToWidget` maps the lines' plane coordinates to the widget.
+void paintStreamlines(QPainter &p, const std::vector<Streamline> &lines,
+                      const QTransform &planeToWidget, float maxSpeed);
+
+/// The field value under the pointer, for the legend.
+struct LegendProbe
+{
+    float value = 0.f;
+    int i = 0; ///< the cell, in the shown plane's u-v
+    int j = 0;
+    bool solid = false;
+};
+
+/// The shown field's value at a point of the plane (plane coordinates), or none outside the
+/// frame's cells or for views without a scalar (dye, normal, liquid texture).
+std::optional<LegendProbe> probeField(const FrameData &slice, ViewField field, sim::Vec3 plane);
+
+/// The colour legend in the top-right corner of `area`: the picture's map as a bar, its range
+/// with the field's unit, and the probe (value and cell) with a mark on the bar.
+void paintLegend(QPainter &p, const QRect &area, const FieldPicture &picture, ViewField field,
+                 const std::optional<LegendProbe> &probe);
+
+/// The text the legend shows for a probe, e.g. "0.412 units/s at cell (12, 40)".
+QString probeText(const LegendProbe &probe, ViewField field);
+
+} // namespace plume
