@@ -7,15 +7,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 namespace plume::bench {
 
 int runStreamlineBench(int frames, int repeats)
 {
-    std::printf("| grid | d_sep cells | lines | points | ms (median of %d) |\n"
-                "|---|---|---|---|---|\n",
-                repeats);
+    std::printf("| grid | d_sep cells | step cells | lines | points | wall ms | CPU ms |\n"
+                "|---|---|---|---|---|---|---|\n");
     for (int resolution : {128, 256, 512}) {
         BuiltinOptions options;
         options.resolution = resolution;
@@ -45,22 +45,25 @@ int runStreamlineBench(int frames, int repeats)
             for (int i = 0; i < domain.cells.x; ++i)
                 solids.setSolid(i, j, 0, solid(i, j, 0) > 0.5f);
         const StreamlineOptions o = viewStreamlineOptions(domain.cells);
-        std::vector<double> ms;
+        std::vector<double> ms, cpu;
         std::size_t lines = 0, points = 0;
         for (int r = 0; r < repeats; ++r) {
+            const std::clock_t cpuStart = std::clock();
             const auto start = std::chrono::steady_clock::now();
             const std::vector<Streamline> result = computeStreamlines(u, v, &solids, domain, o);
             ms.push_back(
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count());
+            cpu.push_back(1000.0 * double(std::clock() - cpuStart) / CLOCKS_PER_SEC);
             lines = result.size();
             points = 0;
             for (const Streamline &l : result)
                 points += l.points.size();
         }
         std::sort(ms.begin(), ms.end());
-        std::printf("| %d^2 | %.1f | %zu | %zu | %.2f |\n", resolution, o.separation, lines, points,
-                    ms[ms.size() / 2]);
+        std::sort(cpu.begin(), cpu.end());
+        std::printf("| %d^2 | %.1f | %.2f | %zu | %zu | %.2f | %.2f |\n", resolution, o.separation,
+                    o.step, lines, points, ms[ms.size() / 2], cpu[cpu.size() / 2]);
         std::fflush(stdout);
     }
     return 0;

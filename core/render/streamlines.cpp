@@ -44,11 +44,14 @@ public:
     bool near(P p, float r, float arc = 0.f, float skip = -1.f) const
     {
         const int bi = column(p.x), bj = row(p.y);
+        const float r2 = r * r;
         for (int j = std::max(0, bj - 1); j <= std::min(mNy - 1, bj + 1); ++j)
             for (int i = std::max(0, bi - 1); i <= std::min(mNx - 1, bi + 1); ++i)
-                for (const Entry &e : mBuckets[std::size_t(i) + std::size_t(mNx) * j])
-                    if ((skip < 0.f || std::abs(e.arc - arc) >= skip) && distance(e.p, p) < r)
+                for (const Entry &e : mBuckets[std::size_t(i) + std::size_t(mNx) * j]) {
+                    const float dx = e.p.x - p.x, dy = e.p.y - p.y;
+                    if (dx * dx + dy * dy < r2 && (skip < 0.f || std::abs(e.arc - arc) >= skip))
                         return true;
+                }
         return false;
     }
 
@@ -232,7 +235,7 @@ StreamlineOptions viewStreamlineOptions(sim::Int3 cells)
 {
     StreamlineOptions o;
     o.separation = std::max(1.5f, float(std::max(cells.x, cells.y)) / 40.f);
-    o.step = std::min(0.5f, 0.25f * o.separation);
+    o.step = std::clamp(0.25f * o.separation, 0.5f, 1.f);
     return o;
 }
 
@@ -255,9 +258,11 @@ std::vector<Streamline> computeStreamlines(const sim::ScalarGrid &u, const sim::
     const float sep = options.separation;
     // Seeds beside the lines found so far, in order; `next` is the first line not yet used.
     std::size_t next = 0;
+    // Seeds every quarter d_sep along a line: closer ones would find the same gaps.
+    const std::size_t every = std::size_t(std::max(1.f, 0.25f * sep / options.step));
     auto seedBesideLines = [&] {
         for (; next < lines.size(); ++next)
-            for (std::size_t k = 0; k < lines[next].size(); ++k) {
+            for (std::size_t k = 0; k < lines[next].size(); k += every) {
                 const std::vector<P> &line = lines[next];
                 const P a = line[k == 0 ? 0 : k - 1];
                 const P b = line[std::min(k + 1, line.size() - 1)];

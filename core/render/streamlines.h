@@ -18,7 +18,7 @@ struct StreamlineOptions
 };
 
 /// The spacing views use (and plume-bench measures): about 40 lines across the longer side of
-/// the grid, at least 1.5 cells apart, steps of half a cell (a quarter of d_sep when smaller).
+/// the grid, at least 1.5 cells apart, in steps of a quarter d_sep (half a cell to one cell).
 StreamlineOptions viewStreamlineOptions(sim::Int3 cells);
 
 /// One streamline: points in world coordinates of the domain (z unused), in flow order, with
@@ -36,7 +36,8 @@ struct Streamline
 /// a solid cell, where the flow stagnates, after maxSteps, or where its next point would come
 /// within d_test of another line (or of its own earlier part: a spiral). A line that comes back
 /// to its seed is closed. New seeds lie d_sep to either side of the points of the lines found
-/// so far, in the order they were found; a seed must be d_sep from every line. When those run
+/// so far (every quarter d_sep along them), in the order they were found; a seed must be d_sep
+/// from every line. When those run
 /// out, a regular lattice of seeds (d_sep apart, row by row) fills regions the lines did not
 /// reach (behind obstacles). Lines shorter than d_test are dropped. Deterministic (serial).
 /// Empty when the grids do not match the domain's cells or the options are not positive.

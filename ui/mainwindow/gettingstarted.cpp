@@ -24,9 +24,9 @@ const char *const kSteps[][2] = {
     {"Paint smoke with the Emitter Brush, obstacles with the Obstacle Brush: drag in the view",
      "E, O"},
     {"Start from an example scene: File > New from Template", "Ctrl+Shift+N"},
-    {"Change a property, e.g. Buoyancy (temperature) under Simulation in Properties: the "
-     "cache simulates again from the first frame it changes",
-     "click the domain or an item"},
+    {"Change a property, e.g. Buoyancy (temperature) under Simulation: the cache simulates "
+     "again from the first frame it changes",
+     "Properties dock"},
     {"Export a flipbook, images or OpenVDB: File > Export", "Ctrl+E"},
 };
 

@@ -332,8 +332,8 @@ void MainWindow::createActions()
         {"Velocity &Arrows", "actionArrows", Viewport::Arrows,
          "Arrows along the velocity, the fastest as long as their spacing"},
         {"&Streamlines", "actionStreamlines", Viewport::Streamlines,
-         "Evenly spaced streamlines of the velocity, coloured by speed (dark: slow, yellow: "
-         "the frame's top speed in units/s)"},
+         "Evenly spaced streamlines of the velocity, coloured by speed (deep blue: still, "
+         "near white: the frame's top speed in units/s)"},
         {"&Grid", "actionGrid", Viewport::Grid, "The simulation cells"},
         {"&Obstacles", "actionObstacles", Viewport::Obstacles, "Obstacles filled"},
         {"Item &Outlines", "actionOutlines", Viewport::Outlines, "Every item's outline"},

@@ -14,16 +14,38 @@ void paintStreamlines(QPainter &p, const std::vector<Streamline> &lines,
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     p.setBrush(Qt::NoBrush);
-    for (const Streamline &line : lines)
-        for (std::size_t k = 1; k < line.points.size(); ++k) {
-            const sim::Vec3 a = line.points[k - 1], b = line.points[k];
-            const float t = std::clamp(line.speeds[k - 1] / top, 0.f, 1.f);
-            QColor colour(mapColor(ColorMap::Inferno, 0.3f + 0.7f * t));
-            colour.setAlpha(230);
-            p.setPen(QPen(colour, 1.3, Qt::SolidLine, Qt::RoundCap));
-            p.drawLine(planeToWidget.map(QPointF(a.x, a.y)), planeToWidget.map(QPointF(b.x, b.y)));
+    std::vector<QPolygonF> polylines;
+    polylines.reserve(lines.size());
+    for (const Streamline &line : lines) {
+        QPolygonF poly;
+        poly.reserve(qsizetype(line.points.size()));
+        for (const sim::Vec3 &q : line.points)
+            poly << planeToWidget.map(QPointF(q.x, q.y));
+        polylines.push_back(std::move(poly));
+    }
+    // A dark casing under every line keeps them apart from any field's colours.
+    p.setPen(QPen(QColor(0, 0, 0, 120), 2.8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    for (const QPolygonF &poly : polylines)
+        p.drawPolyline(poly);
+    for (std::size_t l = 0; l < lines.size(); ++l)
+        for (std::size_t k = 1; k < lines[l].points.size(); ++k) {
+            p.setPen(QPen(streamlineColor(lines[l].speeds[k - 1] / top), 1.3, Qt::SolidLine,
+                          Qt::RoundCap));
+            p.drawLine(polylines[l][qsizetype(k - 1)], polylines[l][qsizetype(k)]);
         }
     p.restore();
+}
+
+QColor streamlineColor(float t)
+{
+    // Deep blue (still) through cyan to near white (the frame's top speed): apart from the
+    // warm Inferno and grey Smoke maps the fields use.
+    const float u = std::clamp(t, 0.f, 1.f);
+    auto mix = [u](float a, float b, float c) {
+        return u < 0.5f ? a + (b - a) * (2.f * u) : b + (c - b) * (2.f * u - 1.f);
+    };
+    return QColor::fromRgbF(mix(0.15f, 0.2f, 0.9f), mix(0.3f, 0.85f, 1.f), mix(0.9f, 1.f, 1.f),
+                            0.95f);
 }
 
 std::optional<LegendProbe> probeField(const FrameData &slice, ViewField field, sim::Vec3 plane)
@@ -61,6 +83,19 @@ void paintLegend(QPainter &p, const QRect &area, const FieldPicture &picture, Vi
 {
     const QRectF bar(area.right() - 33, area.top() + 40, 14, std::max(60, area.height() - 130));
     p.save();
+    const QFontMetrics fm = p.fontMetrics();
+    const QString unit = fieldUnit(field);
+    const QString name = toDisplayName(field) + (unit.isEmpty() ? QString() : " (" + unit + ")");
+    const QString probeLine = probe ? probeText(*probe, field) : QString();
+    // Dark backings under the bar and each line of words, so they read over any picture.
+    const QColor backing(16, 18, 22, 170);
+    auto back = [&](const QRectF &r) {
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(backing);
+        p.drawRoundedRect(r.adjusted(-4, -2, 4, 2), 4, 4);
+    };
+    back(bar);
     p.setRenderHint(QPainter::Antialiasing, false);
     for (int y = 0; y < int(bar.height()); ++y) {
         const float t = 1.f - float(y) / float(bar.height() - 1);
@@ -70,17 +105,18 @@ void paintLegend(QPainter &p, const QRect &area, const FieldPicture &picture, Vi
     p.setPen(QColor(200, 200, 200));
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
-    const QFontMetrics fm = p.fontMetrics();
-    const QString unit = fieldUnit(field);
     auto rightAligned = [&](const QString &text, double right, double baseline) {
-        p.drawText(QPointF(right - fm.horizontalAdvance(text), baseline), text);
+        const double w = fm.horizontalAdvance(text);
+        p.save();
+        back(QRectF(right - w, baseline - fm.ascent(), w, fm.height()));
+        p.restore();
+        p.drawText(QPointF(right - w, baseline), text);
     };
     auto label = [&](float value, double y) {
         rightAligned(QString::number(value, 'g', 3), bar.left() - 6, y + fm.ascent() / 2.0);
     };
     label(picture.hi, bar.top());
     label(picture.lo, bar.bottom());
-    const QString name = toDisplayName(field) + (unit.isEmpty() ? QString() : " (" + unit + ")");
     rightAligned(name, bar.right(), bar.top() - 8);
     if (probe) {
         const double span = double(picture.hi) - double(picture.lo);
@@ -95,7 +131,7 @@ void paintLegend(QPainter &p, const QRect &area, const FieldPicture &picture, Vi
             p.drawPolygon(QPolygonF{tip, tip + QPointF(-7, -4), tip + QPointF(-7, 4)});
             p.setPen(QColor(200, 200, 200));
         }
-        rightAligned(probeText(*probe, field), bar.right(), bar.bottom() + 8 + fm.ascent());
+        rightAligned(probeLine, bar.right(), bar.bottom() + 8 + fm.ascent());
     }
     p.restore();
 }

@@ -4,6 +4,7 @@
 
 #include <render/streamlines.h>
 
+#include <QColor>
 #include <QPainter>
 #include <QString>
 #include <QTransform>
@@ -12,11 +13,15 @@
 
 namespace plume {
 
-/// Streamlines as antialiased polylines, each segment coloured by the speed at its start on the
-/// Inferno map from 0 to `maxSpeed` (the map's dark end lifted so slow lines stay visible).
-/// `planeToWidget` maps the lines' plane coordinates to the widget.
+/// Streamlines as antialiased polylines over a dark casing, each segment coloured by the speed
+/// at its start (streamlineColor of speed / `maxSpeed`). `planeToWidget` maps the lines' plane
+/// coordinates to the widget.
 void paintStreamlines(QPainter &p, const std::vector<Streamline> &lines,
                       const QTransform &planeToWidget, float maxSpeed);
+
+/// The streamlines' colour for a speed t in [0, 1] of the frame's top speed (clamped): deep blue
+/// through cyan to near white.
+QColor streamlineColor(float t);
 
 /// The field value under the pointer, for the legend.
 struct LegendProbe
