@@ -25,6 +25,7 @@
 #include <QScreen>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QtTest>
 
 #include <functional>
@@ -261,12 +262,20 @@ private slots:
         QCOMPARE(MainWindow::defaultGeometry({0, 0, 1400, 900}), QRect(140, 90, 1120, 720));
         QCOMPARE(MainWindow::defaultGeometry({0, 0, 2560, 1440}), QRect(256, 144, 2048, 1152));
         QCOMPARE(MainWindow::defaultGeometry({0, 20, 800, 580}), QRect(0, 20, 800, 580));
+        QCOMPARE(MainWindow::defaultGeometry({0, 0, 1400, 900}, 1250), QRect(75, 90, 1250, 720));
+        QCOMPARE(MainWindow::defaultGeometry({0, 0, 1400, 900}, 1600), QRect(0, 90, 1400, 720));
         QSettings().remove("window");
         const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
         {
             MainWindow window;
             QVERIFY(showActive(window));
-            QCOMPARE(window.size(), MainWindow::defaultGeometry(available).size());
+            QCOMPARE(window.size(), window.defaultGeometry().size());
+            QVERIFY(window.width() >= MainWindow::defaultGeometry(available).width());
+            // Every tool button shows (none in the toolbar's overflow menu).
+            auto *tools = window.findChild<QToolBar *>("toolsToolBar");
+            for (QAction *a : tools->actions())
+                QVERIFY2(tools->widgetForAction(a) && tools->widgetForAction(a)->isVisible(),
+                         qPrintable(a->text()));
             // The views are the largest part: wider than every dock, most of the height.
             const QSize views = window.viewLayout()->size();
             const QString sizes = QString("%1 x %2 of %3 x %4")
@@ -289,10 +298,10 @@ private slots:
             MainWindow window;
             QVERIFY(showActive(window));
             QVERIFY(!window.findChild<QDockWidget *>("outlinerDock")->isVisible());
-            QCOMPARE(window.size(), MainWindow::defaultGeometry(available).size() - QSize(50, 40));
+            QCOMPARE(window.size(), window.defaultGeometry().size() - QSize(50, 40));
             window.action("actionResetLayout")->trigger();
             QTRY_VERIFY(window.findChild<QDockWidget *>("outlinerDock")->isVisible());
-            QCOMPARE(window.size(), MainWindow::defaultGeometry(available).size());
+            QCOMPARE(window.size(), window.defaultGeometry().size());
             QVERIFY(window.close());
         }
         QSettings().remove("window");

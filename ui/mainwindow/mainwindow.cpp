@@ -49,7 +49,6 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -117,10 +116,8 @@ MainWindow::MainWindow(QWidget *parent)
     mGettingStarted = new GettingStarted(mViewLayout);
     setAcceptDrops(true);
     mDefaultState = saveState();
-    if (!restoreGeometry(kGeometry.get())) {
-        const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
-        setGeometry(defaultGeometry(s ? s->availableGeometry() : QRect(0, 0, 1280, 900)));
-    }
+    if (!restoreGeometry(kGeometry.get()))
+        setGeometry(defaultGeometry());
     if (!restoreState(kState.get()))
         applyDefaultDockSizes();
     updateTitle();

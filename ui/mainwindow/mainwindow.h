@@ -97,8 +97,12 @@ public:
     bool importImage(const QString &path);
 
     /// The size and place a window opens at without a saved layout: 80 % of the screen's
-    /// available area (at least 1024 x 700 where the screen has room), centred.
-    static QRect defaultGeometry(const QRect &available);
+    /// available area, centred, but at least `minimumWidth` (what the toolbars need to show
+    /// every button) and 1024 x 700 where the screen has room.
+    static QRect defaultGeometry(const QRect &available, int minimumWidth = 0);
+    /// The window's first-start geometry on its screen (defaultGeometry with the toolbars'
+    /// width).
+    QRect defaultGeometry() const;
     /// View > Reset Layout: the default geometry, every dock and toolbar back where it started,
     /// the docks narrow so the views keep most of the window.
     void resetLayout();

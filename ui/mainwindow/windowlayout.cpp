@@ -23,12 +23,25 @@
 
 namespace plume {
 
-QRect MainWindow::defaultGeometry(const QRect &available)
+QRect MainWindow::defaultGeometry(const QRect &available, int minimumWidth)
 {
-    const int w = std::min(available.width(), std::max(int(0.8 * available.width()), 1024));
+    const int w = std::min(available.width(),
+                           std::max({int(0.8 * available.width()), 1024, minimumWidth}));
     const int h = std::min(available.height(), std::max(int(0.8 * available.height()), 700));
     return {available.x() + (available.width() - w) / 2,
             available.y() + (available.height() - h) / 2, w, h};
+}
+
+QRect MainWindow::defaultGeometry() const
+{
+    // The toolbars share the top row: every tool button shows when the window is as wide as
+    // their widths together.
+    int toolbars = 0;
+    for (const QToolBar *t : findChildren<QToolBar *>())
+        if (toolBarArea(t) == Qt::TopToolBarArea)
+            toolbars += t->sizeHint().width() + 4;
+    const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
+    return defaultGeometry(s ? s->availableGeometry() : QRect(0, 0, 1280, 900), toolbars);
 }
 
 // The side docks about a fifth of the window together, the timeline short: the views get the
@@ -55,10 +68,9 @@ void MainWindow::resetLayout()
     }
     for (QToolBar *t : findChildren<QToolBar *>())
         t->show();
-    const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
     if (isMaximized() || isFullScreen())
         showNormal();
-    setGeometry(defaultGeometry(s ? s->availableGeometry() : QRect(0, 0, 1280, 900)));
+    setGeometry(defaultGeometry());
     applyDefaultDockSizes();
     statusBar()->showMessage("Layout reset", 3000);
 }
