@@ -812,7 +812,8 @@ int bake(const QStringList &arguments)
                      result.resumable
                          ? "\nplume-cli: the same command with --resume continues the bake"
                          : "");
-        return result.refused ? kExitUsage : (result.outOfMemory ? kExitMemory : kExitFailure);
+        return result.refused || result.invalid ? kExitUsage
+                                                : (result.outOfMemory ? kExitMemory : kExitFailure);
     }
     if (settings.resume && !quiet)
         std::printf("resumed after frame %d\n", result.resumedAfter);

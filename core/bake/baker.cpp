@@ -242,6 +242,11 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         result.status = sim::Status::failure(std::move(message));
         return result;
     };
+    // The scene or the settings cannot be baked as asked; found before anything is written.
+    auto reject = [&](std::string message) {
+        result.invalid = true;
+        return fail(std::move(message));
+    };
     const FlipbookSettings &fs = settings.flipbook;
     const ImageSequenceSettings &is = settings.images;
     Span vdb, flip, images, flow;
@@ -254,30 +259,30 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
           resolveSpan(scene, settings, fs.enabled, fs.first, fs.last, 1, "flipbook", flip),
           resolveSpan(scene, settings, is.enabled, is.first, is.last, is.step, "images", images)}) {
         if (!st)
-            return fail(st.error);
+            return reject(st.error);
     }
     if (!vdb.on && !flip.on && !images.on && !flow.on)
-        return fail("nothing to bake: no VDB, flipbook, image or flow map output is enabled");
+        return reject("nothing to bake: no VDB, flipbook, image or flow map output is enabled");
     if (vdb.on && scene.simulation.params.scheme == sim::Scheme::Ocean)
-        return fail("an ocean scene has no volume to write as OpenVDB; bake its height, normal "
-                    "and foam maps instead (plume-cli bake, docs/ocean.md), or a flipbook or "
-                    "images of a field such as height");
+        return reject("an ocean scene has no volume to write as OpenVDB; bake its height, normal "
+                      "and foam maps instead (plume-cli bake, docs/ocean.md), or a flipbook or "
+                      "images of a field such as height");
     if (flow.on && scene.domain.dimension != Dimension::TwoD)
-        return fail("flow map: a flow map needs a 2D scene");
+        return reject("flow map: a flow map needs a 2D scene");
     if (flow.on && settings.resume)
-        return fail("flow map: a bake with a flow map cannot resume (the running average is not "
-                    "in the resume record); bake again without resuming");
+        return reject("flow map: a bake with a flow map cannot resume (the running average is not "
+                      "in the resume record); bake again without resuming");
     if (flip.on) {
         if (sim::Status st = selectFlipbookFrames(fs, flip.first, flip.last, flipFrames, flip.step);
             !st)
-            return fail(st.error);
+            return reject(st.error);
         flip.last = flipFrames.back();
     }
     // The passes both outputs need, rendered once per frame.
     PassRequest request;
     if (flip.on || images.on) {
         if (sim::Status st = checkRenderSettings(settings.render); !st)
-            return fail(st.error);
+            return reject(st.error);
         const bool is2D = scene.domain.dimension == Dimension::TwoD;
         // Images last, so a flipbook's depth threshold wins when both have depth.
         for (auto [on, options, what] : {std::tuple{images.on, textureOptions(is), "images: "},
@@ -286,7 +291,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
                 continue;
             const std::vector<PassTexture> textures = passTextures(options);
             if (sim::Status st = checkPasses(textures, is2D); !st)
-                return fail(std::string(what).append(st.error));
+                return reject(std::string(what).append(st.error));
             const PassRequest r = passRequest(textures, options.passes);
             request.motion = request.motion || (r.motion && options.motionVectors);
             request.sixWay = request.sixWay || r.sixWay;
@@ -303,12 +308,12 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     LiquidTextureLook texture;
     if (textureLook) {
         if (!scene.simulation.liquidTexture.enabled())
-            return fail("the render look is \"texture\", but the scene has no liquid texture "
-                        "(simulation.liquidTexture)");
+            return reject("the render look is \"texture\", but the scene has no liquid texture "
+                          "(simulation.liquidTexture)");
         std::string error;
         if (!loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory, texture,
                                    &error))
-            return fail(error);
+            return reject(error);
     }
     FlowMapAccumulator flowSum;
     int lo = INT_MAX, hi = INT_MIN;
@@ -319,11 +324,11 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         }
     }
     if (settings.checkpointEvery < 0)
-        return fail("checkpoint interval must be 0 (none) or more frames, got "
-                    + std::to_string(settings.checkpointEvery));
+        return reject("checkpoint interval must be 0 (none) or more frames, got "
+                      + std::to_string(settings.checkpointEvery));
     // A grid that will not fit is refused before anything is allocated or written.
     if (sim::Status st = checkScene(scene); !st)
-        return fail(st.error);
+        return reject(st.error);
     if (sim::Status st = sim::checkMemory(makeDomain(scene.domain), scene.simulation.params.scheme);
         !st) {
         result.outOfMemory = true;

@@ -58,6 +58,7 @@ struct BakeResult
     sim::Status status;
     bool cancelled = false;
     bool refused = false;     ///< resume refused (no record, another scene or other settings)
+    bool invalid = false;     ///< the scene or settings cannot be baked as asked; nothing written
     bool outOfMemory = false; ///< the grid does not fit in memory; refused before allocating
     /// Stopped by a cancel or a failed write with a resume record in place: resume continues.
     bool resumable = false;

@@ -105,12 +105,4 @@ float emissionKelvin(const RenderSettings &settings, float temperature);
 /// volume view's shader. Non-finite inputs emit nothing.
 sim::Vec3 emissionColor(const RenderSettings &settings, float temperature, float flame);
 
-namespace detail {
-/// Optical depth towards the light, per cell: tau = integral of densityScale * density along
-/// the ray from the cell centre to the light (world units), swept slice by slice away from the
-/// light so each slice reuses the previous one (bilinear, one pass over the volume).
-void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, sim::Vec3 toLight,
-                         float densityScale, sim::ScalarGrid &tau);
-} // namespace detail
-
 } // namespace plume

@@ -1,5 +1,7 @@
 #include "volumemarch.h"
 
+#include "lightvolume.h"
+
 #include <sim/parallel.h>
 
 #include <algorithm>
@@ -170,12 +172,12 @@ struct Marcher
     const FrameFields &f;
     const RenderSettings &s;
     const Camera &camera;
-    const sim::ScalarGrid &tau;
+    const sim::ScalarGrid &transmittance; ///< towards the light (lightvolume.h)
     bool motion, lit, dye, hot, fire;
     float frameRate;
     Vec3 light;
     const PassRequest &passes;
-    const sim::ScalarGrid *sixTau; ///< kSixWayLights volumes when passes.sixWay
+    const sim::ScalarGrid *sixLight; ///< kSixWayLights transmittances when passes.sixWay
 
     void pixel(int px, int py, RenderedFrame &out) const
     {
@@ -224,7 +226,7 @@ struct Marcher
                           std::min(w(f.dyeGreen.data()) * inv, 1.f),
                           std::min(w(f.dyeBlue.data()) * inv, 1.f)};
             }
-            const float shadow = lit ? std::exp(-w(tau.data())) : 0.f;
+            const float shadow = lit ? w(transmittance.data()) : 0.f;
             const float c = trans * a;
             rgb[0] += c * albedo.x * (light.x * shadow + s.ambient);
             rgb[1] += c * albedo.y * (light.y * shadow + s.ambient);
@@ -238,7 +240,7 @@ struct Marcher
             }
             if (passes.sixWay) {
                 for (int l = 0; l < kSixWayLights; ++l)
-                    six[l] += c * std::exp(-w(sixTau[l].data()));
+                    six[l] += c * w(sixLight[l].data());
             }
             if (passes.normals)
                 normal = normal + densityGradient(f.density.data(), n, p) * c;
@@ -280,61 +282,6 @@ struct Marcher
 
 } // namespace
 
-void opticalDepthToLight(const sim::ScalarGrid &density, float cellSize, Vec3 toLight,
-                         float densityScale, sim::ScalarGrid &tau)
-{
-    const Int3 n = density.size();
-    tau.reshape(n, sim::kCellCentre, 0.f);
-    toLight = normalized(toLight);
-    // Sweep axis a: the light's dominant axis. b and c span the slices.
-    int a = 0;
-    for (int axis = 1; axis < 3; ++axis)
-        if (std::abs(toLight[axis]) > std::abs(toLight[a]))
-            a = axis;
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    const float la = std::abs(toLight[a]);
-    const float du = toLight[b] / la, dv = toLight[c] / la; // lateral shift per slice, cells
-    const float stepLength = cellSize / la;                 // world length between slices
-    const int dir = toLight[a] > 0.f ? 1 : -1;
-    const std::size_t stride[3] = {1, std::size_t(n.x), std::size_t(n.x) * n.y};
-    auto index = [&](int w, int u, int v) { return stride[a] * w + stride[b] * u + stride[c] * v; };
-    const float sigma = densityScale;
-    // tau(x) = tau(x + one slice towards the light) + trapezoid of sigma * density over it.
-    for (int step = 0; step < n[a]; ++step) {
-        const int w = dir > 0 ? n[a] - 1 - step : step;
-        const int prev = w + dir;
-        sim::forEachRow(Int3{n[b], n[c], 1}, [&](int v, int) {
-            for (int u = 0; u < n[b]; ++u) {
-                const std::size_t at = index(w, u, v);
-                const float here = sigma * density[at];
-                if (step == 0) {
-                    tau[at] = 0.5f * here * stepLength; // half a slice to the boundary
-                    continue;
-                }
-                const float x = float(u) + du, y = float(v) + dv;
-                float prevTau = 0.f, prevDensity = 0.f;
-                if (x >= -0.5f && y >= -0.5f && x <= n[b] - 0.5f && y <= n[c] - 0.5f) {
-                    const float qx = std::clamp(x, 0.f, float(n[b] - 1));
-                    const float qy = std::clamp(y, 0.f, float(n[c] - 1));
-                    const int i0 = std::min(int(qx), n[b] - 1), j0 = std::min(int(qy), n[c] - 1);
-                    const int i1 = std::min(i0 + 1, n[b] - 1), j1 = std::min(j0 + 1, n[c] - 1);
-                    const float fx = qx - float(i0), fy = qy - float(j0);
-                    auto lerp2 = [&](const sim::ScalarGrid &g) {
-                        const float g0 = g[index(prev, i0, j0)]
-                                         + fx * (g[index(prev, i1, j0)] - g[index(prev, i0, j0)]);
-                        const float g1 = g[index(prev, i0, j1)]
-                                         + fx * (g[index(prev, i1, j1)] - g[index(prev, i0, j1)]);
-                        return g0 + fy * (g1 - g0);
-                    };
-                    prevTau = lerp2(tau);
-                    prevDensity = sigma * lerp2(density);
-                }
-                tau[at] = prevTau + 0.5f * (here + prevDensity) * stepLength;
-            }
-        });
-    }
-}
-
 void renderVolume(const FrameFields &fields, const RenderSettings &s, const PassRequest &passes,
                   float frameRate, RenderedFrame &out)
 {
@@ -344,27 +291,27 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, const Pass
     out.depthFar = camera.farDistance;
     // Six-way: one transmittance volume per camera-relative light direction (towards the
     // light): right, top, back (behind the smoke), left, bottom, front (the camera's side).
-    sim::ScalarGrid sixTau[kSixWayLights];
+    sim::ScalarGrid sixLight[kSixWayLights];
     if (passes.sixWay) {
         const Vec3 toLight[kSixWayLights] = {camera.right,     camera.up,
                                              camera.forward,   camera.right * -1.f,
                                              camera.up * -1.f, camera.forward * -1.f};
         for (int l = 0; l < kSixWayLights; ++l)
-            opticalDepthToLight(fields.density, fields.domain.cellSize, toLight[l], s.densityScale,
-                                sixTau[l]);
+            sixLight[l] = lightTransmittance(fields.density, nullptr, toLight[l], s.densityScale,
+                                             fields.domain.cellSize);
     }
-    sim::ScalarGrid tau;
+    sim::ScalarGrid transmittance;
     const bool lit = s.lightIntensity > 0.f;
     if (lit)
-        opticalDepthToLight(fields.density, fields.domain.cellSize, s.lightDirection,
-                            s.densityScale, tau);
+        transmittance = lightTransmittance(fields.density, nullptr, s.lightDirection,
+                                           s.densityScale, fields.domain.cellSize);
     const bool fire = s.flameIntensity > 0.f && fields.hasFlame();
     const bool hot = (s.emissionIntensity > 0.f || fire)
                      && fields.temperature.count() == fields.density.count();
     const Marcher marcher{fields,
                           s,
                           camera,
-                          tau,
+                          transmittance,
                           motion,
                           lit,
                           fields.hasDye(),
@@ -373,7 +320,7 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, const Pass
                           frameRate,
                           s.lightColor * s.lightIntensity,
                           passes,
-                          sixTau};
+                          sixLight};
     sim::forEachRow(Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px)
             marcher.pixel(px, py, out);

@@ -265,6 +265,13 @@ private slots:
         const Run mask = run({"bake", scene, "-o", dir.path(), "--velocity-mask", "all"});
         QCOMPARE(mask.exitCode, 2);
         QVERIFY2(mask.err.contains("one of density, speed"), qPrintable(mask.err));
+        // Options the scene cannot have are found by the baker before anything is written:
+        // still bad input, exit code 2, and the folder stays empty.
+        const QString empty = dir.filePath("empty");
+        const Run depth = run({"bake", scene, "-o", empty, "--flipbook", "2x2", "--depth-map"});
+        QCOMPARE(depth.exitCode, 2);
+        QVERIFY2(depth.err.contains("needs a 3D domain"), qPrintable(depth.err));
+        QVERIFY(QDir(empty).isEmpty());
         const Run bad = run({"bake", kBad + "huge-resolution.plume", "-o", dir.path()});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("huge-resolution.plume"));

@@ -391,6 +391,60 @@ private slots:
         QVERIFY(document.scene().exports.openvdb == VdbSettings{});
     }
 
+    // An ocean scene exports its height, normal and foam maps from the dialog as plume-cli
+    // bake does: OpenVDB is off (an ocean has no volume), no map chosen is refused with the
+    // reason, and the maps chosen are written with the sidecar, as images or atlases, PNG or
+    // OpenEXR.
+    void oceanMaps()
+    {
+        QTemporaryDir dir;
+        SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/ocean-tile.plume");
+        QVERIFY2(r.ok, r.error.c_str());
+        r.scene.domain.resolution = 32;
+        r.scene.simulation.frameEnd = r.scene.simulation.frameStart + 2;
+        Document document;
+        document.reset(r.scene, {});
+        ExportDialog dialog(&document, 1);
+        auto *oceanOn = child<QCheckBox>(dialog, "oceanMapsEnabled");
+        QVERIFY(oceanOn->isEnabled() && oceanOn->isChecked());
+        QVERIFY(!child<QCheckBox>(dialog, "vdbEnabled")->isEnabled());
+        QVERIFY(!child<QCheckBox>(dialog, "vdbEnabled")->isChecked());
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        child<QLineEdit>(dialog, "baseName")->setText("sea");
+
+        for (const char *map : {"oceanMap_height", "oceanMap_normal", "oceanMap_foam"})
+            child<QCheckBox>(dialog, map)->setChecked(false);
+        QVERIFY(!dialog.startExport());
+        QVERIFY(!child<QPushButton>(dialog, "exportButton")->isEnabled());
+        child<QCheckBox>(dialog, "oceanMap_height")->setChecked(true);
+        child<QCheckBox>(dialog, "oceanMap_foam")->setChecked(true);
+
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
+        for (int f = 1; f <= 3; ++f) {
+            const QString n = QString("%1").arg(f, 4, 10, QChar('0'));
+            const QImage height(dir.filePath("sea_height." + n + ".png"));
+            QVERIFY(!height.isNull());
+            QCOMPARE(height.format(), QImage::Format_Grayscale16);
+            QVERIFY(exists(dir.filePath("sea_foam." + n + ".png")));
+            QVERIFY(!exists(dir.filePath("sea_normal." + n + ".png")));
+        }
+        QVERIFY(exists(dir.filePath("sea_ocean.json")));
+
+        // One OpenEXR atlas per map.
+        child<QComboBox>(dialog, "oceanLayout")->setCurrentIndex(1);
+        child<QComboBox>(dialog, "oceanFormat")->setCurrentIndex(2);
+        child<QLineEdit>(dialog, "baseName")->setText("atlas");
+        QVERIFY(dialog.startExport());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(dialog.lastResult().status, dialog.lastResult().status.error.c_str());
+        QVERIFY(exists(dir.filePath("atlas_height_flipbook.exr")));
+        QVERIFY(exists(dir.filePath("atlas_foam_flipbook.exr")));
+        QVERIFY(!exists(dir.filePath("atlas_normal_flipbook.exr")));
+    }
+
     // Export stores the options in the scene as one undo step; undo restores the old presets,
     // redo the new ones, and the dialog opens with what is stored.
     void presetsStoredWithUndo()

@@ -11,6 +11,7 @@
 #include <io/scenereader.h>
 #include <mainwindow/importmodeldialog.h>
 #include <mainwindow/mainwindow.h>
+#include <panels/keybutton.h>
 #include <panels/propertiespanel.h>
 #include <scene/placement.h>
 #include <tools/selecttool.h>
@@ -633,8 +634,8 @@ private slots:
         QCOMPARE(status->text(), QString("closed, 12 triangles"));
     }
 
-    // A keyframed rotation shows as keyframed (edited in the file, like the offset); turning
-    // such an item with the rotate handle turns every key.
+    // A keyframed rotation shows its value at the current frame with a key button (keyed at
+    // frame 0); turning such an item with the rotate handle (auto-key off) turns every key.
     void keyframedRotationTurnsEveryKey()
     {
         Document doc;
@@ -644,9 +645,9 @@ private slots:
         doc.undoStack()->push(new AddItem(&doc, 0, spinning));
         doc.setSelectedItem(0);
         PropertiesPanel panel(&doc);
-        auto *note = qobject_cast<QLabel *>(field(&panel, "Rotation (deg)"));
-        QVERIFY(note);
-        QCOMPARE(note->text(), QString("keyframed (2 keys)"));
+        auto *key = panel.findChild<KeyButton *>("key_rotation");
+        QVERIFY(key);
+        QCOMPARE(key->state(), KeyButton::State::Keyed);
         ToolOptions options;
         Viewport view(&doc, &options);
         SelectTool select(&view);

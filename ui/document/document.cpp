@@ -1,5 +1,7 @@
 #include "document.h"
 
+#include "animationstate.h"
+
 #include <io/scenewriter.h>
 
 #include <QDir>
@@ -71,6 +73,7 @@ sim::Status copyAppFiles(Scene &scene, const QString &folder)
 
 Document::Document(QObject *parent)
     : QObject(parent)
+    , mAnimation(new AnimationState(this))
 {
     connect(&mUndoStack, &QUndoStack::cleanChanged, this,
             [this](bool clean) { Q_EMIT modifiedChanged(!clean); });

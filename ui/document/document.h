@@ -11,6 +11,8 @@
 
 namespace plume {
 
+class AnimationState;
+
 /// The open scene: owns the Scene, its undo stack, its file path and the selection.
 ///
 /// Panels and tools never change the scene directly: they push undo commands
@@ -46,6 +48,10 @@ public:
     int selectedItem() const { return mSelected; }
     void setSelectedItem(int index);
 
+    /// The current frame, auto-key and the changed (not yet keyed) values: view state, like
+    /// the selection (animationstate.h).
+    AnimationState *animation() const { return mAnimation; }
+
     /// An item name not used in the scene, built from `base` ("stroke", "stroke 2", ...).
     std::string uniqueItemName(const std::string &base) const;
 
@@ -69,6 +75,7 @@ private:
     QUndoStack mUndoStack;
     QString mFilePath;
     int mSelected = -1;
+    AnimationState *mAnimation;
 };
 
 } // namespace plume

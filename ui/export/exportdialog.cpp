@@ -2,6 +2,7 @@
 
 #include "atlaspreview.h"
 #include "framepreview.h"
+#include "oceanmapsgroup.h"
 #include "passeseditor.h"
 
 #include <document/document.h>
@@ -163,6 +164,8 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     auto *optionsLayout = new QVBoxLayout(options);
     optionsLayout->addWidget(createOutputGroup());
     optionsLayout->addWidget(createFramesGroup());
+    mOceanGroup = new OceanMapsGroup; // shown for ocean scenes only, under what it shapes
+    optionsLayout->addWidget(mOceanGroup);
     optionsLayout->addWidget(createFlipbookGroup());
     optionsLayout->addWidget(createImagesGroup());
     optionsLayout->addWidget(createVdbGroup());
@@ -225,6 +228,16 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     mImagePasses->setThreeD(is3D);
     mDirectory->setText(kExportDirectory.get());
     load(mScenePresets);
+    // An ocean bakes its maps (an OpenVDB volume it has not); other scenes have no maps.
+    mOcean = scene.simulation.params.scheme == sim::Scheme::Ocean;
+    mOceanOn->setEnabled(mOcean);
+    mOceanOn->setChecked(mOcean);
+    mOceanGroup->setVisible(mOcean);
+    if (mOcean) {
+        mVdbOn->setChecked(false);
+        mVdbOn->setEnabled(false);
+        mVdbOn->setToolTip("An ocean has no volume: bake its maps");
+    }
     connectChanges();
     optionsChanged();
     resize(1180, 800);
@@ -263,6 +276,10 @@ QWidget *ExportDialog::createOutputGroup()
                            "B = speed / vmax, for shaders that distort any texture "
                            "(docs/liquid-textures.md)");
     form->addRow(mFlowMapOn);
+    mOceanOn = checkBox("oceanMapsEnabled",
+                        "Ocean maps (<base>_height/_normal/_foam + <base>_ocean.json; ocean)");
+    mOceanOn->setToolTip("Height, normal and foam maps that tile and loop (docs/ocean.md)");
+    form->addRow(mOceanOn);
     return group;
 }
 
@@ -559,9 +576,11 @@ ExportPresets ExportDialog::presets() const
     p.openvdb.up = UpAxis(selected(mVdbUp));
     p.openvdb.halfFloat = mVdbHalf->isChecked();
 
-    p.extra.remove(kVdbKey);
-    if (mVdbOn->isChecked() != cliWritesVdb(p))
-        p.extra.insert(kVdbKey, mVdbOn->isChecked());
+    if (!mOcean) { // an ocean's bake writes maps, never a volume: its presets keep the key
+        p.extra.remove(kVdbKey);
+        if (mVdbOn->isChecked() != cliWritesVdb(p))
+            p.extra.insert(kVdbKey, mVdbOn->isChecked());
+    }
     return p;
 }
 
@@ -587,6 +606,20 @@ BakeSettings ExportDialog::bakeSettings() const
     return s;
 }
 
+bool ExportDialog::oceanMapsEnabled() const { return mOcean && mOceanOn->isChecked(); }
+
+OceanBakeSettings ExportDialog::oceanSettings() const
+{
+    OceanBakeSettings s = mOceanGroup->settings();
+    const BakeSettings b = bakeSettings();
+    s.outputDirectory = b.outputDirectory;
+    s.baseName = b.baseName;
+    s.firstFrame = b.firstFrame;
+    s.lastFrame = b.lastFrame;
+    s.plumeVersion = b.plumeVersion;
+    return s;
+}
+
 void ExportDialog::optionsChanged()
 {
     // The previewed frame stays inside the exported range (setRange clamps the value).
@@ -608,6 +641,7 @@ void ExportDialog::updateEnabled()
     mFlipbookGroup->setEnabled(mFlipbookOn->isChecked());
     mImagesGroup->setEnabled(mImagesOn->isChecked());
     mVdbGroup->setEnabled(mVdbOn->isChecked());
+    mOceanGroup->setEnabled(oceanMapsEnabled());
     const bool field = Look2D(selected(mLook)) == Look2D::Field && mLook->isEnabled();
     for (QWidget *w : std::initializer_list<QWidget *>{mField, mColorMap, mFieldMin, mFieldMax})
         w->setEnabled(field);
@@ -696,8 +730,11 @@ void ExportDialog::requestFrame()
 QString ExportDialog::validate() const
 {
     const BakeSettings s = bakeSettings();
-    if (!s.vdb && !s.flipbook.enabled && !s.images.enabled && !s.flowMap)
+    const bool ocean = oceanMapsEnabled();
+    if (!s.vdb && !s.flipbook.enabled && !s.images.enabled && !s.flowMap && !ocean)
         return "Choose at least one output.";
+    if (ocean && !mOceanGroup->problem().isEmpty())
+        return mOceanGroup->problem();
     if (s.outputDirectory.empty())
         return "Choose an output folder.";
     if (s.baseName.empty())
@@ -748,6 +785,10 @@ bool ExportDialog::startExport()
 
     const Scene scene = mDocument->scene();
     const BakeSettings settings = bakeSettings();
+    const bool ocean = oceanMapsEnabled();
+    const OceanBakeSettings oceanSettings = this->oceanSettings();
+    const bool others = settings.vdb || settings.flipbook.enabled || settings.images.enabled
+                        || settings.flowMap;
     mObserver = std::make_unique<Observer>(this);
     mResult = {};
     mProgress->setRange(0, settings.lastFrame - settings.firstFrame + 1);
@@ -755,8 +796,19 @@ bool ExportDialog::startExport()
     mReport->clear();
     mMessage->setText("Exporting...");
     Observer *observer = mObserver.get();
-    mThread = QThread::create(
-        [this, scene, settings, observer] { mResult = bakeScene(scene, settings, observer); });
+    // Ocean maps first, then the other outputs; the files of both are listed.
+    mThread = QThread::create([this, scene, settings, ocean, oceanSettings, others, observer] {
+        BakeResult maps;
+        if (ocean) {
+            maps = bakeOceanMaps(scene, oceanSettings, observer);
+            if (!maps.status || !others) {
+                mResult = maps;
+                return;
+            }
+        }
+        mResult = bakeScene(scene, settings, observer);
+        mResult.files.insert(mResult.files.begin(), maps.files.begin(), maps.files.end());
+    });
     connect(mThread, &QThread::finished, this, &ExportDialog::finishExport);
     setExportingUi(true);
     mThread->start();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <bake/baker.h>
+#include <bake/oceanbake.h>
 #include <settings/exportsettings.h>
 
 #include <QDialog>
@@ -26,6 +27,7 @@ namespace plume {
 class AtlasPreview;
 class Document;
 class FramePreview;
+class OceanMapsGroup;
 class PassesEditor;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
@@ -53,6 +55,9 @@ public:
     ExportPresets presets() const;
     /// What Export would bake.
     BakeSettings bakeSettings() const;
+    /// Ocean scenes: whether Export bakes the ocean maps, and what it writes then.
+    bool oceanMapsEnabled() const;
+    OceanBakeSettings oceanSettings() const;
 
     AtlasPreview *atlasPreview() const { return mAtlas; }
     FramePreview *framePreview() const { return mFrame; }
@@ -106,6 +111,9 @@ private:
     QCheckBox *mImagesOn;
     QCheckBox *mVdbOn;
     QCheckBox *mFlowMapOn; ///< not stored in the presets, like plume-cli's --flow-map
+    QCheckBox *mOceanOn;   ///< ocean scenes; not stored, like plume-cli's --ocean-maps
+    OceanMapsGroup *mOceanGroup;
+    bool mOcean = false; ///< the scene is of the ocean scheme
     // Frames
     QSpinBox *mFirst;
     QSpinBox *mLast;

@@ -9,6 +9,7 @@
 
 #include <document/itempresets.h>
 
+#include <document/animationstate.h>
 #include <document/document.h>
 #include <document/modelimport.h>
 #include <document/undocommands.h>
@@ -91,6 +92,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSimulation, &SimulationController::frameShown, mViewport, &Viewport::showFrame);
     connect(mSimulation, &SimulationController::frameShown, mViewLayout, &ViewLayout::showFrame);
     connect(mSimulation, &SimulationController::frameShown, this, &MainWindow::showFrameStats);
+    // The frame shown is the one keys are set at.
+    connect(mSimulation, &SimulationController::frameShown, mDocument->animation(),
+            [this](const FramePtr &frame) { mDocument->animation()->setFrame(frame->frame); });
     connect(mSimulation, &SimulationController::headChanged, this, [this] {
         mTimeline->setFrames(mSimulation->currentFrameNumber(), mSimulation->headFrame());
     });
@@ -237,6 +241,11 @@ void MainWindow::createActions()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(del);
+    edit->addSeparator();
+    // Keyframes: the timeline's Auto-Key and Insert Key (docs/animation.md).
+    mTimeline = new Timeline(mDocument);
+    edit->addAction(mTimeline->autoKeyAction());
+    edit->addAction(mTimeline->insertKeyAction());
     edit->addSeparator();
     QAction *savePreset = make("Save Item as Pre&set...", "actionSaveItemPreset");
     savePreset->setStatusTip("Keeps the selected item's settings and shape for reuse in any "
@@ -423,7 +432,6 @@ void MainWindow::createDocks()
     QDockWidget *props = dock("Properties", "propertiesDock", new PropertiesPanel(mDocument),
                               Qt::RightDockWidgetArea);
     props->setMinimumWidth(300);
-    mTimeline = new Timeline;
     dock("Timeline", "timelineDock", mTimeline, Qt::BottomDockWidgetArea);
     connect(mTimeline, &Timeline::scrubbed, mSimulation, &SimulationController::scrub);
 }

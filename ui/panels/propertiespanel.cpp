@@ -2,6 +2,7 @@
 
 #include "propertyhelp.h"
 
+#include <document/animationstate.h>
 #include <document/modelimport.h>
 #include <scene/meshfile.h>
 #include <scene/shapecoverage.h>
@@ -79,6 +80,11 @@ PropertiesPanel::PropertiesPanel(Document *document, QWidget *parent)
         else if (event.touchesItem(mIndex))
             refresh(Section::Item);
     });
+    // Keyed values follow the current frame; key buttons the changed values too.
+    connect(document->animation(), &AnimationState::frameChanged, this,
+            [this] { refresh(Section::Keyed); });
+    connect(document->animation(), &AnimationState::changedValuesChanged, this,
+            [this] { refresh(Section::Keyed); });
     rebuild();
 }
 
@@ -91,9 +97,8 @@ std::string PropertiesPanel::structureKey() const
     if (index >= 0) {
         const Item &it = mDocument->scene().items[std::size_t(index)];
         key += '/';
-        for (int part : {int(it.kind), int(it.shape.type), int(it.offset.isAnimated()),
-                         int(it.rotation.isAnimated()), int(it.scale.isAnimated()),
-                         int(it.emitter.rate.isAnimated()), int(it.force.strength.isAnimated())})
+        // Drag's strength has its own range.
+        for (int part : {int(it.kind), int(it.shape.type), int(it.force.type)})
             key += std::to_string(part);
     }
     return key;
@@ -134,6 +139,9 @@ void PropertiesPanel::refresh(Section section)
     mRefreshing = true;
     for (const auto &f : mRefreshers[std::size_t(section)])
         f();
+    if (section == Section::Item)
+        for (const auto &f : mRefreshers[std::size_t(Section::Keyed)])
+            f();
     mRefreshing = false;
 }
 
@@ -164,44 +172,11 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         [this] { return std::isinf(item().activeEnd) ? -1.0 : item().activeEnd; },
         [this, i](double v) { push<values::ItemActiveEnd>(i, v < 0 ? kForever : v); },
         activeEndRange);
-    if (item().offset.isAnimated())
-        addNote(form, "Offset",
-                [this] { return QString("keyframed (%1 keys)").arg(item().offset.keys.size()); });
-    else
-        addVec(
-            form, "Offset", [this] { return item().offset.value; },
-            [this, i](sim::Vec3 v) {
-            Animated<sim::Vec3> o = item().offset;
-            o.value = v;
-            push<values::ItemOffset>(i, o);
-            },
-            3, itemParams::offset);
-    // Rotation and scale turn and size the shape about its pivot (a keyframed one is edited in
-    // the file, like the offset).
-    if (item().rotation.isAnimated())
-        addNote(form, "Rotation (deg)",
-                [this] { return QString("keyframed (%1 keys)").arg(item().rotation.keys.size()); });
-    else
-        addVec(
-            form, "Rotation (deg)", [this] { return item().rotation.value; },
-            [this, i](sim::Vec3 v) {
-            Animated<sim::Vec3> r = item().rotation;
-            r.value = v;
-            push<values::ItemRotation>(i, r);
-            },
-            3, renamed(itemParams::rotation, "itemRotation"));
-    if (item().scale.isAnimated())
-        addNote(form, "Scale",
-                [this] { return QString("keyframed (%1 keys)").arg(item().scale.keys.size()); });
-    else
-        addVec(
-            form, "Scale", [this] { return item().scale.value; },
-            [this, i](sim::Vec3 v) {
-            Animated<sim::Vec3> sc = item().scale;
-            sc.value = v;
-            push<values::ItemScale>(i, sc);
-            },
-            3, renamed(itemParams::scale, "itemScale"));
+    // Placement: offset, and rotation and scale of the shape about its pivot.
+    addKeyed(form, "Offset", AnimProperty::Offset, itemParams::offset);
+    addKeyed(form, "Rotation (deg)", AnimProperty::Rotation,
+             renamed(itemParams::rotation, "itemRotation"));
+    addKeyed(form, "Scale", AnimProperty::Scale, renamed(itemParams::scale, "itemScale"));
 
     QFormLayout *shape = section(layout, "Shape");
     auto setShape = [this, i](auto edit) {
@@ -334,15 +309,7 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             f, "Velocity", [this] { return item().emitter.velocity; },
             setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3,
             emitterParams::velocity);
-        if (item().emitter.rate.isAnimated())
-            addNote(f, "Rate", [this] {
-                return QString("keyframed (%1 keys)").arg(item().emitter.rate.keys.size());
-            });
-        else
-            addDouble(
-                f, "Rate", [this] { return item().emitter.rate.value; },
-                setE([](EmitterSettings &e, double v) { e.rate.value = float(v); }),
-                emitterParams::rate);
+        addKeyed(f, "Rate", AnimProperty::EmitterRate, emitterParams::rate);
     } else if (item().kind == ItemKind::ForceField) {
         QFormLayout *f = section(layout, "Force");
         auto setF = [this, i](auto edit) {
@@ -355,16 +322,9 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         addChoice(
             f, "Type", names(sim::kForceTypeNames), [this] { return int(item().force.type); },
             setF([](ForceSettings &e, int v) { e.type = sim::ForceType(v); }));
-        if (item().force.strength.isAnimated())
-            addNote(f, "Strength", [this] {
-                return QString("keyframed (%1 keys)").arg(item().force.strength.keys.size());
-            });
-        else
-            addDouble(
-                f, "Strength", [this] { return item().force.strength.value; },
-                setF([](ForceSettings &e, double v) { e.strength.value = float(v); }),
-                item().force.type == sim::ForceType::Drag ? forceParams::dragStrength
-                                                          : forceParams::strength);
+        addKeyed(f, "Strength", AnimProperty::ForceStrength,
+                 item().force.type == sim::ForceType::Drag ? forceParams::dragStrength
+                                                           : forceParams::strength);
         addVec(
             f, "Direction", [this] { return item().force.direction; },
             setF([](ForceSettings &e, sim::Vec3 v) { e.direction = v; }), 3,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <document/keyframes.h>
 #include <document/undocommands.h>
 
 #include <QScrollArea>
@@ -20,6 +21,8 @@ namespace plume {
 /// The editors refresh from Document::changed, each section only on the edits that concern it
 /// (the selected item's, the domain's, the simulation's); the form is rebuilt only when the
 /// selection or the item's structure (kind, shape type) changes, so focus survives ordinary edits.
+/// Keyframable properties show their value at the current frame with a key button beside them
+/// (AnimationState); a frame change refreshes them.
 class PropertiesPanel : public QScrollArea
 {
     Q_OBJECT
@@ -36,8 +39,10 @@ public:
     bool setLiquidTextureFile(const QString &path);
 
 private:
-    /// The panel's sections, each refreshed only by the edits that concern it.
-    enum class Section { Item, Domain, Simulation };
+    /// The panel's sections, each refreshed only by the edits that concern it. `Keyed`: the
+    /// item's keyframable editors, refreshed with the item and on a frame change too (so a
+    /// frame change during playback never resets a name being typed).
+    enum class Section { Item, Domain, Simulation, Keyed };
 
     void rebuild();
     void refresh(Section section);
@@ -71,12 +76,16 @@ private:
                  std::function<void(QString)> set);
     void addVec(QFormLayout *form, const QString &label, std::function<sim::Vec3()> get,
                 std::function<void(sim::Vec3)> set, int components, const sim::Param &range);
+    /// A keyframable property: its value at the current frame and a key button
+    /// (keyedsection.cpp).
+    void addKeyed(QFormLayout *form, const QString &label, AnimProperty property,
+                  const sim::Param &range);
     QLabel *addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
 
     Document *mDocument;
     int mIndex = -1;
     std::string mStructure;
-    std::array<std::vector<std::function<void()>>, 3> mRefreshers; ///< per Section
+    std::array<std::vector<std::function<void()>>, 4> mRefreshers; ///< per Section
     Section mBuilding = Section::Item; ///< the section the editors being added belong to
     bool mRefreshing = false;
 };

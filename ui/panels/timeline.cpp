@@ -1,25 +1,81 @@
 #include "timeline.h"
 
+#include "keystrip.h"
+
+#include <document/animationstate.h>
+#include <document/document.h>
+
+#include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 namespace plume {
 
-Timeline::Timeline(QWidget *parent)
+Timeline::Timeline(Document *document, QWidget *parent)
     : QWidget(parent)
+    , mDocument(document)
     , mSlider(new QSlider(Qt::Horizontal))
     , mLabel(new QLabel)
+    , mKeyStrip(new KeyStrip(document))
+    , mAutoKey(new QAction("Auto-Key", this))
+    , mInsertKey(new QAction("Insert Key", this))
 {
-    auto *layout = new QHBoxLayout(this);
-    layout->addWidget(mSlider, 1);
-    layout->addWidget(mLabel);
+    AnimationState *animation = document->animation();
+    mAutoKey->setObjectName("actionAutoKey");
+    mAutoKey->setCheckable(true);
+    mAutoKey->setShortcut(QKeySequence("N"));
+    mAutoKey->setToolTip("Auto-Key (N): moving, rotating, scaling or painting an item and "
+                         "editing keyframable properties set keys at the current frame");
+    connect(mAutoKey, &QAction::toggled, animation, &AnimationState::setAutoKey);
+    connect(animation, &AnimationState::autoKeyChanged, mAutoKey, &QAction::setChecked);
+    mInsertKey->setObjectName("actionInsertKey");
+    mInsertKey->setShortcut(QKeySequence("I"));
+    mInsertKey->setToolTip("Insert Key (I): keys the selected item's offset, rotation and "
+                           "scale at the current frame");
+    connect(mInsertKey, &QAction::triggered, this, [this] {
+        for (int item : keyedItems())
+            mDocument->animation()->setKeys(item, {std::begin(kPlacement), std::end(kPlacement)});
+    });
+
+    auto *autoKey = new QToolButton;
+    autoKey->setObjectName("autoKeyButton");
+    autoKey->setDefaultAction(mAutoKey);
+    autoKey->setStyleSheet("QToolButton:checked { background: #c8322d; color: white; "
+                           "border-radius: 3px; padding: 2px 6px; }");
+    auto *insertKey = new QToolButton;
+    insertKey->setObjectName("insertKeyButton");
+    insertKey->setDefaultAction(mInsertKey);
+
+    auto *layout = new QVBoxLayout(this);
+    auto *top = new QHBoxLayout;
+    top->addWidget(autoKey);
+    top->addWidget(insertKey);
+    top->addWidget(mSlider, 1);
+    top->addWidget(mLabel);
+    layout->addLayout(top);
+    layout->addWidget(mKeyStrip, 1);
     mSlider->setRange(0, 0);
     mSlider->setToolTip("Scrub through the frames simulated so far");
     mLabel->setMinimumWidth(110);
     connect(mSlider, &QSlider::valueChanged, this, &Timeline::scrubbed);
+    connect(mKeyStrip, &KeyStrip::scrubbed, this, &Timeline::scrubbed);
+    // The one place that says which items the strip shows: the selection.
+    auto follow = [this] { mKeyStrip->setItems(keyedItems()); };
+    connect(document, &Document::selectionChanged, this, follow);
+    follow();
     setFrames(0, 0);
+}
+
+std::vector<int> Timeline::keyedItems() const
+{
+    const int selected = mDocument->selectedItem();
+    if (selected < 0 || selected >= int(mDocument->scene().items.size()))
+        return {};
+    return {selected};
 }
 
 void Timeline::setFrames(int current, int head)

@@ -2,6 +2,7 @@
 
 #include "toolhost.h"
 
+#include <document/animationstate.h>
 #include <document/shapeedit.h>
 #include <document/undocommands.h>
 #include <scene/shapecoverage.h>
@@ -103,14 +104,24 @@ void SelectTool::rotate(const ToolEvent &event)
     // u x v, which is minus the axis for the X and Y slices.
     const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
     const float sign = plane.axis == 2 ? 1.f : -1.f;
-    Animated<sim::Vec3> rotation = rotatedAbout(mOriginal.rotation, plane.axis, sign * turn);
     Document *document = mHost->document();
+    const AnimationState *animation = document->animation();
+    Animated<sim::Vec3> rotation = rotatedAbout(mOriginal.rotation, plane.axis, sign * turn);
+    if (animation->autoKey()) {
+        if (turn == 0.f && mExpected == mOriginal)
+            return; // a click on the handle sets no key
+        Item keyed = mOriginal;
+        const int frame = animation->frame();
+        setKey(keyed, AnimProperty::Rotation, frame,
+               rotatedAbout(mOriginal.rotation.at(frame), plane.axis, sign * turn));
+        rotation = keyed.rotation;
+    }
     if (rotation == document->scene().items[std::size_t(mIndex)].rotation)
         return;
     mExpected.rotation = rotation;
-    document->undoStack()->push(
-        new ChangeValue<values::ItemRotation>(document, mIndex, std::move(rotation),
-                                              MergeId::RotateItem, mDragKey));
+    pushEdit(new ChangeValue<values::ItemRotation>(document, mIndex, std::move(rotation),
+                                                   MergeId::RotateItem, mDragKey),
+             AnimProperty::Rotation);
 }
 
 void SelectTool::drag(const ToolEvent &event)
@@ -130,6 +141,10 @@ void SelectTool::drag(const ToolEvent &event)
         return;
     }
     Document *document = mHost->document();
+    if (document->animation()->autoKey()) {
+        autoKeyDrag(event);
+        return;
+    }
     Shape shape;
     if (mMode == Mode::Move) {
         // Moves stay in the view's plane (world x-y in 2D).
@@ -153,6 +168,51 @@ void SelectTool::drag(const ToolEvent &event)
     document->undoStack()->push(new ChangeValue<values::ItemShape>(
         document, mIndex, std::move(shape),
         mMode == Mode::Move ? MergeId::MoveItem : MergeId::ScaleItem, mDragKey));
+}
+
+void SelectTool::pushEdit(QUndoCommand *command, AnimProperty keyed)
+{
+    const AnimationState *animation = mHost->document()->animation();
+    if (animation->autoKey())
+        command->setText(
+            QString("Auto-key: %1 at frame %2").arg(propertyLabel(keyed)).arg(animation->frame()));
+    mHost->document()->undoStack()->push(command);
+}
+
+// With auto-key a move or scale keys the offset or scale at the current frame (the shape
+// stays), from the value it had there when the drag began.
+void SelectTool::autoKeyDrag(const ToolEvent &event)
+{
+    Document *document = mHost->document();
+    const int frame = document->animation()->frame();
+    const SlicePlane plane = mHost->threeD() ? mHost->slicePlane() : SlicePlane{};
+    Item keyed = mOriginal;
+    if (mMode == Mode::Move) {
+        const sim::Vec3 delta = plane.inPlane(event.world - mStart);
+        if (delta == sim::Vec3{} && mExpected == mOriginal)
+            return; // a click selects; it sets no key
+        setKey(keyed, AnimProperty::Offset, frame, mOriginal.offset.at(frame) + delta);
+        if (keyed.offset == document->scene().items[std::size_t(mIndex)].offset)
+            return;
+        mExpected.offset = keyed.offset;
+        pushEdit(new ChangeValue<values::ItemOffset>(document, mIndex, keyed.offset,
+                                                     MergeId::MoveItem, mDragKey),
+                 AnimProperty::Offset);
+        return;
+    }
+    const sim::Vec3 pivot = mPivot + mOriginal.offset.at(frame);
+    const float from = length(plane.inPlane(mStart - pivot));
+    const float to = length(plane.inPlane(event.world - pivot));
+    if (from <= 0.f || (to == from && mExpected == mOriginal))
+        return;
+    setKey(keyed, AnimProperty::Scale, frame,
+           mOriginal.scale.at(frame) * std::max(to / from, 0.02f));
+    if (keyed.scale == document->scene().items[std::size_t(mIndex)].scale)
+        return;
+    mExpected.scale = keyed.scale;
+    pushEdit(new ChangeValue<values::ItemScale>(document, mIndex, keyed.scale, MergeId::ScaleItem,
+                                                mDragKey),
+             AnimProperty::Scale);
 }
 
 void SelectTool::release(const ToolEvent &event)

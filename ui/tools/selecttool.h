@@ -2,7 +2,10 @@
 
 #include "tool.h"
 
+#include <document/keyframes.h>
 #include <scene/scene.h>
+
+class QUndoCommand;
 
 namespace plume {
 
@@ -10,7 +13,9 @@ namespace plume {
 /// the square-cornered handle at the top-right of its outline (about the outline's centre) and
 /// rotates it by dragging the round handle above its outline, about the item's pivot (the
 /// cross) and the axis the view looks along (z in 2D); Shift snaps the turn to 15 degrees. A
-/// turn changes the item's rotation (every key of a keyframed one alike). A drag is one undo
+/// turn changes the item's rotation (every key of a keyframed one alike). With auto-key on, a
+/// move, scale or turn sets a key of the offset, scale or rotation at the current frame
+/// instead (moving the shape itself is not animatable). A drag is one undo
 /// step (the commands of one drag merge). An edit that reaches the document while the button
 /// is down (Ctrl+Z, Delete) ends the drag: the item may be gone or elsewhere.
 class SelectTool : public Tool
@@ -34,6 +39,9 @@ private:
     /// The direction from the pivot to a world point, in the view's plane (degrees).
     float planeAngle(sim::Vec3 world) const;
     void rotate(const ToolEvent &event);
+    void autoKeyDrag(const ToolEvent &event);
+    /// Pushes a drag's command; with auto-key its text names the key set.
+    void pushEdit(QUndoCommand *command, AnimProperty keyed);
 
     Mode mMode = Mode::None;
     int mIndex = -1;

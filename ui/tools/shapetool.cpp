@@ -3,6 +3,7 @@
 #include "toolhost.h"
 #include "tooloptions.h"
 
+#include <document/animationstate.h>
 #include <document/undocommands.h>
 
 #include <QPainter>
@@ -56,6 +57,9 @@ void ShapeTool::release(const ToolEvent &event)
                                               name().toLower());
     item.name = document->uniqueItemName(base.toStdString());
     const int index = int(document->scene().items.size());
+    // With auto-key the new item is keyed where it is, at the current frame.
+    if (document->animation()->autoKey())
+        keyPlacement(item, document->animation()->frame());
     document->undoStack()->push(new AddItem(document, index, std::move(item)));
     document->setSelectedItem(index);
     mHost->requestRepaint();

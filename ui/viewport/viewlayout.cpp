@@ -16,7 +16,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSlider>
-#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWidgetAction>
@@ -177,7 +176,7 @@ QWidget *ViewLayout::makeVolumePanel()
             [this](int n) { mVolume->setBackground(VolumeView::Background(n)); });
     row->addWidget(new QLabel("Background", header));
     row->addWidget(background);
-    // Step (cells) and shadow steps of the interactive and the still quality, in a popup.
+    // The ray-march step (cells) and resolution of the interactive and still quality, in a popup.
     auto *qualityButton = new QToolButton(header);
     qualityButton->setText("Quality");
     qualityButton->setPopupMode(QToolButton::InstantPopup);
@@ -194,18 +193,28 @@ QWidget *ViewLayout::makeVolumePanel()
         step->setSingleStep(0.25);
         step->setValue(q.stepCells);
         step->setToolTip(name + ": ray-march step in cells");
-        auto *shadow = new QSpinBox(form);
-        shadow->setRange(1, 256);
-        shadow->setValue(q.shadowSteps);
-        shadow->setToolTip(name + ": steps towards the light");
-        auto apply = [this, step, shadow, still] {
-            const VolumeView::Quality v{float(step->value()), shadow->value()};
+        auto *resolution = new QComboBox(form);
+        resolution->setToolTip(
+            name
+            + ": the share of the view's pixels (each way) the volume is marched at. "
+              "Auto: half when OpenGL runs on the CPU (no GPU), full otherwise.");
+        const std::pair<const char *, float> scales[] = {{"Auto", 0.f},
+                                                         {"Full", 1.f},
+                                                         {"Half", 0.5f},
+                                                         {"Quarter", 0.25f}};
+        for (const auto &[label, value] : scales) {
+            resolution->addItem(label, value);
+            if (value == q.resolution)
+                resolution->setCurrentIndex(resolution->count() - 1);
+        }
+        auto apply = [this, step, resolution, still] {
+            const VolumeView::Quality v{float(step->value()), resolution->currentData().toFloat()};
             still ? mVolume->setStillQuality(v) : mVolume->setInteractiveQuality(v);
         };
         connect(step, &QDoubleSpinBox::valueChanged, this, apply);
-        connect(shadow, &QSpinBox::valueChanged, this, apply);
+        connect(resolution, &QComboBox::currentIndexChanged, this, apply);
         formLayout->addRow(name + " step (cells)", step);
-        formLayout->addRow(name + " shadow steps", shadow);
+        formLayout->addRow(name + " resolution", resolution);
     };
     quality("Interactive", mVolume->interactiveQuality(), false);
     quality("Still", mVolume->stillQuality(), true);

@@ -2,6 +2,7 @@
 
 #include "sliceframe.h"
 
+#include <document/animationstate.h>
 #include <document/document.h>
 #include <tools/tool.h>
 #include <tools/tooloptions.h>
@@ -64,6 +65,8 @@ Viewport::Viewport(Document *document, ToolOptions *options, QWidget *parent)
             update();
     });
     connect(document, &Document::selectionChanged, this, [this] { update(); });
+    connect(document->animation(), &AnimationState::changedValuesChanged, this,
+            [this] { update(); });
 }
 
 QColor Viewport::kindColor(ItemKind kind)
@@ -222,7 +225,19 @@ QRectF Viewport::domainRect() const
 
 Placement Viewport::itemPlacement(const Item &item) const
 {
-    return item.placementAt(frameNumber());
+    Placement placement = item.placementAt(frameNumber());
+    // A placement changed in the properties and not keyed yet shows where the user put it.
+    const std::vector<Item> &items = mDocument->scene().items;
+    const AnimationState *animation = mDocument->animation();
+    if (items.empty() || &item < items.data() || &item >= items.data() + items.size())
+        return placement;
+    const int index = int(&item - items.data());
+    for (auto [property, value] : {std::pair{AnimProperty::Offset, &placement.offset},
+                                   {AnimProperty::Rotation, &placement.rotation},
+                                   {AnimProperty::Scale, &placement.scale}})
+        if (animation->isChanged(index, property))
+            *value = animation->shownValue(index, property);
+    return placement;
 }
 
 PlaneSection Viewport::section(const Shape &shape, const Placement &placement) const

@@ -7,6 +7,7 @@
 
 #include <document/document.h>
 #include <render/blackbody.h>
+#include <render/lightvolume.h>
 #include <render/renderer.h>
 #include <scene/rasterize.h>
 #include <scene/scene.h>
@@ -14,6 +15,7 @@
 
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
@@ -70,6 +72,7 @@ uniform sampler3D uDye;
 uniform sampler3D uSolids;
 uniform sampler3D uFlame;
 uniform sampler1D uBlackbody;
+uniform sampler3D uLightVolume;
 uniform int uHasVolume;
 uniform int uHasFlame;
 uniform int uHasDye;
@@ -80,7 +83,6 @@ uniform float uAmbient;
 uniform vec3 uSmoke;
 uniform float uDensityScale;
 uniform float uStep;
-uniform int uShadowSteps;
 uniform float uEmission;
 uniform float uEmissionMin;
 uniform float uEmissionMax;
@@ -106,22 +108,9 @@ bool boxHit(vec3 o, vec3 d, out float t0, out float t1)
 
 float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uSolids, uvw).r * 255.0 : 0.0; }
 
-// Transmittance from p to the light: exp(-densityScale * integral of density), 0 behind solids.
-float shadow(vec3 p)
-{
-    float t0, t1;
-    if (!boxHit(p, uLightDir, t0, t1))
-        return 1.0;
-    float ds = t1 / float(uShadowSteps);
-    float tau = 0.0;
-    for (int k = 0; k < uShadowSteps; ++k) {
-        vec3 uvw = toUvw(p + uLightDir * ((float(k) + 0.5) * ds));
-        if (solid(uvw) > 0.5)
-            return 0.0;
-        tau += texture(uDensity, uvw).r;
-    }
-    return exp(-uDensityScale * tau * ds);
-}
+// Transmittance from p to the light, precomputed per frame at the cells (lightvolume.h): 0 in
+// and behind solids, exp(-densityScale * integral of density) elsewhere.
+float shadow(vec3 p) { return texture(uLightVolume, toUvw(p)).r; }
 
 // emissionColor: the blackbody colour at the temperature's kelvin, as bright as t^2 times
 // the emission intensity plus the flame times the flame intensity.
@@ -133,11 +122,14 @@ vec3 emission(float temp, float flame)
     return c * brightness;
 }
 
+// The outward normal from the filtered solid flags' gradient over two cells each way, smooth
+// enough to shade a voxelised sphere as a sphere.
 vec3 solidNormal(vec3 uvw, vec3 d)
 {
-    vec3 g = vec3(solid(uvw + vec3(uTexel.x, 0.0, 0.0)) - solid(uvw - vec3(uTexel.x, 0.0, 0.0)),
-                  solid(uvw + vec3(0.0, uTexel.y, 0.0)) - solid(uvw - vec3(0.0, uTexel.y, 0.0)),
-                  solid(uvw + vec3(0.0, 0.0, uTexel.z)) - solid(uvw - vec3(0.0, 0.0, uTexel.z)));
+    vec3 e = 2.0 * uTexel;
+    vec3 g = vec3(solid(uvw + vec3(e.x, 0.0, 0.0)) - solid(uvw - vec3(e.x, 0.0, 0.0)),
+                  solid(uvw + vec3(0.0, e.y, 0.0)) - solid(uvw - vec3(0.0, e.y, 0.0)),
+                  solid(uvw + vec3(0.0, 0.0, e.z)) - solid(uvw - vec3(0.0, 0.0, e.z)));
     return length(g) > 1e-4 ? -normalize(g) : -d;
 }
 
@@ -162,6 +154,19 @@ void main()
             vec3 p = o + d * (ta + 0.5 * ds);
             vec3 uvw = toUvw(p);
             if (solid(uvw) > 0.5) {
+                // Bisect back to where the filtered solid flags cross 0.5, so the surface and
+                // its normal do not depend on where the jittered step landed in the voxel.
+                float lo = max(ta + 0.5 * ds - uStep, t0);
+                float hi = ta + 0.5 * ds;
+                for (int b = 0; b < 6; ++b) {
+                    float mid = 0.5 * (lo + hi);
+                    if (solid(toUvw(o + d * mid)) > 0.5)
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                p = o + d * hi;
+                uvw = toUvw(p);
                 vec3 n = solidNormal(uvw, d);
                 float lambert = max(dot(n, uLightDir), 0.0) * shadow(p + n * (1.5 * uCell));
                 color += trans * vec3(0.55, 0.6, 0.68) * (uLight * lambert + uAmbient);
@@ -208,6 +213,11 @@ QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 struct VolumeView::Textures
 {
     unsigned density = 0, temperature = 0, dye = 0, solids = 0, flame = 0;
+    unsigned light = 0; ///< transmittance towards the light (lightvolume.h)
+    /// What the light texture was computed from: the volume, direction and extinction.
+    VolumePtr lightOf;
+    sim::Vec3 lightDirection{0.f, 0.f, 0.f};
+    float lightScale = -1.f;
     unsigned blackbody = 0; ///< 1D, kBlackbodyTexels RGB texels
     sim::Int3 size{0, 0, 0};
     bool hasDye = false;
@@ -227,7 +237,7 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(160, 160);
     mStillTimer.setSingleShot(true);
-    mStillTimer.setInterval(250);
+    mStillTimer.setInterval(kStillDelayMs);
     connect(&mStillTimer, &QTimer::timeout, this, [this] {
         mStillDue = true;
         update();
@@ -254,10 +264,10 @@ VolumeView::~VolumeView()
     }
 }
 
-void VolumeView::changed()
+void VolumeView::changed(int stillDelayMs)
 {
     mStillDue = false;
-    mStillTimer.start();
+    mStillTimer.start(stillDelayMs);
     update();
 }
 
@@ -276,7 +286,15 @@ void VolumeView::showFrame(const FramePtr &frame)
         frameDomain();
         return;
     }
-    changed();
+    // While frames keep coming (playback), the still waits for one and a half of their
+    // intervals, so that it is drawn once playback stops rather than after every slow frame.
+    int delay = kStillDelayMs;
+    if (mDirty) {
+        if (mFrameClock.isValid() && mFrameClock.elapsed() < 2000)
+            delay = std::clamp(int(1.5 * double(mFrameClock.elapsed())), kStillDelayMs, 3000);
+        mFrameClock.start();
+    }
+    changed(delay);
 }
 
 void VolumeView::setBackground(Background background)
@@ -289,6 +307,13 @@ void VolumeView::setInteractiveQuality(Quality q)
 {
     mInteractive = q;
     changed();
+}
+
+float VolumeView::marchResolution(const Quality &q) const
+{
+    if (q.resolution <= 0.f)
+        return mSoftwareGl ? 0.5f : 1.f;
+    return std::clamp(q.resolution, 0.1f, 1.f);
 }
 
 void VolumeView::setStillQuality(Quality q)
@@ -348,6 +373,10 @@ void VolumeView::initializeGL()
         fail("the OpenGL 3.3 core functions could not be resolved.");
         return;
     }
+    const auto *renderer = reinterpret_cast<const char *>(mGl->glGetString(GL_RENDERER));
+    const QByteArray name = QByteArray(renderer ? renderer : "").toLower();
+    mSoftwareGl = name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast")
+                  || name.contains("software");
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
         makeCurrent();
         releaseGL();
@@ -375,13 +404,14 @@ void VolumeView::initializeGL()
     }
     mGl->glGenVertexArrays(1, &mVao);
     mGl->glGenBuffers(1, &mLineBuffer);
-    unsigned ids[5];
-    mGl->glGenTextures(5, ids);
+    unsigned ids[6];
+    mGl->glGenTextures(6, ids);
     mTex->density = ids[0];
     mTex->temperature = ids[1];
     mTex->dye = ids[2];
     mTex->solids = ids[3];
     mTex->flame = ids[4];
+    mTex->light = ids[5];
     for (unsigned id : ids) {
         mGl->glBindTexture(GL_TEXTURE_3D, id);
         mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -422,12 +452,14 @@ void VolumeView::releaseGL()
 {
     if (!mGl)
         return;
-    const unsigned ids[6] = {mTex->density, mTex->temperature, mTex->dye,
-                             mTex->solids,  mTex->flame,       mTex->blackbody};
-    mGl->glDeleteTextures(6, ids);
+    const unsigned ids[7] = {mTex->density, mTex->temperature, mTex->dye,      mTex->solids,
+                             mTex->flame,   mTex->light,       mTex->blackbody};
+    mGl->glDeleteTextures(7, ids);
+    mTex->lightOf.reset();
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
     mMeshes->release();
+    mReduced.reset();
     mVolumeProgram.reset();
     mLineProgram.reset();
     mUploaded.reset();
@@ -484,6 +516,29 @@ void VolumeView::upload()
     mTex->size = n;
     mUploaded = mFrame->volume;
     ++mUploads;
+}
+
+// The light's transmittance at the cells of the uploaded volume, recomputed when the volume,
+// the light's direction or the extinction changed (light editing redraws without a new frame).
+void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
+{
+    if (mTex->lightOf == mUploaded && mTex->lightDirection == direction
+        && mTex->lightScale == densityScale)
+        return;
+    const FrameVolume &v = *mUploaded;
+    const sim::ScalarGrid light = lightTransmittance(v.field(DisplayField::Density),
+                                                     mTex->hasSolids ? &v.solids : nullptr,
+                                                     direction, densityScale,
+                                                     mFrame->domain.cellSize);
+    const sim::Int3 n = light.size();
+    mGl->glBindTexture(GL_TEXTURE_3D, mTex->light);
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, n.x, n.y, n.z, 0, GL_RED, GL_FLOAT, light.data());
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
+    mTex->lightOf = mUploaded;
+    mTex->lightDirection = direction;
+    mTex->lightScale = densityScale;
 }
 
 void VolumeView::paintGL()
@@ -561,11 +616,15 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
         if (std::abs(light[a]) < 1e-5f)
             light[a] = 1e-5f;
     prog.setUniformValue("uLightDir", qv(light));
+    if (has)
+        uploadLight(light, look.densityScale);
+    mGl->glActiveTexture(GL_TEXTURE0 + 6);
+    mGl->glBindTexture(GL_TEXTURE_3D, mTex->light);
+    prog.setUniformValue("uLightVolume", 6);
     prog.setUniformValue("uLight", qv(look.lightColor * look.lightIntensity));
     prog.setUniformValue("uAmbient", look.ambient);
     prog.setUniformValue("uSmoke", qv(look.smokeColor));
     prog.setUniformValue("uDensityScale", look.densityScale);
-    prog.setUniformValue("uShadowSteps", std::max(q.shadowSteps, 1));
     prog.setUniformValue("uEmission", look.emissionIntensity);
     prog.setUniformValue("uEmissionMin", look.emissionMin);
     prog.setUniformValue("uEmissionMax", std::max(look.emissionMax, look.emissionMin + 1e-3f));
@@ -583,8 +642,29 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     }
     prog.setUniformValue("uBgTop", top);
     prog.setUniformValue("uBgBottom", bottom);
-    mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+    // Below full resolution the march fills a smaller framebuffer, scaled up (linear) to the view.
+    const QSize full(int(width() * devicePixelRatioF()), int(height() * devicePixelRatioF()));
+    const float scale = marchResolution(q);
+    if (scale < 1.f) {
+        const QSize reduced(std::max(1, int(std::lround(full.width() * scale))),
+                            std::max(1, int(std::lround(full.height() * scale))));
+        if (!mReduced || mReduced->size() != reduced)
+            mReduced = std::make_unique<QOpenGLFramebufferObject>(reduced);
+        mReduced->bind();
+        mGl->glViewport(0, 0, reduced.width(), reduced.height());
+        mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+        mGl->glBindFramebuffer(GL_READ_FRAMEBUFFER, mReduced->handle());
+        mGl->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+        mGl->glBlitFramebuffer(0, 0, reduced.width(), reduced.height(), 0, 0, full.width(),
+                               full.height(), GL_COLOR_BUFFER_BIT, GL_LINEAR);
+        mGl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+        mGl->glViewport(0, 0, full.width(), full.height());
+    } else {
+        mGl->glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
     prog.release();
+    mGl->glActiveTexture(GL_TEXTURE0 + 6);
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mGl->glActiveTexture(GL_TEXTURE0 + 5);
     mGl->glBindTexture(GL_TEXTURE_1D, 0);
     for (int u = 4; u >= 0; --u) {
@@ -681,9 +761,14 @@ void VolumeView::drawCaption(bool still)
         text = "Volume view: the scene is 2D";
     else if (!mUploaded)
         text = "Volume view: waiting for a simulated frame";
-    else
-        text =
-            QString("Volume  frame %1  %2").arg(mFrame->frame).arg(still ? "still" : "interactive");
+    else {
+        const float scale = marchResolution(still ? mStill : mInteractive);
+        text = QString("Volume  frame %1  %2%3")
+                   .arg(mFrame->frame)
+                   .arg(still ? "still" : "interactive")
+                   .arg(scale < 1.f ? QString("  %1 % resolution").arg(std::lround(scale * 100))
+                                    : QString());
+    }
     p.drawText(QPointF(10, 10 + p.fontMetrics().ascent()), text);
 }
 

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+class QOpenGLFramebufferObject;
 class QOpenGLFunctions_3_3_Core;
 class QOpenGLShaderProgram;
 
@@ -27,7 +28,8 @@ class MeshSurfaces;
 ///
 /// Camera: left drag orbits, middle drag (or Shift + left) pans, the wheel zooms, F frames the
 /// domain. Quality: every change (a new frame, a camera move) draws with the interactive
-/// settings; when nothing changed for 250 ms one still is drawn with the high-quality ones.
+/// settings; when nothing changed for 250 ms one still is drawn with the high-quality ones (during
+/// playback, once frames stop coming).
 /// Textures are made once per volume size and refilled (glTexSubImage3D) only when the shown
 /// frame's volume changes. Create it only when openGLUnavailableReason() is empty.
 class VolumeView : public QOpenGLWidget
@@ -35,11 +37,15 @@ class VolumeView : public QOpenGLWidget
     Q_OBJECT
 
 public:
-    /// Ray-march settings: step along the view ray in cells, steps towards the light.
+    /// Ray-march settings: the step along the view ray in cells, and the fraction of the
+    /// view's pixels (each way) the volume is marched at before it is scaled up to the view;
+    /// 0 picks by the OpenGL driver: half with a software rasteriser (llvmpipe and the like,
+    /// where the march runs on the CPU beside the solver), full on a GPU. Shadows come from a
+    /// light volume computed once per frame (core/render/lightvolume.h), whatever the quality.
     struct Quality
     {
         float stepCells = 1.5f;
-        int shadowSteps = 12;
+        float resolution = 1.f;
     };
     enum class Background { Dark, Gradient, Light };
 
@@ -94,10 +100,15 @@ protected:
 
 private:
     struct Textures;
+    static constexpr int kStillDelayMs = 250;
 
-    void changed();
+    /// Draws the interactive quality now and a still once nothing changed for `stillDelayMs`.
+    void changed(int stillDelayMs = kStillDelayMs);
     void releaseGL();
     void upload();
+    void uploadLight(sim::Vec3 direction, float densityScale);
+    /// The fraction of the view's pixels the volume is marched at with quality `q`.
+    float marchResolution(const Quality &q) const;
     void uploadBlackbody();
     QMatrix4x4 viewProjection() const;
     QVector3D eye() const;
@@ -113,6 +124,7 @@ private:
     std::unique_ptr<QOpenGLShaderProgram> mLineProgram;
     std::unique_ptr<Textures> mTex;
     std::unique_ptr<MeshSurfaces> mMeshes;
+    std::unique_ptr<QOpenGLFramebufferObject> mReduced; ///< the volume below full resolution
     int mGlErrors = 0;
     unsigned mVao = 0;
     unsigned mLineBuffer = 0;
@@ -122,11 +134,13 @@ private:
     int mUploads = 0;
     QString mFailure;
     Background mBackground = Background::Gradient;
-    Quality mInteractive{1.5f, 12};
-    Quality mStill{0.5f, 48};
+    Quality mInteractive{1.5f, 0.f};
+    Quality mStill{0.5f, 1.f};
+    bool mSoftwareGl = false; ///< the driver rasterises on the CPU (initializeGL)
     bool mLastStill = false;
     bool mStillDue = false;
     QTimer mStillTimer;
+    QElapsedTimer mFrameClock; ///< time since the last new volume was shown
     float mYaw = 30.f;
     float mPitch = 20.f;
     float mDistance = 3.f;
