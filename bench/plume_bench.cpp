@@ -9,6 +9,7 @@
 //   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 6]
 //               [--bake-resolution 64] [--pairs 4]
 //   plume-bench --sph [--warmup N] [--steps N]   (the liquid: sphbench.cpp)
+//   plume-bench --streamlines [--frames 60] [--repeats 6]   (streamlinebench.h)
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -27,6 +28,7 @@
 #include "meshbench.h"
 #include "referencebench.h"
 #include "sphbench.h"
+#include "streamlinebench.h"
 
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
@@ -166,6 +168,7 @@ int main(int argc, char **argv)
     bool checkpoint = false;
     bool reference = false;
     bool sph = false;
+    bool streamlines = false;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
@@ -191,6 +194,8 @@ int main(int argc, char **argv)
             checkpoint = true;
         else if (!std::strcmp(argv[a], "--sph"))
             sph = true;
+        else if (!std::strcmp(argv[a], "--streamlines"))
+            streamlines = true;
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
         else if (!std::strcmp(argv[a], "--resolution"))
@@ -211,12 +216,15 @@ int main(int argc, char **argv)
                                  "[--only 2d|3d]\n"
                                  "       plume-bench --checkpoint [--resolution N] [--frames N] "
                                  "[--repeats N] [--bake-resolution N] [--pairs N]\n"
-                                 "       plume-bench --sph [--warmup N] [--steps N]\n");
+                                 "       plume-bench --sph [--warmup N] [--steps N]\n"
+                                 "       plume-bench --streamlines [--frames N] [--repeats N]\n");
             return 2;
         }
     }
     if (sph)
         return plume::bench::runSphBench(warmup, std::max(steps, 9));
+    if (streamlines)
+        return plume::bench::runStreamlineBench(frames, repeats);
     if (mesh)
         return plume::bench::runMeshBench(std::max(steps, 5));
     if (reference)

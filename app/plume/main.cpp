@@ -67,5 +67,7 @@ int main(int argc, char **argv)
         return app.exec();
     if (files.isEmpty() || !window.openFile(files.front()))
         window.openDefaultScene();
+    // A first start shows what to try (until "Don't show again").
+    window.showGettingStartedIfWanted();
     return app.exec();
 }

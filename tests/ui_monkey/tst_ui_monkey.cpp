@@ -930,6 +930,9 @@ private slots:
     void toolButtonsStayOnTheToolbar()
     {
         MainWindow window;
+        // The offscreen screen is 800 x 600 and a first start fits the window to it
+        // (MainWindow::defaultGeometry): give it the room the toolbars need.
+        window.resize(1200, 820);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openDefaultScene();

@@ -2,6 +2,7 @@
 
 #include "autosave.h"
 #include "editactions.h"
+#include "gettingstarted.h"
 #include "importmodeldialog.h"
 #include "preferencesdialog.h"
 #include "templatedialog.h"
@@ -18,6 +19,7 @@
 #include <io/scenereader.h>
 #include <panels/outliner.h>
 #include <panels/propertiespanel.h>
+#include <panels/propertyhelp.h>
 #include <panels/timeline.h>
 #include <panels/tooloptionspanel.h>
 #include <preferences.h>
@@ -116,9 +118,14 @@ MainWindow::MainWindow(QWidget *parent)
             mViewport->fitToView();
     });
 
-    resize(1200, 820);
-    restoreGeometry(kGeometry.get());
-    restoreState(kState.get());
+    createHelpMenu();
+    mGettingStarted = new GettingStarted(mViewLayout);
+    setAcceptDrops(true);
+    mDefaultState = saveState();
+    if (!restoreGeometry(kGeometry.get()))
+        setGeometry(defaultGeometry());
+    if (!restoreState(kState.get()))
+        applyDefaultDockSizes();
     updateTitle();
 }
 
@@ -324,24 +331,45 @@ void MainWindow::createActions()
             offerFields();
     });
     offerFields();
-    const std::pair<const char *, Viewport::Overlay> overlays[] = {
-        {"Velocity &Arrows", Viewport::Arrows},
-        {"&Grid", Viewport::Grid},
-        {"&Obstacles", Viewport::Obstacles},
-        {"Item &Outlines", Viewport::Outlines},
-        {"&Particles", Viewport::Particles}};
-    for (const auto &[text, o] : overlays) {
-        QAction *a = view->addAction(text);
+    struct OverlayAction
+    {
+        const char *text;
+        const char *name;
+        Viewport::Overlay overlay;
+        const char *tip;
+    };
+    const OverlayAction overlays[] = {
+        {"Velocity &Arrows", "actionArrows", Viewport::Arrows,
+         "Arrows along the velocity, the fastest as long as their spacing"},
+        {"&Streamlines", "actionStreamlines", Viewport::Streamlines,
+         "Evenly spaced streamlines of the velocity, coloured by speed (deep blue: still, "
+         "near white: the frame's top speed in units/s)"},
+        {"&Grid", "actionGrid", Viewport::Grid, "The simulation cells"},
+        {"&Obstacles", "actionObstacles", Viewport::Obstacles, "Obstacles filled"},
+        {"Item &Outlines", "actionOutlines", Viewport::Outlines, "Every item's outline"},
+        {"Colour &Legend", "actionLegend", Viewport::Legend,
+         "The colour map's range with units, and the value under the pointer with its cell"},
+        {"&Particles", "actionParticles", Viewport::Particles,
+         "The liquid's particles (sph scheme), coloured by speed"}};
+    for (const OverlayAction &o : overlays) {
+        QAction *a = make(o.text, o.name);
+        view->addAction(a);
         a->setCheckable(true);
-        a->setChecked(mViewport->overlay(o));
-        const Viewport::Overlay overlay = o;
+        a->setChecked(mViewport->overlay(o.overlay));
+        a->setToolTip(o.tip);
+        a->setStatusTip(o.tip);
         connect(a, &QAction::toggled, this,
-                [this, overlay](bool on) { mViewport->setOverlay(overlay, on); });
+                [this, overlay = o.overlay](bool on) { mViewport->setOverlay(overlay, on); });
     }
     view->addSeparator();
     QAction *fit = view->addAction("&Fit to View", mViewport, &Viewport::fitToView);
     fit->setShortcut(QKeySequence("Home"));
     mViewLayout->addMenuActions(view);
+    QAction *resetLayoutAction = make("&Reset Layout", "actionResetLayout");
+    resetLayoutAction->setStatusTip(
+        "Puts the window, docks and toolbars back as on the first start");
+    connect(resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+    view->addAction(resetLayoutAction);
     view->addSeparator();
     QAction *saveImage = make("Save View &Image...", "actionSaveViewImage", QKeySequence("F12"));
     saveImage->setStatusTip("Saves the views as shown (slices, overlays, volume) as a PNG");
@@ -368,7 +396,7 @@ void MainWindow::createActions()
         a->setCheckable(true);
         a->setShortcut(QKeySequence(keys[n]));
         a->setStatusTip(tool->hint());
-        a->setToolTip(tool->hint());
+        a->setToolTip(toolHelp(tool->name(), keys[n], tool->hint()));
         a->setChecked(n == 0);
         mToolGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, tool] { mViewport->setTool(tool); });

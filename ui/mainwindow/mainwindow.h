@@ -15,6 +15,7 @@ namespace plume {
 
 class AutoSave;
 class Document;
+class GettingStarted;
 class Outliner;
 class PropertiesPanel;
 struct Recovery;
@@ -28,7 +29,8 @@ class ViewLayout;
 /// The authoring window: the viewport in the middle; docks for the outliner, properties, tool
 /// options and the timeline; the file, edit, simulation, view and tool menus and toolbars; a
 /// status bar with frame, simulation time, ms per step, pressure iterations and residual, and
-/// the frame cache's and checkpoints' use. Layout and recent files persist (QSettings); unsaved
+/// the frame cache's and checkpoints' use. Layout and recent files persist (QSettings; the
+/// first start opens at defaultGeometry, View > Reset Layout goes back to it); unsaved
 /// changes are asked about before they would be lost, and autosaved for recovery after a crash
 /// (autosave.h).
 class MainWindow : public QMainWindow
@@ -85,14 +87,45 @@ public:
     /// Edit > Add Preset: adds the preset's item (one undo step), selected, with a unique name.
     bool addItemPreset(const QString &path);
 
+    /// A file dropped on the window (filedrop.h): a scene opens after asking about unsaved
+    /// changes, an image becomes an image-shape emitter (importImage), a model opens the Import
+    /// Model dialog for it; anything else is refused with a status-bar message (a drag of
+    /// such a file is refused as it enters the window). Returns whether the file was taken.
+    bool openDropped(const QString &path);
+    /// Adds the image at `path` as an emitter filling the domain (one undo step), selected.
+    /// 2D scenes only (image shapes are flat); a failure shows why. Returns whether it was added.
+    bool importImage(const QString &path);
+
+    /// The size and place a window opens at without a saved layout: 80 % of the screen's
+    /// available area, centred, but at least `minimumWidth` (what the toolbars need to show
+    /// every button) and 1024 x 700 where the screen has room.
+    static QRect defaultGeometry(const QRect &available, int minimumWidth = 0);
+    /// The window's first-start geometry on its screen (defaultGeometry with the toolbars'
+    /// width).
+    QRect defaultGeometry() const;
+    /// View > Reset Layout: the default geometry, every dock and toolbar back where it started,
+    /// the docks narrow so the views keep most of the window.
+    void resetLayout();
+    /// The getting-started card (gettingstarted.h) over the views.
+    GettingStarted *gettingStarted() const { return mGettingStarted; }
+    /// Help > Getting Started.
+    void showGettingStarted();
+    /// At start-up: shows the getting-started card unless "Don't show again" was chosen.
+    /// Returns whether it was shown.
+    bool showGettingStartedIfWanted();
+
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createTools();
     void createActions();
     void createDocks();
     void createStatusBar();
+    void createHelpMenu();
+    void applyDefaultDockSizes();
     void newScene();
     /// File > New from Template: the examples as starting points (TemplateDialog).
     void newFromTemplate();
@@ -122,6 +155,8 @@ private:
     ViewLayout *mViewLayout = nullptr;
     Timeline *mTimeline = nullptr;
     QMenu *mPresetMenu = nullptr;
+    GettingStarted *mGettingStarted = nullptr;
+    QByteArray mDefaultState; ///< docks and toolbars as first built (View > Reset Layout)
     std::vector<std::unique_ptr<Tool>> mTools;
     QActionGroup *mToolGroup = nullptr;
     QMenu *mRecentMenu = nullptr;

@@ -2,6 +2,7 @@
 // and a key button beside it (keybutton.h); edits go through AnimationState::edit.
 #include "keybutton.h"
 #include "propertiespanel.h"
+#include "propertyhelp.h"
 
 #include <document/animationstate.h>
 
@@ -40,6 +41,7 @@ void PropertiesPanel::addKeyed(QFormLayout *form, const QString &label, AnimProp
         boxes.push_back(box);
     }
     form->addRow(label, row);
+    row->setToolTip(propertyTip(form, label));
 
     mRefreshers[std::size_t(Section::Keyed)].push_back([this, boxes, key, index, property] {
         AnimationState *a = mDocument->animation();

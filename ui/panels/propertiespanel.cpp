@@ -1,5 +1,7 @@
 #include "propertiespanel.h"
 
+#include "propertyhelp.h"
+
 #include <document/animationstate.h>
 #include <document/modelimport.h>
 #include <scene/meshfile.h>
@@ -392,6 +394,7 @@ void PropertiesPanel::buildMesh(QFormLayout *form)
     v->addWidget(file);
     v->addWidget(browse, 0, Qt::AlignLeft);
     form->addRow("File", row);
+    row->setToolTip(propertyTip(form, "File"));
     auto get = [this] { return QString::fromStdString(item().shape.file); };
     mRefreshers[std::size_t(mBuilding)].push_back([file, get] {
         const QSignalBlocker block(file);
@@ -647,6 +650,7 @@ void PropertiesPanel::addDouble(QFormLayout *form, const QString &label,
     box->setSingleStep(std::pow(10.0, -std::max(0, range.decimals - 1)));
     box->setKeyboardTracking(false);
     form->addRow(label, box);
+    box->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setValue(get());
@@ -667,6 +671,7 @@ void PropertiesPanel::addInt(QFormLayout *form, const QString &label, std::funct
                   int(std::min(range.highest(), double(INT_MAX))));
     box->setKeyboardTracking(false);
     form->addRow(label, box);
+    box->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setValue(get());
@@ -682,6 +687,7 @@ void PropertiesPanel::addBool(QFormLayout *form, const QString &label, std::func
 {
     auto *box = new QCheckBox;
     form->addRow(label, box);
+    box->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setChecked(get());
@@ -698,6 +704,7 @@ void PropertiesPanel::addChoice(QFormLayout *form, const QString &label, const Q
     auto *box = new QComboBox;
     box->addItems(choices);
     form->addRow(label, box);
+    box->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([box, get] {
         const QSignalBlocker block(box);
         box->setCurrentIndex(get());
@@ -713,6 +720,7 @@ void PropertiesPanel::addText(QFormLayout *form, const QString &label, std::func
 {
     auto *edit = new QLineEdit;
     form->addRow(label, edit);
+    edit->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([edit, get] {
         const QSignalBlocker block(edit);
         edit->setText(get());
@@ -745,6 +753,7 @@ void PropertiesPanel::addVec(QFormLayout *form, const QString &label,
         boxes.push_back(box);
     }
     form->addRow(label, row);
+    row->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([boxes, get] {
         const sim::Vec3 v = get();
         for (std::size_t c = 0; c < boxes.size(); ++c) {
@@ -767,6 +776,7 @@ QLabel *PropertiesPanel::addNote(QFormLayout *form, const QString &label,
 {
     auto *note = new QLabel;
     form->addRow(label, note);
+    note->setToolTip(propertyTip(form, label));
     mRefreshers[std::size_t(mBuilding)].push_back([note, get] { note->setText(get()); });
     return note;
 }

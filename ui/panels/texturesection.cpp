@@ -2,6 +2,7 @@
 // image (typed, or picked with Browse...; empty switches the texture off), the reset period,
 // the blend and the tiling. Every change is one undo step on the scene's simulation settings.
 #include "propertiespanel.h"
+#include "propertyhelp.h"
 
 #include <document/modelimport.h>
 #include <render/liquidtexture.h>
@@ -49,6 +50,7 @@ void PropertiesPanel::buildLiquidTexture(QVBoxLayout *layout)
     v->addWidget(file);
     v->addWidget(browse, 0, Qt::AlignLeft);
     form->addRow("Image", row);
+    row->setToolTip(propertyTip(form, "Image"));
     mRefreshers[std::size_t(mBuilding)].push_back([file, texture] {
         const QSignalBlocker block(file);
         file->setText(QString::fromStdString(texture().file));

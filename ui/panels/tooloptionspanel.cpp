@@ -56,6 +56,7 @@ ToolOptionsPanel::ToolOptionsPanel(ToolOptions *options, QWidget *parent)
         dye->setStyleSheet(QString("background: %1").arg(options->dyeColor().name()));
     };
     paintButton();
+    dye->setToolTip("Dye colour of new emitters (linear RGB, times their density per second)");
     form->addRow("Emitter dye", dye);
     connect(dye, &QPushButton::clicked, this, [this, options, paintButton] {
         const QColor c = QColorDialog::getColor(options->dyeColor(), this, "Emitter dye");

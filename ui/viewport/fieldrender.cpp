@@ -88,6 +88,42 @@ QString toDisplayName(ViewField f)
     return "Dye";
 }
 
+DisplayField scalarField(ViewField f)
+{
+    switch (f) {
+    case ViewField::Density: return DisplayField::Density;
+    case ViewField::Temperature: return DisplayField::Temperature;
+    case ViewField::Flame: return DisplayField::Flame;
+    case ViewField::Fuel: return DisplayField::Fuel;
+    case ViewField::Speed: return DisplayField::Speed;
+    case ViewField::Vorticity: return DisplayField::Vorticity;
+    case ViewField::Pressure: return DisplayField::Pressure;
+    case ViewField::Divergence: return DisplayField::Divergence;
+    case ViewField::Height: return DisplayField::Height;
+    case ViewField::DisplacementX: return DisplayField::DisplacementX;
+    case ViewField::DisplacementY: return DisplayField::DisplacementY;
+    case ViewField::Foam: return DisplayField::Foam;
+    case ViewField::Dye:
+    case ViewField::Normal:
+    case ViewField::LiquidTexture: break;
+    }
+    return DisplayField::Count;
+}
+
+QString fieldUnit(ViewField f)
+{
+    switch (f) {
+    case ViewField::Speed: return "units/s";
+    case ViewField::Vorticity:
+    case ViewField::Divergence: return "1/s";
+    case ViewField::Pressure: return "p dt/h, units/s";
+    case ViewField::Height:
+    case ViewField::DisplacementX:
+    case ViewField::DisplacementY: return "units";
+    default: return {};
+    }
+}
+
 FieldPicture renderField(const FrameData &frame, ViewField field, const FireLook &fire,
                          const LiquidTextureLook *texture)
 {

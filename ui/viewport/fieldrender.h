@@ -43,6 +43,16 @@ inline constexpr ViewField kViewFields[] = {ViewField::Dye,           ViewField:
 /// Whether a view shows an ocean field (else a fluid field).
 inline bool isOceanView(ViewField f) { return f >= ViewField::Height; }
 
+/// The frame field behind a view's scalar picture, or DisplayField::Count for the views without
+/// one scale (dye, normal, liquid texture).
+DisplayField scalarField(ViewField f);
+/// The unit of a view's values, for the legend: "units/s" (speed), "1/s" (vorticity,
+/// divergence), "units" (ocean height and displacement), "p dt/h, units/s" (pressure, as the
+/// projection solves for it: core/sim/pressure.h); empty for amounts without a unit (density,
+/// dye, fuel, flame, foam) and for temperature, whose unit is the scene's own (ambient:
+/// SimParams::ambientTemperature).
+QString fieldUnit(ViewField f);
+
 /// A picture of one field of a frame plus the range its colour map spans (for the legend).
 struct FieldPicture
 {

@@ -245,8 +245,9 @@ void ViewLayout::mirrorMain()
         Viewport *v = mPanels[n].view;
         if (v->field() != main->field())
             v->setField(main->field());
-        for (Viewport::Overlay o : {Viewport::Arrows, Viewport::Grid, Viewport::Obstacles,
-                                    Viewport::Outlines, Viewport::Particles})
+        for (Viewport::Overlay o :
+             {Viewport::Arrows, Viewport::Grid, Viewport::Obstacles, Viewport::Outlines,
+              Viewport::Particles, Viewport::Streamlines, Viewport::Legend})
             if (v->overlay(o) != main->overlay(o))
                 v->setOverlay(o, main->overlay(o));
         if (v->tool() != main->tool())

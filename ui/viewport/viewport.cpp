@@ -100,7 +100,10 @@ void Viewport::setField(ViewField field)
 
 void Viewport::setOverlay(Overlay o, bool on)
 {
+    const bool was = overlay(o);
     mOverlays = on ? (mOverlays | o) : (mOverlays & ~o);
+    if (o == Streamlines && was != on)
+        rebuildStreamlines();
     update();
     Q_EMIT displayChanged();
 }
@@ -110,6 +113,7 @@ void Viewport::setSlicePlane(SlicePlane plane)
     const bool axisChanged = plane.axis != mPlane.axis;
     mPlane = plane;
     rebuildPicture();
+    rebuildStreamlines();
     if (axisChanged && mAutoFit)
         fitToView();
     update();
@@ -124,7 +128,27 @@ void Viewport::showFrame(const FramePtr &frame)
 {
     mFrame = frame;
     rebuildPicture();
+    rebuildStreamlines();
     update();
+}
+
+void Viewport::rebuildStreamlines()
+{
+    mStreamlines.clear();
+    if (!overlay(Streamlines) || !mHasSlice)
+        return;
+    const sim::ScalarGrid &u = mSlice.field(DisplayField::VelocityX);
+    const sim::ScalarGrid &v = mSlice.field(DisplayField::VelocityY);
+    mStreamlines = computeStreamlines(u, v, &mSlice.solids, mSlice.domain,
+                                      viewStreamlineOptions(mSlice.domain.cells));
+}
+
+std::optional<LegendProbe> Viewport::pointerProbe() const
+{
+    if (!mPointer || !mHasSlice)
+        return std::nullopt;
+    const sim::Vec3 w = toWorld(*mPointer);
+    return probeField(mSlice, mField, threeD() ? mPlane.toPlane(w) : w);
 }
 
 void Viewport::rebuildPicture()
@@ -329,13 +353,16 @@ void Viewport::paintEvent(QPaintEvent *)
         paintGrid(p);
     if (overlay(Particles))
         paintParticles(p);
+    if (overlay(Streamlines) && mHasSlice)
+        paintStreamlines(p, mStreamlines, planeToWidgetTransform(),
+                         mSlice.maximum[int(DisplayField::Speed)]);
     if (overlay(Arrows))
         paintArrows(p);
     paintItems(p);
     if (ownsTool())
         mTool->paint(p);
-    if (mPicture.legend && !mPicture.image.isNull())
-        paintLegend(p);
+    if (overlay(Legend) && mPicture.legend && !mPicture.image.isNull())
+        paintLegend(p, rect(), mPicture, mField, pointerProbe());
     if (threeD())
         paintPlaneLabel(p);
 }
@@ -491,29 +518,6 @@ void Viewport::paintHandles(QPainter &p, int index) const
     p.drawEllipse(rotateHandle(index), kHandleRadius, kHandleRadius);
 }
 
-void Viewport::paintLegend(QPainter &p) const
-{
-    const QRectF bar(width() - 34, 40, 14, std::max(60, height() - 120));
-    for (int y = 0; y < int(bar.height()); ++y) {
-        const float t = 1.f - float(y) / float(bar.height() - 1);
-        p.setPen(QColor(mapColor(mPicture.map, t)));
-        p.drawLine(QPointF(bar.left(), bar.top() + y), QPointF(bar.right(), bar.top() + y));
-    }
-    p.setPen(QColor(200, 200, 200));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(bar);
-    const QFontMetrics fm = p.fontMetrics();
-    auto label = [&](float value, double y) {
-        const QString text = QString::number(value, 'g', 3);
-        p.drawText(QPointF(bar.left() - 6 - fm.horizontalAdvance(text), y + fm.ascent() / 2.0),
-                   text);
-    };
-    label(mPicture.hi, bar.top());
-    label(mPicture.lo, bar.bottom());
-    const QString name = toDisplayName(mField);
-    p.drawText(QPointF(bar.right() - fm.horizontalAdvance(name), bar.top() - 8), name);
-}
-
 // Which plane this is, and the world axes along the view's right and up.
 void Viewport::paintPlaneLabel(QPainter &p) const
 {
@@ -563,8 +567,19 @@ void Viewport::mousePressEvent(QMouseEvent *event)
     }
 }
 
+void Viewport::leaveEvent(QEvent *event)
+{
+    mPointer.reset();
+    if (overlay(Legend))
+        update();
+    QWidget::leaveEvent(event);
+}
+
 void Viewport::mouseMoveEvent(QMouseEvent *event)
 {
+    mPointer = event->position();
+    if (overlay(Legend) && mPicture.legend)
+        update(); // the value under the pointer
     const sim::Vec3 w = toWorld(event->position());
     QString where = QString("x %1  y %2").arg(w.x, 0, 'f', 3).arg(w.y, 0, 'f', 3);
     if (threeD())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fieldrender.h"
+#include "viewoverlays.h"
 
 #include <document/sliceplane.h>
 #include <scene/scene.h>
@@ -39,7 +40,9 @@ public:
         Grid = 2,
         Obstacles = 4,
         Outlines = 8,
-        Particles = 16, ///< the sph scheme's particles, coloured by speed
+        Streamlines = 16, ///< evenly spaced, coloured by speed (render/streamlines.h)
+        Legend = 32,      ///< the colour legend with the value under the pointer
+        Particles = 64,   ///< the sph scheme's particles, coloured by speed
     };
 
     Viewport(Document *document, ToolOptions *options, QWidget *parent = nullptr);
@@ -62,6 +65,11 @@ public:
     /// The shown frame's slice on the plane (a 2D frame in plane coordinates), or null when
     /// the frame has no 3D data for it (see sliceFrame).
     const FrameData *sliceData() const { return mHasSlice ? &mSlice : nullptr; }
+    /// The streamlines of the shown slice (computed once per frame and plane while the overlay
+    /// is on; empty otherwise), in plane coordinates.
+    const std::vector<Streamline> &streamlines() const { return mStreamlines; }
+    /// The shown field's value under the pointer (as the legend shows it), or none.
+    std::optional<LegendProbe> pointerProbe() const;
 
     /// Shows a frame (from the simulation controller).
     void showFrame(const FramePtr &frame);
@@ -128,6 +136,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dragMoveEvent(QDragMoveEvent *event) override;
     void dropEvent(QDropEvent *event) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
     void paintArrows(QPainter &p) const;
@@ -135,10 +144,10 @@ private:
     void paintGrid(QPainter &p) const;
     void paintItems(QPainter &p) const;
     void paintHandles(QPainter &p, int index) const;
-    void paintLegend(QPainter &p) const;
     void paintNoSlice(QPainter &p) const;
     void paintPlaneLabel(QPainter &p) const;
     void rebuildPicture();
+    void rebuildStreamlines();
     Placement itemPlacement(const Item &item) const;
     QPointF planeToWidget(sim::Vec3 plane) const;
     sim::Domain planeDomain() const;
@@ -148,7 +157,7 @@ private:
     ToolOptions *mOptions;
     Tool *mTool = nullptr;
     ViewField mField = ViewField::Dye;
-    int mOverlays = Obstacles | Outlines | Particles;
+    int mOverlays = Obstacles | Outlines | Particles | Legend;
     FramePtr mFrame;
     FieldPicture mPicture;
     LiquidTextureLook mTexture; ///< the scene's liquid texture, decoded
@@ -156,6 +165,8 @@ private:
     SlicePlane mPlane;
     FrameData mSlice;
     bool mHasSlice = false;
+    std::vector<Streamline> mStreamlines;
+    std::optional<QPointF> mPointer; ///< where the pointer is over the view
     sim::Vec3 mCentre{0.5f, 0.5f, 0.f};
     double mZoom = 600.0;
     bool mAutoFit = true;
