@@ -245,7 +245,7 @@ sim::Status writeMeshFrame(const sim::Solver &solver, const BakeSettings &settin
             return st;
         what = "density level surface at " + sim::formatNumber(settings.levelSurfaceIso);
     }
-    return writeObj(path, mesh, settings.openvdb.up,
+    return writeObj(path, mesh, settings.openvdb.up == UpAxis::Z,
                     "Plume " + settings.plumeVersion + ", scene " + settings.baseName + ", frame "
                         + std::to_string(frame) + ": " + what);
 }

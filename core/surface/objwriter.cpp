@@ -11,10 +11,7 @@ namespace plume {
 namespace {
 
 /// A vector in the file's axes: Z up rotates (x, y, z) to (x, -z, y), as the VDB export.
-sim::Vec3 toFile(const sim::Vec3 &v, UpAxis up)
-{
-    return up == UpAxis::Z ? sim::Vec3{v.x, 0.f - v.z, v.y} : v;
-}
+sim::Vec3 toFile(const sim::Vec3 &v, bool zUp) { return zUp ? sim::Vec3{v.x, 0.f - v.z, v.y} : v; }
 
 void appendLine(std::string &out, const char *tag, const sim::Vec3 &v)
 {
@@ -27,7 +24,7 @@ void appendLine(std::string &out, const char *tag, const sim::Vec3 &v)
 
 } // namespace
 
-sim::Status writeObj(const std::filesystem::path &path, const SurfaceMesh &mesh, UpAxis up,
+sim::Status writeObj(const std::filesystem::path &path, const SurfaceMesh &mesh, bool zUp,
                      const std::string &comment)
 {
     const std::string where = "cannot write OBJ file '" + path.string() + "': ";
@@ -37,12 +34,12 @@ sim::Status writeObj(const std::filesystem::path &path, const SurfaceMesh &mesh,
                                     + " vertices");
     std::string text = "# " + comment + "\n# " + std::to_string(mesh.positions.size())
                        + " vertices, " + std::to_string(mesh.triangles.size())
-                       + " triangles, world units, " + (up == UpAxis::Z ? "Z" : "Y") + " up\n";
+                       + " triangles, world units, " + (zUp ? "Z" : "Y") + " up\n";
     text.reserve(text.size() + mesh.positions.size() * 80 + mesh.triangles.size() * 40);
     for (const sim::Vec3 &p : mesh.positions)
-        appendLine(text, "v", toFile(p, up));
+        appendLine(text, "v", toFile(p, zUp));
     for (const sim::Vec3 &n : mesh.normals)
-        appendLine(text, "vn", toFile(n, up));
+        appendLine(text, "vn", toFile(n, zUp));
     for (const auto &t : mesh.triangles) {
         for (std::uint32_t v : t)
             if (v >= mesh.positions.size())

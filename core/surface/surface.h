@@ -1,6 +1,5 @@
 #pragma once
 
-#include <settings/vdboptions.h>
 #include <sim/domain.h>
 #include <sim/grid.h>
 #include <sim/particles.h>
@@ -77,10 +76,10 @@ void densitySurfaceField(const sim::ScalarGrid &density, float iso, sim::ScalarG
 double meshVolume(const SurfaceMesh &mesh);
 
 /// Writes `mesh` as a Wavefront OBJ file (v, vn, f v//vn; 1-based), atomically (QSaveFile:
-/// `path` holds the old file or the new one, never a part). Z up: positions and normals
-/// rotated as the VDB export's (x, y, z) -> (x, -z, y). `comment` goes into the header line.
-/// Fails (never throws) naming the path and the reason.
-sim::Status writeObj(const std::filesystem::path &path, const SurfaceMesh &mesh, UpAxis up,
+/// `path` holds the old file or the new one, never a part). zUp: positions and normals
+/// rotated as the VDB export's UpAxis::Z, (x, y, z) -> (x, -z, y). `comment` goes into the header
+/// line. Fails (never throws) naming the path and the reason.
+sim::Status writeObj(const std::filesystem::path &path, const SurfaceMesh &mesh, bool zUp,
                      const std::string &comment);
 
 } // namespace plume

@@ -255,7 +255,7 @@ private slots:
             densitySurfaceMesh(coneDensity(domain, kBallCentre, 0.5f), domain, 0.5f, mesh).ok());
         QTemporaryDir dir;
         const std::filesystem::path path = dir.filePath("ball.obj").toStdString();
-        QVERIFY(writeObj(path, mesh, UpAxis::Y, "test").ok());
+        QVERIFY(writeObj(path, mesh, false, "test").ok());
         ObjCounts counts = readObj(path);
         QCOMPARE(counts.vertices, mesh.positions.size());
         QCOMPARE(counts.normals, mesh.normals.size());
@@ -263,7 +263,7 @@ private slots:
         QCOMPARE(counts.firstVertex, mesh.positions[0]); // %.9g round-trips floats
         QCOMPARE(counts.firstFace[0], mesh.triangles[0][0] + 1);
         // Z up: (x, y, z) written as (x, -z, y).
-        QVERIFY(writeObj(path, mesh, UpAxis::Z, "test").ok());
+        QVERIFY(writeObj(path, mesh, true, "test").ok());
         counts = readObj(path);
         const Vec3 p = mesh.positions[0];
         QCOMPARE(counts.firstVertex, (Vec3{p.x, 0.f - p.z, p.y}));
@@ -281,7 +281,7 @@ private slots:
             densitySurfaceMesh(coneDensity(domain, kBallCentre, 0.2f), domain, 0.5f, small).ok());
         QVERIFY(
             densitySurfaceMesh(coneDensity(domain, kBallCentre, 0.8f), domain, 0.5f, large).ok());
-        QVERIFY(writeObj(file.toStdString(), small, UpAxis::Y, "first").ok());
+        QVERIFY(writeObj(file.toStdString(), small, false, "first").ok());
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray before = f.readAll();
@@ -289,7 +289,7 @@ private slots:
         // A bad mesh fails before anything is written.
         SurfaceMesh bad = small;
         bad.triangles[0][2] = std::uint32_t(bad.positions.size());
-        Status s = writeObj(file.toStdString(), bad, UpAxis::Y, "second");
+        Status s = writeObj(file.toStdString(), bad, false, "second");
         QVERIFY(!s.ok());
         QVERIFY2(s.error.find("keep.obj") != std::string::npos, s.error.c_str());
 
@@ -299,7 +299,7 @@ private slots:
         rlimit limit = old;
         limit.rlim_cur = rlim_t(before.size() * 2);
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &limit), 0);
-        s = writeObj(file.toStdString(), large, UpAxis::Y, "second");
+        s = writeObj(file.toStdString(), large, false, "second");
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
         QVERIFY(!s.ok());
