@@ -1,7 +1,5 @@
 #include "export/vdbwriter.h"
 
-#include "export/vdbsurface.h"
-
 #include <sim/parallel.h>
 
 #include <openvdb/io/Archive.h>
@@ -351,7 +349,7 @@ Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOption
         colour->setVectorType(openvdb::VEC_INVARIANT);
         grids.push_back(colour);
     }
-    return detail::appendSurfaceGrids(f, opt, grids);
+    return Status::success();
 }
 
 /// Exposes OpenVDB's seekable stream writer (what io::File uses) for an in-memory stream.
