@@ -4,6 +4,7 @@
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
 //   plume-bench --mesh [--steps N]   (models: meshbench.cpp)
+//   plume-bench --surface [--repeats N]   (level surfaces: surfacebench.cpp)
 //   plume-bench --reference [--warmup N] [--steps N] [--only 2d|3d]
 //               (against the published codes: referencebench.cpp)
 //   plume-bench --checkpoint [--resolution 128] [--frames 60] [--repeats 6]
@@ -29,6 +30,7 @@
 #include "referencebench.h"
 #include "sphbench.h"
 #include "streamlinebench.h"
+#include "surfacebench.h"
 
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
@@ -165,6 +167,7 @@ int main(int argc, char **argv)
     std::string scheme;
     bool fire = false;
     bool mesh = false;
+    bool surface = false;
     bool checkpoint = false;
     bool reference = false;
     bool sph = false;
@@ -190,6 +193,8 @@ int main(int argc, char **argv)
             fire = true;
         else if (!std::strcmp(argv[a], "--mesh"))
             mesh = true;
+        else if (!std::strcmp(argv[a], "--surface"))
+            surface = true;
         else if (!std::strcmp(argv[a], "--checkpoint"))
             checkpoint = true;
         else if (!std::strcmp(argv[a], "--sph"))
@@ -212,6 +217,7 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
                                  "[--scheme smoke|stam] [--fire]\n"
                                  "       plume-bench --mesh [--steps N]\n"
+                                 "       plume-bench --surface [--repeats N]\n"
                                  "       plume-bench --reference [--warmup N] [--steps N] "
                                  "[--only 2d|3d]\n"
                                  "       plume-bench --checkpoint [--resolution N] [--frames N] "
@@ -227,6 +233,8 @@ int main(int argc, char **argv)
         return plume::bench::runStreamlineBench(frames, repeats);
     if (mesh)
         return plume::bench::runMeshBench(std::max(steps, 5));
+    if (surface)
+        return plume::bench::runSurfaceBench(repeats);
     if (reference)
         return plume::bench::runReferenceBench(warmup, std::max(steps, 9), only);
     if (checkpoint) {

@@ -434,8 +434,10 @@ struct ExportOptions
                                    "field of view (default orthographic).",
                                    "degrees"};
     QCommandLineOption look{"look",
-                            "2D look: dye, field or texture (the scene's liquid texture, "
-                            "docs/liquid-textures.md).",
+                            "Look: dye, field or texture (2D; texture is the scene's liquid "
+                            "texture, docs/liquid-textures.md), volume (3D smoke, the default) or "
+                            "surface (2D and 3D: the lit liquid surface, or for grid smoke the "
+                            "level surface at --level-surface ISO; docs/surfaces.md).",
                             "name"};
     QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
     // Passes (docs/flipbook.md), for the flipbook and the images alike.
@@ -593,8 +595,17 @@ QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
         if (!parseParam(p.value(o.perspective), rp::fov, r.fov))
             return bad(o.perspective, rp::fov.describe("angle"));
     }
-    if (p.isSet(o.look) && !parseName(p.value(o.look), plume::kLook2DNames, r.look2D))
-        return bad(o.look, plume::kLook2DNames.expected());
+    if (p.isSet(o.look)) {
+        // surface is both a 2D and a 3D look; volume is the 3D default.
+        const QString look = p.value(o.look);
+        if (look == "volume") {
+            r.look3D = plume::Look3D::Volume;
+        } else if (!parseName(look, plume::kLook2DNames, r.look2D)) {
+            return bad(o.look, plume::kLook2DNames.expected() + " (or volume in 3D)");
+        } else if (r.look2D == plume::Look2D::Surface) {
+            r.look3D = plume::Look3D::Surface;
+        }
+    }
     if (p.isSet(o.field)) {
         if (!parseName(p.value(o.field), plume::sim::kFieldKindNames, r.field))
             return bad(o.field, plume::sim::kFieldKindNames.expected());
@@ -620,7 +631,19 @@ struct VdbOptions
                                     "speed (wherever the air moves).",
                                     "mode"};
 
-    QList<QCommandLineOption> all() const { return {up, half, velocityMask}; }
+    QCommandLineOption levelSurface{
+        "level-surface",
+        "Grid smoke: also write `surface`, the level set where density = ISO (a level surface), "
+        "into each VDB file; ISO is also --mesh's iso value (default 0.5). Liquid (particle) "
+        "scenes always write their surface and points (docs/surfaces.md).",
+        "ISO"};
+    QCommandLineOption mesh{"mesh",
+                            "Write DIR/<scene>.<frame>.obj: the liquid's surface, or for grid "
+                            "smoke the density's level surface at --level-surface ISO (default "
+                            "0.5); world units, axes as --up; add --vdb for the VDB files too "
+                            "(docs/surfaces.md)."};
+
+    QList<QCommandLineOption> all() const { return {up, half, velocityMask, levelSurface, mesh}; }
 };
 
 /// Applies the OpenVDB options to the scene's preset; returns an error message or empty.
@@ -636,6 +659,26 @@ QString applyVdbOptions(const QCommandLineParser &p, const VdbOptions &o, plume:
         return "--velocity-mask must be "
                + QString::fromStdString(plume::kVelocityMaskNames.expected()) + ", got '"
                + p.value(o.velocityMask) + "'";
+    return {};
+}
+
+/// Applies --level-surface and --mesh to the bake; returns an error message or empty.
+QString applySurfaceOptions(const QCommandLineParser &p, const VdbOptions &o,
+                            plume::BakeSettings &settings)
+{
+    if (p.isSet(o.levelSurface)) {
+        bool ok = false;
+        const double iso = p.value(o.levelSurface).toDouble(&ok);
+        if (!ok || !std::isfinite(iso))
+            return "--level-surface must be a number (the density's iso value), got '"
+                   + p.value(o.levelSurface) + "'";
+        settings.levelSurface = true;
+        settings.levelSurfaceIso = float(iso);
+        settings.render.surfaceIso = float(iso);
+    } else {
+        settings.levelSurfaceIso = settings.render.surfaceIso; // the scene's preset
+    }
+    settings.mesh = p.isSet(o.mesh);
     return {};
 }
 
@@ -759,7 +802,8 @@ int bake(const QStringList &arguments)
     if (auto done = parseCommand(
             parser, arguments, "bake",
             "Simulates a scene and writes DIR/<scene>.<frame>.vdb for each frame, with grids "
-            "density, temperature, vel, (with dye) Cd and (with fuel) flame and fuel, Y-up "
+            "density, temperature, vel, (with dye) Cd and (with fuel) flame and fuel, (liquid "
+            "scenes) the level set surface and the points grid points, Y-up "
             "(--up z for Blender and Unreal, docs/using-exports.md); with "
             "--flipbook or --images (or the scene's export presets) a flipbook atlas "
             "<scene>_flipbook.png with motion vectors and a JSON sidecar, or <scene>.<frame>.png "
@@ -803,9 +847,9 @@ int bake(const QStringList &arguments)
         return bakeOcean(parser, *scene, path, quiet, framesOpt, outOpt, oceanMapsOpt,
                          oceanFlipbookOpt, exportOpts.format, exportOpts.exr,
                          {vdbOpt, resumeOpt, exportOpts.flipbook, exportOpts.images, flowMapOpt,
-                          vdbOpts.up, vdbOpts.half, vdbOpts.velocityMask, exportOpts.lighting,
-                          exportOpts.normals, exportOpts.depthMap, exportOpts.alphaMap,
-                          exportOpts.pack});
+                          vdbOpts.up, vdbOpts.half, vdbOpts.velocityMask, vdbOpts.levelSurface,
+                          vdbOpts.mesh, exportOpts.lighting, exportOpts.normals,
+                          exportOpts.depthMap, exportOpts.alphaMap, exportOpts.pack});
     if (parser.isSet(oceanMapsOpt) || parser.isSet(oceanFlipbookOpt))
         return usageError("--ocean-maps and --ocean-flipbook are for scenes of the ocean scheme; "
                           "this one is "
@@ -836,8 +880,11 @@ int bake(const QStringList &arguments)
     settings.images = presets.images;
     settings.openvdb = presets.openvdb;
     settings.flowMap = parser.isSet(flowMapOpt);
+    if (const QString error = applySurfaceOptions(parser, vdbOpts, settings); !error.isEmpty())
+        return usageError(error);
     settings.vdb = parser.isSet(vdbOpt)
-                   || (!presets.flipbook.enabled && !presets.images.enabled && !settings.flowMap);
+                   || (!presets.flipbook.enabled && !presets.images.enabled && !settings.flowMap
+                       && !settings.mesh);
     if (plume::sim::Status st = plume::checkFrameRange(*scene, settings.firstFrame,
                                                        settings.lastFrame);
         !st)

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <system_error>
 
@@ -30,9 +31,9 @@ std::string frameNumber(int frame)
     return number;
 }
 
-std::filesystem::path framePath(const BakeSettings &s, int frame)
+std::filesystem::path framePath(const BakeSettings &s, int frame, const char *extension = ".vdb")
 {
-    return s.outputDirectory / (s.baseName + "." + frameNumber(frame) + ".vdb");
+    return s.outputDirectory / (s.baseName + "." + frameNumber(frame) + extension);
 }
 
 /// Frames an output writes: first, first + step, ... up to last.
@@ -76,7 +77,7 @@ struct ResumePoint
 /// Checks an interrupted bake's record against this one, restores its checkpoint and loads
 /// what it wrote before it; every refusal says why and what to do.
 sim::Status prepareResume(const BakeSettings &settings, const BakeRecord &record, const Span &vdb,
-                          const Span &flip, const Span &images, int frameStart,
+                          const Span &mesh, const Span &flip, const Span &images, int frameStart,
                           SceneSimulation &simulation, ResumePoint &out)
 {
     const std::filesystem::path dir = settings.outputDirectory / kResumeFolder;
@@ -105,6 +106,8 @@ sim::Status prepareResume(const BakeSettings &settings, const BakeRecord &record
         std::vector<std::filesystem::path> files;
         if (vdb.has(f))
             files.push_back(framePath(settings, f));
+        if (mesh.has(f))
+            files.push_back(framePath(settings, f, ".obj"));
         if (images.has(f)) {
             for (const auto &p : sequencePaths(settings.images, settings.outputDirectory, base, f))
                 files.push_back(p);
@@ -212,11 +215,39 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
         out.dyeGreen = &green;
         out.dyeBlue = &blue;
     }
+    out.particles = solver.particles();
+    out.levelSurface = settings.levelSurface;
+    out.levelSurfaceIso = settings.levelSurfaceIso;
     VdbWriteOptions options;
     options.up = settings.openvdb.up;
     options.halfFloat = settings.openvdb.halfFloat;
     options.velocityMask = settings.openvdb.velocityMask;
     return writeVdbFrame(path, out, options);
+}
+
+/// Writes the frame's level surface as an OBJ file: the liquid's from its particles, else the
+/// density's at the iso value.
+sim::Status writeMeshFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
+                           const std::filesystem::path &path)
+{
+    SurfaceMesh mesh;
+    std::string what;
+    if (const sim::ParticleSet *particles = solver.particles()) {
+        if (sim::Status st = particleSurfaceMesh(*particles, solver.domain(), mesh); !st)
+            return st;
+        what = "liquid surface";
+    } else {
+        sim::ScalarGrid density;
+        solver.sample(sim::FieldKind::Density, density);
+        if (sim::Status st = densitySurfaceMesh(density, solver.domain(), settings.levelSurfaceIso,
+                                                mesh);
+            !st)
+            return st;
+        what = "density level surface at " + sim::formatNumber(settings.levelSurfaceIso);
+    }
+    return writeObj(path, mesh, settings.openvdb.up == UpAxis::Z,
+                    "Plume " + settings.plumeVersion + ", scene " + settings.baseName + ", frame "
+                        + std::to_string(frame) + ": " + what);
 }
 
 } // namespace
@@ -249,11 +280,13 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     };
     const FlipbookSettings &fs = settings.flipbook;
     const ImageSequenceSettings &is = settings.images;
-    Span vdb, flip, images, flow;
+    Span vdb, mesh, flip, images, flow;
     std::vector<int> flipFrames;
     for (sim::Status st :
          {resolveSpan(scene, settings, settings.vdb, settings.firstFrame, settings.lastFrame, 1,
                       "vdb", vdb),
+          resolveSpan(scene, settings, settings.mesh, settings.firstFrame, settings.lastFrame, 1,
+                      "mesh", mesh),
           resolveSpan(scene, settings, settings.flowMap, settings.firstFrame, settings.lastFrame, 1,
                       "flow map", flow),
           resolveSpan(scene, settings, fs.enabled, fs.first, fs.last, 1, "flipbook", flip),
@@ -261,8 +294,14 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         if (!st)
             return reject(st.error);
     }
-    if (!vdb.on && !flip.on && !images.on && !flow.on)
-        return reject("nothing to bake: no VDB, flipbook, image or flow map output is enabled");
+    if (!vdb.on && !mesh.on && !flip.on && !images.on && !flow.on)
+        return reject(
+            "nothing to bake: no VDB, mesh, flipbook, image or flow map output is enabled");
+    if (mesh.on && scene.simulation.params.scheme == sim::Scheme::Ocean)
+        return reject("an ocean scene has no volume to mesh; bake its height, normal and foam maps "
+                      "instead (plume-cli bake, docs/ocean.md)");
+    if ((settings.mesh || settings.levelSurface) && !std::isfinite(settings.levelSurfaceIso))
+        return reject("level surface: the iso value must be finite");
     if (vdb.on && scene.simulation.params.scheme == sim::Scheme::Ocean)
         return reject("an ocean scene has no volume to write as OpenVDB; bake its height, normal "
                       "and foam maps instead (plume-cli bake, docs/ocean.md), or a flipbook or "
@@ -301,6 +340,9 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
                 request.depthThreshold = r.depthThreshold;
             }
         }
+        if (request.sixWay && surfaceLook(settings.render, is2D))
+            return fail("six-way lighting is for smoke volumes; the surface look is lit by the "
+                        "render settings' light (choose standard lighting)");
     }
     // The "texture" look draws the scene's liquid texture instead of the 2D renderer's look.
     const bool textureLook = (flip.on || images.on) && settings.render.look2D == Look2D::Texture
@@ -317,7 +359,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     }
     FlowMapAccumulator flowSum;
     int lo = INT_MAX, hi = INT_MIN;
-    for (const Span &span : {vdb, flip, images, flow}) {
+    for (const Span &span : {vdb, mesh, flip, images, flow}) {
         if (span.on) {
             lo = std::min(lo, span.first);
             hi = std::max(hi, span.last);
@@ -351,7 +393,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     const int frameStart = scene.simulation.frameStart;
     ResumePoint resume{frameStart, {}};
     if (settings.resume) {
-        if (sim::Status st = prepareResume(settings, record, vdb, flip, images, frameStart,
+        if (sim::Status st = prepareResume(settings, record, vdb, mesh, flip, images, frameStart,
                                            simulation, resume);
             !st) {
             result.refused = true;
@@ -397,6 +439,12 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
             if (vdb.has(frame)) {
                 const std::filesystem::path path = framePath(settings, frame);
                 if (sim::Status st = writeFrame(solver, settings, frame, path); !st)
+                    return stop(st.error);
+                result.files.push_back(path);
+            }
+            if (mesh.has(frame)) {
+                const std::filesystem::path path = framePath(settings, frame, ".obj");
+                if (sim::Status st = writeMeshFrame(solver, settings, frame, path); !st)
                     return stop(st.error);
                 result.files.push_back(path);
             }

@@ -4,6 +4,7 @@
 #include <scene/scene.h>
 #include <settings/exportsettings.h>
 #include <sim/types.h>
+#include <surface/surface.h>
 
 #include <filesystem>
 #include <string>
@@ -36,8 +37,16 @@ struct BakeSettings
     int firstFrame = 1;                    ///< inclusive; the simulation runs from the scene's
     int lastFrame = 1;                     ///< frameStart regardless, writing [first, last]
     std::string plumeVersion;
-    bool vdb = true;              ///< write OpenVDB files for [firstFrame, lastFrame]
-    VdbSettings openvdb;          ///< their up axis, half floats and velocity mask
+    bool vdb = true;     ///< write OpenVDB files for [firstFrame, lastFrame]
+    VdbSettings openvdb; ///< their up axis, half floats and velocity mask
+    /// Grid schemes: the VDB files also hold `surface`, the level set of the density's level
+    /// surface at levelSurfaceIso (particle schemes always write their liquid's surface).
+    bool levelSurface = false;
+    float levelSurfaceIso = kDefaultLevelSurfaceIso; ///< also the OBJ meshes' iso value
+    /// Also write <baseName>.<frame:04d>.obj for [firstFrame, lastFrame]: the liquid's surface
+    /// (particle schemes) or the density's level surface at levelSurfaceIso, in the VDB
+    /// files' up axis (docs/surfaces.md).
+    bool mesh = false;
     RenderSettings render;        ///< the look of flipbooks and images
     FlipbookSettings flipbook;    ///< written when enabled; kBakeRange = [first, last]
     ImageSequenceSettings images; ///< written when enabled; kBakeRange likewise
@@ -70,7 +79,8 @@ struct BakeResult
 
 /// Simulates `scene` from its first frame through the last frame any output needs and writes,
 /// per frame, an OpenVDB file (grids density, temperature, vel and, when an emitter has dye,
-/// Cd; see export/vdbwriter.h) and a PNG of the image sequence, and at the end the flipbook
+/// Cd; with particles or levelSurface, `surface` and `points`; see export/vdbwriter.h), with
+/// `mesh` an OBJ of the level surface, and a PNG of the image sequence, and at the end the flipbook
 /// atlases and sidecar (export/flipbook.h), and with `flowMap` the flow map (export/flowmap.h).
 /// With the render look "texture" the flipbook and images show the scene's liquid texture
 /// (render/liquidtexture.h). Frame f is the state after simulating frames

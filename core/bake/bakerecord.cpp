@@ -93,6 +93,13 @@ QJsonObject bakeOptionsJson(const BakeSettings &settings)
     o["baseName"] = QString::fromStdString(settings.baseName);
     o["frames"] = QString("%1:%2").arg(settings.firstFrame).arg(settings.lastFrame);
     o["vdb"] = settings.vdb;
+    // Only when on, so that the records of bakes without them read as before.
+    if (settings.mesh)
+        o["mesh"] = true;
+    if (settings.levelSurface)
+        o["levelSurface"] = true;
+    if (settings.levelSurface || settings.mesh)
+        o["levelSurfaceIso"] = double(settings.levelSurfaceIso);
     o["export"] = parseObject(sceneToJson(looks, std::string())).value("export");
     o["plumeVersion"] = QString::fromStdString(settings.plumeVersion);
     return o;

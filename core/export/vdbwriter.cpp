@@ -1,5 +1,7 @@
 #include "export/vdbwriter.h"
 
+#include "export/vdbsurface.h"
+
 #include <sim/parallel.h>
 
 #include <openvdb/io/Archive.h>
@@ -349,7 +351,7 @@ Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOption
         colour->setVectorType(openvdb::VEC_INVARIANT);
         grids.push_back(colour);
     }
-    return Status::success();
+    return detail::appendSurfaceGrids(f, opt, grids);
 }
 
 /// Exposes OpenVDB's seekable stream writer (what io::File uses) for an in-memory stream.

@@ -3,7 +3,9 @@
 #include <settings/vdboptions.h>
 #include <sim/domain.h>
 #include <sim/grid.h>
+#include <sim/particles.h>
 #include <sim/types.h>
+#include <surface/surface.h>
 
 #include <filesystem>
 #include <string>
@@ -25,6 +27,15 @@ namespace plume {
 /// - `Cd`: vec3s dye colour per unit density, (red, green, blue) / density where
 ///   density > VdbWriteOptions::activeThreshold, else 0; vector type invariant, grid class
 ///   unknown. Written when all three dye components are given.
+/// - `surface`: float, grid class level set (signed distance in world units, negative inside,
+///   narrow band of 3 voxels each side; docs/surfaces.md). With `particles`: the liquid's
+///   surface (surface/surface.h), voxel size particleVoxelSize, voxel (i, j, k) centred at
+///   (i, j, k) * voxel size. Else with `levelSurface`: the iso-surface density ==
+///   levelSurfaceIso, on the density's voxels.
+/// - `points`: OpenVDB points (PointDataGrid) of `particles`, attribute `P` (positions; full
+///   floats, with halfFloat 16-bit fixed point within the voxel) and, when the particles have
+///   velocities, `v` (vec3s, world units per second; half floats with halfFloat). Voxel size
+///   as `surface`'s.
 struct VdbFrame
 {
     sim::Domain domain;       ///< cells, cellSize (world units) and origin (low corner)
@@ -42,6 +53,13 @@ struct VdbFrame
     const sim::ScalarGrid *dyeRed = nullptr; ///< dye amount (colour times density)
     const sim::ScalarGrid *dyeGreen = nullptr;
     const sim::ScalarGrid *dyeBlue = nullptr;
+
+    /// A particle scheme's particles (world units, sim/particles.h): `surface` and `points`.
+    const sim::ParticleSet *particles = nullptr;
+    ParticleSurfaceOptions surfaceOptions; ///< how particles become `surface`
+    /// Without particles: also write the density's level surface as `surface`.
+    bool levelSurface = false;
+    float levelSurfaceIso = kDefaultLevelSurfaceIso;
 };
 
 /// Sparsity, axes and storage. Every grid has background 0; inactive voxels hold 0.

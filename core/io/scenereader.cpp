@@ -753,6 +753,10 @@ void readRender(ObjectReader &r, RenderSettings &s)
         return r.context().fail(r.path("emissionMax"),
                                 Param::above(s.emissionMin, false).describe(),
                                 double(s.emissionMax));
+    r.enumeration("look3d", s.look3D, kLook3DNames);
+    r.number(rp::surfaceIso, s.surfaceIso);
+    r.vec3(rp::surfaceColor, s.surfaceColor);
+    r.number(rp::foamSpeed, s.foamSpeed);
 }
 
 /// "first" and "last" frames of an output (absent: the bake's range) and a bit depth.

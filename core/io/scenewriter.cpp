@@ -426,6 +426,16 @@ Node renderNode(const RenderSettings &s)
     o.add("emissionMin", number(s.emissionMin));
     o.add("emissionMax", number(s.emissionMax));
     o.add("flameIntensity", number(s.flameIntensity));
+    // The surface look's keys only when set, so scenes without it read as before.
+    const RenderSettings defaults;
+    if (s.look3D != defaults.look3D)
+        o.add("look3d", string(toString(s.look3D)));
+    if (s.surfaceIso != defaults.surfaceIso)
+        o.add("surfaceIso", number(s.surfaceIso));
+    if (!(s.surfaceColor == defaults.surfaceColor))
+        o.add("surfaceColor", vec(s.surfaceColor));
+    if (s.foamSpeed != defaults.foamSpeed)
+        o.add("foamSpeed", number(s.foamSpeed));
     addExtra(o, s.extra);
     return o;
 }

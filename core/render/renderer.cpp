@@ -1,9 +1,11 @@
 #include "renderer.h"
 
 #include "blackbody.h"
+#include "surfacerender.h"
 #include "volumemarch.h"
 
 #include <sim/parallel.h>
+#include <surface/surface.h>
 
 #include <algorithm>
 #include <array>
@@ -249,6 +251,24 @@ void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings
         out.flame = sim::ScalarGrid();
     if (out.domain.is2D() && settings.look2D == Look2D::Field)
         solver.sample(settings.field, out.field);
+    out.surface = sim::ScalarGrid();
+    out.speed = sim::ScalarGrid();
+    if (surfaceLook(settings, out.domain.is2D())) {
+        // Bad particles (non-finite) leave the surface empty: a transparent frame.
+        if (const sim::ParticleSet *particles = solver.particles()) {
+            if (!particleSurfaceField(*particles, out.domain, out.surface))
+                out.surface = sim::ScalarGrid();
+        } else {
+            densitySurfaceField(out.density, settings.surfaceIso, out.surface);
+        }
+        if (settings.foamSpeed > 0.f)
+            solver.sample(sim::FieldKind::Speed, out.speed);
+    }
+}
+
+bool surfaceLook(const RenderSettings &settings, bool is2D)
+{
+    return is2D ? settings.look2D == Look2D::Surface : settings.look3D == Look3D::Surface;
 }
 
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
@@ -288,10 +308,18 @@ RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &setti
         out.depth.assign(out.pixels(), 1.f);
     if (fields.density.count() == 0 || !(frameRate > 0.f))
         return out;
-    if (is2D)
+    if (surfaceLook(settings, is2D)) {
+        if (fields.surface.size() != fields.domain.cells)
+            return out;
+        if (is2D)
+            detail::renderSurface2D(fields, settings, passes, frameRate, out);
+        else
+            detail::renderSurface3D(fields, settings, passes, frameRate, out);
+    } else if (is2D) {
         render2D(fields, settings, passes, frameRate, out);
-    else
+    } else {
         detail::renderVolume(fields, settings, passes, frameRate, out);
+    }
     return out;
 }
 

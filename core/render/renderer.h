@@ -21,13 +21,19 @@ struct FrameFields
     sim::ScalarGrid dyeRed, dyeGreen, dyeBlue;       ///< colour times density
     sim::ScalarGrid flame;                           ///< combustion's visible fire, or empty
     sim::ScalarGrid field;                           ///< Look2D::Field: the chosen field
+    /// The surface looks: negative inside the liquid, zero on its surface (surface/surface.h:
+    /// the particles' signed distance, or surfaceIso - density); speed (world units / s) for
+    /// the foam, or empty.
+    sim::ScalarGrid surface;
+    sim::ScalarGrid speed;
 
     bool hasDye() const { return dyeRed.count() != 0 && dyeRed.count() == density.count(); }
     bool hasFlame() const { return flame.count() != 0 && flame.count() == density.count(); }
 };
 
 /// Samples from a solver the fields that `settings` needs (velocity only when `motion`; the
-/// flame when the solver has combustion).
+/// flame when the solver has combustion; for a surface look the surface field, from the
+/// solver's particles when it has them, and the speed when foamSpeed > 0).
 void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings, bool motion,
                        float ambientTemperature, FrameFields &out);
 
@@ -78,9 +84,13 @@ struct RenderedFrame
 /// term and blackbody emission from hot gas and flame (emissionColor). `motion` also computes
 /// screen-space motion vectors, `frameRate` (frames per second) turns velocities into pixels per
 /// frame. The result does not depend on the thread count (rows are independent). An empty domain
-/// gives a transparent frame.
+/// gives a transparent frame. The surface looks (Look2D::Surface in 2D, Look3D::Surface in 3D)
+/// draw fields.surface instead (render/surfacerender.h); without it the frame is transparent.
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
                           float frameRate);
+
+/// Whether `settings` draw a surface look for a domain of this dimension.
+bool surfaceLook(const RenderSettings &settings, bool is2D);
 
 /// renderFrame with the extra passes of `passes` (docs/flipbook.md): six-way lightmaps (3D:
 /// six transmittance volumes, one per camera-relative direction; 2D: the domain as a thin slab,

@@ -22,6 +22,8 @@ sim::Status checkRenderSettings(const RenderSettings &s)
         {renderParams::emissionMin, s.emissionMin},
         {renderParams::emissionMax, s.emissionMax},
         {renderParams::flameIntensity, s.flameIntensity},
+        {renderParams::surfaceIso, s.surfaceIso},
+        {renderParams::foamSpeed, s.foamSpeed},
     };
     for (const auto &[param, v] : values) {
         if (!param.contains(v))
@@ -32,6 +34,7 @@ sim::Status checkRenderSettings(const RenderSettings &s)
         {renderParams::lightDirection, s.lightDirection},
         {renderParams::lightColor, s.lightColor},
         {renderParams::smokeColor, s.smokeColor},
+        {renderParams::surfaceColor, s.surfaceColor},
     };
     for (const auto &[param, v] : vectors) {
         for (int c = 0; c < 3; ++c) {

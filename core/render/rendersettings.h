@@ -12,19 +12,28 @@
 
 namespace plume {
 
-/// What a 2D frame shows. Stored as "dye", "field" and "texture".
+/// What a 2D frame shows. Stored as "dye", "field", "texture" and "surface".
 enum class Look2D : std::uint8_t {
     Dye,     ///< dye colour (white without dye) with density as alpha, like the window's view
     Field,   ///< `field` through `colorMap`, opaque inside the domain
     Texture, ///< the scene's liquid texture flowing (render/liquidtexture.h; the bake draws it)
+    Surface, ///< the level surface: a filled, shaded liquid region (docs/surfaces.md)
+};
+
+/// What a 3D frame shows. Stored as "volume" and "surface".
+enum class Look3D : std::uint8_t {
+    Volume,  ///< ray-marched smoke with shadows and emission
+    Surface, ///< the lit level surface (liquid's, or the density's at surfaceIso)
 };
 
 /// How a 3D camera projects. Stored as "orthographic" and "perspective".
 enum class Projection : std::uint8_t { Orthographic, Perspective };
 
-inline constexpr sim::EnumNames<Look2D, 3> kLook2DNames{{"dye", "field", "texture"}};
+inline constexpr sim::EnumNames<Look2D, 4> kLook2DNames{{"dye", "field", "texture", "surface"}};
+inline constexpr sim::EnumNames<Look3D, 2> kLook3DNames{{"volume", "surface"}};
 inline constexpr sim::EnumNames<Projection, 2> kProjectionNames{{"orthographic", "perspective"}};
 inline const char *toString(Look2D v) { return kLook2DNames.name(v); }
+inline const char *toString(Look3D v) { return kLook3DNames.name(v); }
 inline const char *toString(Projection v) { return kProjectionNames.name(v); }
 
 /// Keys and ranges of RenderSettings' numbers (sim/param.h); the defaults are its member
@@ -59,6 +68,12 @@ inline constexpr sim::Param flameIntensity{.key = "flameIntensity",
                                            .min = 0,
                                            .softMax = 1000,
                                            .decimals = 2};
+inline constexpr sim::Param surfaceIso{.key = "surfaceIso",
+                                       .softMin = 0,
+                                       .softMax = 10,
+                                       .decimals = 3};
+inline constexpr sim::Param surfaceColor{.key = "surfaceColor", .min = 0};
+inline constexpr sim::Param foamSpeed{.key = "foamSpeed", .min = 0, .softMax = 100, .decimals = 2};
 } // namespace renderParams
 
 /// How the renderer turns simulation fields into images (docs/flipbook.md). Plain data kept in
@@ -102,6 +117,15 @@ struct RenderSettings
     float emissionMin = 0.5f;   ///< temperature above ambient where glowing starts (1000 K)
     float emissionMax = 6.f;    ///< temperature of full, white-hot glow (6500 K)
     float flameIntensity = 4.f; ///< brightness per unit of flame
+
+    // The surface looks (Look2D::Surface, Look3D::Surface; docs/surfaces.md): the liquid's
+    // surface from its particles, or for grid schemes the level surface density == surfaceIso,
+    // lit by the light above (diffuse and specular) plus ambient; foam-white where the speed
+    // approaches foamSpeed.
+    Look3D look3D = Look3D::Volume;
+    float surfaceIso = 0.5f;                   ///< density of the level surface (grid schemes)
+    sim::Vec3 surfaceColor{0.1f, 0.35f, 0.7f}; ///< the liquid's albedo
+    float foamSpeed = 2.f;                     ///< world units / s of fully white foam; 0: no foam
 
     QJsonObject extra; ///< unknown keys kept from the scene file
 

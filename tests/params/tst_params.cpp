@@ -281,6 +281,7 @@ private slots:
         checkNames(kImageChannelNames);
         checkNames(kColorMapNames);
         checkNames(kLook2DNames);
+        checkNames(kLook3DNames);
         checkNames(kProjectionNames);
         checkNames(kAlphaModeNames);
         checkNames(kEmissionOutputNames);
@@ -374,6 +375,7 @@ private slots:
         check("export/render", "field", sim::kFieldKindNames);
         check("export/render", "colorMap", kColorMapNames);
         check("export/render", "look2d", kLook2DNames);
+        check("export/render", "look3d", kLook3DNames);
         check("export/render", "projection", kProjectionNames);
         check("export/flipbook", "alpha", kAlphaModeNames);
         check("export/images", "emission", kEmissionOutputNames);

@@ -1,8 +1,8 @@
 // The OpenGL volume view under Xvfb with Mesa: a sphere of smoke lit from +x is brighter on
 // its lit side, an empty domain shows the background, an obstacle in front hides what is
 // behind it; a flame glows warm (blackbody: red > green > blue); a mesh obstacle is a lit
-// surface; textures are uploaded once per changed frame; a still follows interaction; and with
-// OpenGL forced off the layout says why and the slices still work.
+// surface; the level surface is a lit mesh; textures are uploaded once per changed frame; a still
+// follows interaction; and with OpenGL forced off the layout says why and the slices still work.
 #include <document/document.h>
 #include <mainwindow/viewexport.h>
 #include <tools/tooloptions.h>
@@ -360,6 +360,45 @@ private slots:
         QCOMPARE(front.view.meshUploads(), 1);
         QVERIFY(greyDifference(moved.pixel(front.toPixel(0.75f, 0.5f)), background) > 8);
         QVERIFY(greyDifference(moved.pixel(front.toPixel(0.5f, 0.5f)), background) <= 1);
+        QCOMPARE(front.view.glErrors(), 0);
+    }
+
+    // Level surface mode: the sphere's iso-surface as a lit mesh (lit side brighter), made once
+    // per frame and iso value, in place of the smoke; off again, the smoke is back.
+    void levelSurfaceDraws()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        const FramePtr frame = makeFrame(true, false);
+        front.view.showFrame(frame);
+        const QImage smoke = front.view.grabFramebuffer();
+        front.view.setLevelSurface(true);
+        const QImage surface = front.view.grabFramebuffer();
+        QCOMPARE(front.view.glErrors(), 0);
+        const LevelSurface &level = front.view.levelSurface();
+        QCOMPARE(level.meshes(), 1);
+        QVERIFY(level.error().empty());
+        qInfo("level surface of 32^3: %.2f ms", level.lastMeshMs());
+        const double lit = meanGrey(surface, front.toPixel(0.68f, 0.5f), 2);
+        const double dark = meanGrey(surface, front.toPixel(0.32f, 0.5f), 2);
+        const double outside = meanGrey(surface, {4, 4}, 2);
+        QVERIFY2(lit > dark + 20.0, qPrintable(QString("lit %1, dark %2").arg(lit).arg(dark)));
+        QVERIFY(dark > outside); // ambient light on the surface's colour
+        QVERIFY(qBlue(surface.pixel(front.toPixel(0.68f, 0.5f)))
+                > qRed(surface.pixel(front.toPixel(0.68f, 0.5f))));
+        QVERIFY(surface != smoke);
+        // The same frame draws again without meshing; a new iso value meshes again and a
+        // higher one gives nothing here (the density is 0 or 1).
+        front.view.grabFramebuffer();
+        QCOMPARE(level.meshes(), 1);
+        front.view.setLevelSurfaceIso(2.f);
+        const QImage none = front.view.grabFramebuffer();
+        QCOMPARE(level.meshes(), 2);
+        QVERIFY(std::abs(meanGrey(none, front.toPixel(0.68f, 0.5f), 2) - outside) <= 1.0);
+        front.view.setLevelSurface(false);
+        QCOMPARE(front.view.grabFramebuffer(), smoke);
         QCOMPARE(front.view.glErrors(), 0);
     }
 

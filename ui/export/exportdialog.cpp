@@ -223,6 +223,7 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     for (QWidget *w : std::initializer_list<QWidget *>{mProjection, mYaw, mPitch, mFov, mZoom})
         w->setEnabled(is3D);
     mLook->setEnabled(!is3D);
+    mLook3D->setEnabled(is3D);
     mFlipPasses->setThreeD(is3D);
     mFlowMapOn->setEnabled(!is3D);
     mImagePasses->setThreeD(is3D);
@@ -302,8 +303,15 @@ QWidget *ExportDialog::createRenderGroup()
     form->addRow("Frame size", sideBySide(mWidth, mHeight, "x"));
     mLook = comboBox("look", {{"Dye (density as alpha)", int(Look2D::Dye)},
                               {"Field with colour map", int(Look2D::Field)},
-                              {"Liquid texture", int(Look2D::Texture)}});
+                              {"Liquid texture", int(Look2D::Texture)},
+                              {"Level surface (lit liquid)", int(Look2D::Surface)}});
     form->addRow("Look (2D)", mLook);
+    mLook3D = comboBox("look3d", {{"Smoke volume", int(Look3D::Volume)},
+                                  {"Level surface (lit liquid)", int(Look3D::Surface)}});
+    form->addRow("Look (3D)", mLook3D);
+    mSurfaceIso = doubleBox("surfaceIso", renderParams::surfaceIso, 0.05);
+    mSurfaceIso->setToolTip("Density on the level surface of grid smoke (docs/surfaces.md)");
+    form->addRow("Surface iso value", mSurfaceIso);
     mField = new QComboBox;
     mField->setObjectName("field");
     for (sim::FieldKind f :
@@ -460,6 +468,8 @@ void ExportDialog::load(const ExportPresets &p)
     mWidth->setValue(r.width);
     mHeight->setValue(r.height);
     select(mLook, int(r.look2D));
+    select(mLook3D, int(r.look3D));
+    mSurfaceIso->setValue(r.surfaceIso);
     select(mField, int(r.field));
     select(mColorMap, int(r.colorMap));
     mFieldMin->setValue(r.fieldMin);
@@ -523,6 +533,8 @@ ExportPresets ExportDialog::presets() const
     r.width = mWidth->value();
     r.height = mHeight->value();
     r.look2D = Look2D(selected(mLook));
+    r.look3D = Look3D(selected(mLook3D));
+    r.surfaceIso = float(mSurfaceIso->value());
     r.field = sim::FieldKind(selected(mField));
     r.colorMap = ColorMap(selected(mColorMap));
     r.fieldMin = float(mFieldMin->value());
@@ -599,6 +611,7 @@ BakeSettings ExportDialog::bakeSettings() const
     s.flipbook = p.flipbook;
     s.images = p.images;
     s.openvdb = p.openvdb;
+    s.levelSurfaceIso = p.render.surfaceIso;
     // The dialog's range and base name decide; the presets hold them only to remember them.
     s.flipbook.first = s.flipbook.last = s.images.first = s.images.last = kBakeRange;
     s.flipbook.fileName.clear();
@@ -646,6 +659,9 @@ void ExportDialog::updateEnabled()
     for (QWidget *w : std::initializer_list<QWidget *>{mField, mColorMap, mFieldMin, mFieldMax})
         w->setEnabled(field);
     mMotionRange->setEnabled(mMotion->isChecked());
+    const bool surface = mLook->isEnabled() ? Look2D(selected(mLook)) == Look2D::Surface
+                                            : Look3D(selected(mLook3D)) == Look3D::Surface;
+    mSurfaceIso->setEnabled(surface);
     mFov->setEnabled(mProjection->isEnabled()
                      && Projection(selected(mProjection)) == Projection::Perspective);
 }

@@ -121,6 +121,8 @@ private:
     QSpinBox *mWidth;
     QSpinBox *mHeight;
     QComboBox *mLook;
+    QComboBox *mLook3D;
+    QDoubleSpinBox *mSurfaceIso;
     QComboBox *mField;
     QComboBox *mColorMap;
     QDoubleSpinBox *mFieldMin;

@@ -23,7 +23,8 @@ void main()
 }
 )";
 
-// Two-sided Lambert: a model's winding (and an open one's inside) is not known.
+// Two-sided Lambert: a model's winding (and an open one's inside) is not known. One-sided for
+// meshes wound outwards.
 const char *kMeshFragment = R"(#version 330 core
 in vec3 vNormal;
 out vec4 fragColor;
@@ -31,10 +32,12 @@ uniform vec4 uColor;
 uniform vec3 uLightDir;
 uniform vec3 uLight;
 uniform float uAmbient;
+uniform int uOneSided;
 void main()
 {
     float len = length(vNormal);
-    float lambert = len > 0.0 ? abs(dot(vNormal / len, uLightDir)) : 0.0;
+    float facing = len > 0.0 ? dot(vNormal / len, uLightDir) : 0.0;
+    float lambert = uOneSided != 0 ? max(facing, 0.0) : abs(facing);
     vec3 c = uColor.rgb * (uLight * lambert + vec3(uAmbient));
     fragColor = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), uColor.a);
 }
@@ -164,6 +167,7 @@ void MeshSurfaces::draw(const QMatrix4x4 &viewProj, const std::vector<Instance> 
             prog.setUniformValue("uNormalMatrix", model.normalMatrix());
             const QVector3D c = linear(instance.colour);
             prog.setUniformValue("uColor", QVector4D(c, float(instance.colour.alphaF())));
+            prog.setUniformValue("uOneSided", instance.oneSided ? 1 : 0);
             mGl->glBindVertexArray(b.vao);
             mGl->glDrawArrays(GL_TRIANGLES, 0, b.vertices);
         }

@@ -19,9 +19,9 @@ namespace plume {
 /// The volume view's mesh items as lit surfaces (OpenGL 3.3 core). Each model's triangles are
 /// uploaded once, with flat normals, into a buffer kept while some item shows the model; every
 /// draw only sets the item's transform (meshToWorld at the shown frame). Shading is two-sided
-/// Lambert against the scene's light plus the ambient term. Only the nearest surface of each
-/// pixel is drawn (a depth pre-pass), blended over the volume behind it with the item's alpha.
-/// Create, draw and release with the view's context current.
+/// Lambert against the scene's light plus the ambient term (one-sided for oneSided instances). Only
+/// the nearest surface of each pixel is drawn (a depth pre-pass), blended over the volume behind it
+/// with the item's alpha. Create, draw and release with the view's context current.
 class MeshSurfaces
 {
 public:
@@ -30,6 +30,9 @@ public:
         MeshPtr mesh;
         Affine toWorld; ///< file coordinates -> world
         QColor colour;  ///< with the surface's alpha
+        /// Lit from the side its triangles wind counter-clockwise on only (a closed mesh
+        /// wound outwards, such as the level surface), instead of from both sides.
+        bool oneSided = false;
     };
     struct Light
     {

@@ -8,6 +8,7 @@
 #include <document/document.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -219,6 +220,28 @@ QWidget *ViewLayout::makeVolumePanel()
     quality("Interactive", mVolume->interactiveQuality(), false);
     quality("Still", mVolume->stillQuality(), true);
     row->addWidget(qualityButton);
+    // Level surface: the density's iso-surface (the liquid for SPH scenes) instead of the smoke.
+    auto *level = new QCheckBox("Level surface", header);
+    level->setObjectName("levelSurface");
+    level->setToolTip("Draw the surface where the density equals the iso value (for liquids: "
+                      "the liquid) instead of the smoke");
+    auto *iso = new QDoubleSpinBox(header);
+    iso->setObjectName("levelSurfaceIso");
+    iso->setRange(0.001, 1000.0);
+    iso->setDecimals(3);
+    iso->setSingleStep(0.05);
+    iso->setValue(mVolume->levelSurface().iso());
+    iso->setToolTip("Iso value: the density on the surface (0.5 for liquids)");
+    iso->setEnabled(false);
+    connect(level, &QCheckBox::toggled, this, [this, iso](bool on) {
+        iso->setEnabled(on);
+        mVolume->setLevelSurface(on);
+    });
+    connect(iso, &QDoubleSpinBox::valueChanged, this,
+            [this](double v) { mVolume->setLevelSurfaceIso(float(v)); });
+    row->addWidget(level);
+    row->addWidget(new QLabel("Iso", header));
+    row->addWidget(iso);
     row->addStretch(1);
     box->addWidget(header);
     box->addWidget(mVolume, 1);

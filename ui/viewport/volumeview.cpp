@@ -297,6 +297,18 @@ void VolumeView::showFrame(const FramePtr &frame)
     changed(delay);
 }
 
+void VolumeView::setLevelSurface(bool on)
+{
+    mLevel.setEnabled(on);
+    changed();
+}
+
+void VolumeView::setLevelSurfaceIso(float iso)
+{
+    mLevel.setIso(iso);
+    changed();
+}
+
 void VolumeView::setBackground(Background background)
 {
     mBackground = background;
@@ -598,7 +610,9 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uHasVolume", has ? 1 : 0);
     prog.setUniformValue("uHasDye", mTex->hasDye ? 1 : 0);
     prog.setUniformValue("uHasSolids", mTex->hasSolids ? 1 : 0);
-    prog.setUniformValue("uHasFlame", mTex->hasFlame && look.flameIntensity > 0.f ? 1 : 0);
+    // Level surface mode: the solids and the background only (the mesh replaces the smoke).
+    const bool smoke = !mLevel.enabled();
+    prog.setUniformValue("uHasFlame", smoke && mTex->hasFlame && look.flameIntensity > 0.f ? 1 : 0);
     const unsigned units[5] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids,
                                mTex->flame};
     const char *names[5] = {"uDensity", "uTemperature", "uDye", "uSolids", "uFlame"};
@@ -624,8 +638,8 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uLight", qv(look.lightColor * look.lightIntensity));
     prog.setUniformValue("uAmbient", look.ambient);
     prog.setUniformValue("uSmoke", qv(look.smokeColor));
-    prog.setUniformValue("uDensityScale", look.densityScale);
-    prog.setUniformValue("uEmission", look.emissionIntensity);
+    prog.setUniformValue("uDensityScale", smoke ? look.densityScale : 0.f);
+    prog.setUniformValue("uEmission", smoke ? look.emissionIntensity : 0.f);
     prog.setUniformValue("uEmissionMin", look.emissionMin);
     prog.setUniformValue("uEmissionMax", std::max(look.emissionMax, look.emissionMin + 1e-3f));
     prog.setUniformValue("uFlameIntensity", look.flameIntensity);
@@ -696,6 +710,12 @@ void VolumeView::drawMeshes(const QMatrix4x4 &viewProj)
         }
     }
     const RenderSettings &look = scene.exports.render;
+    if (MeshPtr level = mLevel.mesh(mFrame)) {
+        auto srgb = [](float v) { return std::pow(std::clamp(v, 0.f, 1.f), 1.f / 2.2f); };
+        const sim::Vec3 c = look.surfaceColor;
+        instances.push_back({std::move(level), Affine{},
+                             QColor::fromRgbF(srgb(c.x), srgb(c.y), srgb(c.z), 1.f), true});
+    }
     MeshSurfaces::Light light;
     light.direction = qv(look.lightDirection).normalized();
     light.colour = qv(look.lightColor * look.lightIntensity);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "levelsurface.h"
+
 #include <simulation/framecache.h>
 
 #include <QElapsedTimer>
@@ -32,6 +34,10 @@ class MeshSurfaces;
 /// playback, once frames stop coming).
 /// Textures are made once per volume size and refilled (glTexSubImage3D) only when the shown
 /// frame's volume changes. Create it only when openGLUnavailableReason() is empty.
+///
+/// Level surface mode (setLevelSurface, the view's "Level surface" box) draws instead of the
+/// smoke the iso-surface of the shown density (LevelSurface; for the SPH liquid, the liquid)
+/// as a lit mesh in the look's surfaceColor, with the solids and the gizmos as before.
 class VolumeView : public QOpenGLWidget
 {
     Q_OBJECT
@@ -66,6 +72,10 @@ public:
     float yaw() const { return mYaw; }
     float pitch() const { return mPitch; }
     float distance() const { return mDistance; }
+    /// Level surface mode: the density's iso-surface at `iso` instead of the smoke.
+    void setLevelSurface(bool on);
+    void setLevelSurfaceIso(float iso);
+    const LevelSurface &levelSurface() const { return mLevel; }
     /// Looks at the domain's centre from a distance that fits it.
     void frameDomain();
     /// The view as it stands, drawn now with the still settings and without the caption, at
@@ -150,6 +160,7 @@ private:
     Qt::MouseButton mDragButton = Qt::NoButton;
     bool mPanDrag = false;
     bool mFramed = false;
+    LevelSurface mLevel;
 };
 
 } // namespace plume
