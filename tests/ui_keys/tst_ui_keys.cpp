@@ -21,10 +21,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../common/uitest.h"
+
 #include <cmath>
 #include <numbers>
 
 using namespace plume;
+using plume::test::showActive;
+using plume::test::turnView;
 
 namespace {
 
@@ -50,34 +54,6 @@ Scene testScene()
 KeyButton *findKeyButton(QWidget *panel, const char *property)
 {
     return panel->findChild<KeyButton *>(QString("key_%1").arg(property));
-}
-
-/// Drags the rotate handle `degrees` counter-clockwise about `pivot` (widget pixels).
-void turnView(Viewport &view, QPointF handle, QPointF pivot, double degrees,
-              Qt::KeyboardModifiers modifiers)
-{
-    const QPointF r = handle - pivot;
-    const double a0 = std::atan2(-r.y(), r.x());
-    const double radius = std::hypot(r.x(), r.y());
-    QTest::mousePress(&view, Qt::LeftButton, modifiers, handle.toPoint());
-    QPointF p = handle;
-    for (int s = 1; s <= 12; ++s) {
-        const double a = a0 + degrees * std::numbers::pi / 180.0 * s / 12.0;
-        p = pivot + QPointF(radius * std::cos(a), -radius * std::sin(a));
-        QMouseEvent move(QEvent::MouseMove, p, view.mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
-                         modifiers);
-        QApplication::sendEvent(&view, &move);
-    }
-    QTest::mouseRelease(&view, Qt::LeftButton, modifiers, p.toPoint());
-}
-
-bool showActive(QWidget &window)
-{
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    window.activateWindow();
-    return QTest::qWaitForWindowActive(&window);
 }
 
 std::vector<double> offsetKeys(const Document &d, int item = 0)

@@ -31,10 +31,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../common/uitest.h"
+
 #include <cmath>
 #include <functional>
 
 using namespace plume;
+using plume::test::turnView;
 using sim::Vec3;
 
 namespace {
@@ -134,25 +137,6 @@ void dragView(Viewport &view, QPointF a, QPointF b, int steps, Qt::KeyboardModif
         QApplication::sendEvent(&view, &move);
     }
     QTest::mouseRelease(&view, Qt::LeftButton, modifiers, b.toPoint());
-}
-
-/// A drag that turns about `pivot` from the handle by `degrees` (counter-clockwise on screen).
-void turnView(Viewport &view, QPointF handle, QPointF pivot, double degrees,
-              Qt::KeyboardModifiers modifiers = {})
-{
-    const QPointF r = handle - pivot;
-    const double a0 = std::atan2(-r.y(), r.x());
-    const double radius = std::hypot(r.x(), r.y());
-    QTest::mousePress(&view, Qt::LeftButton, modifiers, handle.toPoint());
-    QPointF p = handle;
-    for (int s = 1; s <= 12; ++s) {
-        const double a = a0 + degrees * std::numbers::pi / 180.0 * s / 12.0;
-        p = pivot + QPointF(radius * std::cos(a), -radius * std::sin(a));
-        QMouseEvent move(QEvent::MouseMove, p, view.mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
-                         modifiers);
-        QApplication::sendEvent(&view, &move);
-    }
-    QTest::mouseRelease(&view, Qt::LeftButton, modifiers, p.toPoint());
 }
 
 } // namespace

@@ -28,21 +28,14 @@
 #include <QToolBar>
 #include <QtTest>
 
+#include "../common/uitest.h"
+
 #include <functional>
 
 using namespace plume;
+using plume::test::showActive;
 
 namespace {
-
-/// Shows the window and waits until it is active (window shortcuts reach only that one).
-bool showActive(QWidget &window)
-{
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    window.activateWindow();
-    return QTest::qWaitForWindowActive(&window);
-}
 
 /// Drops `path` on `target` at its middle as a file manager would: drag enter, then drop.
 /// Returns whether the drag enter was accepted.

@@ -23,6 +23,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "../common/uitest.h"
+
 using namespace plume;
 
 namespace {
@@ -32,11 +34,7 @@ namespace edits = selectionedits;
 bool showActive(QWidget &window)
 {
     window.resize(1200, 800);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    window.activateWindow();
-    return QTest::qWaitForWindowActive(&window);
+    return plume::test::showActive(window);
 }
 
 Item sphere(const std::string &name, ItemKind kind, float x, float y)

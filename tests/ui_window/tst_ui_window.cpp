@@ -15,7 +15,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../common/uitest.h"
+
 using namespace plume;
+using plume::test::showActive;
 
 namespace {
 
@@ -58,17 +61,6 @@ QString writeShortScene(const QTemporaryDir &dir)
     if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0)
         return {};
     return out.fileName();
-}
-
-/// Shows the window and waits until it is active: window shortcuts (Ctrl+Z, Space) reach only
-/// the active window, and under Xvfb on a loaded machine activation comes after exposure.
-bool showActive(QWidget &window)
-{
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    window.activateWindow();
-    return QTest::qWaitForWindowActive(&window);
 }
 
 } // namespace

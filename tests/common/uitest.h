@@ -1,0 +1,49 @@
+#pragma once
+
+// Helpers the window tests share: showing a window so that shortcuts reach it, and mouse
+// gestures on a viewport.
+
+#include <viewport/viewport.h>
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QTest>
+#include <QWidget>
+
+#include <cmath>
+#include <numbers>
+
+namespace plume::test {
+
+/// Shows the window and waits until it is exposed and active (keyboard shortcuts need an
+/// active window).
+inline bool showActive(QWidget &window)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
+}
+
+/// A drag that turns about `pivot` from `handle` by `degrees` (counter-clockwise on screen),
+/// in twelve moves (widget pixels).
+inline void turnView(Viewport &view, QPointF handle, QPointF pivot, double degrees,
+                     Qt::KeyboardModifiers modifiers = {})
+{
+    const QPointF r = handle - pivot;
+    const double a0 = std::atan2(-r.y(), r.x());
+    const double radius = std::hypot(r.x(), r.y());
+    QTest::mousePress(&view, Qt::LeftButton, modifiers, handle.toPoint());
+    QPointF p = handle;
+    for (int s = 1; s <= 12; ++s) {
+        const double a = a0 + degrees * std::numbers::pi / 180.0 * s / 12.0;
+        p = pivot + QPointF(radius * std::cos(a), -radius * std::sin(a));
+        QMouseEvent move(QEvent::MouseMove, p, view.mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
+                         modifiers);
+        QApplication::sendEvent(&view, &move);
+    }
+    QTest::mouseRelease(&view, Qt::LeftButton, modifiers, p.toPoint());
+}
+
+} // namespace plume::test
