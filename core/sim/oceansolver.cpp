@@ -45,11 +45,7 @@ OceanSolver::OceanSolver(const Domain &domain, const SimParams &params)
 
 Status OceanSolver::setParams(const SimParams &params)
 {
-    if (params.scheme != mParams.scheme)
-        return Status::failure(std::string("the scheme cannot change from ")
-                               + toString(mParams.scheme) + " to " + toString(params.scheme)
-                               + " on a running solver; make a new one");
-    if (Status s = params.validate(); !s)
+    if (Status s = checkParamsChange(mParams, params); !s)
         return s;
     if (params.ocean != mParams.ocean) {
         try {

@@ -128,9 +128,7 @@ SmokeSolver::SmokeSolver(const Domain &domain, const SimParams &params)
 
 Status SmokeSolver::setParams(const SimParams &params)
 {
-    if (params.scheme != mParams.scheme)
-        return Status::failure("the scheme cannot change on a running solver; make a new one");
-    if (Status s = params.validate(); !s)
+    if (Status s = checkParamsChange(mParams, params); !s)
         return s;
     mParams = params;
     return Status::success();

@@ -5,6 +5,15 @@
 
 namespace plume::sim {
 
+Status Solver::checkParamsChange(const SimParams &current, const SimParams &next)
+{
+    if (next.scheme != current.scheme)
+        return Status::failure(std::string("the scheme cannot change from ")
+                               + toString(current.scheme) + " to " + toString(next.scheme)
+                               + " on a running solver; make a new one");
+    return next.validate();
+}
+
 Status Solver::setObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
 {
     const Int3 want = domain().cells, got = solids.size();

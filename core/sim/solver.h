@@ -151,6 +151,10 @@ public:
 protected:
     friend class Checkpoint;
 
+    /// What every scheme's setParams checks first: the scheme stays the solver's and `next`
+    /// is valid. Failure names both schemes or the invalid parameter.
+    static Status checkParamsChange(const SimParams &current, const SimParams &next);
+
     /// Every array and switch that the next step reads before writing: everything a checkpoint
     /// must hold so that simulating on from a restore gives the bytes of never having stopped.
     /// Scratch (workspace, the stam "prev" arrays, which each step overwrites first) and what

@@ -73,11 +73,7 @@ SphSolver::SphSolver(const Domain &domain, const SimParams &params)
 
 Status SphSolver::setParams(const SimParams &params)
 {
-    if (params.scheme != mParams.scheme)
-        return Status::failure(std::string("the scheme cannot change from ")
-                               + toString(mParams.scheme) + " to " + toString(params.scheme)
-                               + " on a running solver; make a new one");
-    if (Status s = params.validate(); !s)
+    if (Status s = checkParamsChange(mParams, params); !s)
         return s;
     if (params.sph.spacing != mParams.sph.spacing || params.sph.smoothing != mParams.sph.smoothing)
         return Status::failure("sph.spacing and sph.smoothing cannot change on a running solver "

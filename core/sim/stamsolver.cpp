@@ -53,15 +53,11 @@ BasicStamSolver<T>::BasicStamSolver(const Domain &domain, const SimParams &param
 template<class T>
 Status BasicStamSolver<T>::setParams(const SimParams &params)
 {
-    if (params.scheme != mParams.scheme)
-        return Status::failure(std::string("the scheme cannot change from ")
-                               + toString(mParams.scheme) + " to " + toString(params.scheme)
-                               + " on a running solver; make a new one");
     if (params.stamNumeric != mParams.stamNumeric)
         return Status::failure(
             std::string("the stam numeric type cannot change from ") + toString(mParams.stamNumeric)
             + " to " + toString(params.stamNumeric) + " on a running solver; make a new one");
-    if (Status s = params.validate(); !s)
+    if (Status s = checkParamsChange(mParams, params); !s)
         return s;
     mParams = params;
     return Status::success();
