@@ -23,6 +23,20 @@ float coverageAt(const SparseMask &mask, std::uint32_t cell)
     return mask.weights[std::size_t(it - mask.cells.begin())];
 }
 
+/// The cell holding world point `x`, clamped into the grid; a non-finite coordinate (a particle
+/// that blew up, left for firstNonFiniteField to report) counts as cell 0 on its axis.
+std::uint32_t cellIndex(const Domain &domain, int dims, const Vec3 &x)
+{
+    const Vec3 c = domain.toCell(x);
+    int ijk[3] = {0, 0, 0};
+    for (int a = 0; a < dims; ++a) {
+        const float f = std::floor(c[a]);
+        if (f >= 1.f) // false for NaN
+            ijk[a] = int(std::min(f, float(domain.cells[a] - 1)));
+    }
+    return std::uint32_t((ijk[2] * domain.cells.y + ijk[1]) * domain.cells.x + ijk[0]);
+}
+
 /// A step through `count` sites that visits each once per cycle but spreads consecutive ones
 /// apart (a prime that does not divide the count, or 1).
 std::size_t siteStride(std::size_t count)
@@ -159,12 +173,7 @@ void SphSolver::applyInflow(float dt)
         detail::forRowChunks(std::int64_t(x.size()), [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t n = begin; n < end; ++n) {
                 const std::size_t p = std::size_t(n);
-                const Vec3 c = mDomain.toCell(x[p]);
-                const int i = std::clamp(int(std::floor(c.x)), 0, mDomain.cells.x - 1);
-                const int j = std::clamp(int(std::floor(c.y)), 0, mDomain.cells.y - 1);
-                const int k = mDims == 3 ? std::clamp(int(std::floor(c.z)), 0, mDomain.cells.z - 1)
-                                         : 0;
-                const auto cell = std::uint32_t((k * mDomain.cells.y + j) * mDomain.cells.x + i);
+                const std::uint32_t cell = cellIndex(mDomain, mDims, x[p]);
                 const float w = coverageAt(em.mask, cell);
                 if (w <= 0.f)
                     continue;
@@ -196,12 +205,10 @@ void SphSolver::collide()
             const std::size_t p = std::size_t(n);
             // Solid cells: back to the nearest fluid cell, losing the speed into the solid
             // (relative to a moving solid).
-            const Vec3 c = mDomain.toCell(x[p]);
-            const int i = std::clamp(int(std::floor(c.x)), 0, cells.x - 1);
-            const int j = std::clamp(int(std::floor(c.y)), 0, cells.y - 1);
-            const int k = mDims == 3 ? std::clamp(int(std::floor(c.z)), 0, cells.z - 1) : 0;
-            const std::size_t cell = std::size_t((k * cells.y + j) * cells.x + i);
-            if (mSolids.data()[cell] && mEscape[cell] >= 0 && std::isfinite(c.x)) {
+            const std::size_t cell = cellIndex(mDomain, mDims, x[p]);
+            const bool finite = std::isfinite(x[p].x) && std::isfinite(x[p].y)
+                                && std::isfinite(x[p].z);
+            if (finite && mSolids.data()[cell] && mEscape[cell] >= 0) {
                 const int e = mEscape[cell];
                 const int ei = e % cells.x, ej = e / cells.x % cells.y,
                           ek = e / (cells.x * cells.y);
