@@ -75,6 +75,32 @@ void SphGrid::build(const std::vector<Vec3> &positions)
         mOrder[next[mKeys[i]]++] = std::uint32_t(i);
 }
 
+void SphGrid::gather(Int3 c, const std::vector<Vec3> &positions, Neighbourhood &near) const
+{
+    std::size_t count = 0;
+    forNeighbourRuns(c,
+                     [&](std::uint32_t first, std::uint32_t last, Vec3) { count += last - first; });
+    const std::size_t padded = (count + kLanes - 1) / kLanes * kLanes;
+    for (std::vector<float> *v : {&near.x, &near.y, &near.z})
+        v->resize(padded);
+    near.index.resize(padded);
+    near.within.resize(padded);
+    for (std::size_t n = count; n < padded; ++n) {
+        near.x[n] = near.y[n] = near.z[n] = kFar;
+        near.index[n] = ~0u;
+    }
+    std::size_t n = 0;
+    forNeighbourRuns(c, [&](std::uint32_t first, std::uint32_t last, Vec3 shift) {
+        for (std::uint32_t j = first; j < last; ++j, ++n) {
+            const Vec3 p = positions[j] + shift;
+            near.x[n] = p.x;
+            near.y[n] = p.y;
+            near.z[n] = p.z;
+            near.index[n] = j;
+        }
+    });
+}
+
 std::size_t SphGrid::memoryBytes() const
 {
     return (mKeys.capacity() + mStart.capacity() + mOrder.capacity()) * sizeof(std::uint32_t);

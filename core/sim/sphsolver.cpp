@@ -180,14 +180,26 @@ void SphSolver::computeDensityPressure()
     mPressure.resize(n);
     const std::vector<Vec3> &x = mParticles.position;
     const SphSettings &s = mParams.sph;
-    forEachParticle(n, [&](std::size_t i) {
-        float sum = 0.f;
-        mGrid.forNeighbours(x[i], [&](std::uint32_t j, Vec3 shift) {
-            const Vec3 r = x[i] - (x[j] + shift);
-            sum += mKernels.densityW(dot(r, r));
-        });
-        mDensity[i] = mMass * sum;
-        mPressure[i] = taitPressure(mDensity[i], s.restDensity, s.soundSpeed);
+    const float h2 = mKernels.h2;
+    using Lanes = SphGrid::Lanes;
+    mGrid.forEachCell(x,
+                      [&](std::uint32_t first, std::uint32_t last, SphGrid::Neighbourhood &near) {
+        using N = SphGrid::Neighbourhood;
+        for (std::uint32_t i = first; i < last; ++i) {
+            // Sum of (h^2 - r^2)^3 over the neighbourhood (zero beyond h), four at a time.
+            const Vec3 p = x[i];
+            Lanes acc = {};
+            for (std::size_t c = 0; c < near.size(); c += SphGrid::kLanes) {
+                const Lanes dx = p.x - N::load(near.x, c), dy = p.y - N::load(near.y, c),
+                            dz = p.z - N::load(near.z, c);
+                Lanes d = h2 - (dx * dx + dy * dy + dz * dz);
+                d = d > 0.f ? d : Lanes{};
+                acc += d * d * d;
+            }
+            const float sum = SphGrid::sum(acc);
+            mDensity[i] = mMass * (mKernels.poly6 * sum);
+            mPressure[i] = taitPressure(mDensity[i], s.restDensity, s.soundSpeed);
+        }
     });
 }
 
@@ -206,47 +218,109 @@ void SphSolver::computeAccelerations(double time)
     // The colour field's normal is only trusted where it is longer than this (Mueller et al.
     // suggest a threshold; this one is a tenth of the inverse kernel radius).
     const float normalThreshold = 0.1f / mKernels.h;
-    forEachParticle(n, [&](std::size_t i) {
-        Vec3 pressure{}, viscous{}, normal{};
-        float curvature = 0.f;
-        const float pi = mPressure[i];
-        const float rhoi = mDensity[i];
-        mGrid.forNeighbours(x[i], [&](std::uint32_t j, Vec3 shift) {
-            if (j == i)
-                return;
-            const Vec3 r = x[i] - (x[j] + shift);
-            const float r2 = dot(r, r);
-            if (r2 >= mKernels.h2)
-                return;
-            const float dist = std::sqrt(r2);
-            const float rhoj = mDensity[j];
-            // Mueller et al. eq. 10 and 14, divided by rho_i: symmetric in i and j, so the
-            // pair's forces cancel and momentum is conserved.
-            const float pair = mMass / (rhoi * rhoj);
-            pressure = pressure
-                       + r
-                             * (-pair * 0.5f * (pi + mPressure[j])
-                                * mKernels.pressureGradientFactor(dist));
-            viscous = viscous + (v[j] - v[i]) * (pair * mu * mKernels.viscosityLaplacian(dist));
-            if (sigma > 0.f) {
-                const float volume = mMass / rhoj;
-                normal = normal + r * (volume * mKernels.densityGradientFactor(r2));
-                curvature += volume * mKernels.densityLaplacian(r2);
+    const float h2 = mKernels.h2;
+    using Lanes = SphGrid::Lanes;
+    const SphKernels &k = mKernels;
+    mGrid.forEachCell(x,
+                      [&](std::uint32_t first, std::uint32_t last, SphGrid::Neighbourhood &near) {
+        using N = SphGrid::Neighbourhood;
+        const std::uint32_t *index = near.index.data();
+        std::uint32_t *within = near.within.data();
+        for (std::vector<float> &w : near.work)
+            w.resize(near.size());
+        // Per neighbour closer than h: r = x_i - x_j, rho_j, p_j, v_j - v_i.
+        std::vector<float> &rx = near.work[0], &ry = near.work[1], &rz = near.work[2],
+                           &rho = near.work[3], &pj = near.work[4], &dvx = near.work[5],
+                           &dvy = near.work[6], &dvz = near.work[7];
+        for (std::uint32_t i = first; i < last; ++i) {
+            // The entries closer than h (the particle itself among them: its terms are zero but
+            // for the colour field's Laplacian, whose self term belongs in the sum). Groups of
+            // four that are all farther are skipped whole: most are.
+            const Vec3 p = x[i];
+            std::size_t m = 0;
+            for (std::size_t c = 0; c < near.size(); c += SphGrid::kLanes) {
+                const Lanes dx = p.x - N::load(near.x, c), dy = p.y - N::load(near.y, c),
+                            dz = p.z - N::load(near.z, c);
+                const auto close = dx * dx + dy * dy + dz * dz < h2;
+                if (!SphGrid::any(close))
+                    continue;
+                for (std::size_t l = 0; l < SphGrid::kLanes; ++l) {
+                    within[m] = std::uint32_t(c + l);
+                    m += std::size_t(close[l] != 0);
+                }
             }
-        });
-        Vec3 a = pressure + viscous + gravity;
-        if (sigma > 0.f) {
-            // The self term of the colour field's Laplacian (r = 0).
-            curvature += mMass / rhoi * mKernels.densityLaplacian(0.f);
-            const float len = length(normal);
-            if (len > normalThreshold)
-                a = a + normal * (-sigma * curvature / (len * rhoi));
+            // Gathered in order, padded to whole groups with entries at distance h (where
+            // every kernel term is zero).
+            const std::size_t padded = (m + SphGrid::kLanes - 1) / SphGrid::kLanes
+                                       * SphGrid::kLanes;
+            for (std::size_t n = 0; n < padded; ++n) {
+                if (n < m) {
+                    const std::size_t c = within[n];
+                    const std::uint32_t j = index[c];
+                    rx[n] = p.x - near.x[c];
+                    ry[n] = p.y - near.y[c];
+                    rz[n] = p.z - near.z[c];
+                    rho[n] = mDensity[j];
+                    pj[n] = mPressure[j];
+                    dvx[n] = v[j].x - v[i].x;
+                    dvy[n] = v[j].y - v[i].y;
+                    dvz[n] = v[j].z - v[i].z;
+                } else {
+                    rx[n] = k.h;
+                    ry[n] = rz[n] = pj[n] = dvx[n] = dvy[n] = dvz[n] = 0.f;
+                    rho[n] = 1.f;
+                }
+            }
+            // Mueller et al. eq. 10 and 14, divided by rho_i: symmetric in i and j, so the
+            // pair's forces cancel and momentum is conserved. Four neighbours at a time.
+            const float pi = mPressure[i];
+            const float rhoi = mDensity[i];
+            Lanes px{}, py{}, pz{}, vx{}, vy{}, vz{}, nx{}, ny{}, nz{}, curv{};
+            for (std::size_t n = 0; n < padded; n += SphGrid::kLanes) {
+                const Lanes dx = N::load(rx, n), dy = N::load(ry, n), dz = N::load(rz, n);
+                const Lanes rhoj = N::load(rho, n);
+                const Lanes r2 = dx * dx + dy * dy + dz * dz;
+                const Lanes dist = SphGrid::sqrt(r2);
+                const Lanes d = k.h - dist;
+                // The spiky gradient is zero at r = 0, where its direction is undefined.
+                const Lanes inverse = dist > 0.f ? 1.f / dist : Lanes{};
+                const Lanes pair = mMass / (rhoi * rhoj);
+                const Lanes gradient = k.spikyGradient * d * d * inverse;
+                const Lanes pressureTerm = -pair * 0.5f * (pi + N::load(pj, n)) * gradient;
+                px += dx * pressureTerm;
+                py += dy * pressureTerm;
+                pz += dz * pressureTerm;
+                const Lanes viscousTerm = pair * mu * (k.viscosity * d);
+                vx += N::load(dvx, n) * viscousTerm;
+                vy += N::load(dvy, n) * viscousTerm;
+                vz += N::load(dvz, n) * viscousTerm;
+                if (sigma > 0.f) {
+                    const Lanes volume = mMass / rhoj;
+                    const Lanes e = k.h2 - r2;
+                    const Lanes g = volume * (k.poly6Gradient * e * e);
+                    nx += dx * g;
+                    ny += dy * g;
+                    nz += dz * g;
+                    curv += volume
+                            * (k.poly6Laplacian * e * (k.poly6LapA * k.h2 - k.poly6LapB * r2));
+                }
+            }
+            const Vec3 pressure{SphGrid::sum(px), SphGrid::sum(py), SphGrid::sum(pz)};
+            const Vec3 viscous{SphGrid::sum(vx), SphGrid::sum(vy), SphGrid::sum(vz)};
+            const Vec3 normal{SphGrid::sum(nx), SphGrid::sum(ny), SphGrid::sum(nz)};
+            const float curvature = SphGrid::sum(curv);
+            Vec3 a = pressure + viscous + gravity;
+            if (sigma > 0.f) {
+                const float len = length(normal);
+                if (len > normalThreshold)
+                    a = a + normal * (-sigma * curvature / (len * rhoi));
+            }
+            if (!mForces.empty())
+                a = a + mForces.acceleration(x[i], v[i], time);
+            if (mDims == 2)
+                a.z = 0.f;
+            mAccel[i] = a;
         }
-        if (!mForces.empty())
-            a = a + mForces.acceleration(x[i], v[i], time);
-        if (mDims == 2)
-            a.z = 0.f;
-        mAccel[i] = a;
     });
 }
 
