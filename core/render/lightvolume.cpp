@@ -21,27 +21,52 @@ struct SliceAxes
     int v = 2;     ///< second in-slice axis
 };
 
-/// Bilinear value in slice `s` at in-slice position (pu, pv) (cells, centres at integers) of
-/// the cells' values get(a, b), with a ring of ghost cells around the slice that hold
-/// `outside` (no smoke, full light: the domain's surroundings); beyond the ghosts, `outside`.
-template<class Get>
-float sliceSample(sim::Int3 n, const SliceAxes &ax, float pu, float pv, float outside, Get &&get)
+/// Where a ray from a cell meets the slice q steps towards the light: the same in-slice shift
+/// for every cell of a slice, so its whole-cell part (ou, ov) and bilinear weights (fu, fv) are
+/// found once per q.
+struct Tap
 {
-    const int nu = n[ax.u];
-    const int nv = n[ax.v];
-    if (pu <= -1.f || pv <= -1.f || pu >= float(nu) || pv >= float(nv))
-        return outside;
-    const int u0 = int(std::floor(pu));
-    const int v0 = int(std::floor(pv));
-    const float fu = pu - float(u0);
-    const float fv = pv - float(v0);
-    auto at = [&](int a, int b) {
-        return a < 0 || b < 0 || a >= nu || b >= nv ? outside : get(a, b);
-    };
-    const float lo = at(u0, v0) + (at(u0 + 1, v0) - at(u0, v0)) * fu;
-    const float hi = at(u0, v0 + 1) + (at(u0 + 1, v0 + 1) - at(u0, v0 + 1)) * fu;
-    return lo + (hi - lo) * fv;
-}
+    int ou = 0, ov = 0;
+    float fu = 0.f, fv = 0.f;
+};
+
+/// A slice of a grid seen along two axes: `at(slice, a, b)` indexes cell (a, b) of the slice
+/// that starts at index `slice`.
+struct SliceLayout
+{
+    int nu = 0, nv = 0;
+    std::size_t su = 0, sv = 0; ///< strides of the in-slice axes
+
+    /// Bilinear value at cell (a, b) + tap of get(index), with a ring of ghost cells around the
+    /// slice that hold `outside` (no smoke, full light: the domain's surroundings).
+    template<class Get>
+    float sample(std::size_t slice, int a, int b, const Tap &t, float outside, Get &&get) const
+    {
+        const int u0 = a + t.ou;
+        const int v0 = b + t.ov;
+        float c00, c10, c01, c11;
+        if (u0 >= 0 && v0 >= 0 && u0 + 1 < nu && v0 + 1 < nv) {
+            const std::size_t at = slice + std::size_t(u0) * su + std::size_t(v0) * sv;
+            c00 = get(at);
+            c10 = get(at + su);
+            c01 = get(at + sv);
+            c11 = get(at + su + sv);
+        } else {
+            auto one = [&](int i, int j) {
+                return i < 0 || j < 0 || i >= nu || j >= nv
+                           ? outside
+                           : get(slice + std::size_t(i) * su + std::size_t(j) * sv);
+            };
+            c00 = one(u0, v0);
+            c10 = one(u0 + 1, v0);
+            c01 = one(u0, v0 + 1);
+            c11 = one(u0 + 1, v0 + 1);
+        }
+        const float lo = c00 + (c10 - c00) * t.fu;
+        const float hi = c01 + (c11 - c01) * t.fu;
+        return lo + (hi - lo) * t.fv;
+    }
+};
 
 } // namespace
 
@@ -70,24 +95,32 @@ sim::ScalarGrid lightTransmittance(const sim::ScalarGrid &density, const sim::Fl
     const int towardsLight = along > 0.f ? 1 : -1;
     const int first = towardsLight > 0 ? n[ax.sweep] - 1 : 0;
 
-    auto cell = [&](int s, int a, int b) {
-        sim::Int3 c;
-        c[ax.sweep] = s;
-        c[ax.u] = a;
-        c[ax.v] = b;
-        return density.index(c.x, c.y, c.z);
-    };
-    const int nu = n[ax.u];
-    const int nv = n[ax.v];
+    const std::size_t stride[3] = {1, std::size_t(n.x), std::size_t(n.x) * std::size_t(n.y)};
+    const SliceLayout slices{n[ax.u], n[ax.v], stride[ax.u], stride[ax.v]};
+    Tap taps[kReach + 1];
+    for (int q = 1; q <= kReach; ++q) {
+        const float pu = float(q) * du;
+        const float pv = float(q) * dv;
+        taps[q].ou = int(std::floor(pu));
+        taps[q].ov = int(std::floor(pv));
+        taps[q].fu = pu - float(taps[q].ou);
+        taps[q].fv = pv - float(taps[q].ov);
+    }
+    const float *rhoData = density.data();
+    auto rhoAt = [&](std::size_t c) { return std::max(rhoData[c], 0.f); };
+    auto solidAt = [&](std::size_t c) { return solids->isSolid(c) ? 1.f : 0.f; };
+    auto lightAt = [&](std::size_t c) { return light[c]; };
     for (int step = 0; step < n[ax.sweep]; ++step) {
         const int s = first - towardsLight * step;
-        sim::forEachSlab(nv, [&](int b) {
-            for (int a = 0; a < nu; ++a) {
-                const std::size_t c = cell(s, a, b);
+        const std::size_t slice = std::size_t(s) * stride[ax.sweep];
+        sim::forEachSlab(slices.nv, [&](int b) {
+            for (int a = 0; a < slices.nu; ++a) {
+                const std::size_t c = slice + std::size_t(a) * slices.su
+                                      + std::size_t(b) * slices.sv;
                 // A solid cell holds the light reaching it (its lit face shades smoothly); the
                 // cells behind it find it on their way to the light and get none.
                 const bool solid = hasSolids && solids->isSolid(c);
-                const float rho = solid ? 0.f : std::max(density[c], 0.f);
+                const float rho = solid ? 0.f : rhoAt(c);
                 if (step == 0) { // half a cell to the domain's face
                     light[c] = std::exp(-0.5f * extinction * rho);
                     continue;
@@ -98,22 +131,15 @@ sim::ScalarGrid lightTransmittance(const sim::ScalarGrid &density, const sim::Fl
                 float tau = 0.5f * rho;
                 float lightUp = 1.f;
                 for (int q = 1; q <= reach; ++q) {
-                    const int sq = s + q * towardsLight;
-                    const float pu = float(a) + float(q) * du;
-                    const float pv = float(b) + float(q) * dv;
-                    const float rhoQ = sliceSample(n, ax, pu, pv, 0.f, [&](int i, int j) {
-                        return std::max(density[cell(sq, i, j)], 0.f);
-                    });
+                    const std::size_t sq = std::size_t(s + q * towardsLight) * stride[ax.sweep];
+                    const float rhoQ = slices.sample(sq, a, b, taps[q], 0.f, rhoAt);
                     tau += q == reach ? 0.5f * rhoQ : rhoQ;
-                    if (hasSolids && sliceSample(n, ax, pu, pv, 0.f, [&](int i, int j) {
-                                         return solids->isSolid(cell(sq, i, j)) ? 1.f : 0.f;
-                                     }) > 0.5f) {
+                    if (hasSolids && slices.sample(sq, a, b, taps[q], 0.f, solidAt) > 0.5f) {
                         lightUp = 0.f; // the ray runs into a solid: no light from here on
                         break;
                     }
                     if (q == reach)
-                        lightUp = sliceSample(n, ax, pu, pv, 1.f,
-                                              [&](int i, int j) { return light[cell(sq, i, j)]; });
+                        lightUp = slices.sample(sq, a, b, taps[q], 1.f, lightAt);
                 }
                 light[c] = lightUp * std::exp(-extinction * tau);
             }
