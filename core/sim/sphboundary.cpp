@@ -101,6 +101,14 @@ bool SphSolver::occupied(Vec3 p) const
     return taken;
 }
 
+void SphSolver::addAtSite(Vec3 site, Vec3 velocity)
+{
+    if (mSolids.isSolid(cellIndex(mDomain, mDims, site)) || occupied(site))
+        return;
+    mParticles.position.push_back(site);
+    mParticles.velocity.push_back(mDims == 2 ? Vec3{velocity.x, velocity.y, 0.f} : velocity);
+}
+
 void SphSolver::fill()
 {
     const std::size_t before = mParticles.size();
@@ -113,14 +121,7 @@ void SphSolver::fill()
         for (const Vec3 &site : mSites[e]) {
             if (mParticles.size() >= limit)
                 break;
-            const Vec3 cell = mDomain.toCell(site);
-            const int i = std::clamp(int(cell.x), 0, mDomain.cells.x - 1);
-            const int j = std::clamp(int(cell.y), 0, mDomain.cells.y - 1);
-            const int k = mDims == 3 ? std::clamp(int(cell.z), 0, mDomain.cells.z - 1) : 0;
-            if (mSolids.isSolid(i, j, k) || occupied(site))
-                continue;
-            mParticles.position.push_back(site);
-            mParticles.velocity.push_back(mDims == 2 ? Vec3{v.x, v.y, 0.f} : v);
+            addAtSite(site, v);
         }
     }
     if (mParticles.size() != before)
@@ -149,14 +150,8 @@ void SphSolver::emit(float dt)
             const std::size_t at = std::size_t(state.cursor) % sites.size();
             state.cursor = float((at + 1) % sites.size());
             const Vec3 site = sites[at * stride % sites.size()];
-            const Vec3 cell = mDomain.toCell(site);
-            const int i = std::clamp(int(cell.x), 0, mDomain.cells.x - 1);
-            const int j = std::clamp(int(cell.y), 0, mDomain.cells.y - 1);
-            const int k = mDims == 3 ? std::clamp(int(cell.z), 0, mDomain.cells.z - 1) : 0;
-            if (mParticles.size() >= limit || mSolids.isSolid(i, j, k) || occupied(site))
-                continue;
-            mParticles.position.push_back(site);
-            mParticles.velocity.push_back(mDims == 2 ? Vec3{v.x, v.y, 0.f} : v);
+            if (mParticles.size() < limit)
+                addAtSite(site, v);
         }
     }
     if (mParticles.size() != before)

@@ -91,6 +91,8 @@ private:
     void collide();
     void buildEscapes();
     bool occupied(Vec3 p) const;
+    /// Adds a particle at lattice site `site` unless its cell is solid or a particle is near.
+    void addAtSite(Vec3 site, Vec3 velocity);
     void removeMarked();
     std::vector<Vec3> latticeSites(const SparseMask &mask) const;
 
