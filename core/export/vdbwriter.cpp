@@ -1,6 +1,7 @@
 #include "export/vdbwriter.h"
 
 #include "export/vdbsurface.h"
+#include "surface/levelset.h"
 
 #include <sim/parallel.h>
 
@@ -505,22 +506,11 @@ Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame,
 Status writeVdbFrame(const std::filesystem::path &path, const VdbFrame &frame,
                      const VdbWriteOptions &options)
 {
-    std::string reason;
-    try {
+    const std::string what = "cannot write VDB file '" + path.string() + "'";
+    return surface::guarded(what, [&] {
         Status s = writeFrame(path, frame, options);
-        if (s)
-            return s;
-        reason = s.error;
-    } catch (const openvdb::Exception &e) {
-        reason = std::string("OpenVDB error: ") + e.what();
-    } catch (const std::bad_alloc &) {
-        reason = "out of memory";
-    } catch (const std::exception &e) {
-        reason = e.what();
-    } catch (...) {
-        reason = "unknown error";
-    }
-    return Status::failure("cannot write VDB file '" + path.string() + "': " + reason);
+        return s ? s : Status::failure(what + ": " + s.error);
+    });
 }
 
 } // namespace plume

@@ -8,6 +8,10 @@
 
 #include <openvdb/openvdb.h>
 
+#include <new>
+#include <stdexcept>
+#include <string>
+
 namespace plume::surface {
 
 /// The level set of `particles` (see ParticleSurfaceOptions): narrow band of 3 voxels each
@@ -34,5 +38,25 @@ void meshZeroCrossing(const openvdb::FloatGrid &grid, SurfaceMesh &out);
 
 /// Initialises OpenVDB once (thread-safe).
 void initializeOpenVdb();
+
+/// Runs `body` (which returns a Status), turning OpenVDB's, the standard library's and any
+/// other exception into a failure "what: reason". What body returns is returned unchanged.
+template<class F>
+sim::Status guarded(const std::string &what, F &&body)
+{
+    std::string reason;
+    try {
+        return body();
+    } catch (const openvdb::Exception &e) {
+        reason = std::string("OpenVDB error: ") + e.what();
+    } catch (const std::bad_alloc &) {
+        reason = "out of memory";
+    } catch (const std::exception &e) {
+        reason = e.what();
+    } catch (...) {
+        reason = "unknown error";
+    }
+    return sim::Status::failure(what + ": " + reason);
+}
 
 } // namespace plume::surface

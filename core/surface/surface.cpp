@@ -18,23 +18,6 @@ namespace {
 
 using sim::Status;
 
-/// Runs `body`, turning OpenVDB's and the standard library's exceptions into a Status.
-template<class F>
-Status guarded(const char *what, F &&body)
-{
-    std::string reason;
-    try {
-        return body();
-    } catch (const openvdb::Exception &e) {
-        reason = std::string("OpenVDB error: ") + e.what();
-    } catch (const std::bad_alloc &) {
-        reason = "out of memory";
-    } catch (const std::exception &e) {
-        reason = e.what();
-    }
-    return Status::failure(std::string(what) + ": " + reason);
-}
-
 Status checkParticles(const sim::ParticleSet &p)
 {
     if (p.velocity.size() != p.position.size() && !p.velocity.empty())
@@ -78,7 +61,7 @@ Status particleSurfaceMesh(const sim::ParticleSet &particles, const sim::Domain 
     out = {};
     if (Status s = checkParticles(particles); !s)
         return s;
-    return guarded("liquid surface", [&] {
+    return surface::guarded("liquid surface", [&] {
         surface::initializeOpenVdb();
         const auto grid = surface::particleLevelSet(particles, particleVoxelSize(particles, domain),
                                                     options);
@@ -93,7 +76,7 @@ Status densitySurfaceMesh(const sim::ScalarGrid &density, const sim::Domain &dom
     out = {};
     if (Status s = checkDensity(density, domain, iso); !s)
         return s;
-    return guarded("level surface", [&] {
+    return surface::guarded("level surface", [&] {
         surface::initializeOpenVdb();
         surface::meshZeroCrossing(*surface::densityField(density, domain, iso), out);
         return Status::success();
@@ -105,7 +88,7 @@ Status particleSurfaceField(const sim::ParticleSet &particles, const sim::Domain
 {
     if (Status s = checkParticles(particles); !s)
         return s;
-    return guarded("liquid surface", [&] {
+    return surface::guarded("liquid surface", [&] {
         surface::initializeOpenVdb();
         const auto grid = surface::particleLevelSet(particles, particleVoxelSize(particles, domain),
                                                     options);
