@@ -3,6 +3,8 @@
 // Helpers the window tests share: showing a window so that shortcuts reach it, and mouse
 // gestures on a viewport.
 
+#include <tools/selecttool.h>
+#include <tools/tooloptions.h>
 #include <viewport/viewport.h>
 
 #include <QApplication>
@@ -25,6 +27,32 @@ inline bool showActive(QWidget &window)
     window.activateWindow();
     return QTest::qWaitForWindowActive(&window);
 }
+
+/// A 400 x 400 viewport on a document with the select tool in use. show() shows it, waits until
+/// it is exposed and fits the scene to it.
+struct SelectView
+{
+    ToolOptions options;
+    Viewport view;
+    SelectTool select;
+
+    explicit SelectView(Document *doc)
+        : view(doc, &options)
+        , select(&view)
+    {
+        view.setTool(&select);
+        view.resize(400, 400);
+    }
+
+    bool show()
+    {
+        view.show();
+        if (!QTest::qWaitForWindowExposed(&view))
+            return false;
+        view.fitToView();
+        return true;
+    }
+};
 
 /// A drag that turns about `pivot` from `handle` by `degrees` (counter-clockwise on screen),
 /// in twelve moves (widget pixels).

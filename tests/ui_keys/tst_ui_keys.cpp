@@ -27,6 +27,7 @@
 #include <numbers>
 
 using namespace plume;
+using plume::test::SelectView;
 using plume::test::showActive;
 using plume::test::turnView;
 
@@ -465,14 +466,9 @@ private slots:
         setKey(box, AnimProperty::Rotation, 0, {0.f, 0.f, 10.f});
         doc.reset(scene, {});
         doc.setSelectedItem(0);
-        ToolOptions options;
-        Viewport view(&doc, &options);
-        SelectTool select(&view);
-        view.setTool(&select);
-        view.resize(400, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.fitToView();
+        SelectView shown(&doc);
+        QVERIFY(shown.show());
+        Viewport &view = shown.view;
         doc.animation()->setFrame(8);
         doc.animation()->setAutoKey(true);
         const QPointF pivot = view.toWidget({0.5f, 0.5f, 0.5f});

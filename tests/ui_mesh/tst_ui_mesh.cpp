@@ -37,6 +37,7 @@
 #include <functional>
 
 using namespace plume;
+using plume::test::SelectView;
 using plume::test::turnView;
 using sim::Vec3;
 
@@ -464,14 +465,9 @@ private slots:
         doc.reset(makeScene(Dimension::TwoD), {});
         doc.undoStack()->push(new AddItem(&doc, 0, boxItem()));
         doc.setSelectedItem(0);
-        ToolOptions options;
-        Viewport view(&doc, &options);
-        SelectTool select(&view);
-        view.setTool(&select);
-        view.resize(400, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.fitToView();
+        SelectView shown(&doc);
+        QVERIFY(shown.show());
+        Viewport &view = shown.view;
         const int before = doc.undoStack()->count();
         const QPointF pivot = view.toWidget({0.5f, 0.5f, 0.5f});
         QVERIFY(view.rotateHandleHit(0, view.rotateHandle(0)));
@@ -510,14 +506,9 @@ private slots:
         doc.reset(makeScene(Dimension::TwoD), {});
         const Item original = cubeItem(mCube);
         doc.undoStack()->push(new AddItem(&doc, 0, original));
-        ToolOptions options;
-        Viewport view(&doc, &options);
-        SelectTool select(&view);
-        view.setTool(&select);
-        view.resize(400, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.fitToView();
+        SelectView shown(&doc);
+        QVERIFY(shown.show());
+        Viewport &view = shown.view;
         const float slack = float(1.5 / view.pixelsPerUnit());
         dragView(view, view.toWidget({0.5f, 0.5f, 0.5f}), view.toWidget({0.6f, 0.45f, 0.5f}), 4);
         const Shape moved = doc.scene().items[0].shape;
@@ -632,14 +623,9 @@ private slots:
         auto *key = panel.findChild<KeyButton *>("key_rotation");
         QVERIFY(key);
         QCOMPARE(key->state(), KeyButton::State::Keyed);
-        ToolOptions options;
-        Viewport view(&doc, &options);
-        SelectTool select(&view);
-        view.setTool(&select);
-        view.resize(400, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.fitToView();
+        SelectView shown(&doc);
+        QVERIFY(shown.show());
+        Viewport &view = shown.view;
         turnView(view, view.rotateHandle(0), view.toWidget({0.5f, 0.5f, 0.5f}), 45.0,
                  Qt::ShiftModifier);
         const Animated<Vec3> &r = doc.scene().items[0].rotation;
