@@ -85,6 +85,8 @@ void SphGrid::gather(Int3 c, const std::vector<Vec3> &positions, Neighbourhood &
         v->resize(padded);
     near.index.resize(padded);
     near.within.resize(padded);
+    for (std::vector<float> &w : near.work)
+        w.resize(padded);
     for (std::size_t n = count; n < padded; ++n) {
         near.x[n] = near.y[n] = near.z[n] = kFar;
         near.index[n] = ~0u;

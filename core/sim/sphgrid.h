@@ -65,7 +65,8 @@ public:
         std::vector<float> x, y, z;
         std::vector<std::uint32_t> index; ///< the particle each entry is an image of
         std::size_t size() const { return index.size(); }
-        /// Scratch for the caller, kept here so that it is allocated once per chunk of cells.
+        /// Scratch for the caller, as long as the arrays above, kept here so that it is
+        /// allocated once per chunk of cells.
         std::vector<std::uint32_t> within;
         std::vector<float> work[8];
         /// Entries c .. c + kLanes - 1 of an array, as a vector.

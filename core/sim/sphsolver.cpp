@@ -226,8 +226,6 @@ void SphSolver::computeAccelerations(double time)
         using N = SphGrid::Neighbourhood;
         const std::uint32_t *index = near.index.data();
         std::uint32_t *within = near.within.data();
-        for (std::vector<float> &w : near.work)
-            w.resize(near.size());
         // Per neighbour closer than h: r = x_i - x_j, rho_j, p_j, v_j - v_i.
         std::vector<float> &rx = near.work[0], &ry = near.work[1], &rz = near.work[2],
                            &rho = near.work[3], &pj = near.work[4], &dvx = near.work[5],
