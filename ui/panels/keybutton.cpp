@@ -14,6 +14,17 @@ KeyButton::KeyButton(QWidget *parent)
     setState(State::Constant);
 }
 
+QPainterPath KeyButton::diamond(QPointF centre, double radius)
+{
+    QPainterPath path;
+    path.moveTo(centre + QPointF(0, -radius));
+    path.lineTo(centre + QPointF(radius, 0));
+    path.lineTo(centre + QPointF(0, radius));
+    path.lineTo(centre + QPointF(-radius, 0));
+    path.closeSubpath();
+    return path;
+}
+
 QColor KeyButton::fillColor(State state)
 {
     switch (state) {
@@ -44,14 +55,6 @@ void KeyButton::paintEvent(QPaintEvent *event)
     QToolButton::paintEvent(event); // the hover and press frame
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    const QPointF c = QRectF(rect()).center();
-    const double r = 6.0;
-    QPainterPath diamond;
-    diamond.moveTo(c + QPointF(0, -r));
-    diamond.lineTo(c + QPointF(r, 0));
-    diamond.lineTo(c + QPointF(0, r));
-    diamond.lineTo(c + QPointF(-r, 0));
-    diamond.closeSubpath();
     const QColor colour = fillColor(mState);
     switch (mState) {
     case State::Constant: p.setPen(QPen(palette().color(QPalette::Mid), 1.2)); break;
@@ -62,7 +65,7 @@ void KeyButton::paintEvent(QPaintEvent *event)
         p.setBrush(colour);
         break;
     }
-    p.drawPath(diamond);
+    p.drawPath(diamond(QRectF(rect()).center(), 6.0));
 }
 
 } // namespace plume

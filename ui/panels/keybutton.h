@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPainterPath>
 #include <QToolButton>
 
 namespace plume {
@@ -21,6 +22,9 @@ public:
     void setState(State state);
     /// The colours of the states (the key strip draws its diamonds in them too).
     static QColor fillColor(State state);
+    /// The key's diamond around `centre`, `radius` pixels from centre to corner (the key strip
+    /// draws the same shape).
+    static QPainterPath diamond(QPointF centre, double radius);
 
 protected:
     void paintEvent(QPaintEvent *event) override;

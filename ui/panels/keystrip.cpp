@@ -25,17 +25,6 @@ constexpr int kLabelWidth = 120;
 constexpr int kMargin = 10;
 constexpr double kKeyRadius = 5.5;
 
-QPainterPath diamond(QPointF c, double r)
-{
-    QPainterPath path;
-    path.moveTo(c + QPointF(0, -r));
-    path.lineTo(c + QPointF(r, 0));
-    path.lineTo(c + QPointF(0, r));
-    path.lineTo(c + QPointF(-r, 0));
-    path.closeSubpath();
-    return path;
-}
-
 QString keyCount(std::size_t n) { return n == 1 ? "1 key" : QString("%1 keys").arg(n); }
 
 } // namespace
@@ -389,7 +378,7 @@ void KeyStrip::paintEvent(QPaintEvent *)
         if (smooth)
             p.drawEllipse(c, kKeyRadius - 1, kKeyRadius - 1);
         else
-            p.drawPath(diamond(c, kKeyRadius));
+            p.drawPath(KeyButton::diamond(c, kKeyRadius));
     };
     std::map<double, bool> summary; // frame -> every key there selected
     for (std::size_t n = 1; n < r.size(); ++n) {
