@@ -1,6 +1,6 @@
 // Advector: the smoke scheme's semi-Lagrangian, MacCormack and BFECC transport of scalars
-// and velocity (the passes are advectionpasses.h; the obstacle-aware traces obstaclewalk.h;
-// accounting advection accounting.cpp), and the public samplers.
+// (velocity: velocityadvection.cpp; the passes are advectionpasses.h; the obstacle-aware
+// traces obstaclewalk.h; accounting advection accounting.cpp), and the public samplers.
 #include "advection.h"
 
 #include "advectionpasses.h"
@@ -138,36 +138,6 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
             flush();
     }
     flush();
-}
-
-void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const
-{
-    const float scale = dt / mDomain.cellSize;
-    if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
-        return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
-    const int axes = mDomain.dimensions();
-    ScalarGrid &temp = work[3];
-    dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
-        auto advectComponent = [&](auto axisConstant) {
-            constexpr int kAxis = decltype(axisConstant)::value;
-            using Disp = FaceDisplacement<decltype(k3D)::value, kAxis>;
-            const ScalarGrid &old = vel.component(kAxis);
-            prepare(work[kAxis], old.size(), old.offset());
-            if (order != AdvectionOrder::SemiLagrangian)
-                prepare(temp, old.size(), old.offset());
-            const Passes<decltype(k3D)::value, decltype(solids)::value, Disp, 1> passes{
-                c, kAxis, Disp{vel, c, scale}, old};
-            if (passes.run(order, {old.data()}, {temp.data()}, {work[kAxis].data()}))
-                work[kAxis].swap(temp);
-        };
-        advectComponent(std::integral_constant<int, 0>{});
-        advectComponent(std::integral_constant<int, 1>{});
-        if (axes == 3)
-            advectComponent(std::integral_constant<int, 2>{});
-    });
-    for (int axis = 0; axis < axes; ++axis)
-        vel.component(axis).swap(work[axis]);
 }
 
 } // namespace plume::sim

@@ -200,18 +200,42 @@ struct FaceDisplacement
 
 // ---- Sweeps ---------------------------------------------------------------------------------
 
+/// A run of consecutive samples of one row that all take the plain path: the batch form of
+/// visitSamples. Sample m of the run is sample i0 + m of its row, reads source index src + m
+/// and writes index dst + m; it sits at (i0 + m + off.x, y, z) and moves by (dx, dy, dz)[m].
+struct PlainRun
+{
+    int i0 = 0;
+    int count = 0;
+    std::size_t src = 0;
+    std::size_t dst = 0;
+    Vec3 off;
+    float y = 0.f;
+    float z = 0.f;
+    const float *dx = nullptr;
+    const float *dy = nullptr;
+    const float *dz = nullptr;
+};
+
+/// The batch of a sweep without one: every sample goes through the body.
+struct NoBatch
+{};
+
 /// Calls body(path, src, position, displacement, dst) for every sample of a grid of `size`
 /// and `off` (cell-centred when faceAxis < 0, else the faces of that axis); the body stores
 /// its results at index dst of its outputs, and zero(dst) clears the samples inside
 /// obstacles. `path` is a PathTag. Without obstacles every sample is plain (traces are not
 /// stopped at closed faces then); with them RowClearance picks the path. Rows go in chunks:
-/// displacements and plain/other first, in loops without branches, then the samples. The last
-/// face of a periodic axis is computed as the first one, so the two stay byte-equal.
-template<bool kSolids, class Disp, class Body, class Zero>
+/// displacements and plain/other first, in loops without branches, then the samples. With a
+/// batch (not NoBatch), runs of plain samples go to batch(PlainRun) instead of the body, which
+/// must give the body's bits; the grid must then fit runsFit(). The last face of a periodic
+/// axis is computed as the first one, so the two stay byte-equal.
+template<bool kSolids, class Disp, class Body, class Zero, class Batch = NoBatch>
 void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp &disp, Body &&body,
-                  Zero &&zero)
+                  Zero &&zero, Batch &&batch = NoBatch{})
 {
-    constexpr int kChunk = 64;
+    constexpr bool kBatch = !std::is_same_v<std::decay_t<Batch>, NoBatch>;
+    constexpr int kChunk = kRun;
     const bool alias = faceAxis >= 0 && c.periodic[faceAxis];
     const int last = faceAxis >= 0 ? c.domain.cells[faceAxis] : -1;
     const int aliasI = alias && faceAxis == 0 ? last : -1;
@@ -239,28 +263,53 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
                                                            : RowClearance{};
         float dx[kChunk], dy[kChunk], dz[kChunk];
         [[maybe_unused]] bool isPlain[kChunk];
+        // One sample on its own: the alias face, or a sample off the plain path.
+        const auto single = [&](int i, int m) PLUME_LAMBDA_INLINE {
+            Vec3 d{dx[m], dy[m], dz[m]};
+            int si = i;
+            if (i == aliasI) {
+                si = 0;
+                d = velocity(0);
+            }
+            const std::size_t n = srcRow + std::size_t(si);
+            const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
+            if constexpr (kSolids) {
+                if (!isPlain[m] || i == aliasI) {
+                    other(room, n, p, d, si, sj, sk, row + std::size_t(i));
+                    return;
+                }
+            }
+            body(PathTag<Path::Plain>{}, n, p, d, row + std::size_t(i));
+        };
         for (int begin = 0; begin < size.x; begin += kChunk) {
             const int end = std::min(begin + kChunk, size.x);
             velocity.fill(begin, end, dx, dy, dz);
             if constexpr (kSolids)
                 room.classify(begin, end, dx, dy, dz, isPlain);
-            for (int i = begin; i < end; ++i) {
-                const int m = i - begin;
-                Vec3 d{dx[m], dy[m], dz[m]};
-                int si = i;
-                if (i == aliasI) {
-                    si = 0;
-                    d = velocity(0);
-                }
-                const std::size_t n = srcRow + std::size_t(si);
-                const Vec3 p{float(si) + off.x, float(sj) + off.y, float(sk) + off.z};
-                if constexpr (kSolids) {
-                    if (!isPlain[m] || i == aliasI) {
-                        other(room, n, p, d, si, sj, sk, row + std::size_t(i));
-                        continue;
+            if constexpr (!kBatch) {
+                for (int i = begin; i < end; ++i)
+                    single(i, i - begin);
+            } else {
+                const auto plain = [&](int m) {
+                    if constexpr (kSolids)
+                        return isPlain[m] && begin + m != aliasI;
+                    else
+                        return begin + m != aliasI;
+                };
+                const int count = end - begin;
+                for (int m = 0; m < count;) {
+                    const int first = m;
+                    while (m < count && plain(m))
+                        ++m;
+                    if (m > first) {
+                        const int i0 = begin + first;
+                        batch(PlainRun{i0, m - first, srcRow + std::size_t(i0),
+                                       row + std::size_t(i0), off, float(sj) + off.y,
+                                       float(sk) + off.z, dx + first, dy + first, dz + first});
                     }
+                    for (; m < count && !plain(m); ++m)
+                        single(begin + m, m);
                 }
-                body(PathTag<Path::Plain>{}, n, p, d, row + std::size_t(i));
             }
         }
     });
