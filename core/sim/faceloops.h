@@ -43,14 +43,16 @@ struct FaceClosure
 };
 
 /// Calls body(i, interior) for every open face i of the row (j, k) of `axis` (count faces).
-/// Without solids only the faces on the domain's ends need the per-face test; the rest is one
-/// loop whose `interior` is std::true_type: those faces lie strictly inside the domain.
+/// Faces strictly inside the domain get `interior` as std::true_type: without solids they are
+/// all open (one loop without tests); with solids a face there is open when neither of its
+/// cells is solid, read from the two cell rows. The faces on the domain's ends take the
+/// general test (boundary conditions).
 template<class F>
 inline void forOpenFacesInRow(int axis, int j, int k, int count, const FaceClosure &closure,
                               F &&body)
 {
     const int along = axis == 1 ? j : k;
-    if (closure.anySolid || (axis != 0 && (along == 0 || along == closure.domain.cells[axis]))) {
+    if (axis != 0 && (along == 0 || along == closure.domain.cells[axis])) {
         for (int i = 0; i < count; ++i) {
             if (!closure.closed(axis, i, j, k))
                 body(i, std::false_type{});
@@ -66,8 +68,25 @@ inline void forOpenFacesInRow(int axis, int j, int k, int count, const FaceClosu
         begin = 1;
         end = count - 1;
     }
-    for (int i = begin; i < end; ++i)
-        body(i, std::true_type{});
+    if (!closure.anySolid) {
+        for (int i = begin; i < end; ++i)
+            body(i, std::true_type{});
+        return;
+    }
+    // The cells on the faces' high side (the row itself) and low side (the row below along
+    // axis 1 or 2, one cell back along x).
+    const FlagGrid &solids = closure.solids;
+    const Int3 n = solids.size();
+    const std::uint8_t *high = solids.data() + solids.index(0, j, k);
+    const std::uint8_t *low = high - 1;
+    if (axis == 1)
+        low = high - n.x;
+    else if (axis == 2)
+        low = high - std::size_t(n.x) * std::size_t(n.y);
+    for (int i = begin; i < end; ++i) {
+        if ((high[i] | low[i]) == 0)
+            body(i, std::true_type{});
+    }
 }
 
 /// The two cells either side of face `along` on an axis of n cells: wrapped on periodic

@@ -51,13 +51,12 @@ struct CellStencils
     bool anySolid;
     float invH;
 
+    /// Rows go in segments of at most this many cells (the kernels' scratch arrays).
+    static constexpr int kSegment = 256;
+
     void at(int i, int j, int k, Stencil &sx, Stencil &sy, Stencil &sz) const
     {
         const Int3 n = domain.cells;
-        if (!anySolid && i > 0 && i < n.x - 1) {
-            sx = Stencil{-1, 1, 0.5f * invH};
-            return;
-        }
         sx = stencil(i, n.x, isPeriodic(domain, 0), invH,
                      [&](int x) { return anySolid && solids.isSolid(x, j, k); });
         if (!anySolid)
@@ -68,6 +67,71 @@ struct CellStencils
             sz = stencil(k, n.z, isPeriodic(domain, 2), invH,
                          [&](int z) { return solids.isSolid(i, j, z); });
     }
+    /// Marks in clear[0, i1 - i0) the cells i of row (j, k) whose stencils are central along
+    /// x and the row's along y and z (row()): fluid cells away from the x ends whose
+    /// neighbours, those that at() would check, are fluid. Without solids: the inner cells.
+    void clearCells(int j, int k, int i0, int i1, bool *clear) const
+    {
+        const Int3 n = domain.cells;
+        for (int i = i0; i < i1; ++i)
+            clear[i - i0] = i > 0 && i < n.x - 1;
+        if (!anySolid)
+            return;
+        // The rows that stencil() looks at along y and z: wrapped, in range, not the row itself.
+        const std::uint8_t *rows[4] = {};
+        int count = 0;
+        auto neighbour = [&](int c, int nc, int axis, int at) {
+            const bool periodic = isPeriodic(domain, axis);
+            if (periodic)
+                at = at < 0 ? nc - 1 : (at >= nc ? 0 : at);
+            if (at < 0 || at >= nc || at == c)
+                return;
+            rows[count++] = solids.data()
+                            + (axis == 1 ? solids.index(0, at, k) : solids.index(0, j, at));
+        };
+        neighbour(j, n.y, 1, j - 1);
+        neighbour(j, n.y, 1, j + 1);
+        if (n.z > 1) {
+            neighbour(k, n.z, 2, k - 1);
+            neighbour(k, n.z, 2, k + 1);
+        }
+        const std::uint8_t *own = solids.data() + solids.index(0, j, k);
+        for (int i = std::max(i0, 1); i < std::min(i1, n.x - 1); ++i) {
+            int solid = own[i - 1] | own[i] | own[i + 1];
+            for (int r = 0; r < count; ++r)
+                solid |= rows[r][i];
+            clear[i - i0] = solid == 0;
+        }
+    }
+
+    /// For the cells [i0, i1) of row (j, k), at most kSegment, whose row stencils are sy and
+    /// sz: cell(i, sx, sy, sz) for every fluid cell with its stencils (central ones for the
+    /// clear cells, first), and solid(i) for the solid cells.
+    template<class Cell, class Solid>
+    void visitSegment(int j, int k, int i0, int i1, const Stencil &sy, const Stencil &sz,
+                      Cell &&cell, Solid &&solid) const
+    {
+        bool clear[kSegment];
+        clearCells(j, k, i0, i1, clear);
+        const Stencil central{-1, 1, 0.5f * invH};
+        for (int i = i0; i < i1; ++i) {
+            if (clear[i - i0])
+                cell(i, central, sy, sz);
+        }
+        const std::size_t row = solids.index(0, j, k);
+        for (int i = i0; i < i1; ++i) {
+            if (clear[i - i0])
+                continue;
+            if (anySolid && solids.isSolid(row + i)) {
+                solid(i);
+                continue;
+            }
+            Stencil sx, syc = sy, szc = sz;
+            at(i, j, k, sx, syc, szc);
+            cell(i, sx, syc, szc);
+        }
+    }
+
     void row(int j, int k, Stencil &sy, Stencil &sz) const
     {
         const Int3 n = domain.cells;
@@ -117,27 +181,16 @@ void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &
                 oy = (cu(sz.hi * uz) - cu(sz.lo * uz)) * fz - (cw(sx.hi) - cw(sx.lo)) * fx;
             }
         };
-        constexpr int kSegment = 256;
+        constexpr int kSegment = CellStencils::kSegment;
         float ox[kSegment], oy[kSegment], oz[kSegment];
         for (int i0 = 0; i0 < n.x; i0 += kSegment) {
             const int i1 = std::min(n.x, i0 + kSegment);
-            // Interior cells of a grid without solids: central differences, one branch-free
-            // loop. Everything else takes the general stencils.
-            const int b = cells.anySolid ? i1 : std::max(i0, 1);
-            const int e = cells.anySolid ? i1 : std::max(b, std::min(i1, n.x - 1));
-            const Stencil central{-1, 1, 0.5f * cells.invH};
-            for (int i = b; i < e; ++i)
-                omegaAt(i, central, sy, sz, ox[i - i0], oy[i - i0], oz[i - i0]);
-            for (int i = i0; i < i1; ++i) {
-                if (i >= b && i < e)
-                    continue;
-                Stencil sx, syc = sy, szc = sz;
-                ox[i - i0] = oy[i - i0] = oz[i - i0] = 0.f;
-                if (cells.anySolid && solids.isSolid(row + i))
-                    continue;
-                cells.at(i, j, k, sx, syc, szc);
+            cells.visitSegment(
+                j, k, i0, i1, sy, sz,
+                [&](int i, const Stencil &sx, const Stencil &syc, const Stencil &szc) {
                 omegaAt(i, sx, syc, szc, ox[i - i0], oy[i - i0], oz[i - i0]);
-            }
+                },
+                [&](int i) { ox[i - i0] = oy[i - i0] = oz[i - i0] = 0.f; });
             float *m = mag.data() + row;
             for (int i = i0; i < i1; ++i) {
                 const int s = i - i0;
@@ -201,21 +254,9 @@ void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids
         };
         Stencil sy, sz;
         cells.row(j, k, sy, sz);
-        const int b = anySolid ? n.x : 1;
-        const int e = anySolid ? n.x : std::max(b, n.x - 1);
-        const Stencil central{-1, 1, 0.5f * cells.invH};
-        for (int i = b; i < e; ++i)
-            forceAt(i, central, sy, sz);
-        for (int i = 0; i < n.x; ++i) {
-            if (i >= b && i < e)
-                continue;
-            if (anySolid && solids.isSolid(row + i)) {
-                px[i] = py[i] = pz[i] = 0.f;
-                continue;
-            }
-            Stencil sx, syc = sy, szc = sz;
-            cells.at(i, j, k, sx, syc, szc);
-            forceAt(i, sx, syc, szc);
+        for (int i0 = 0; i0 < n.x; i0 += CellStencils::kSegment) {
+            cells.visitSegment(j, k, i0, std::min(n.x, i0 + CellStencils::kSegment), sy, sz,
+                               forceAt, [&](int i) { px[i] = py[i] = pz[i] = 0.f; });
         }
     });
 

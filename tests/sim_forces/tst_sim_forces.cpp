@@ -10,6 +10,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -39,6 +41,14 @@ void fillRandom(MacGrid &vel, std::uint32_t seed)
         for (std::size_t n = 0; n < c.count(); ++n)
             c[n] = dist(rng);
     }
+}
+
+/// The column is2D with a 2D and a 3D row: the data of the tests that run in both.
+void addDimensionRows()
+{
+    QTest::addColumn<bool>("is2D");
+    QTest::newRow("2D") << true;
+    QTest::newRow("3D") << false;
 }
 
 /// World position of face (i, j, k) of `axis`.
@@ -122,12 +132,7 @@ class TestSimForces : public QObject
 private slots:
     // ---- curl noise --------------------------------------------------------------------------
 
-    void curlNoiseIsDivergenceFree_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void curlNoiseIsDivergenceFree_data() { addDimensionRows(); }
 
     void curlNoiseIsDivergenceFree()
     {
@@ -176,12 +181,7 @@ private slots:
         QVERIFY(meanJacobian > 1.0);
     }
 
-    void curlNoiseSeedsAndTime_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void curlNoiseSeedsAndTime_data() { addDimensionRows(); }
 
     void curlNoiseSeedsAndTime()
     {
@@ -300,12 +300,7 @@ private slots:
 
     // ---- force fields -----------------------------------------------------------------------
 
-    void forceDirections_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void forceDirections_data() { addDimensionRows(); }
 
     void forceDirections()
     {
@@ -388,12 +383,7 @@ private slots:
         QVERIFY(length(ev.acceleration(q, {}, 3.0) - expect) < 1e-4f);
     }
 
-    void applyToMacMatchesFields_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void applyToMacMatchesFields_data() { addDimensionRows(); }
 
     void applyToMacMatchesFields()
     {
@@ -442,12 +432,7 @@ private slots:
         }
     }
 
-    void applyToMacSkipsClosedFaces_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void applyToMacSkipsClosedFaces_data() { addDimensionRows(); }
 
     void applyToMacSkipsClosedFaces()
     {
@@ -492,12 +477,7 @@ private slots:
         QVERIFY(closed > 0 && open > closed);
     }
 
-    void turbulenceOnMacIsDivergenceFree_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void turbulenceOnMacIsDivergenceFree_data() { addDimensionRows(); }
 
     void turbulenceOnMacIsDivergenceFree()
     {
@@ -718,12 +698,7 @@ private slots:
         }
     }
 
-    void confinementSpinsUpVortex_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void confinementSpinsUpVortex_data() { addDimensionRows(); }
 
     void confinementSpinsUpVortex()
     {
@@ -771,12 +746,7 @@ private slots:
 
     // ---- determinism ------------------------------------------------------------------------
 
-    void serialEqualsParallel_data()
-    {
-        QTest::addColumn<bool>("is2D");
-        QTest::newRow("2D") << true;
-        QTest::newRow("3D") << false;
-    }
+    void serialEqualsParallel_data() { addDimensionRows(); }
 
     void serialEqualsParallel()
     {
@@ -846,6 +816,151 @@ private slots:
             arena.execute([&] { vorticityMagnitude(start, solids, d, parallel); });
             QVERIFY(serial.identical(parallel));
         }
+    }
+
+    void vorticityMatchesCellByCellStencils_data() { addDimensionRows(); }
+
+    // The curl at every cell, each with its own stencil as eq. 9 with one-sided differences
+    // at walls and solids gives it (wrapped on periodic axes): the kernel, which takes central
+    // differences wherever a cell has fluid all around, must give the same bits.
+    void vorticityMatchesCellByCellStencils()
+    {
+        QFETCH(bool, is2D);
+        Domain d = makeDomain(is2D ? Int3{41, 37, 1} : Int3{23, 19, 17});
+        d.boundaries[int(Face::XMin)] = Boundary::Periodic;
+        d.boundaries[int(Face::XMax)] = Boundary::Periodic;
+        d.boundaries[int(Face::YMax)] = Boundary::Open;
+        if (!is2D) {
+            d.boundaries[int(Face::ZMin)] = Boundary::Periodic;
+            d.boundaries[int(Face::ZMax)] = Boundary::Periodic;
+        }
+        const Int3 n = d.cells;
+        FlagGrid solids(n);
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> coin(0.f, 1.f);
+        for (int k = 0; k < n.z; ++k)
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i)
+                    solids.setSolid(i, j, k, coin(rng) < 0.08f);
+        MacGrid vel(n);
+        fillRandom(vel, 3);
+        ScalarGrid out;
+        vorticityMagnitude(vel, solids, d, out);
+
+        const float invH = 1.f / d.cellSize;
+        // Offsets to the cells a derivative along `axis` uses at cell c, and 1 / distance.
+        auto stencil = [&](Int3 c, int axis, int &lo, int &hi, float &factor) {
+            const int at = c[axis];
+            const int size = n[axis];
+            const bool periodic = d.boundary(axis, false) == Boundary::Periodic;
+            int l = at - 1, h = at + 1;
+            if (periodic) {
+                l = l < 0 ? size - 1 : l;
+                h = h >= size ? 0 : h;
+            }
+            auto solidAt = [&](int x) {
+                Int3 q = c;
+                q[axis] = x;
+                return solids.isSolid(q.x, q.y, q.z);
+            };
+            const bool loOk = l >= 0 && l != at && !solidAt(l);
+            const bool hiOk = h < size && h != at && !solidAt(h);
+            const int span = int(loOk) + int(hiOk);
+            lo = loOk ? l : at;
+            hi = hiOk ? h : at;
+            factor = span == 0 ? 0.f : invH / float(span);
+        };
+        auto cu = [&](int i, int j, int k) { return vel.u(i, j, k) + vel.u(i + 1, j, k); };
+        auto cv = [&](int i, int j, int k) { return vel.v(i, j, k) + vel.v(i, j + 1, k); };
+        auto cw = [&](int i, int j, int k) { return vel.w(i, j, k) + vel.w(i, j, k + 1); };
+        int compared = 0;
+        for (int k = 0; k < n.z; ++k) {
+            for (int j = 0; j < n.y; ++j) {
+                for (int i = 0; i < n.x; ++i) {
+                    float expected = 0.f;
+                    if (!solids.isSolid(i, j, k)) {
+                        int xl, xh, yl, yh, zl = k, zh = k;
+                        float fx, fy, fz = 0.f;
+                        stencil({i, j, k}, 0, xl, xh, fx);
+                        stencil({i, j, k}, 1, yl, yh, fy);
+                        if (!is2D)
+                            stencil({i, j, k}, 2, zl, zh, fz);
+                        fx *= 0.5f;
+                        fy *= 0.5f;
+                        fz *= 0.5f;
+                        const float oz = (cv(xh, j, k) - cv(xl, j, k)) * fx
+                                         - (cu(i, yh, k) - cu(i, yl, k)) * fy;
+                        float ox = 0.f, oy = 0.f;
+                        if (!is2D) {
+                            ox = (cw(i, yh, k) - cw(i, yl, k)) * fy
+                                 - (cv(i, j, zh) - cv(i, j, zl)) * fz;
+                            oy = (cu(i, j, zh) - cu(i, j, zl)) * fz
+                                 - (cw(xh, j, k) - cw(xl, j, k)) * fx;
+                        }
+                        expected = std::sqrt(ox * ox + oy * oy + oz * oz);
+                    }
+                    if (std::bit_cast<std::uint32_t>(out(i, j, k))
+                        != std::bit_cast<std::uint32_t>(expected)) {
+                        QFAIL(qPrintable(QString("cell (%1, %2, %3): %4, expected %5")
+                                             .arg(i)
+                                             .arg(j)
+                                             .arg(k)
+                                             .arg(out(i, j, k))
+                                             .arg(expected)));
+                    }
+                    ++compared;
+                }
+            }
+        }
+        QCOMPARE(compared, n.volume());
+    }
+
+    // Solids change the confinement force only next to them: faces whose cells are three or
+    // more cells from every solid get the bits of the same flow without solids.
+    void confinementAwayFromSolidsIsUnchanged()
+    {
+        Domain d = makeDomain(Int3{29, 23, 19});
+        d.boundaries[int(Face::XMin)] = Boundary::Periodic;
+        d.boundaries[int(Face::XMax)] = Boundary::Periodic;
+        const Int3 n = d.cells;
+        FlagGrid none(n), solids(n);
+        const Int3 placed[] = {{4, 5, 6}, {20, 11, 3}, {13, 17, 14}, {0, 9, 9}, {27, 2, 16}};
+        for (Int3 c : placed)
+            solids.setSolid(c.x, c.y, c.z, true);
+        auto farFromSolids = [&](int i, int j, int k) {
+            for (Int3 c : placed) {
+                int dx = std::abs(i - c.x);
+                dx = std::min(dx, n.x - dx); // periodic x
+                if (std::max({dx, std::abs(j - c.y), std::abs(k - c.z)}) < 3)
+                    return false;
+            }
+            return true;
+        };
+        MacGrid with(n), without(n);
+        fillRandom(with, 9);
+        without = with;
+        Workspace work;
+        addVorticityConfinement(with, 0.7f, solids, d, 0.1f, work);
+        addVorticityConfinement(without, 0.7f, none, d, 0.1f, work);
+        int compared = 0;
+        for (int axis = 0; axis < 3; ++axis) {
+            const ScalarGrid &a = with.component(axis);
+            const ScalarGrid &b = without.component(axis);
+            for (int k = 0; k < a.size().z; ++k)
+                for (int j = 0; j < a.size().y; ++j)
+                    for (int i = 0; i < a.size().x; ++i) {
+                        int lo[3] = {i, j, k}, hi[3] = {i, j, k};
+                        lo[axis] -= 1;
+                        if (lo[axis] < 0 || hi[axis] >= n[axis]
+                            || !farFromSolids(lo[0], lo[1], lo[2])
+                            || !farFromSolids(hi[0], hi[1], hi[2]))
+                            continue;
+                        QCOMPARE(std::bit_cast<std::uint32_t>(a(i, j, k)),
+                                 std::bit_cast<std::uint32_t>(b(i, j, k)));
+                        ++compared;
+                    }
+        }
+        QVERIFY(compared > 20000);
     }
 
     void mismatchedSizesAreIgnored()
