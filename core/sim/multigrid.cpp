@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace plume::sim {
 
@@ -20,6 +21,9 @@ template<class F>
 void forEachRowScratch(Int3 size, std::size_t len, F &&body)
 {
     const std::int64_t ny = size.y;
+    std::optional<SerialScope> serial; // coarse levels stay on this thread (forEachRowLight)
+    if (tooSmallForTasks(size))
+        serial.emplace();
     detail::forRowChunks(std::int64_t(size.y) * size.z, [&](std::int64_t b, std::int64_t e) {
         std::vector<float> scratch(len);
         for (std::int64_t r = b; r < e; ++r)
@@ -453,7 +457,7 @@ void Multigrid::sweep(Level &l, float *x, const float *b, int colour, std::vecto
 {
     const bool px = l.periodic[0];
     const int nx = l.n.x;
-    forEachRow(l.n, [&](int j, int k) {
+    forEachRowLight(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *xr = x + o;
         const float *br = b + o;
@@ -597,7 +601,7 @@ Dots Multigrid::vcycle(int level, float *x, const float *b)
     std::vector<double> partial(level == 0 ? 3 * std::size_t(l.n.y) * l.n.z : 0);
     std::vector<double> *dots = level == 0 ? &partial : nullptr;
     if (level > 0) {
-        forEachRow(l.n, [&](int j, int k) {
+        forEachRowLight(l.n, [&](int j, int k) {
             const std::size_t o = l.row(j, k);
             startRow(b + o, x + o, l.flags.data() + o, l.n.x, std::uint32_t(j + k) & 1u, 0u);
         });

@@ -65,6 +65,23 @@ void forEachRow(Int3 size, F &&body)
     });
 }
 
+/// Whether a box is too small to be worth starting tasks for kernels of a few operations per
+/// cell (the coarse multigrid levels): under 8192 cells. Such kernels run it in a SerialScope;
+/// rows compute the same bits either way.
+inline bool tooSmallForTasks(Int3 size) { return std::int64_t(size.x) * size.y * size.z < 8192; }
+
+/// forEachRow for kernels of a few operations per cell: small boxes stay on the calling thread.
+template<class F>
+void forEachRowLight(Int3 size, F &&body)
+{
+    if (!tooSmallForTasks(size)) {
+        forEachRow(size, body);
+        return;
+    }
+    SerialScope serial;
+    forEachRow(size, body);
+}
+
 /// Runs body(k) for every z-slab k in [0, nz). For kernels whose work items are whole slabs.
 template<class F>
 void forEachSlab(int nz, F &&body)
