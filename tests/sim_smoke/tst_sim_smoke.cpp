@@ -9,6 +9,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace plume::sim;
 
@@ -291,6 +292,47 @@ private slots:
     }
 
     // The whole smoke state of a 128^3 plume fits in 64 bytes per cell.
+    void firstNonFiniteFieldNamesTheField_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<float>("value");
+        QTest::addColumn<QString>("expected");
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const float inf = std::numeric_limits<float>::infinity();
+        const float big = std::numeric_limits<float>::max();
+        const float tiny = std::numeric_limits<float>::denorm_min();
+        QTest::newRow("density NaN") << "density" << nan << "density";
+        QTest::newRow("density -NaN") << "density" << -nan << "density";
+        QTest::newRow("temperature +inf") << "temperature" << inf << "temperature";
+        QTest::newRow("velocity y -inf") << "velocity-y" << -inf << "velocity y";
+        QTest::newRow("velocity z NaN") << "velocity-z" << nan << "velocity z";
+        QTest::newRow("largest float") << "density" << big << "";
+        QTest::newRow("lowest float") << "velocity-x" << -big << "";
+        QTest::newRow("subnormal") << "temperature" << tiny << "";
+    }
+
+    // Blow-up detection scans every field after a step: NaN and infinities (either sign, any
+    // payload) name their field; the largest finite floats and subnormals are finite.
+    void firstNonFiniteFieldNamesTheField()
+    {
+        QFETCH(QString, field);
+        QFETCH(float, value);
+        QFETCH(QString, expected);
+        const Domain d = box(21, true);
+        SmokeSolver s(d, SimParams{});
+        QCOMPARE(s.firstNonFiniteField(), std::string());
+        // The solver's own grid (the accessors are const; the solver itself is not).
+        const MacGrid &v = s.velocity();
+        const ScalarGrid &g = field == "density"       ? s.density()
+                              : field == "temperature" ? s.temperature()
+                              : field == "velocity-x"  ? v.u
+                              : field == "velocity-y"  ? v.v
+                                                       : v.w;
+        // Late in the last row: the scan reaches the row's tail.
+        const_cast<ScalarGrid &>(g)[g.count() - 2] = value;
+        QCOMPARE(QString::fromStdString(s.firstNonFiniteField()), expected);
+    }
+
     void memoryPerCell()
     {
         Domain d = box(128, true);
