@@ -479,6 +479,7 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
     r.number(sp::vorticity, p.vorticity);
     r.enumeration("advection", p.advection, sim::kAdvectionOrderNames);
     r.boolean("accountingDensity", p.accountingDensity);
+    r.boolean("adaptiveDomain", p.adaptiveDomain);
     if (r.has("pressure")) {
         ObjectReader pr(r.context(), r.take("pressure"), r.path("pressure"));
         readPressure(pr, p.pressure);

@@ -212,6 +212,8 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     o.add("vorticity", number(p.vorticity));
     o.add("advection", string(sim::toString(p.advection)));
     o.add("accountingDensity", boolean(p.accountingDensity));
+    if (p.adaptiveDomain) // older files stay byte-identical
+        o.add("adaptiveDomain", boolean(true));
     Node pr = Node::object();
     pr.add("tolerance", number(p.pressure.tolerance));
     pr.add("maxIterations", number(std::int64_t(p.pressure.maxIterations)));

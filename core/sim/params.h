@@ -201,6 +201,9 @@ struct SimParams
 
     AdvectionOrder advection = AdvectionOrder::MacCormack;
     bool accountingDensity = false; ///< Mick West's mass-conserving advection for density
+    /// Smoke scheme: solve only in a box around the smoke (activebox.h, docs/adaptive.md). Fixed
+    /// on a running solver, like the scheme.
+    bool adaptiveDomain = false;
     PressureSettings pressure;
     CombustionSettings combustion; ///< used where emitters emit fuel
     OceanSettings ocean;           ///< the ocean scheme's waves

@@ -7,6 +7,7 @@
 #include "solver.h"
 #include "workspace.h"
 
+#include <functional>
 #include <vector>
 
 namespace plume::sim {
@@ -53,6 +54,8 @@ public:
     const ScalarGrid &expansion() const { return mExpansion; }
 
 private:
+    friend class ActiveBoxSolver; // runs one over a box of the domain (activebox.h)
+
     std::vector<StateField> stateFields() override;
     void stateRestored(bool solidsChanged) override;
     void applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion) override;
@@ -94,6 +97,9 @@ private:
     ScalarGrid mExpansion;             ///< divergence source of the last step, 1 / s
     std::vector<std::uint8_t> mIgnite; ///< cells where emitted fuel burns whatever the heat
     ScalarGrid mPressureField;
+    /// Called with dt just before the projection (the adaptive domain's far field); empty
+    /// otherwise.
+    std::function<void(float)> mBeforeProjection;
 };
 
 } // namespace plume::sim

@@ -1,4 +1,5 @@
 // Solver::create: the one place that knows the schemes' classes.
+#include "activebox.h"
 #include "memory.h"
 #include "oceansolver.h"
 #include "smokesolver.h"
@@ -52,6 +53,8 @@ std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &pa
             return std::make_unique<OceanSolver>(domain, params);
         if (params.scheme == Scheme::Sph)
             return std::make_unique<SphSolver>(domain, params);
+        if (params.adaptiveDomain)
+            return std::make_unique<ActiveBoxSolver>(domain, params);
         return std::make_unique<SmokeSolver>(domain, params);
     } catch (const std::bad_alloc &) {
         return fail("out of memory allocating the grids for " + std::to_string(domain.cellCount())

@@ -1,0 +1,615 @@
+#include "activebox.h"
+
+#include "advection.h"
+#include "boundaryconditions.h"
+#include "parallel.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+namespace plume::sim {
+
+namespace {
+
+Int3 add(Int3 a, Int3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+Int3 sub(Int3 a, Int3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+
+/// The sub-domain over `box`: faces inside the domain are open, the others keep the domain's.
+Domain subDomain(const Domain &d, const CellBox &box)
+{
+    Domain s = d;
+    s.cells = box.size();
+    s.origin = d.toWorld({float(box.lo.x), float(box.lo.y), float(box.lo.z)});
+    for (int a = 0; a < 3; ++a) {
+        if (box.lo[a] > 0)
+            s.boundaries[2 * a] = Boundary::Open;
+        if (box.hi[a] < d.cells[a])
+            s.boundaries[2 * a + 1] = Boundary::Open;
+    }
+    return s;
+}
+
+/// Copies `count` samples: dst(dstLo + t) = src(srcLo + t).
+void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count)
+{
+    if (count.x <= 0 || count.y <= 0 || count.z <= 0)
+        return;
+    forEachRow(Int3{1, count.y, count.z}, [&](int j, int k) {
+        const float *from = src.data() + src.index(srcLo.x, srcLo.y + j, srcLo.z + k);
+        float *to = dst.data() + dst.index(dstLo.x, dstLo.y + j, dstLo.z + k);
+        std::memcpy(to, from, std::size_t(count.x) * sizeof(float));
+    });
+}
+
+/// A grid of the samples a field has over `to` cells, given its samples over `from` cells
+/// (face grids have one more along their axis).
+Int3 resized(Int3 samples, Int3 from, Int3 to)
+{
+    return samples.volume() == 0 ? samples : add(samples, sub(to, from));
+}
+
+/// Cells of a domain-wide mask that lie in `box`, renumbered over the box.
+SparseMask cropMask(const SparseMask &mask, Int3 cells, const CellBox &box)
+{
+    SparseMask out;
+    const Int3 n = box.size();
+    const std::uint32_t plane = std::uint32_t(cells.x) * std::uint32_t(cells.y);
+    for (std::size_t m = 0; m < mask.size(); ++m) {
+        const std::uint32_t c = mask.cells[m];
+        const int i = int(c % std::uint32_t(cells.x)),
+                  j = int((c / std::uint32_t(cells.x)) % std::uint32_t(cells.y)),
+                  k = int(c / plane);
+        if (i < box.lo.x || i >= box.hi.x || j < box.lo.y || j >= box.hi.y || k < box.lo.z
+            || k >= box.hi.z)
+            continue;
+        const std::uint32_t local = std::uint32_t(i - box.lo.x)
+                                    + std::uint32_t(n.x)
+                                          * (std::uint32_t(j - box.lo.y)
+                                             + std::uint32_t(n.y) * std::uint32_t(k - box.lo.z));
+        out.add(local, mask.weights[m]);
+    }
+    return out;
+}
+
+/// Bounds of a mask's cells (empty for an empty mask).
+CellBox maskBounds(const SparseMask &mask, Int3 cells)
+{
+    CellBox b{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
+    const std::uint32_t plane = std::uint32_t(cells.x) * std::uint32_t(cells.y);
+    for (std::uint32_t c : mask.cells) {
+        const Int3 p{int(c % std::uint32_t(cells.x)),
+                     int((c / std::uint32_t(cells.x)) % std::uint32_t(cells.y)), int(c / plane)};
+        for (int a = 0; a < 3; ++a) {
+            b.lo[a] = std::min(b.lo[a], p[a]);
+            b.hi[a] = std::max(b.hi[a], p[a] + 1);
+        }
+    }
+    return mask.empty() ? CellBox{} : b;
+}
+
+/// The solids and their motion inside `box`, renumbered over the box.
+void cropObstacles(const FlagGrid &solids, const ObstacleMotion &motion, const CellBox &box,
+                   FlagGrid &outSolids, ObstacleMotion &outMotion)
+{
+    const Int3 n = box.size();
+    outSolids.reshape(n);
+    outMotion = ObstacleMotion();
+    for (int a = 0; a < 3; ++a) {
+        if (motion.velocity[a].count() > 0) {
+            outMotion.velocity[a].reshape(n, kCellCentre);
+            copyBlock(motion.velocity[a], box.lo, outMotion.velocity[a], {0, 0, 0}, n);
+        }
+    }
+    if (!motion.noSlip.empty())
+        outMotion.noSlip.resize(std::size_t(n.volume()));
+    forEachRow(Int3{1, n.y, n.z}, [&](int j, int k) {
+        const std::size_t from = solids.index(box.lo.x, box.lo.y + j, box.lo.z + k);
+        const std::size_t to = outSolids.index(0, j, k);
+        std::memcpy(outSolids.data() + to, solids.data() + from, std::size_t(n.x));
+        if (!outMotion.noSlip.empty())
+            std::memcpy(outMotion.noSlip.data() + to, motion.noSlip.data() + from,
+                        std::size_t(n.x));
+    });
+}
+
+CellBox unite(const CellBox &a, const CellBox &b)
+{
+    if (a.empty())
+        return b;
+    if (b.empty())
+        return a;
+    CellBox u;
+    for (int x = 0; x < 3; ++x) {
+        u.lo[x] = std::min(a.lo[x], b.lo[x]);
+        u.hi[x] = std::max(a.hi[x], b.hi[x]);
+    }
+    return u;
+}
+
+bool isSmoke(const char *name)
+{
+    for (const char *s :
+         {"density", "temperature", "dye-red", "dye-green", "dye-blue", "fuel", "flame"})
+        if (std::strcmp(name, s) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+ActiveBoxSolver::ActiveBoxSolver(const Domain &domain, const SimParams &params)
+    : mDomain(domain)
+    , mParams(params)
+    , mSolids(domain.cells)
+{
+    const Int3 n = domain.cells;
+    for (int c = kCoarsen; c >= 1; c /= 2) {
+        if (n.x % c == 0 && n.y % c == 0 && (domain.is2D() || n.z % c == 0)) {
+            mCoarsen = c;
+            break;
+        }
+    }
+    mFarDomain = domain;
+    mFarDomain.cells = {n.x / mCoarsen, n.y / mCoarsen, domain.is2D() ? 1 : n.z / mCoarsen};
+    mFarDomain.cellSize = domain.cellSize * float(mCoarsen);
+    setFarSolids();
+    reset();
+}
+
+void ActiveBoxSolver::setFarSolids()
+{
+    const Int3 n = mFarDomain.cells;
+    const int c = mCoarsen, cz = mDomain.is2D() ? 1 : mCoarsen;
+    FlagGrid solids(n);
+    for (int k = 0; k < n.z; ++k)
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                int count = 0;
+                for (int z = 0; z < cz; ++z)
+                    for (int y = 0; y < c; ++y)
+                        for (int x = 0; x < c; ++x)
+                            count += mSolids.isSolid(i * c + x, j * c + y, k * cz + z) ? 1 : 0;
+                solids.setSolid(i, j, k, count > 0);
+            }
+    if (mFarSolids == solids)
+        return;
+    mFarSolids = std::move(solids);
+    mFarPressure.setup(mFarDomain, mFarSolids);
+}
+
+void ActiveBoxSolver::projectFarField(float dt)
+{
+    const MacGrid &fine = mInner->mVelocity;
+    const int dims = mDomain.dimensions();
+    const Int3 factor{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
+    Int3 lo, hi;
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = mBox.lo[a] / factor[a];
+        hi[a] = mBox.hi[a] / factor[a];
+    }
+    // The box's flow, averaged onto the coarse faces it covers; the rest keeps its flow.
+    for (int a = 0; a < dims; ++a) {
+        ScalarGrid &coarse = mFarVelocity.component(a);
+        const ScalarGrid &f = fine.component(a);
+        Int3 count = sub(hi, lo);
+        count[a] += 1;
+        const int b = (a + 1) % 3, e = (a + 2) % 3;
+        const float weight = 1.f / float(factor[b] * factor[e]);
+        forEachRow(count, [&](int j, int k) {
+            for (int i = 0; i < count.x; ++i) {
+                const Int3 C{lo.x + i, lo.y + j, lo.z + k};
+                Int3 F; // the fine face at the coarse face's low corner, in the box
+                for (int x = 0; x < 3; ++x)
+                    F[x] = C[x] * factor[x] - mBox.lo[x];
+                float sum = 0.f;
+                for (int t = 0; t < factor[e]; ++t)
+                    for (int q = 0; q < factor[b]; ++q) {
+                        Int3 G = F;
+                        G[b] += q;
+                        G[e] += t;
+                        sum += f(G.x, G.y, G.z);
+                    }
+                coarse(C.x, C.y, C.z) = sum * weight;
+            }
+        });
+    }
+    enforceVelocityBoundaries(mFarVelocity, mFarSolids, mFarDomain);
+    mFarPressure.project(mFarVelocity, mFarPressureField, dt, mParams.pressure, mFarWork);
+
+    // The open faces of the box see the far field's pressure just outside them instead of
+    // zero. With ghost pressure g, the projection's u -= (p_in - g) on a low face equals
+    // projecting u + g with a zero ghost (and u - g on a high face), which the inner solver does.
+    MacGrid &u = mInner->mVelocity;
+    const FlagGrid &solids = mInner->mSolids;
+    const Int3 nb = mBox.size();
+    const float toTilde = dt / mDomain.cellSize;
+    for (int a = 0; a < dims; ++a) {
+        const int b = (a + 1) % 3, e = (a + 2) % 3;
+        for (int side = 0; side < 2; ++side) {
+            if (side == 0 ? mBox.lo[a] == 0 : mBox.hi[a] == mDomain.cells[a])
+                continue;
+            ScalarGrid &f = u.component(a);
+            Int3 span = nb;
+            span[a] = 1;
+            forEachRow(span, [&](int j, int k) {
+                for (int i = 0; i < span.x; ++i) {
+                    Int3 cell{i, j, k};
+                    cell[a] = side == 0 ? 0 : nb[a] - 1;
+                    if (solids.isSolid(cell.x, cell.y, cell.z))
+                        continue;
+                    Int3 face = cell;
+                    face[a] = side == 0 ? 0 : nb[a];
+                    Vec3 ghost; // centre of the cell outside the face, in coarse cells
+                    ghost[a] = (side == 0 ? float(mBox.lo[a]) - 0.5f : float(mBox.hi[a]) + 0.5f)
+                               / float(factor[a]);
+                    for (int x : {b, e})
+                        ghost[x] = (float(mBox.lo[x] + cell[x]) + 0.5f) / float(factor[x]);
+                    const float g = sampleLinear(mFarPressureField, ghost, mFarDomain) * toTilde;
+                    f(face.x, face.y, face.z) += side == 0 ? g : -g;
+                }
+            });
+        }
+    }
+}
+
+Status ActiveBoxSolver::setParams(const SimParams &params)
+{
+    if (Status s = checkParamsChange(mParams, params); !s)
+        return s;
+    if (params.adaptiveDomain != mParams.adaptiveDomain)
+        return Status::failure("the adaptive domain cannot be switched on a running solver; make a "
+                               "new one");
+    SimParams inner = params;
+    inner.adaptiveDomain = false;
+    if (Status s = mInner->setParams(inner); !s)
+        return s;
+    mParams = params;
+    return Status::success();
+}
+
+void ActiveBoxSolver::reset()
+{
+    // A fresh solver and a reset one start alike: one tile at the low corner, until the first
+    // step looks at the emitters.
+    CellBox start;
+    for (int a = 0; a < 3; ++a)
+        start.hi[a] = std::min(kTile, mDomain.cells[a]);
+    mInner = makeInner(start);
+    mBox = start;
+    mStage.clear();
+    mFarVelocity.reshape(mFarDomain.cells);
+    mFarPressureField.reshape(mFarDomain.cells, kCellCentre);
+}
+
+std::unique_ptr<SmokeSolver> ActiveBoxSolver::makeInner(const CellBox &box)
+{
+    SimParams params = mParams;
+    params.adaptiveDomain = false;
+    auto inner = std::make_unique<SmokeSolver>(subDomain(mDomain, box), params);
+    FlagGrid solids;
+    ObstacleMotion motion;
+    cropObstacles(mSolids, mMotion, box, solids, motion);
+    std::vector<Emitter> emitters = mEmitters;
+    for (Emitter &e : emitters)
+        e.mask = cropMask(e.mask, mDomain.cells, box);
+    std::vector<ForceField> fields = mForceFields;
+    for (ForceField &f : fields) {
+        if (!f.region.mask.empty())
+            f.region.mask = cropMask(f.region.mask, mDomain.cells, box);
+    }
+    // Cropped inputs that were valid stay valid: only running out of memory fails here.
+    if (!inner->setObstacles(solids, motion) || !inner->setEmitters(std::move(emitters))
+        || !inner->setForceFields(std::move(fields)))
+        throw std::bad_alloc();
+    inner->mBeforeProjection = [this](float dt) { projectFarField(dt); };
+    return inner;
+}
+
+CellBox ActiveBoxSolver::wantedBox(float dt) const
+{
+    // Bounds of the cells holding smoke, row by row (the rows are reduced in order, so the
+    // result does not depend on the threads).
+    const Int3 n = mBox.size();
+    std::vector<const ScalarGrid *> grids;
+    for (const StateField &f : const_cast<SmokeSolver &>(*mInner).stateFields()) {
+        if (f.grid && f.grid->count() > 0 && isSmoke(f.name))
+            grids.push_back(f.grid);
+    }
+    std::vector<Int3> rows(std::size_t(n.y) * std::size_t(n.z), Int3{INT_MAX, INT_MIN, 0});
+    forEachRow(n, [&](int j, int k) {
+        int lo = INT_MAX, hi = INT_MIN;
+        for (const ScalarGrid *g : grids) {
+            const float *row = g->data() + g->index(0, j, k);
+            for (int i = 0; i < n.x; ++i) {
+                if (std::abs(row[i]) > kActiveThreshold) {
+                    lo = std::min(lo, i);
+                    hi = std::max(hi, i + 1);
+                }
+            }
+        }
+        rows[std::size_t(j) + std::size_t(n.y) * std::size_t(k)] = Int3{lo, hi, 0};
+    });
+    CellBox smoke{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
+    bool any = false;
+    for (int k = 0; k < n.z; ++k) {
+        for (int j = 0; j < n.y; ++j) {
+            const Int3 r = rows[std::size_t(j) + std::size_t(n.y) * std::size_t(k)];
+            if (r.x > r.y)
+                continue;
+            any = true;
+            smoke.lo = {std::min(smoke.lo.x, r.x), std::min(smoke.lo.y, j),
+                        std::min(smoke.lo.z, k)};
+            smoke.hi = {std::max(smoke.hi.x, r.y), std::max(smoke.hi.y, j + 1),
+                        std::max(smoke.hi.z, k + 1)};
+        }
+    }
+    if (any) {
+        smoke.lo = add(smoke.lo, mBox.lo);
+        smoke.hi = add(smoke.hi, mBox.lo);
+    } else {
+        smoke = CellBox{};
+    }
+    CellBox want = unite(smoke, mEmitterBox);
+    if (want.empty()) {
+        // Nothing to simulate: the smallest box, where the last one started.
+        want.lo = mBox.lo;
+        for (int a = 0; a < 3; ++a)
+            want.hi[a] = std::min(mBox.lo[a] + kTile, mDomain.cells[a]);
+        return want;
+    }
+    // Margin: a few cells, plus twice what the fastest flow crosses in this step.
+    const float reach = mInner->maxVelocity() * dt / mDomain.cellSize;
+    const int margin = kMargin + int(std::ceil(std::min(2.f * reach, float(INT_MAX / 4))));
+    for (int a = 0; a < 3; ++a) {
+        const int cells = mDomain.cells[a];
+        if (mDomain.boundary(a, false) == Boundary::Periodic) {
+            want.lo[a] = 0;
+            want.hi[a] = cells;
+            continue;
+        }
+        const std::int64_t lo = std::int64_t(want.lo[a]) - margin;
+        const std::int64_t hi = std::int64_t(want.hi[a]) + margin;
+        want.lo[a] = int(std::max<std::int64_t>(0, lo >= 0 ? lo / kTile * kTile : 0));
+        want.hi[a] = int(std::min<std::int64_t>(cells, (hi + kTile - 1) / kTile * kTile));
+    }
+    return want;
+}
+
+StepStats ActiveBoxSolver::step(float dt, double time)
+{
+    mStage.clear();
+    mStageBox = ScalarGrid();
+    const CellBox want = wantedBox(dt);
+    // Grow at once; shrink a side only once it is two tiles too far out, and then by all but a
+    // tile.
+    CellBox next = mBox;
+    for (int a = 0; a < 3; ++a) {
+        if (want.lo[a] < mBox.lo[a])
+            next.lo[a] = want.lo[a];
+        else if (want.lo[a] >= mBox.lo[a] + 2 * kTile)
+            next.lo[a] = want.lo[a] - kTile;
+        if (want.hi[a] > mBox.hi[a])
+            next.hi[a] = want.hi[a];
+        else if (want.hi[a] <= mBox.hi[a] - 2 * kTile)
+            next.hi[a] = std::min(want.hi[a] + kTile, mDomain.cells[a]);
+    }
+    if (!(next == mBox)) {
+        try {
+            moveTo(next);
+        } catch (const std::bad_alloc &) {
+            // No memory for the new box: simulate on in the old one.
+        }
+    }
+    return mInner->step(dt, time);
+}
+
+void ActiveBoxSolver::moveTo(const CellBox &box)
+{
+    std::unique_ptr<SmokeSolver> next = makeInner(box);
+    std::vector<StateField> from = mInner->stateFields(), to = next->stateFields();
+    const Int3 oldCells = mBox.size(), newCells = box.size();
+    CellBox overlap;
+    for (int a = 0; a < 3; ++a) {
+        overlap.lo[a] = std::max(mBox.lo[a], box.lo[a]);
+        overlap.hi[a] = std::min(mBox.hi[a], box.hi[a]);
+    }
+    for (std::size_t f = 0; f < from.size(); ++f) {
+        if (!from[f].grid || from[f].grid->count() == 0)
+            continue;
+        const ScalarGrid &src = *from[f].grid;
+        ScalarGrid &dst = *to[f].grid;
+        dst.reshape(resized(src.size(), oldCells, newCells), src.offset());
+        // Velocity where the box grows comes from the far field; the rest starts at zero.
+        for (int a = 0; a < mDomain.dimensions(); ++a) {
+            if (&src != &mInner->mVelocity.component(a))
+                continue;
+            const Int3 factor{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
+            const Vec3 offset = dst.offset();
+            forEachRow(dst.size(), [&](int j, int k) {
+                for (int i = 0; i < dst.size().x; ++i) {
+                    const Int3 at{box.lo.x + i, box.lo.y + j, box.lo.z + k};
+                    Vec3 p;
+                    for (int x = 0; x < 3; ++x)
+                        p[x] = (float(at[x]) + offset[x]) / float(factor[x]);
+                    dst(i, j, k) = sampleLinear(mFarVelocity.component(a), p, mFarDomain);
+                }
+            });
+        }
+        if (overlap.empty())
+            continue;
+        // Samples beyond the cells (faces) come along: one more along a face grid's axis.
+        Int3 count = overlap.size();
+        for (int a = 0; a < 3; ++a)
+            count[a] += src.size()[a] - oldCells[a];
+        copyBlock(src, sub(overlap.lo, mBox.lo), dst, sub(overlap.lo, box.lo), count);
+    }
+    next->stateRestored(false);
+    mInner = std::move(next);
+    mBox = box;
+}
+
+void ActiveBoxSolver::sample(FieldKind kind, ScalarGrid &out) const
+{
+    const Int3 n = mDomain.cells;
+    if (kind == FieldKind::Solid) {
+        out.reshape(n, kCellCentre);
+        forEachIndex(std::int64_t(out.count()), [&](std::int64_t c) {
+            out[std::size_t(c)] = mSolids.isSolid(std::size_t(c)) ? 1.f : 0.f;
+        });
+        return;
+    }
+    ScalarGrid inside;
+    mInner->sample(kind, inside);
+    out.reshape(n, kCellCentre, 0.f);
+    copyBlock(inside, {0, 0, 0}, out, mBox.lo, mBox.size());
+}
+
+std::size_t ActiveBoxSolver::memoryBytes() const
+{
+    std::size_t bytes = mInner->memoryBytes() + std::size_t(mSolids.size().volume())
+                        + mMotion.noSlip.capacity() + mStageBox.bytes();
+    for (const ScalarGrid &g : mMotion.velocity)
+        bytes += g.bytes();
+    for (const ScalarGrid &g : mStage)
+        bytes += g.bytes();
+    bytes += mFarVelocity.u.bytes() + mFarVelocity.v.bytes() + mFarVelocity.w.bytes()
+             + mFarPressureField.bytes() + std::size_t(mFarSolids.size().volume())
+             + mFarPressure.memoryBytes() + mFarWork.bytes();
+    for (const Emitter &e : mEmitters)
+        bytes += e.mask.cells.capacity() * 8;
+    for (const ForceField &f : mForceFields)
+        bytes += f.region.mask.cells.capacity() * 8;
+    return bytes;
+}
+
+std::vector<StateField> ActiveBoxSolver::stateFields()
+{
+    // The inner state spread over the whole domain (zero outside the box), so that checkpoints
+    // hold the same fields as the dense solver's, plus the box.
+    std::vector<StateField> inner = mInner->stateFields();
+    mStage.assign(inner.size(), ScalarGrid());
+    const Int3 boxCells = mBox.size();
+    std::vector<StateField> fields;
+    for (std::size_t f = 0; f < inner.size(); ++f) {
+        StateField s = inner[f];
+        if (s.flags) {
+            s.flags = &mSolids;
+            s.size = mDomain.cells;
+            fields.push_back(s);
+            continue;
+        }
+        s.size = resized(s.size, boxCells, mDomain.cells);
+        if (s.grid->count() > 0) {
+            mStage[f].reshape(resized(s.grid->size(), boxCells, mDomain.cells), s.grid->offset());
+            copyBlock(*s.grid, {0, 0, 0}, mStage[f], mBox.lo, s.grid->size());
+        }
+        s.grid = &mStage[f];
+        fields.push_back(s);
+    }
+    mStageBox.reshape({6, 1, 1}, kCellCentre);
+    for (int a = 0; a < 3; ++a) {
+        mStageBox[std::size_t(a)] = float(mBox.lo[a]);
+        mStageBox[std::size_t(a + 3)] = float(mBox.hi[a]);
+    }
+    fields.push_back(
+        {.name = "active-box", .grid = &mStageBox, .size = {6, 1, 1}, .optional = true});
+    // The far field (optional: a dense solver's checkpoint restores it at rest).
+    const Int3 far = mFarDomain.cells;
+    const char *farNames[] = {"far-velocity-x", "far-velocity-y", "far-velocity-z"};
+    const Vec3 farOffsets[] = {kFaceX, kFaceY, kFaceZ};
+    for (int a = 0; a < 3; ++a)
+        fields.push_back({.name = farNames[a],
+                          .grid = &mFarVelocity.component(a),
+                          .size = mFarVelocity.component(a).size(),
+                          .offset = farOffsets[a],
+                          .optional = true,
+                          .group = 10});
+    fields.push_back({.name = "far-pressure",
+                      .grid = &mFarPressureField,
+                      .size = far,
+                      .optional = true,
+                      .group = 10});
+    return fields;
+}
+
+void ActiveBoxSolver::stateRestored(bool)
+{
+    // The box the checkpoint was taken with; a dense solver's checkpoint restores over the whole
+    // domain and the box shrinks from there.
+    CellBox box{{0, 0, 0}, mDomain.cells};
+    if (mStageBox.count() == 6) {
+        for (int a = 0; a < 3; ++a) {
+            const float lo = mStageBox[std::size_t(a)], hi = mStageBox[std::size_t(a + 3)];
+            if (lo >= 0.f && hi <= float(mDomain.cells[a]) && lo < hi) {
+                box.lo[a] = int(lo);
+                box.hi[a] = int(hi);
+            }
+        }
+    }
+    std::unique_ptr<SmokeSolver> next = makeInner(box);
+    std::vector<StateField> to = next->stateFields();
+    for (std::size_t f = 0; f < to.size() && f < mStage.size(); ++f) {
+        if (!to[f].grid)
+            continue;
+        const ScalarGrid &src = mStage[f];
+        if (src.count() == 0) {
+            *to[f].grid = ScalarGrid();
+            continue;
+        }
+        const Int3 samples = resized(src.size(), mDomain.cells, box.size());
+        to[f].grid->reshape(samples, src.offset());
+        copyBlock(src, box.lo, *to[f].grid, {0, 0, 0}, samples);
+    }
+    next->stateRestored(false);
+    mInner = std::move(next);
+    mBox = box;
+    mStage.clear();
+    mStageBox = ScalarGrid();
+    if (mFarPressureField.count() == 0) { // a dense solver's checkpoint: the far field at rest
+        mFarVelocity.reshape(mFarDomain.cells);
+        mFarPressureField.reshape(mFarDomain.cells, kCellCentre);
+    }
+}
+
+void ActiveBoxSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
+{
+    FlagGrid cropped;
+    ObstacleMotion local;
+    cropObstacles(solids, motion, mBox, cropped, local);
+    if (!mInner->setObstacles(cropped, local))
+        throw std::bad_alloc();
+    mSolids = solids;
+    mMotion = motion;
+    setFarSolids();
+}
+
+void ActiveBoxSolver::applyEmitters(std::vector<Emitter> emitters)
+{
+    std::vector<Emitter> cropped = emitters;
+    CellBox bounds;
+    for (Emitter &e : cropped) {
+        bounds = unite(bounds, maskBounds(e.mask, mDomain.cells));
+        e.mask = cropMask(e.mask, mDomain.cells, mBox);
+    }
+    if (!mInner->setEmitters(std::move(cropped)))
+        throw std::bad_alloc();
+    mEmitters = std::move(emitters);
+    mEmitterBox = bounds;
+}
+
+void ActiveBoxSolver::applyForceFields(std::vector<ForceField> fields)
+{
+    std::vector<ForceField> cropped = fields;
+    for (ForceField &f : cropped) {
+        if (!f.region.mask.empty())
+            f.region.mask = cropMask(f.region.mask, mDomain.cells, mBox);
+    }
+    if (!mInner->setForceFields(std::move(cropped)))
+        throw std::bad_alloc();
+    mForceFields = std::move(fields);
+}
+
+} // namespace plume::sim

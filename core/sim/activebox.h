@@ -1,0 +1,120 @@
+#pragma once
+
+#include "pressure.h"
+#include "smokesolver.h"
+
+#include <memory>
+#include <vector>
+
+namespace plume::sim {
+
+/// A box of cells [lo, hi) of a domain grid.
+struct CellBox
+{
+    Int3 lo{0, 0, 0};
+    Int3 hi{0, 0, 0};
+
+    Int3 size() const { return {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}; }
+    bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
+    std::int64_t volume() const { return empty() ? 0 : size().volume(); }
+    friend bool operator==(const CellBox &, const CellBox &) = default;
+};
+
+/// Cost that follows the smoke (docs/adaptive.md): the smoke scheme solved only inside a box
+/// around the smoke, which grows and shrinks with it.
+///
+/// Before each step the box is set to the cells holding smoke (density, temperature, dye, fuel
+/// or flame above kActiveThreshold) and the emitters' cells, with a margin of kMargin cells plus
+/// twice the distance the fastest flow covers in the step, snapped outwards to tiles of kTile
+/// cells. It grows at once and shrinks only by whole tiles once it is a tile too large, so it
+/// does not flicker. Inside, an ordinary SmokeSolver runs on the sub-domain; its faces that lie
+/// inside the domain are open, the others keep the domain's boundaries.
+///
+/// The far field: the whole domain on a grid kCoarsen times coarser keeps the flow the smoke
+/// drives through the room. Just before the box's projection, the box's velocity is averaged
+/// onto it, it is projected, and its pressure just outside each open face of the box becomes
+/// that face's boundary pressure (instead of zero, which would let the smoke rise as if the
+/// box stood in open air). Where the box grows, velocity starts from the far field's; density
+/// and the other scalars start at zero. When the box changes, the state is copied across where
+/// the boxes overlap.
+///
+/// Everything the solver hands out (samples, solids, checkpoint fields) is over the whole
+/// domain, so callers do not know the box exists. Results are identical across thread counts.
+class ActiveBoxSolver final : public Solver
+{
+public:
+    static constexpr int kTile = 8;
+    static constexpr int kMargin = 4;
+    static constexpr float kActiveThreshold = 1e-3f;
+    static constexpr int kCoarsen = 4;
+
+    /// Inputs must be valid (Solver::create checks them). May throw std::bad_alloc.
+    ActiveBoxSolver(const Domain &domain, const SimParams &params);
+
+    const Domain &domain() const override { return mDomain; }
+    const SimParams &params() const override { return mParams; }
+    Status setParams(const SimParams &params) override;
+    StepStats step(float dt, double time) override;
+    void reset() override;
+    void sample(FieldKind kind, ScalarGrid &out) const override;
+    float maxVelocity() const override { return mInner->maxVelocity(); }
+    std::string firstNonFiniteField() const override { return mInner->firstNonFiniteField(); }
+    std::size_t memoryBytes() const override;
+    bool hasDye() const override { return mInner->hasDye(); }
+    bool hasCombustion() const override { return mInner->hasCombustion(); }
+    const FlagGrid &solids() const override { return mSolids; }
+
+    /// The cells simulated in the last step (before the first: the emitters' box).
+    const CellBox &box() const { return mBox; }
+    /// The sub-domain solver over box().
+    const SmokeSolver &inner() const { return *mInner; }
+
+private:
+    std::vector<StateField> stateFields() override;
+    void stateRestored(bool solidsChanged) override;
+    void applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion) override;
+    void applyEmitters(std::vector<Emitter> emitters) override;
+    void applyForceFields(std::vector<ForceField> fields) override;
+
+    /// The box the state and inputs ask for now (see the class comment).
+    CellBox wantedBox(float dt) const;
+    /// Moves the solver onto `box`, carrying the state over where the boxes overlap.
+    void moveTo(const CellBox &box);
+    /// A solver over `box` with the inputs handed over (at rest, empty).
+    std::unique_ptr<SmokeSolver> makeInner(const CellBox &box);
+    /// Just before the inner projection: projects the far field and gives the box's open
+    /// faces its pressure (see the class comment).
+    void projectFarField(float dt);
+    /// Coarse solids from the domain's: a coarse cell is solid when any of its cells is, so
+    /// that a plate one cell thin still stops the far field.
+    void setFarSolids();
+
+    Domain mDomain;
+    SimParams mParams;
+    CellBox mBox;
+    CellBox mEmitterBox; ///< bounds of the emitters' cells (empty without emitters)
+    std::unique_ptr<SmokeSolver> mInner;
+
+    // The inputs over the whole domain, cropped to the box for the inner solver.
+    FlagGrid mSolids;
+    ObstacleMotion mMotion;
+    std::vector<Emitter> mEmitters;
+    std::vector<ForceField> mForceFields;
+
+    /// The far field: the whole domain, kCoarsen times coarser per axis (fewer where the cell
+    /// counts do not divide), at rest but for the flow the box drives through it.
+    int mCoarsen = 1;
+    Domain mFarDomain;
+    FlagGrid mFarSolids;
+    PressureSolver mFarPressure;
+    MacGrid mFarVelocity;
+    ScalarGrid mFarPressureField;
+    Workspace mFarWork;
+
+    /// Checkpoints: the inner state spread over the whole domain, and the box, filled by
+    /// stateFields() and read back by stateRestored(); emptied by the next step.
+    std::vector<ScalarGrid> mStage;
+    ScalarGrid mStageBox;
+};
+
+} // namespace plume::sim

@@ -1,0 +1,299 @@
+// The adaptive domain (activebox.h): the smoke scheme solved in a box around the smoke.
+#include "sim/activebox.h"
+#include "sim/checkpoint.h"
+#include "sim/simulation.h"
+
+#include <QtTest>
+
+#include <oneapi/tbb/global_control.h>
+
+#include <cmath>
+
+using namespace plume::sim;
+
+namespace {
+
+/// A box of n^3 (or n^2) cells: walls, open at the top.
+Domain room(int n, bool threeD)
+{
+    Domain d;
+    d.cells = {n, n, threeD ? n : 1};
+    d.cellSize = 1.f / float(n);
+    d.boundaries = allBoundaries(Boundary::Wall);
+    d.boundaries[int(Face::YMax)] = Boundary::Open;
+    return d;
+}
+
+/// Cells within r (world units) of c (a disc in 2D).
+SparseMask ball(const Domain &d, Vec3 c, float r)
+{
+    SparseMask m;
+    for (int k = 0; k < d.cells.z; ++k)
+        for (int j = 0; j < d.cells.y; ++j)
+            for (int i = 0; i < d.cells.x; ++i) {
+                Vec3 p = d.cellCentre(i, j, k) - c;
+                if (d.is2D())
+                    p.z = 0.f;
+                if (length(p) <= r)
+                    m.add(std::uint32_t(i + d.cells.x * (j + std::size_t(d.cells.y) * k)), 1.f);
+            }
+    return m;
+}
+
+SimParams plumeParams(bool adaptive)
+{
+    SimParams p;
+    p.buoyancyTemperature = 1.5f;
+    p.buoyancyDensity = 0.05f;
+    p.temperatureDissipation = 0.3f;
+    p.vorticity = 0.2f;
+    p.adaptiveDomain = adaptive;
+    return p;
+}
+
+/// A hot smoke source low in the middle of the room, a plate above it to one side.
+std::unique_ptr<Simulation> risingPlume(int n, bool threeD, bool adaptive, bool plate = false)
+{
+    const Domain d = room(n, threeD);
+    TimeSettings t;
+    t.substeps = 2;
+    std::string error;
+    auto sim = Simulation::create(d, plumeParams(adaptive), t, &error);
+    if (!sim)
+        qFatal("%s", error.c_str());
+    Emitter e;
+    e.mask = ball(d, {0.5f, 0.12f, 0.5f}, 0.08f);
+    e.density = 3.f;
+    e.temperature = 6.f;
+    e.dye = {2.4f, 1.2f, 0.4f};
+    e.velocityMode = EmitterVelocity::Force;
+    e.velocity = {0.f, 2.f, 0.f};
+    if (!sim->solver().setEmitters({e}))
+        qFatal("emitter refused");
+    if (plate) {
+        FlagGrid solids(d.cells);
+        for (int k = 0; k < d.cells.z; ++k)
+            for (int i = n / 4; i < n / 2; ++i)
+                solids.setSolid(i, n / 2, k, true);
+        if (!sim->solver().setObstacles(solids))
+            qFatal("obstacles refused");
+    }
+    return sim;
+}
+
+void advance(Simulation &sim, int frames)
+{
+    for (int f = 0; f < frames; ++f) {
+        const FrameStats s = sim.advanceFrame();
+        if (!s.status)
+            qFatal("%s", s.status.error.c_str());
+    }
+}
+
+ScalarGrid field(const Simulation &sim, FieldKind kind)
+{
+    ScalarGrid g;
+    sim.solver().sample(kind, g);
+    return g;
+}
+
+/// L1 distance of two fields relative to the first's total.
+double relativeL1(const ScalarGrid &a, const ScalarGrid &b)
+{
+    double diff = 0, total = 0;
+    for (std::size_t n = 0; n < a.count(); ++n) {
+        diff += std::abs(double(a[n]) - double(b[n]));
+        total += std::abs(double(a[n]));
+    }
+    return total > 0 ? diff / total : 0;
+}
+
+const ActiveBoxSolver &boxed(const Simulation &sim)
+{
+    return dynamic_cast<const ActiveBoxSolver &>(sim.solver());
+}
+
+} // namespace
+
+class TestSimAdaptive : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The setting picks the solver; the dense one stays the default.
+    void settingPicksTheSolver()
+    {
+        QVERIFY(dynamic_cast<const SmokeSolver *>(&risingPlume(16, false, false)->solver()));
+        auto sim = risingPlume(16, false, true);
+        QVERIFY(dynamic_cast<const ActiveBoxSolver *>(&sim->solver()));
+        SimParams p = plumeParams(false);
+        QVERIFY(!sim->solver().setParams(p)); // fixed on a running solver, like the scheme
+        p.adaptiveDomain = true;
+        p.vorticity = 0.4f;
+        QVERIFY(sim->solver().setParams(p));
+        QCOMPARE(sim->solver().params().vorticity, 0.4f);
+    }
+
+    // The box holds the smoke and the emitter with a margin, snapped to tiles, and grows as
+    // the plume rises; outside it every field is zero.
+    void boxFollowsTheSmoke()
+    {
+        auto sim = risingPlume(64, true, true);
+        advance(*sim, 1);
+        const ActiveBoxSolver &s = boxed(*sim);
+        const CellBox early = s.box();
+        QVERIFY(!early.empty());
+        for (int a = 0; a < 3; ++a) {
+            QCOMPARE(early.lo[a] % ActiveBoxSolver::kTile, 0);
+            QVERIFY(early.hi[a] % ActiveBoxSolver::kTile == 0 || early.hi[a] == 64);
+        }
+        // The emitter spans cells 26..38 in x and z, 2..13 in y: the box is a little larger.
+        QVERIFY(early.lo.x <= 26 - ActiveBoxSolver::kMargin && early.hi.x >= 38 + 4);
+        QVERIFY(early.lo.y == 0 && early.hi.y >= 13 + 4);
+        QVERIFY2(early.volume() < 64 * 64 * 64 / 5, qPrintable(QString::number(early.volume())));
+        advance(*sim, 23);
+        const CellBox later = s.box();
+        QVERIFY(later.hi.y > early.hi.y + 8);
+        QVERIFY(later.volume() < 64 * 64 * 64);
+        const ScalarGrid density = field(*sim, FieldKind::Density);
+        QCOMPARE(density.size(), (Int3{64, 64, 64}));
+        double inside = 0, outside = 0;
+        for (int k = 0; k < 64; ++k)
+            for (int j = 0; j < 64; ++j)
+                for (int i = 0; i < 64; ++i) {
+                    const bool in = i >= later.lo.x && i < later.hi.x && j >= later.lo.y
+                                    && j < later.hi.y && k >= later.lo.z && k < later.hi.z;
+                    (in ? inside : outside) += std::abs(density(i, j, k));
+                }
+        QVERIFY(inside > 0);
+        QCOMPARE(outside, 0.0);
+    }
+
+    // A box that covers the whole domain from the first step is the dense solver: the same
+    // bytes (the box is the only difference between the two).
+    void wholeDomainBoxIsTheDenseSolve()
+    {
+        auto run = [](bool adaptive) {
+            auto sim = risingPlume(24, true, adaptive, true);
+            const Domain &d = sim->solver().domain();
+            Emitter haze; // a little smoke everywhere keeps the box at the whole domain
+            for (std::uint32_t c = 0; c < std::uint32_t(d.cellCount()); ++c)
+                haze.mask.add(c, 1.f);
+            haze.density = 0.1f;
+            Emitter source;
+            source.mask = ball(d, {0.5f, 0.12f, 0.5f}, 0.08f);
+            source.temperature = 6.f;
+            if (!sim->solver().setEmitters({haze, source}))
+                qFatal("emitters refused");
+            advance(*sim, 6);
+            return field(*sim, FieldKind::Density);
+        };
+        QVERIFY(run(true).identical(run(false)));
+    }
+
+    // Against the dense solve of the same scene, while the smoke fills part of the room: L1 of
+    // density within 2 % of the total, no smoke lost at the box's faces (total within 1 %), as
+    // high (centroid within 1 %), and the box short of the domain.
+    void closeToTheDenseSolve_data()
+    {
+        QTest::addColumn<bool>("threeD");
+        QTest::addColumn<bool>("plate");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("frames");
+        QTest::newRow("3D") << true << false << 48 << 24;
+        QTest::newRow("3D plate") << true << true << 48 << 24;
+        QTest::newRow("2D") << false << false << 128 << 18;
+        QTest::newRow("2D plate") << false << true << 128 << 18;
+    }
+    void closeToTheDenseSolve()
+    {
+        QFETCH(bool, threeD);
+        QFETCH(bool, plate);
+        QFETCH(int, n);
+        QFETCH(int, frames);
+        auto dense = risingPlume(n, threeD, false, plate);
+        auto adaptive = risingPlume(n, threeD, true, plate);
+        advance(*dense, frames);
+        advance(*adaptive, frames);
+        auto massAndHeight = [](const ScalarGrid &g) {
+            double m = 0, my = 0;
+            for (int k = 0; k < g.size().z; ++k)
+                for (int j = 0; j < g.size().y; ++j)
+                    for (int i = 0; i < g.size().x; ++i) {
+                        m += g(i, j, k);
+                        my += g(i, j, k) * (j + 0.5);
+                    }
+            return std::make_pair(m, my / m);
+        };
+        const ScalarGrid a = field(*dense, FieldKind::Density);
+        const ScalarGrid b = field(*adaptive, FieldKind::Density);
+        const auto [massA, heightA] = massAndHeight(a);
+        const auto [massB, heightB] = massAndHeight(b);
+        const double l1 = relativeL1(a, b);
+        const double box = double(boxed(*adaptive).box().volume())
+                           / double(dense->solver().domain().cellCount());
+        qInfo("L1 %.4f, mass %.2f / %.2f, centroid %.3f / %.3f cells, box %.0f%%", l1, massA, massB,
+              heightA, heightB, 100.0 * box);
+        QVERIFY2(l1 < 0.02, qPrintable(QString::number(l1)));
+        QVERIFY(std::abs(massB - massA) < 0.01 * massA);
+        QVERIFY(std::abs(heightB - heightA) < 0.01 * heightA);
+        QVERIFY(box < 0.75);
+    }
+
+    // The same bytes whatever the thread count.
+    void independentOfThreads()
+    {
+        auto run = [](int threads) {
+            oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism,
+                                              std::size_t(threads));
+            auto sim = risingPlume(32, true, true, true);
+            advance(*sim, 12);
+            return std::make_pair(field(*sim, FieldKind::Density), boxed(*sim).box());
+        };
+        const auto one = run(1), two = run(2);
+        QVERIFY(one.first.identical(two.first));
+        QVERIFY(one.second == two.second);
+    }
+
+    // A checkpoint holds the box: simulating on from a restore gives the bytes of never having
+    // stopped, and a dense solver's checkpoint restores into an adaptive one.
+    void checkpointsCarryTheBox()
+    {
+        auto a = risingPlume(32, true, true);
+        advance(*a, 10);
+        std::vector<std::uint8_t> bytes;
+        QVERIFY(Checkpoint::save(*a, 7, bytes));
+        const CellBox saved = boxed(*a).box();
+        advance(*a, 6);
+        auto b = risingPlume(32, true, true);
+        advance(*b, 3);
+        QVERIFY(Checkpoint::restore(*b, bytes, 7, CheckpointMatch::SameScene));
+        QVERIFY(boxed(*b).box() == saved);
+        advance(*b, 6);
+        QVERIFY(field(*a, FieldKind::Density).identical(field(*b, FieldKind::Density)));
+        QVERIFY(field(*a, FieldKind::VelocityY).identical(field(*b, FieldKind::VelocityY)));
+
+        auto dense = risingPlume(32, true, false);
+        advance(*dense, 10);
+        QVERIFY(Checkpoint::save(*dense, 7, bytes));
+        auto c = risingPlume(32, true, true);
+        QVERIFY(Checkpoint::restore(*c, bytes, 7, CheckpointMatch::SameScene));
+        QCOMPARE(boxed(*c).box().volume(), std::int64_t(32 * 32 * 32));
+        QVERIFY(field(*dense, FieldKind::Density).identical(field(*c, FieldKind::Density)));
+    }
+
+    // Reset starts over exactly as a new solver does.
+    void resetIsAFreshStart()
+    {
+        auto a = risingPlume(32, false, true);
+        advance(*a, 8);
+        a->reset();
+        advance(*a, 8);
+        auto b = risingPlume(32, false, true);
+        advance(*b, 8);
+        QVERIFY(field(*a, FieldKind::Density).identical(field(*b, FieldKind::Density)));
+    }
+};
+
+QTEST_MAIN(TestSimAdaptive)
+#include "tst_sim_adaptive.moc"
