@@ -94,11 +94,13 @@ int simulate(const QStringList &arguments)
     const QCommandLineOption numericOpt(
         "numeric", "Numbers of the stam scheme: float or fixed (Q12.20 fixed point).", "type",
         "float");
+    const QCommandLineOption adaptiveOpt(
+        "adaptive", "Smoke scheme: solve only in a box around the smoke (docs/adaptive.md).");
     const QCommandLineOption framesOpt("frames", "Frames to simulate.", "N", "48");
     const QCommandLineOption threadsOpt("threads", "Worker threads (default: all cores).", "N");
     const QCommandLineOption quietOpt("quiet", "Print only the summary.");
-    parser.addOptions(
-        {sceneOpt, resOpt, threeDOpt, schemeOpt, numericOpt, framesOpt, threadsOpt, quietOpt});
+    parser.addOptions({sceneOpt, resOpt, threeDOpt, schemeOpt, numericOpt, adaptiveOpt, framesOpt,
+                       threadsOpt, quietOpt});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet("help")) {
@@ -122,6 +124,8 @@ int simulate(const QStringList &arguments)
                           + ", got '" + parser.value(numericOpt) + "'");
     if (numeric != plume::sim::StamNumeric::Float && options.scheme != plume::sim::Scheme::Stam)
         return usageError("--numeric " + parser.value(numericOpt) + " needs --scheme stam");
+    if (parser.isSet(adaptiveOpt) && options.scheme != plume::sim::Scheme::Smoke)
+        return usageError("--adaptive needs --scheme smoke");
     int frames = 0;
     if (!parsePositiveInt(parser.value(framesOpt), frames))
         return usageError("--frames must be a positive integer, got '" + parser.value(framesOpt)
@@ -141,6 +145,7 @@ int simulate(const QStringList &arguments)
     if (!plume::makeBuiltinScene(parser.value(sceneOpt).toStdString(), options, scene, &error))
         return usageError(QString::fromStdString(error));
     scene.simulation.params.stamNumeric = numeric;
+    scene.simulation.params.adaptiveDomain = parser.isSet(adaptiveOpt);
     // The frame loop of the baker and the app: scene frames 1, 2, ... (the inputs are handed
     // over before the memory line, so it counts the grids they need, such as dye).
     plume::SceneSimulation simulation;

@@ -576,6 +576,9 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     addBool(
         f, "Accounting density", [s] { return s().params.accountingDensity; },
         setS([](S &x, bool v) { x.params.accountingDensity = v; }));
+    addBool(
+        f, "Adaptive domain", [s] { return s().params.adaptiveDomain; },
+        setS([](S &x, bool v) { x.params.adaptiveDomain = v; }));
     addDouble(
         f, "Pressure tolerance", [s] { return s().params.pressure.tolerance; },
         setS([](S &x, double v) { x.params.pressure.tolerance = v; }),

@@ -107,6 +107,8 @@ const Help kHelp[] = {
     {"Vorticity", "epsilon", "vorticity confinement: puts back small swirls"},
     {"Advection", "", "linear, MacCormack or BFECC: higher orders keep more detail"},
     {"Accounting density", "", "mass-conserving density advection"},
+    {"Adaptive domain", "",
+     "solve only in a box around the smoke, with a coarse far field (faster; docs/adaptive.md)"},
     {"Pressure tolerance", "relative residual", "when the pressure solve stops, 0 to 1"},
     {"Pressure max iterations", "iterations", "upper bound on conjugate-gradient iterations"},
     {"Multigrid", "", "multigrid preconditioner for the pressure solve (fewer iterations)"},

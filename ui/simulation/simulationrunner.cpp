@@ -415,7 +415,8 @@ void SimulationRunner::fail(const std::string &message)
 bool SimulationRunner::needsNewGrids(const Scene &a, const Scene &b)
 {
     const sim::SimParams &p = a.simulation.params, &q = b.simulation.params;
-    return !(a.domain == b.domain) || p.scheme != q.scheme || p.stamNumeric != q.stamNumeric;
+    return !(a.domain == b.domain) || p.scheme != q.scheme || p.stamNumeric != q.stamNumeric
+           || p.adaptiveDomain != q.adaptiveDomain;
 }
 
 } // namespace plume
