@@ -161,23 +161,67 @@ ActiveBoxSolver::ActiveBoxSolver(const Domain &domain, const SimParams &params)
 
 void ActiveBoxSolver::setFarSolids()
 {
+    // A coarse cell is solid when most of its cells are, or when a whole slice of it across
+    // some axis is (so that a plate one cell thin still stops the far field).
     const Int3 n = mFarDomain.cells;
-    const int c = mCoarsen, cz = mDomain.is2D() ? 1 : mCoarsen;
+    const Int3 f{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
+    const int dims = mDomain.dimensions();
     FlagGrid solids(n);
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                int count = 0;
-                for (int z = 0; z < cz; ++z)
-                    for (int y = 0; y < c; ++y)
-                        for (int x = 0; x < c; ++x)
-                            count += mSolids.isSolid(i * c + x, j * c + y, k * cz + z) ? 1 : 0;
-                solids.setSolid(i, j, k, count > 0);
+    forEachRow(n, [&](int j, int k) {
+        for (int i = 0; i < n.x; ++i) {
+            const Int3 lo{i * f.x, j * f.y, k * f.z};
+            int count = 0;
+            int slices[3][kCoarsen] = {};
+            for (int z = 0; z < f.z; ++z)
+                for (int y = 0; y < f.y; ++y)
+                    for (int x = 0; x < f.x; ++x) {
+                        if (!mSolids.isSolid(lo.x + x, lo.y + y, lo.z + z))
+                            continue;
+                        ++count;
+                        ++slices[0][x];
+                        ++slices[1][y];
+                        ++slices[2][z];
+                    }
+            bool solid = 2 * count > f.x * f.y * f.z;
+            for (int a = 0; a < dims && !solid; ++a) {
+                const int area = f.x * f.y * f.z / f[a];
+                for (int s = 0; s < f[a]; ++s)
+                    solid = solid || slices[a][s] == area;
             }
+            solids.setSolid(i, j, k, solid);
+        }
+    });
     if (mFarSolids == solids)
         return;
     mFarSolids = std::move(solids);
     mFarPressure.setup(mFarDomain, mFarSolids);
+}
+
+float ActiveBoxSolver::farPressureAt(Vec3 p) const
+{
+    // Trilinear over the fluid cells only: solid cells hold no pressure (zero), and mixing
+    // them in would pull the boundary pressure beside an obstacle towards zero.
+    const Int3 n = mFarDomain.cells;
+    int base[3];
+    float t[3];
+    for (int a = 0; a < 3; ++a) {
+        const float s = std::clamp(p[a] - 0.5f, 0.f, float(n[a] - 1));
+        base[a] = std::min(int(s), std::max(n[a] - 2, 0));
+        t[a] = n[a] > 1 ? s - float(base[a]) : 0.f;
+    }
+    float sum = 0.f, weights = 0.f;
+    for (int c = 0; c < 8; ++c) {
+        const int i = std::min(base[0] + (c & 1), n.x - 1);
+        const int j = std::min(base[1] + ((c >> 1) & 1), n.y - 1);
+        const int k = std::min(base[2] + ((c >> 2) & 1), n.z - 1);
+        if (mFarSolids.isSolid(i, j, k))
+            continue;
+        const float w = ((c & 1) ? t[0] : 1.f - t[0]) * (((c >> 1) & 1) ? t[1] : 1.f - t[1])
+                        * (((c >> 2) & 1) ? t[2] : 1.f - t[2]);
+        sum += w * mFarPressureField(i, j, k);
+        weights += w;
+    }
+    return weights > 0.f ? sum / weights : 0.f;
 }
 
 void ActiveBoxSolver::projectFarField(float dt)
@@ -247,7 +291,7 @@ void ActiveBoxSolver::projectFarField(float dt)
                                / float(factor[a]);
                     for (int x : {b, e})
                         ghost[x] = (float(mBox.lo[x] + cell[x]) + 0.5f) / float(factor[x]);
-                    const float g = sampleLinear(mFarPressureField, ghost, mFarDomain) * toTilde;
+                    const float g = farPressureAt(ghost) * toTilde;
                     f(face.x, face.y, face.z) += side == 0 ? g : -g;
                 }
             });
@@ -396,6 +440,7 @@ StepStats ActiveBoxSolver::step(float dt, double time)
         else if (want.hi[a] <= mBox.hi[a] - 2 * kTile)
             next.hi[a] = std::min(want.hi[a] + kTile, mDomain.cells[a]);
     }
+    growAroundSolids(next);
     if (!(next == mBox)) {
         try {
             moveTo(next);
@@ -404,6 +449,46 @@ StepStats ActiveBoxSolver::step(float dt, double time)
         }
     }
     return mInner->step(dt, time);
+}
+
+void ActiveBoxSolver::growAroundSolids(CellBox &box) const
+{
+    // An inner face is open; where the cell beyond it is solid and the cell inside is fluid,
+    // the dense solve has a wall there. Push such a face out a tile at a time until no fluid
+    // cell of the box faces a solid across an open face (or the face reaches the domain's edge).
+    if (!mSolids.anySolid())
+        return;
+    const int dims = mDomain.dimensions();
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int a = 0; a < dims; ++a) {
+            const int b = (a + 1) % 3, e = (a + 2) % 3;
+            for (int side = 0; side < 2; ++side) {
+                if (side == 0 ? box.lo[a] == 0 : box.hi[a] == mDomain.cells[a])
+                    continue;
+                const int inside = side == 0 ? box.lo[a] : box.hi[a] - 1;
+                const int outside = side == 0 ? box.lo[a] - 1 : box.hi[a];
+                bool leaks = false;
+                for (int q = box.lo[e]; q < box.hi[e] && !leaks; ++q)
+                    for (int p = box.lo[b]; p < box.hi[b] && !leaks; ++p) {
+                        Int3 in, out;
+                        in[a] = inside;
+                        out[a] = outside;
+                        in[b] = out[b] = p;
+                        in[e] = out[e] = q;
+                        leaks = mSolids.isSolid(out.x, out.y, out.z)
+                                && !mSolids.isSolid(in.x, in.y, in.z);
+                    }
+                if (!leaks)
+                    continue;
+                if (side == 0)
+                    box.lo[a] = std::max(0, (box.lo[a] - 1) / kTile * kTile);
+                else
+                    box.hi[a] = std::min(mDomain.cells[a], (box.hi[a] / kTile + 1) * kTile);
+                grew = true;
+            }
+        }
+    }
 }
 
 void ActiveBoxSolver::moveTo(const CellBox &box)

@@ -78,6 +78,8 @@ private:
 
     /// The box the state and inputs ask for now (see the class comment).
     CellBox wantedBox(float dt) const;
+    /// Grows `box` until none of its open faces has a solid beyond a fluid cell.
+    void growAroundSolids(CellBox &box) const;
     /// Moves the solver onto `box`, carrying the state over where the boxes overlap.
     void moveTo(const CellBox &box);
     /// A solver over `box` with the inputs handed over (at rest, empty).
@@ -85,8 +87,10 @@ private:
     /// Just before the inner projection: projects the far field and gives the box's open
     /// faces its pressure (see the class comment).
     void projectFarField(float dt);
-    /// Coarse solids from the domain's: a coarse cell is solid when any of its cells is, so
-    /// that a plate one cell thin still stops the far field.
+    /// The far field's pressure at `p` (coarse cell coordinates), interpolated from fluid cells.
+    float farPressureAt(Vec3 p) const;
+    /// Coarse solids from the domain's: a coarse cell is solid when most of its cells are or a
+    /// whole slice of it across an axis is (a plate one cell thin still stops the far field).
     void setFarSolids();
 
     Domain mDomain;
