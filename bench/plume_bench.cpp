@@ -25,6 +25,7 @@
 // --checkpoint measures solver checkpoints instead (checkpointbench.h): save and restore times
 // and bytes per cell of the 3D plume after --frames frames, and a bake's slowdown with
 // checkpoints every 10 frames (docs/checkpoints.md).
+#include "adaptivebench.h"
 #include "checkpointbench.h"
 #include "meshbench.h"
 #include "referencebench.h"
@@ -172,6 +173,8 @@ int main(int argc, char **argv)
     bool reference = false;
     bool sph = false;
     bool streamlines = false;
+    bool adaptive = false;
+    double fill = 0.15;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
@@ -201,6 +204,10 @@ int main(int argc, char **argv)
             sph = true;
         else if (!std::strcmp(argv[a], "--streamlines"))
             streamlines = true;
+        else if (!std::strcmp(argv[a], "--adaptive"))
+            adaptive = true;
+        else if (!std::strcmp(argv[a], "--fill"))
+            fill = std::stod(next("--fill"));
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
         else if (!std::strcmp(argv[a], "--resolution"))
@@ -223,10 +230,14 @@ int main(int argc, char **argv)
                                  "       plume-bench --checkpoint [--resolution N] [--frames N] "
                                  "[--repeats N] [--bake-resolution N] [--pairs N]\n"
                                  "       plume-bench --sph [--warmup N] [--steps N]\n"
-                                 "       plume-bench --streamlines [--frames N] [--repeats N]\n");
+                                 "       plume-bench --streamlines [--frames N] [--repeats N]\n"
+                                 "       plume-bench --adaptive [--resolution N] [--frames N] "
+                                 "[--fill F]\n");
             return 2;
         }
     }
+    if (adaptive)
+        return plume::bench::runAdaptiveBench(resolution, frames, fill);
     if (sph)
         return plume::bench::runSphBench(warmup, std::max(steps, 9));
     if (streamlines)

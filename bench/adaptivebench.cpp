@@ -1,0 +1,110 @@
+#include "adaptivebench.h"
+
+#include <scene/builtinscene.h>
+#include <scene/scenesimulation.h>
+#include <sim/activebox.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace plume::bench {
+
+namespace {
+
+struct Row
+{
+    double fill = 0, box = 0, denseMs = 0, adaptiveMs = 0, l1 = 0;
+};
+
+} // namespace
+
+int runAdaptiveBench(int resolution, int frames, double fill)
+{
+    BuiltinOptions options;
+    options.resolution = resolution;
+    options.threeD = true;
+    Scene scene;
+    std::string error;
+    if (!makeBuiltinScene("plume", options, scene, &error)) {
+        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+        return 1;
+    }
+    SceneSimulation dense, adaptive;
+    scene.simulation.params.adaptiveDomain = false;
+    sim::Status st = dense.setScene(scene);
+    scene.simulation.params.adaptiveDomain = true;
+    if (st)
+        st = adaptive.setScene(scene);
+    if (!st) {
+        std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());
+        return 1;
+    }
+    const auto *boxed = dynamic_cast<const sim::ActiveBoxSolver *>(&adaptive.solver());
+    if (!boxed) {
+        std::fprintf(stderr, "plume-bench: the adaptive setting made no adaptive solver\n");
+        return 1;
+    }
+    const double cells = double(dense.solver().domain().cellCount());
+    std::printf("built-in 3D plume, %d^3 cells, dense and adaptive side by side\n\n", resolution);
+    std::printf("| frame | smoke fills | box | dense ms/step | adaptive ms/step | ratio | L1 |\n"
+                "|---|---|---|---|---|---|---|\n");
+    std::vector<Row> rows;
+    sim::ScalarGrid a, b;
+    for (int f = 1; f <= frames; ++f) {
+        const sim::FrameStats sd = dense.advance(f);
+        const sim::FrameStats sa = adaptive.advance(f);
+        if (!sd.status || !sa.status) {
+            std::fprintf(stderr, "plume-bench: %s\n",
+                         (!sd.status ? sd.status : sa.status).error.c_str());
+            return 1;
+        }
+        dense.solver().sample(sim::FieldKind::Density, a);
+        adaptive.solver().sample(sim::FieldKind::Density, b);
+        double diff = 0, total = 0;
+        std::size_t smoky = 0;
+        for (std::size_t n = 0; n < a.count(); ++n) {
+            diff += std::abs(double(a[n]) - double(b[n]));
+            total += std::abs(double(a[n]));
+            smoky += a[n] > sim::ActiveBoxSolver::kActiveThreshold ? 1 : 0;
+        }
+        Row r;
+        r.fill = double(smoky) / cells;
+        r.box = double(boxed->box().volume()) / cells;
+        r.denseMs = sd.milliseconds / std::max(1, sd.substeps);
+        r.adaptiveMs = sa.milliseconds / std::max(1, sa.substeps);
+        r.l1 = total > 0 ? diff / total : 0;
+        rows.push_back(r);
+        std::printf("| %d | %.1f %% | %.1f %% | %.1f | %.1f | %.2f | %.3f %% |\n", f, 100 * r.fill,
+                    100 * r.box, r.denseMs, r.adaptiveMs, r.adaptiveMs / r.denseMs, 100 * r.l1);
+        std::fflush(stdout);
+    }
+    std::vector<double> all;
+    for (const Row &r : rows)
+        all.push_back(r.adaptiveMs / r.denseMs);
+    std::sort(all.begin(), all.end());
+    std::printf("\nmedian ratio over %d frames: %.2f\n", frames, all[all.size() / 2]);
+    const auto at = std::find_if(rows.begin(), rows.end(),
+                                 [&](const Row &r) { return r.fill >= fill; });
+    if (at == rows.end()) {
+        std::printf("the smoke never fills %.0f %% of the domain in %d frames\n", 100 * fill,
+                    frames);
+        return 0;
+    }
+    const std::ptrdiff_t f = at - rows.begin();
+    std::vector<double> around;
+    for (std::ptrdiff_t g = std::max<std::ptrdiff_t>(0, f - 2);
+         g <= std::min<std::ptrdiff_t>(std::ptrdiff_t(rows.size()) - 1, f + 2); ++g)
+        around.push_back(rows[std::size_t(g)].adaptiveMs / rows[std::size_t(g)].denseMs);
+    std::sort(around.begin(), around.end());
+    std::printf("smoke fills %.1f %% at frame %td: median ratio %.2f over frames %td-%td, box "
+                "%.1f %%, L1 %.3f %%\n",
+                100 * at->fill, f + 1, around[around.size() / 2],
+                std::max<std::ptrdiff_t>(1, f - 1),
+                std::min<std::ptrdiff_t>(std::ptrdiff_t(rows.size()), f + 3), 100 * at->box,
+                100 * at->l1);
+    return 0;
+}
+
+} // namespace plume::bench
