@@ -145,15 +145,13 @@ ActiveBoxSolver::ActiveBoxSolver(const Domain &domain, const SimParams &params)
     , mParams(params)
     , mSolids(domain.cells)
 {
+    // Coarse cells cover the domain; where a cell count does not divide, the last coarse cell
+    // reaches past the domain's edge (by under kCoarsen cells).
     const Int3 n = domain.cells;
-    for (int c = kCoarsen; c >= 1; c /= 2) {
-        if (n.x % c == 0 && n.y % c == 0 && (domain.is2D() || n.z % c == 0)) {
-            mCoarsen = c;
-            break;
-        }
-    }
+    mCoarsen = std::min({n.x, n.y, domain.is2D() ? n.x : n.z}) >= 4 * kCoarsen ? kCoarsen : 1;
+    auto coarse = [&](int cells) { return (cells + mCoarsen - 1) / mCoarsen; };
     mFarDomain = domain;
-    mFarDomain.cells = {n.x / mCoarsen, n.y / mCoarsen, domain.is2D() ? 1 : n.z / mCoarsen};
+    mFarDomain.cells = {coarse(n.x), coarse(n.y), domain.is2D() ? 1 : coarse(n.z)};
     mFarDomain.cellSize = domain.cellSize * float(mCoarsen);
     setFarSolids();
     reset();
@@ -170,11 +168,15 @@ void ActiveBoxSolver::setFarSolids()
     forEachRow(n, [&](int j, int k) {
         for (int i = 0; i < n.x; ++i) {
             const Int3 lo{i * f.x, j * f.y, k * f.z};
+            // The part of the coarse cell inside the domain.
+            Int3 span;
+            for (int a = 0; a < 3; ++a)
+                span[a] = std::min(f[a], mDomain.cells[a] - lo[a]);
             int count = 0;
             int slices[3][kCoarsen] = {};
-            for (int z = 0; z < f.z; ++z)
-                for (int y = 0; y < f.y; ++y)
-                    for (int x = 0; x < f.x; ++x) {
+            for (int z = 0; z < span.z; ++z)
+                for (int y = 0; y < span.y; ++y)
+                    for (int x = 0; x < span.x; ++x) {
                         if (!mSolids.isSolid(lo.x + x, lo.y + y, lo.z + z))
                             continue;
                         ++count;
@@ -182,10 +184,10 @@ void ActiveBoxSolver::setFarSolids()
                         ++slices[1][y];
                         ++slices[2][z];
                     }
-            bool solid = 2 * count > f.x * f.y * f.z;
+            bool solid = 2 * count > span.volume();
             for (int a = 0; a < dims && !solid; ++a) {
-                const int area = f.x * f.y * f.z / f[a];
-                for (int s = 0; s < f[a]; ++s)
+                const int area = int(span.volume() / span[a]);
+                for (int s = 0; s < span[a]; ++s)
                     solid = solid || slices[a][s] == area;
             }
             solids.setSolid(i, j, k, solid);
@@ -229,10 +231,10 @@ void ActiveBoxSolver::projectFarField(float dt)
     const MacGrid &fine = mInner->mVelocity;
     const int dims = mDomain.dimensions();
     const Int3 factor{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
-    Int3 lo, hi;
+    Int3 lo, hi; // the coarse cells the box covers (the last one may reach past the domain)
     for (int a = 0; a < 3; ++a) {
         lo[a] = mBox.lo[a] / factor[a];
-        hi[a] = mBox.hi[a] / factor[a];
+        hi[a] = (mBox.hi[a] + factor[a] - 1) / factor[a];
     }
     // The box's flow, averaged onto the coarse faces it covers; the rest keeps its flow.
     for (int a = 0; a < dims; ++a) {
@@ -241,22 +243,25 @@ void ActiveBoxSolver::projectFarField(float dt)
         Int3 count = sub(hi, lo);
         count[a] += 1;
         const int b = (a + 1) % 3, e = (a + 2) % 3;
-        const float weight = 1.f / float(factor[b] * factor[e]);
+        const Int3 nb = mBox.size();
         forEachRow(count, [&](int j, int k) {
             for (int i = 0; i < count.x; ++i) {
                 const Int3 C{lo.x + i, lo.y + j, lo.z + k};
                 Int3 F; // the fine face at the coarse face's low corner, in the box
                 for (int x = 0; x < 3; ++x)
                     F[x] = C[x] * factor[x] - mBox.lo[x];
+                F[a] = std::min(F[a], nb[a]); // a coarse face past the domain's edge: the edge's
                 float sum = 0.f;
-                for (int t = 0; t < factor[e]; ++t)
-                    for (int q = 0; q < factor[b]; ++q) {
+                int faces = 0;
+                for (int t = 0; t < factor[e] && F[e] + t < nb[e]; ++t)
+                    for (int q = 0; q < factor[b] && F[b] + q < nb[b]; ++q) {
                         Int3 G = F;
                         G[b] += q;
                         G[e] += t;
                         sum += f(G.x, G.y, G.z);
+                        ++faces;
                     }
-                coarse(C.x, C.y, C.z) = sum * weight;
+                coarse(C.x, C.y, C.z) = faces > 0 ? sum / float(faces) : 0.f;
             }
         });
     }

@@ -105,8 +105,8 @@ private:
     std::vector<Emitter> mEmitters;
     std::vector<ForceField> mForceFields;
 
-    /// The far field: the whole domain, kCoarsen times coarser per axis (fewer where the cell
-    /// counts do not divide), at rest but for the flow the box drives through it.
+    /// The far field: the whole domain, kCoarsen times coarser per axis (1 below 16 cells on
+    /// an axis), at rest but for the flow the box drives through it.
     int mCoarsen = 1;
     Domain mFarDomain;
     FlagGrid mFarSolids;

@@ -202,6 +202,7 @@ private slots:
         QTest::addColumn<int>("frames");
         QTest::newRow("3D") << true << false << 48 << 24;
         QTest::newRow("3D plate") << true << true << 48 << 24;
+        QTest::newRow("3D, 42 cells") << true << false << 42 << 20; // the far field overhangs
         QTest::newRow("2D") << false << false << 128 << 18;
         QTest::newRow("2D plate") << false << true << 128 << 18;
     }
