@@ -129,16 +129,18 @@ CellBox unite(const CellBox &a, const CellBox &b)
     return u;
 }
 
-bool isSmoke(const char *name)
-{
-    for (const char *s :
-         {"density", "temperature", "dye-red", "dye-green", "dye-blue", "fuel", "flame"})
-        if (std::strcmp(name, s) == 0)
-            return true;
-    return false;
-}
-
 } // namespace
+
+CellBox ActiveBoxSolver::wholePeriodicAxes(CellBox box) const
+{
+    for (int a = 0; a < 3; ++a) {
+        if (mDomain.boundary(a, false) == Boundary::Periodic) {
+            box.lo[a] = 0;
+            box.hi[a] = mDomain.cells[a];
+        }
+    }
+    return box;
+}
 
 ActiveBoxSolver::ActiveBoxSolver(const Domain &domain, const SimParams &params)
     : mDomain(domain)
@@ -326,6 +328,7 @@ void ActiveBoxSolver::reset()
     CellBox start;
     for (int a = 0; a < 3; ++a)
         start.hi[a] = std::min(kTile, mDomain.cells[a]);
+    start = wholePeriodicAxes(start);
     mInner = makeInner(start);
     mBox = start;
     mStage.clear();
@@ -363,9 +366,11 @@ CellBox ActiveBoxSolver::wantedBox(float dt) const
     // result does not depend on the threads).
     const Int3 n = mBox.size();
     std::vector<const ScalarGrid *> grids;
-    for (const StateField &f : const_cast<SmokeSolver &>(*mInner).stateFields()) {
-        if (f.grid && f.grid->count() > 0 && isSmoke(f.name))
-            grids.push_back(f.grid);
+    for (const ScalarGrid *g :
+         {&mInner->mDensity, &mInner->mTemperature, &mInner->mDye[0], &mInner->mDye[1],
+          &mInner->mDye[2], &mInner->mFuel, &mInner->mFlame}) {
+        if (g->count() > 0) // dye, fuel and flame exist only once emitted
+            grids.push_back(g);
     }
     std::vector<Int3> rows(std::size_t(n.y) * std::size_t(n.z), Int3{INT_MAX, INT_MIN, 0});
     forEachRow(n, [&](int j, int k) {
@@ -407,7 +412,7 @@ CellBox ActiveBoxSolver::wantedBox(float dt) const
         want.lo = mBox.lo;
         for (int a = 0; a < 3; ++a)
             want.hi[a] = std::min(mBox.lo[a] + kTile, mDomain.cells[a]);
-        return want;
+        return wholePeriodicAxes(want);
     }
     // Margin: a few cells, plus twice what the fastest flow crosses in this step.
     const float reach = mInner->maxVelocity() * dt / mDomain.cellSize;

@@ -78,6 +78,8 @@ private:
 
     /// The box the state and inputs ask for now (see the class comment).
     CellBox wantedBox(float dt) const;
+    /// `box` made to span every periodic axis whole (a box cannot wrap around).
+    CellBox wholePeriodicAxes(CellBox box) const;
     /// Grows `box` until none of its open faces has a solid beyond a fluid cell.
     void growAroundSolids(CellBox &box) const;
     /// Moves the solver onto `box`, carrying the state over where the boxes overlap.

@@ -281,6 +281,37 @@ private slots:
         QVERIFY(reached); // the box met the ball
     }
 
+    // A box cannot wrap around: periodic axes stay whole, from the first step on.
+    void periodicAxesStayWhole()
+    {
+        Domain d = room(48, false);
+        d.boundaries[int(Face::XMin)] = Boundary::Periodic;
+        d.boundaries[int(Face::XMax)] = Boundary::Periodic;
+        TimeSettings t;
+        t.substeps = 2;
+        std::string error;
+        auto dense = Simulation::create(d, plumeParams(false), t, &error);
+        auto adaptive = Simulation::create(d, plumeParams(true), t, &error);
+        QVERIFY2(dense && adaptive, error.c_str());
+        QCOMPARE(boxed(*adaptive).box().lo.x, 0);
+        QCOMPARE(boxed(*adaptive).box().hi.x, 48);
+        Emitter e;
+        e.mask = ball(d, {0.5f, 0.12f, 0.5f}, 0.08f);
+        e.density = 3.f;
+        e.temperature = 6.f;
+        QVERIFY(dense->solver().setEmitters({e}));
+        QVERIFY(adaptive->solver().setEmitters({e}));
+        advance(*dense, 12);
+        advance(*adaptive, 12);
+        const CellBox b = boxed(*adaptive).box();
+        QCOMPARE(b.lo.x, 0);
+        QCOMPARE(b.hi.x, 48);
+        QVERIFY(b.hi.y < 48);
+        const double l1 = relativeL1(field(*dense, FieldKind::Density),
+                                     field(*adaptive, FieldKind::Density));
+        QVERIFY2(l1 < 0.02, qPrintable(QString::number(l1)));
+    }
+
     // The same bytes whatever the thread count.
     void independentOfThreads()
     {
