@@ -342,6 +342,9 @@ int info(const QStringList &arguments)
         available.bytes > 0 ? plume::sim::formatBytes(available.bytes).c_str() : "unknown");
     if (s.params.scheme == plume::sim::Scheme::Sph)
         printParticleEstimate(*scene, domain);
+    if (s.params.scheme == plume::sim::Scheme::Smoke && s.params.adaptiveDomain)
+        std::printf("adaptive:   on: the solve follows the smoke in a box (docs/adaptive.md); the "
+                    "memory above is its upper bound, the box filling the domain\n");
     std::printf("items:      %zu\n", scene->items.size());
     for (const plume::Item &item : scene->items) {
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),

@@ -168,6 +168,12 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         for (const char *s : {"dimension:  3d", "cells:", "memory:", "items:", "obstacle"})
             QVERIFY2(r.out.contains(s), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("adaptive:"), qPrintable(r.out));
+        // An adaptive scene says so, and that the memory figure is the box's upper bound.
+        const Run adaptive = run({"info", kScenes + "plume-room-3d.plume"});
+        QCOMPARE(adaptive.exitCode, 0);
+        QVERIFY2(adaptive.out.contains("adaptive:   on") && adaptive.out.contains("upper bound"),
+                 qPrintable(adaptive.out));
     }
 
     // An ocean scene: info shows the waves and the loop, bake writes the maps asked for (not
