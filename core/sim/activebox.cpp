@@ -268,7 +268,30 @@ void ActiveBoxSolver::projectFarField(float dt)
         });
     }
     enforceVelocityBoundaries(mFarVelocity, mFarSolids, mFarDomain);
-    mFarPressure.project(mFarVelocity, mFarPressureField, dt, mParams.pressure, mFarWork);
+    // Burning gas expands: the far field takes the box's expansion, averaged, as its own.
+    const ScalarGrid *expansion = nullptr;
+    if (mParams.combustion.expansion > 0.f && mInner->mExpansion.count() > 0) {
+        mFarExpansion.reshape(mFarDomain.cells, kCellCentre, 0.f);
+        const ScalarGrid &fineExpansion = mInner->mExpansion;
+        forEachRow(sub(hi, lo), [&](int j, int k) {
+            for (int i = 0; i < hi.x - lo.x; ++i) {
+                const Int3 C{lo.x + i, lo.y + j, lo.z + k};
+                float sum = 0.f;
+                int cells = 0;
+                for (int z = C.z * factor.z; z < (C.z + 1) * factor.z && z < mBox.hi.z; ++z)
+                    for (int y = C.y * factor.y; y < (C.y + 1) * factor.y && y < mBox.hi.y; ++y)
+                        for (int x = C.x * factor.x; x < (C.x + 1) * factor.x && x < mBox.hi.x;
+                             ++x) {
+                            sum += fineExpansion(x - mBox.lo.x, y - mBox.lo.y, z - mBox.lo.z);
+                            ++cells;
+                        }
+                mFarExpansion(C.x, C.y, C.z) = cells > 0 ? sum / float(cells) : 0.f;
+            }
+        });
+        expansion = &mFarExpansion;
+    }
+    mFarPressure.project(mFarVelocity, mFarPressureField, dt, mParams.pressure, mFarWork,
+                         expansion);
 
     // The open faces of the box see the far field's pressure just outside them instead of
     // zero. With ghost pressure g, the projection's u -= (p_in - g) on a low face equals
@@ -572,7 +595,7 @@ std::size_t ActiveBoxSolver::memoryBytes() const
         bytes += g.bytes();
     bytes += mFarVelocity.u.bytes() + mFarVelocity.v.bytes() + mFarVelocity.w.bytes()
              + mFarPressureField.bytes() + std::size_t(mFarSolids.size().volume())
-             + mFarPressure.memoryBytes() + mFarWork.bytes();
+             + mFarPressure.memoryBytes() + mFarWork.bytes() + mFarExpansion.bytes();
     for (const Emitter &e : mEmitters)
         bytes += e.mask.cells.capacity() * 8;
     for (const ForceField &f : mForceFields)

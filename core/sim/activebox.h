@@ -116,6 +116,7 @@ private:
     MacGrid mFarVelocity;
     ScalarGrid mFarPressureField;
     Workspace mFarWork;
+    ScalarGrid mFarExpansion; ///< scratch: the box's burning-gas expansion, averaged
 
     /// Checkpoints: the inner state spread over the whole domain, and the box, filled by
     /// stateFields() and read back by stateRestored(); emptied by the next step.
