@@ -268,6 +268,48 @@ private slots:
                      qPrintable(QString::number(f)));
     }
 
+    // Switching the adaptive domain (docs/adaptive.md) rebuilds the grids: the runner starts
+    // again from frame 0, and its frames are those of a runner loaded with the new setting.
+    void adaptiveSwitchStartsAgain()
+    {
+        Scene scene = exampleScene();
+        scene.domain.resolution = 48;
+        Scene adaptive = scene;
+        adaptive.simulation.params.adaptiveDomain = true;
+        // Frame 8, or null when a wait times out.
+        auto framesOf = [&](const Scene &first, const Scene *then) -> FramePtr {
+            auto cache = std::make_shared<FrameCache>();
+            SimulationRunner runner(cache);
+            int head = 0;
+            connect(&runner, &SimulationRunner::headChanged, this, [&](int f) { head = f; });
+            auto stepTo = [&](int frame) {
+                while (head < frame) {
+                    const int was = head;
+                    runner.step();
+                    if (!QTest::qWaitFor([&] { return head == was + 1; }, 20000))
+                        return false;
+                }
+                return true;
+            };
+            runner.load(first);
+            if (!stepTo(5))
+                return nullptr;
+            if (then) {
+                runner.setScene(*then, 5);
+                if (!QTest::qWaitFor([&] { return head == 0; }, 20000) || cache->contains(5))
+                    return nullptr;
+            }
+            return stepTo(8) ? cache->at(8) : nullptr;
+        };
+        const FramePtr switched = framesOf(scene, &adaptive);
+        const FramePtr fresh = framesOf(adaptive, nullptr);
+        const FramePtr dense = framesOf(scene, nullptr);
+        QVERIFY(switched && fresh && dense);
+        const int density = int(DisplayField::Density);
+        QVERIFY(sameField(switched->fields[density], fresh->fields[density]));
+        QVERIFY(!sameField(switched->fields[density], dense->fields[density]));
+    }
+
     // Save As into another folder: the image mask's path is rewritten in the file, and the open
     // document follows (its directory and its paths, the undo stack's too), so it simulates and
     // exports exactly as before, after an edit and its undo as well; the saved file reopens to
