@@ -60,6 +60,10 @@ public:
     float maxVelocity() const override { return mInner->maxVelocity(); }
     std::string firstNonFiniteField() const override { return mInner->firstNonFiniteField(); }
     std::size_t memoryBytes() const override;
+    double activeShare() const override
+    {
+        return double(mBox.volume()) / double(mDomain.cellCount());
+    }
     bool hasDye() const override { return mInner->hasDye(); }
     bool hasCombustion() const override { return mInner->hasCombustion(); }
     const FlagGrid &solids() const override { return mSolids; }

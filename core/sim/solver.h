@@ -137,6 +137,10 @@ public:
     /// Bytes held by the solver's grids and scratch buffers.
     virtual std::size_t memoryBytes() const = 0;
 
+    /// The share of the domain's cells the last step simulated: 1 but for the adaptive domain
+    /// (activebox.h), whose box may be smaller.
+    virtual double activeShare() const { return 1.0; }
+
     /// Whether any emitter injects dye (dye fields exist only then).
     virtual bool hasDye() const = 0;
 

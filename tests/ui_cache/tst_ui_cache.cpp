@@ -57,9 +57,9 @@ QString differences(const FrameData &a, const FrameData &b, bool timing = true)
         || p.origin.x != q.origin.x || p.origin.y != q.origin.y || p.origin.z != q.origin.z
         || p.boundaries != q.boundaries)
         out << "frame, time or domain";
-    if ((timing && a.msPerStep != b.msPerStep) || a.substeps != b.substeps
-        || a.pressureIterations != b.pressureIterations || a.pressureResidual != b.pressureResidual
-        || a.pressureTrouble != b.pressureTrouble)
+    if ((timing && a.msPerStep != b.msPerStep) || a.activeShare != b.activeShare
+        || a.substeps != b.substeps || a.pressureIterations != b.pressureIterations
+        || a.pressureResidual != b.pressureResidual || a.pressureTrouble != b.pressureTrouble)
         out << "solver numbers";
     for (int f = 0; f < int(DisplayField::Count); ++f) {
         if (!sameField(a.fields[f], b.fields[f]))
@@ -95,6 +95,7 @@ FramePtr makeFrame(sim::Int3 n, int number, float seed)
     frame->domain.cellSize = 1.f / float(n.x);
     frame->domain.boundaries[3] = sim::Boundary::Open;
     frame->msPerStep = 3.25 + seed;
+    frame->activeShare = 0.125 * (1 + number % 8);
     frame->substeps = 2;
     frame->pressureIterations = 40 + number;
     frame->pressureResidual = 1e-5 * seed;

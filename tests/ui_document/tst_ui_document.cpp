@@ -308,6 +308,10 @@ private slots:
         const int density = int(DisplayField::Density);
         QVERIFY(sameField(switched->fields[density], fresh->fields[density]));
         QVERIFY(!sameField(switched->fields[density], dense->fields[density]));
+        // The frames say how much of the domain the box held (the status bar shows it).
+        QVERIFY(switched->activeShare > 0.0 && switched->activeShare < 1.0);
+        QCOMPARE(switched->activeShare, fresh->activeShare);
+        QCOMPARE(dense->activeShare, 1.0);
     }
 
     // Save As into another folder: the image mask's path is rewritten in the file, and the open

@@ -563,7 +563,10 @@ void MainWindow::showFrameStats()
         return;
     mFrameLabel->setText(QString("frame %1").arg(f->frame));
     mTimeLabel->setText(QString("t = %1 s").arg(f->time, 0, 'f', 3));
-    mStepLabel->setText(QString("%1 ms/step").arg(f->msPerStep, 0, 'f', 2));
+    QString step = QString("%1 ms/step").arg(f->msPerStep, 0, 'f', 2);
+    if (f->activeShare < 1.0) // the adaptive domain (docs/adaptive.md)
+        step += QString(", box %1 % of the domain").arg(100.0 * f->activeShare, 0, 'f', 0);
+    mStepLabel->setText(step);
     QString pressure = QString("pressure: %1 it, residual %2")
                            .arg(f->pressureIterations)
                            .arg(f->pressureResidual, 0, 'g', 3);

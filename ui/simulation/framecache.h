@@ -79,6 +79,7 @@ struct FrameData
     float maximum[int(DisplayField::Count)] = {};
     sim::FlagGrid solids; ///< the slice's solid cells
     double msPerStep = 0.0;
+    double activeShare = 1.0; ///< of the domain's cells simulated (sim::Solver::activeShare)
     int substeps = 0;
     int pressureIterations = 0; ///< summed over the frame's substeps
     double pressureResidual = 0.0;

@@ -10,7 +10,8 @@ namespace plume {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x52464c50; // "PLFR"
-constexpr std::uint32_t kVersion = 3;        // 2: ocean fields, texture offsets; 3: sph particles
+constexpr std::uint32_t kVersion = 4;        // 2: ocean fields, texture offsets; 3: sph particles;
+                                             // 4: the adaptive domain's active share
 constexpr int kLevel = 5;               ///< Blosc level: fast, and smoke's empty space packs well
 constexpr int kDecodeThreads = 2;       ///< reading happens while the user waits
 constexpr std::int64_t kMaxSide = 4096; ///< sanity bound on a grid side read from a file
@@ -164,6 +165,7 @@ QByteArray encodeFrame(const FrameData &frame, std::uint64_t tag)
     w.put(frame.domain.origin);
     w.put(frame.domain.boundaries);
     w.put(frame.msPerStep);
+    w.put(frame.activeShare);
     w.put(std::int32_t(frame.substeps));
     w.put(std::int32_t(frame.pressureIterations));
     w.put(frame.pressureResidual);
@@ -213,8 +215,8 @@ FramePtr decodeFrame(QByteArrayView bytes, std::uint64_t tag, int frameNumber, s
     std::uint32_t troubleSize = 0;
     bool ok = r.get(frame->time) && r.get(frame->domain.cells) && r.get(frame->domain.cellSize)
               && r.get(frame->domain.origin) && r.get(frame->domain.boundaries)
-              && r.get(frame->msPerStep) && r.get(substeps) && r.get(iterations)
-              && r.get(frame->pressureResidual) && r.get(troubleSize)
+              && r.get(frame->msPerStep) && r.get(frame->activeShare) && r.get(substeps)
+              && r.get(iterations) && r.get(frame->pressureResidual) && r.get(troubleSize)
               && troubleSize <= std::size_t(bytes.size());
     frame->substeps = substeps;
     frame->pressureIterations = iterations;

@@ -308,6 +308,7 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     frame->time = mLoop.simulation().time();
     frame->domain = solver.domain();
     frame->msPerStep = stats.milliseconds / std::max(1, stats.substeps);
+    frame->activeShare = solver.activeShare();
     frame->substeps = stats.substeps;
     frame->pressureIterations = stats.pressureIterations;
     frame->pressureResidual = stats.pressureResidual;
