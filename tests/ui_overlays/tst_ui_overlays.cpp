@@ -210,6 +210,7 @@ private slots:
         {
             MainWindow window;
             QVERIFY(showActive(window));
+            window.openDefaultScene(); // the Properties dock then holds text fields
             GettingStarted *card = window.gettingStarted();
             QVERIFY(!card->isVisible()); // the app asks for it, not the window
             QVERIFY(window.showGettingStartedIfWanted());
@@ -224,6 +225,12 @@ private slots:
             // Closed without "Don't show again": it comes back next time.
             QTest::mouseClick(card->closeButton(), Qt::LeftButton);
             QVERIFY(!card->isVisible());
+            // The keyboard goes back to the views, not to a text field, so that Space (step 1)
+            // plays and pauses instead of typing into the Properties dock.
+            QWidget *focus = QApplication::focusWidget();
+            QVERIFY2(!qobject_cast<QLineEdit *>(focus),
+                     qPrintable(focus ? focus->objectName() : QString("none")));
+            QVERIFY(focus == window.viewLayout() || window.viewLayout()->isAncestorOf(focus));
         }
         {
             MainWindow window;

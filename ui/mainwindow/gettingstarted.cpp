@@ -90,6 +90,11 @@ void GettingStarted::popUp()
 void GettingStarted::dismiss()
 {
     kShowGettingStarted.set(!mDontShow->isChecked());
+    // The keyboard goes back to the views: hiding the focused Close button would pass it on to
+    // the next widget in the chain, a text field of the Properties dock, and Space (step 1)
+    // would type there instead of playing.
+    if (QWidget *over = parentWidget())
+        over->setFocus(Qt::OtherFocusReason);
     hide();
 }
 
