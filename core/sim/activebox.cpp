@@ -56,19 +56,15 @@ SparseMask cropMask(const SparseMask &mask, Int3 cells, const CellBox &box)
 {
     SparseMask out;
     const Int3 n = box.size();
-    const std::uint32_t plane = std::uint32_t(cells.x) * std::uint32_t(cells.y);
     for (std::size_t m = 0; m < mask.size(); ++m) {
-        const std::uint32_t c = mask.cells[m];
-        const int i = int(c % std::uint32_t(cells.x)),
-                  j = int((c / std::uint32_t(cells.x)) % std::uint32_t(cells.y)),
-                  k = int(c / plane);
-        if (i < box.lo.x || i >= box.hi.x || j < box.lo.y || j >= box.hi.y || k < box.lo.z
-            || k >= box.hi.z)
+        const Int3 c = cellOf(mask.cells[m], cells);
+        if (c.x < box.lo.x || c.x >= box.hi.x || c.y < box.lo.y || c.y >= box.hi.y || c.z < box.lo.z
+            || c.z >= box.hi.z)
             continue;
-        const std::uint32_t local = std::uint32_t(i - box.lo.x)
+        const std::uint32_t local = std::uint32_t(c.x - box.lo.x)
                                     + std::uint32_t(n.x)
-                                          * (std::uint32_t(j - box.lo.y)
-                                             + std::uint32_t(n.y) * std::uint32_t(k - box.lo.z));
+                                          * (std::uint32_t(c.y - box.lo.y)
+                                             + std::uint32_t(n.y) * std::uint32_t(c.z - box.lo.z));
         out.add(local, mask.weights[m]);
     }
     return out;
@@ -78,10 +74,8 @@ SparseMask cropMask(const SparseMask &mask, Int3 cells, const CellBox &box)
 CellBox maskBounds(const SparseMask &mask, Int3 cells)
 {
     CellBox b{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
-    const std::uint32_t plane = std::uint32_t(cells.x) * std::uint32_t(cells.y);
     for (std::uint32_t c : mask.cells) {
-        const Int3 p{int(c % std::uint32_t(cells.x)),
-                     int((c / std::uint32_t(cells.x)) % std::uint32_t(cells.y)), int(c / plane)};
+        const Int3 p = cellOf(c, cells);
         for (int a = 0; a < 3; ++a) {
             b.lo[a] = std::min(b.lo[a], p[a]);
             b.hi[a] = std::max(b.hi[a], p[a] + 1);

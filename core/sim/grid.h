@@ -129,6 +129,13 @@ private:
     std::vector<std::uint8_t> mData;
 };
 
+/// Cell (i, j, k) of flat index c (x fastest, then y, then z) on a grid of n cells.
+inline Int3 cellOf(std::size_t c, Int3 n)
+{
+    return {int(c % std::size_t(n.x)), int((c / std::size_t(n.x)) % std::size_t(n.y)),
+            int(c / (std::size_t(n.x) * std::size_t(n.y)))};
+}
+
 /// A sparse cell mask: cell indices (into a cell-centred grid, ascending, unique) with weights
 /// in (0, 1] (fractional coverage). Emitters and masked force fields use it.
 struct SparseMask

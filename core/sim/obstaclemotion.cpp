@@ -8,13 +8,6 @@ namespace plume::sim::detail {
 
 namespace {
 
-/// Cell coordinates of flat index c on a grid of n cells.
-Int3 cellOf(std::size_t c, Int3 n)
-{
-    return {int(c % std::size_t(n.x)), int((c / std::size_t(n.x)) % std::size_t(n.y)),
-            int(c / (std::size_t(n.x) * std::size_t(n.y)))};
-}
-
 /// The cell one step from `c` along `axis` (dir -1 or +1): wrapped on periodic axes; false
 /// past a non-periodic end.
 bool stepCell(Int3 &c, int axis, int dir, const Domain &domain)

@@ -18,13 +18,6 @@ namespace {
 /// Number of velocity components that exist (2 in 2D).
 int axesOf(const Domain &d) { return d.is2D() ? 2 : 3; }
 
-/// Cell (i, j, k) of flat cell index c on a grid of n cells.
-Int3 cellAt(std::uint32_t c, Int3 n)
-{
-    return {int(c % std::uint32_t(n.x)), int((c / std::uint32_t(n.x)) % std::uint32_t(n.y)),
-            int(c / (std::uint32_t(n.x) * std::uint32_t(n.y)))};
-}
-
 /// Whether every value of g is finite (parallel over rows). A float is not finite when its
 /// exponent bits are all set; the rows are scanned without branches.
 bool allFinite(const ScalarGrid &g)
@@ -80,7 +73,7 @@ void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emi
 void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel)
 {
     for (std::size_t m = 0; m < e.mask.size(); ++m) {
-        const Int3 c = cellAt(e.mask.cells[m], domain.cells);
+        const Int3 c = cellOf(e.mask.cells[m], domain.cells);
         const float w = 0.5f * e.mask.weights[m] * dt;
         for (int axis = 0; axis < axesOf(domain); ++axis) {
             ScalarGrid &comp = vel.component(axis);
@@ -99,7 +92,7 @@ void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, 
         const std::uint32_t cell = e.mask.cells[m];
         if (solids.isSolid(cell))
             continue;
-        const Int3 c = cellAt(cell, domain.cells);
+        const Int3 c = cellOf(cell, domain.cells);
         const float w = e.mask.weights[m];
         for (int axis = 0; axis < axesOf(domain); ++axis) {
             ScalarGrid &comp = vel.component(axis);
