@@ -32,6 +32,13 @@ Domain subDomain(const Domain &d, const CellBox &box)
     return s;
 }
 
+/// The parameters of the solver inside the box: the same, dense.
+SimParams dense(SimParams params)
+{
+    params.adaptiveDomain = false;
+    return params;
+}
+
 /// Copies `count` samples: dst(dstLo + t) = src(srcLo + t).
 void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count)
 {
@@ -144,11 +151,12 @@ ActiveBoxSolver::ActiveBoxSolver(const Domain &domain, const SimParams &params)
     // Coarse cells cover the domain; where a cell count does not divide, the last coarse cell
     // reaches past the domain's edge (by under kCoarsen cells).
     const Int3 n = domain.cells;
-    mCoarsen = std::min({n.x, n.y, domain.is2D() ? n.x : n.z}) >= 4 * kCoarsen ? kCoarsen : 1;
-    auto coarse = [&](int cells) { return (cells + mCoarsen - 1) / mCoarsen; };
+    const int c = std::min({n.x, n.y, domain.is2D() ? n.x : n.z}) >= 4 * kCoarsen ? kCoarsen : 1;
+    mFactor = {c, c, domain.is2D() ? 1 : c};
     mFarDomain = domain;
-    mFarDomain.cells = {coarse(n.x), coarse(n.y), domain.is2D() ? 1 : coarse(n.z)};
-    mFarDomain.cellSize = domain.cellSize * float(mCoarsen);
+    for (int a = 0; a < 3; ++a)
+        mFarDomain.cells[a] = (n[a] + mFactor[a] - 1) / mFactor[a];
+    mFarDomain.cellSize = domain.cellSize * float(c);
     setFarSolids();
     reset();
 }
@@ -158,7 +166,7 @@ void ActiveBoxSolver::setFarSolids()
     // A coarse cell is solid when most of its cells are, or when a whole slice of it across
     // some axis is (so that a plate one cell thin still stops the far field).
     const Int3 n = mFarDomain.cells;
-    const Int3 f{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
+    const Int3 f = mFactor;
     const int dims = mDomain.dimensions();
     FlagGrid solids(n);
     forEachRow(n, [&](int j, int k) {
@@ -226,7 +234,7 @@ void ActiveBoxSolver::projectFarField(float dt)
 {
     const MacGrid &fine = mInner->mVelocity;
     const int dims = mDomain.dimensions();
-    const Int3 factor{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
+    const Int3 factor = mFactor;
     Int3 lo, hi; // the coarse cells the box covers (the last one may reach past the domain)
     for (int a = 0; a < 3; ++a) {
         lo[a] = mBox.lo[a] / factor[a];
@@ -330,9 +338,7 @@ Status ActiveBoxSolver::setParams(const SimParams &params)
     if (params.adaptiveDomain != mParams.adaptiveDomain)
         return Status::failure("the adaptive domain cannot be switched on a running solver; make a "
                                "new one");
-    SimParams inner = params;
-    inner.adaptiveDomain = false;
-    if (Status s = mInner->setParams(inner); !s)
+    if (Status s = mInner->setParams(dense(params)); !s)
         return s;
     mParams = params;
     return Status::success();
@@ -355,9 +361,7 @@ void ActiveBoxSolver::reset()
 
 std::unique_ptr<SmokeSolver> ActiveBoxSolver::makeInner(const CellBox &box)
 {
-    SimParams params = mParams;
-    params.adaptiveDomain = false;
-    auto inner = std::make_unique<SmokeSolver>(subDomain(mDomain, box), params);
+    auto inner = std::make_unique<SmokeSolver>(subDomain(mDomain, box), dense(mParams));
     FlagGrid solids;
     ObstacleMotion motion;
     cropObstacles(mSolids, mMotion, box, solids, motion);
@@ -528,35 +532,41 @@ void ActiveBoxSolver::moveTo(const CellBox &box)
         overlap.lo[a] = std::max(mBox.lo[a], box.lo[a]);
         overlap.hi[a] = std::min(mBox.hi[a], box.hi[a]);
     }
+    const Int3 at = sub(overlap.lo, box.lo); // where the overlap starts in the new box
     for (std::size_t f = 0; f < from.size(); ++f) {
         if (!from[f].grid || from[f].grid->count() == 0)
             continue;
         const ScalarGrid &src = *from[f].grid;
         ScalarGrid &dst = *to[f].grid;
         dst.reshape(resized(src.size(), oldCells, newCells), src.offset());
-        // Velocity where the box grows comes from the far field; the rest starts at zero.
-        for (int a = 0; a < mDomain.dimensions(); ++a) {
-            if (&src != &mInner->mVelocity.component(a))
-                continue;
-            const Int3 factor{mCoarsen, mCoarsen, mDomain.is2D() ? 1 : mCoarsen};
-            const Vec3 offset = dst.offset();
-            forEachRow(dst.size(), [&](int j, int k) {
-                for (int i = 0; i < dst.size().x; ++i) {
-                    const Int3 at{box.lo.x + i, box.lo.y + j, box.lo.z + k};
-                    Vec3 p;
-                    for (int x = 0; x < 3; ++x)
-                        p[x] = (float(at[x]) + offset[x]) / float(factor[x]);
-                    dst(i, j, k) = sampleLinear(mFarVelocity.component(a), p, mFarDomain);
-                }
-            });
+        // The overlap's samples come across; faces come with one more along their axis.
+        Int3 count{0, 0, 0};
+        if (!overlap.empty()) {
+            count = overlap.size();
+            for (int a = 0; a < 3; ++a)
+                count[a] += src.size()[a] - oldCells[a];
+            copyBlock(src, sub(overlap.lo, mBox.lo), dst, at, count);
         }
-        if (overlap.empty())
+        // Velocity where the box grows comes from the far field; scalars start at zero there.
+        int axis = -1;
+        for (int a = 0; a < mDomain.dimensions(); ++a)
+            axis = &src == &mInner->mVelocity.component(a) ? a : axis;
+        if (axis < 0)
             continue;
-        // Samples beyond the cells (faces) come along: one more along a face grid's axis.
-        Int3 count = overlap.size();
-        for (int a = 0; a < 3; ++a)
-            count[a] += src.size()[a] - oldCells[a];
-        copyBlock(src, sub(overlap.lo, mBox.lo), dst, sub(overlap.lo, box.lo), count);
+        const Vec3 offset = dst.offset();
+        forEachRow(dst.size(), [&](int j, int k) {
+            const bool rowCopied = j >= at.y && j < at.y + count.y && k >= at.z
+                                   && k < at.z + count.z;
+            for (int i = 0; i < dst.size().x; ++i) {
+                if (rowCopied && i >= at.x && i < at.x + count.x)
+                    continue;
+                const Int3 g{box.lo.x + i, box.lo.y + j, box.lo.z + k};
+                Vec3 p;
+                for (int x = 0; x < 3; ++x)
+                    p[x] = (float(g[x]) + offset[x]) / float(mFactor[x]);
+                dst(i, j, k) = sampleLinear(mFarVelocity.component(axis), p, mFarDomain);
+            }
+        });
     }
     next->stateRestored(false);
     mInner = std::move(next);

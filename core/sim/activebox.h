@@ -112,8 +112,9 @@ private:
     std::vector<ForceField> mForceFields;
 
     /// The far field: the whole domain, kCoarsen times coarser per axis (1 below 16 cells on
-    /// an axis), at rest but for the flow the box drives through it.
-    int mCoarsen = 1;
+    /// an axis, and always 1 along z in 2D), at rest but for the flow the box drives through it.
+    /// mFactor: fine cells per coarse cell along each axis.
+    Int3 mFactor{1, 1, 1};
     Domain mFarDomain;
     FlagGrid mFarSolids;
     PressureSolver mFarPressure;
