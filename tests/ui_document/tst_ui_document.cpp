@@ -123,6 +123,32 @@ QByteArray simulateAndExport(const Scene &scene, QString *error)
     return bytes + png.readAll();
 }
 
+/// A runner on its own cache, stepped one frame at a time, so that the frames edits land on do
+/// not depend on timing.
+struct SteppedRunner
+{
+    std::shared_ptr<FrameCache> cache = std::make_shared<FrameCache>();
+    SimulationRunner runner{cache};
+    int head = 0;
+
+    SteppedRunner()
+    {
+        QObject::connect(&runner, &SimulationRunner::headChanged, &runner,
+                         [this](int f) { head = f; });
+    }
+    /// Steps until the head reaches `frame`; false when a step takes more than 20 s.
+    bool stepTo(int frame)
+    {
+        while (head < frame) {
+            const int was = head;
+            runner.step();
+            if (!QTest::qWaitFor([&] { return head == was + 1; }, 20000))
+                return false;
+        }
+        return true;
+    }
+};
+
 } // namespace
 
 class TestUiDocument : public QObject
@@ -232,35 +258,25 @@ private slots:
     {
         Scene scene = exampleScene();
         scene.domain.resolution = 48;
-        auto cache = std::make_shared<FrameCache>();
-        SimulationRunner runner(cache);
-        int head = 0;
-        connect(&runner, &SimulationRunner::headChanged, this, [&](int f) { head = f; });
-        // Single steps, so the frames edits land on do not depend on timing.
-        auto stepTo = [&](int frame) {
-            while (head < frame) {
-                const int was = head;
-                runner.step();
-                QTRY_VERIFY_WITH_TIMEOUT(head == was + 1, 20000);
-            }
-        };
-        runner.load(scene);
-        QCOMPARE(head, 0);
-        stepTo(5);
+        SteppedRunner r;
+        const std::shared_ptr<FrameCache> &cache = r.cache;
+        r.runner.load(scene);
+        QCOMPARE(r.head, 0);
+        QVERIFY(r.stepTo(5));
         Scene edited = scene;
         edited.items.push_back(strokeItem("wall", ItemKind::Obstacle, 4));
-        runner.setScene(edited, 5); // acts from frame 6 on, no reset
-        stepTo(12);
+        r.runner.setScene(edited, 5); // acts from frame 6 on, no reset
+        QVERIFY(r.stepTo(12));
         const FramePtr before = cache->at(12);
         QVERIFY(before);
         // The wall blocks: its cells are solid in frames after the edit, not before.
         QVERIFY(cache->at(6)->solids.isSolid(12, 14, 0));
         QVERIFY(!cache->at(5)->solids.isSolid(12, 14, 0));
 
-        runner.setScene(edited, 8);
-        QCOMPARE(head, 8);
+        r.runner.setScene(edited, 8);
+        QCOMPARE(r.head, 8);
         QVERIFY(!cache->contains(9));
-        stepTo(12);
+        QVERIFY(r.stepTo(12));
         const FramePtr after = cache->at(12);
         QVERIFY(after && after != before);
         for (int f = 0; f < int(DisplayField::Count); ++f)
@@ -278,28 +294,16 @@ private slots:
         adaptive.simulation.params.adaptiveDomain = true;
         // Frame 8, or null when a wait times out.
         auto framesOf = [&](const Scene &first, const Scene *then) -> FramePtr {
-            auto cache = std::make_shared<FrameCache>();
-            SimulationRunner runner(cache);
-            int head = 0;
-            connect(&runner, &SimulationRunner::headChanged, this, [&](int f) { head = f; });
-            auto stepTo = [&](int frame) {
-                while (head < frame) {
-                    const int was = head;
-                    runner.step();
-                    if (!QTest::qWaitFor([&] { return head == was + 1; }, 20000))
-                        return false;
-                }
-                return true;
-            };
-            runner.load(first);
-            if (!stepTo(5))
+            SteppedRunner r;
+            r.runner.load(first);
+            if (!r.stepTo(5))
                 return nullptr;
             if (then) {
-                runner.setScene(*then, 5);
-                if (!QTest::qWaitFor([&] { return head == 0; }, 20000) || cache->contains(5))
+                r.runner.setScene(*then, 5);
+                if (!QTest::qWaitFor([&] { return r.head == 0; }, 20000) || r.cache->contains(5))
                     return nullptr;
             }
-            return stepTo(8) ? cache->at(8) : nullptr;
+            return r.stepTo(8) ? r.cache->at(8) : nullptr;
         };
         const FramePtr switched = framesOf(scene, &adaptive);
         const FramePtr fresh = framesOf(adaptive, nullptr);
