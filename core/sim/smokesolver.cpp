@@ -274,20 +274,26 @@ void SmokeSolver::reset()
 // One step of the smoke scheme (Fedkiw, Stam and Jensen 2001; Bridson 2015, ch. 2).
 StepStats SmokeSolver::step(float dt, double time)
 {
-    advectVelocity(dt);                // u* = u(x - dt u), self-advection
-    addSources(dt);                    // emitters: density, heat, dye, fuel, force
-    const double burnt = burnFuel(dt); // fuel -> heat, soot, flame, expansion
-    addForces(dt, time);               // force fields, buoyancy, vorticity confinement
-    applyInflow();                     // inflow emitters set the velocity
-    diffuseVelocity(dt);               // (I - dt nu L) u = u*
-    if (mBeforeProjection)
-        mBeforeProjection(dt);                  // the adaptive domain's far field (activebox.h)
+    advectVelocity(dt);                         // u* = u(x - dt u), self-advection
+    addSources(dt);                             // emitters: density, heat, dye, fuel, force
+    const double burnt = burnFuel(dt);          // fuel -> heat, soot, flame, expansion
+    addForces(dt, time);                        // force fields, buoyancy, vorticity confinement
+    applyInflow();                              // inflow emitters set the velocity
+    diffuseVelocity(dt);                        // (I - dt nu L) u = u*
+    beforeProjection(dt);                       // the adaptive domain's far field, if any
     StepStats stats = project(dt, burnt > 0.0); // div u = 0, or the burning gas's expansion
     advectScalars(dt);  // density, temperature, dye, fuel, flame follow the flow
     diffuseScalars(dt); // (I - dt kappa L) q = q*
     dissipate(dt);      // q *= exp(-rate dt); the flame cools
     stats.fuelBurnt = burnt;
     return stats;
+}
+
+// The adaptive domain (activebox.h) gives the open faces of its box their pressure here.
+void SmokeSolver::beforeProjection(float dt)
+{
+    if (mBeforeProjection)
+        mBeforeProjection(dt);
 }
 
 // No flow through walls; faces of moving solids take their velocity (docs/colliders.md).

@@ -68,6 +68,7 @@ private:
     void addForces(float dt, double time);
     void applyInflow();
     void diffuseVelocity(float dt);
+    void beforeProjection(float dt);
     StepStats project(float dt, bool expanding);
     void advectScalars(float dt);
     void diffuseScalars(float dt);
