@@ -2,6 +2,7 @@
 
 #include "camera.h"
 #include "lightvolume.h"
+#include "marchbounds.h"
 
 #include <sim/parallel.h>
 
@@ -39,6 +40,7 @@ struct Marcher
     Vec3 light;
     const PassRequest &passes;
     const sim::ScalarGrid *sixLight; ///< kSixWayLights transmittances when passes.sixWay
+    MarchBounds bounds;              ///< samples outside show nothing (marchbounds.h)
 
     void pixel(int px, int py, RenderedFrame &out) const
     {
@@ -53,13 +55,16 @@ struct Marcher
             return;
         const float dt = s.stepCells * h; // t is in world units along the ray
         const int steps = int(std::ceil((t1 - t0) / dt));
+        int first = 0, last = -1; // only the samples that can show something
+        if (!marchRange(bounds, oc, dc, t0, dt, steps, first, last))
+            last = -1;
         const float emissionRate = 0.5f * s.densityScale; // hot gas glows like thin smoke
         float trans = 1.f, rgb[3] = {0.f, 0.f, 0.f}, glow[3] = {0.f, 0.f, 0.f};
         float weight = 0.f, mx = 0.f, my = 0.f;
         float six[kSixWayLights] = {};
         Vec3 normal{};
         float depth = -1.f; // world distance along the ray; < 0: not reached
-        for (int k = 0; k < steps && trans > 1e-3f; ++k) {
+        for (int k = first; k <= last && trans > 1e-3f; ++k) {
             const float ta = t0 + float(k) * dt;
             const float ds = std::min(dt, t1 - ta);
             const Vec3 p = oc + dc * (ta + 0.5f * ds);
@@ -77,7 +82,7 @@ struct Marcher
                 }
             }
             const float density = w(f.density.data());
-            if (!(density > 1e-6f))
+            if (!(density > kMarchDensityFloor))
                 continue;
             const float a = 1.f - std::exp(-s.densityScale * density * ds);
             Vec3 albedo = s.smokeColor;
@@ -181,7 +186,11 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, const Pass
                           frameRate,
                           s.lightColor * s.lightIntensity,
                           passes,
-                          sixLight};
+                          sixLight,
+                          marchBounds(
+                              {fields.density,
+                               hot && s.emissionIntensity > 0.f ? &fields.temperature : nullptr,
+                               s.emissionMin, fire ? &fields.flame : nullptr, nullptr})};
     sim::forEachRow(Int3{out.width, out.height, 1}, [&](int py, int) {
         for (int px = 0; px < out.width; ++px)
             marcher.pixel(px, py, out);

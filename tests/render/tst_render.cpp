@@ -1,15 +1,17 @@
 // The CPU renderer: empty domains give the background, a lit smoke sphere is brighter on the
 // light's side, 2D looks match the window's colour maps and dye, motion vectors follow the
 // flow with the documented scale, emission comes from hot gas and flame only, in blackbody
-// colours that follow the Planckian locus (fire: yellow-white core, orange-red edges), and the
-// bytes do not depend on the thread count.
+// colours that follow the Planckian locus (fire: yellow-white core, orange-red edges), the
+// march skips only samples that show nothing, and the bytes do not depend on the thread count.
 #include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <oneapi/tbb/task_arena.h>
 
 #include <export/frameimage.h>
 #include <render/blackbody.h>
+#include <render/camera.h>
 #include <render/lightvolume.h>
+#include <render/marchbounds.h>
 #include <render/renderer.h>
 
 #include <QElapsedTimer>
@@ -359,6 +361,93 @@ private slots:
             gasLight += a.emission[n];
         }
         QVERIFY(flameLight > 2.0 * gasLight);
+    }
+
+    // The march bounds (marchbounds.h) hold every cell that shows something, widened by the
+    // trilinear footprint: a ball of smoke off-centre, a hot spot, a flame and a solid cell.
+    void marchBoundsHoldWhatShows()
+    {
+        FrameFields f = ball(32, true, 0.1f);
+        QVERIFY(marchBounds({f.velocityX}).empty); // all zero: nothing shows
+        // Smoke at cells 13..18 on each axis (centres within 0.1 of the centre, 3.2 cells).
+        MarchBounds b = marchBounds({f.density});
+        QVERIFY(!b.empty);
+        QCOMPARE(b.lo, (Vec3{12.5f, 12.5f, 12.5f}));
+        QCOMPARE(b.hi, (Vec3{19.5f, 19.5f, 19.5f}));
+        // Density at the floor does not show; a hair above it does.
+        sim::ScalarGrid faint = f.velocityX;
+        faint(3, 4, 5) = 0.5f * kMarchDensityFloor;
+        QVERIFY(marchBounds({faint}).empty);
+        faint(3, 4, 5) = 2.f * kMarchDensityFloor;
+        QCOMPARE(marchBounds({faint}).lo, (Vec3{2.5f, 3.5f, 4.5f}));
+        // Gas hotter than the threshold, flame above 0 and solids widen the box.
+        f.temperature(30, 16, 16) = 2.f;
+        QCOMPARE(marchBounds({f.density, &f.temperature, 3.f}).hi.x, 19.5f); // not hot enough
+        QCOMPARE(marchBounds({f.density, &f.temperature, 1.f}).hi.x, 31.5f);
+        f.flame = f.velocityX;
+        f.flame(16, 1, 16) = 0.5f;
+        QCOMPARE(marchBounds({f.density, nullptr, 0.f, &f.flame}).lo.y, 0.5f);
+        sim::FlagGrid solids(f.domain.cells);
+        solids.setSolid(16, 16, 0, true);
+        QCOMPARE(marchBounds({f.density, nullptr, 0.f, nullptr, &solids}).lo.z, -0.5f);
+    }
+
+    // Every sample a march skips (outside marchRange) reads only cells that show nothing, so
+    // its trilinear density, temperature and flame add nothing: rays from all sides through a
+    // volume with smoke, a hot spot and a flame in different places.
+    void marchSkipsOnlyEmptySamples()
+    {
+        FrameFields f = ball(24, true, 0.15f);
+        const Int3 n = f.domain.cells;
+        f.flame = f.velocityX;
+        for (int k = 0; k < n.z; ++k)
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) {
+                    const Vec3 c = f.domain.cellCentre(i, j, k);
+                    f.density(i, j, k) *= 0.7f + 0.3f * std::sin(float(i * 7 + j * 3 + k));
+                    f.temperature(i, j, k) = length(c - Vec3{0.8f, 0.2f, 0.3f}) < 0.1f ? 2.f : 0.f;
+                    f.flame(i, j, k) = length(c - Vec3{0.2f, 0.8f, 0.7f}) < 0.08f ? 1.f : 0.f;
+                }
+        const float hotAbove = 0.5f;
+        const MarchBounds b = marchBounds({f.density, &f.temperature, hotAbove, &f.flame});
+        QVERIFY(!b.empty);
+        int skipped = 0, marched = 0;
+        std::uint32_t seed = 12345u;
+        auto random = [&] {
+            seed = seed * 1664525u + 1013904223u;
+            return float(seed >> 8) / float(1u << 24);
+        };
+        for (int ray = 0; ray < 2000; ++ray) {
+            const Vec3 o{random() * 40.f - 8.f, random() * 40.f - 8.f, random() * 40.f - 8.f};
+            const Vec3 target{random() * 24.f, random() * 24.f, random() * 24.f};
+            Vec3 d = target - o;
+            d = d * (1.f / length(d));
+            float t0, t1;
+            if (!detail::clipToBox(o, d, n, t0, t1))
+                continue;
+            t0 += 0.7f * random(); // the views jitter the first sample
+            const float dt = 0.5f + random();
+            const int steps = int(std::ceil((t1 - t0) / dt));
+            int first = 0, last = -1;
+            if (!marchRange(b, o, d, t0, dt, steps, first, last))
+                last = -1;
+            for (int k = 0; k < steps; ++k) {
+                const float ta = t0 + float(k) * dt;
+                const Vec3 p = o + d * (ta + 0.5f * std::min(dt, t1 - ta));
+                const detail::Trilinear w(n, p);
+                const bool inside = k >= first && k <= last;
+                (inside ? marched : skipped) += 1;
+                if (!inside) {
+                    QVERIFY(!(w(f.density.data()) > kMarchDensityFloor));
+                    QVERIFY(!(w(f.temperature.data()) > hotAbove));
+                    QVERIFY(!(w(f.flame.data()) > 0.f));
+                }
+            }
+        }
+        qInfo("samples marched %d, skipped %d", marched, skipped);
+        // The three are far apart, so their box is most of the domain; the rays' ends outside
+        // it are still a good share.
+        QVERIFY(skipped > (marched + skipped) / 4);
     }
 
     // Serial and 1, 2, 4 threads give the same bytes (3D with shadows, emission, flame,

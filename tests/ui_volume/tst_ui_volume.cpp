@@ -1,6 +1,7 @@
 // The OpenGL volume view under Xvfb with Mesa: a sphere of smoke lit from +x is brighter on
 // its lit side, an empty domain shows the background, an obstacle in front hides what is
-// behind it; a flame glows warm (blackbody: red > green > blue); a mesh obstacle is a lit
+// behind it; a flame glows warm (blackbody: red > green > blue); skipping empty space keeps
+// the picture; a mesh obstacle is a lit
 // surface; the level surface is a lit mesh; textures are uploaded once per changed frame; a still
 // follows interaction; and with OpenGL forced off the layout says why and the slices still work.
 #include <document/document.h>
@@ -286,6 +287,58 @@ private slots:
         front.view.showFrame(frame);
         const QImage off = front.view.grabFramebuffer();
         QVERIFY(greyDifference(off.pixel(front.toPixel(0.5f, 0.5f)), corner) <= 1);
+    }
+
+    // The march skips the space where nothing shows (render/marchbounds.h) and draws the same
+    // picture as a march through the whole domain: smoke off to one side, a solid slab, hot
+    // gas and a flame elsewhere, seen from the front and from an angle.
+    void skippingEmptySpaceKeepsThePicture()
+    {
+        Scene scene = litScene();
+        scene.exports.render.emissionIntensity = 1.f;
+        scene.exports.render.flameIntensity = 0.3f;
+        Document doc;
+        doc.reset(scene, {});
+        FrontView front(&doc);
+        QVERIFY(QTest::qWaitForWindowExposed(&front.view));
+        FramePtr base = makeFrame(false, true);
+        auto volume = std::make_shared<FrameVolume>(*base->volume);
+        sim::ScalarGrid &rho = volume->fields[int(DisplayField::Density)];
+        sim::ScalarGrid &temperature = volume->fields[int(DisplayField::Temperature)];
+        sim::ScalarGrid &flame = volume->fields[int(DisplayField::Flame)];
+        flame.reshape({kCells, kCells, kCells}, {0.5f, 0.5f, 0.5f});
+        auto near = [&](int i, int j, int k, sim::Vec3 centre, float radius) {
+            return length(base->domain.cellCentre(i, j, k) - centre) < radius;
+        };
+        for (int k = 0; k < kCells; ++k)
+            for (int j = 0; j < kCells; ++j)
+                for (int i = 0; i < kCells; ++i) {
+                    if (near(i, j, k, {0.3f, 0.7f, 0.4f}, 0.12f))
+                        rho(i, j, k) = 1.f;
+                    if (near(i, j, k, {0.7f, 0.3f, 0.5f}, 0.1f))
+                        temperature(i, j, k) = scene.exports.render.emissionMax;
+                    if (near(i, j, k, {0.75f, 0.75f, 0.3f}, 0.08f))
+                        flame(i, j, k) = 1.f;
+                }
+        auto frame = std::make_shared<FrameData>(*base);
+        frame->volume = volume;
+        front.view.showFrame(frame);
+        const QImage empty = [&] {
+            auto none = std::make_shared<FrameData>(*makeFrame(false, false, 2));
+            front.view.showFrame(none);
+            return front.view.renderStill();
+        }();
+        front.view.showFrame(frame);
+        for (const auto [yaw, pitch] : {std::pair{0.f, 0.f}, std::pair{35.f, 20.f}}) {
+            front.view.setCamera(yaw, pitch, 2.5f);
+            front.view.setSkipEmptySpace(true);
+            const QImage skipped = front.view.renderStill();
+            front.view.setSkipEmptySpace(false);
+            const QImage full = front.view.renderStill();
+            QCOMPARE(skipped, full);
+            QVERIFY(skipped != empty); // the smoke, the glow and the slab are all drawn
+            QCOMPARE(front.view.glErrors(), 0);
+        }
     }
 
     // Textures are refilled only when the shown volume changes.

@@ -8,6 +8,7 @@
 #include <document/document.h>
 #include <render/blackbody.h>
 #include <render/lightvolume.h>
+#include <render/marchbounds.h>
 #include <render/renderer.h>
 #include <scene/rasterize.h>
 #include <scene/scene.h>
@@ -91,6 +92,9 @@ uniform float uAmbientTemperature;
 uniform float uBlackbodyTexels;
 uniform vec3 uBgBottom;
 uniform vec3 uBgTop;
+uniform vec3 uMarchMin;
+uniform vec3 uMarchMax;
+uniform int uMarchEmpty;
 
 vec3 toUvw(vec3 p) { return (p - uBoxMin) / (uBoxMax - uBoxMin); }
 
@@ -104,6 +108,30 @@ bool boxHit(vec3 o, vec3 d, out float t0, out float t1)
     t0 = max(max(lo.x, lo.y), max(lo.z, 0.0));
     t1 = min(min(hi.x, hi.y), hi.z);
     return t1 > t0;
+}
+
+// The samples [first, last] of a march from t0 in steps of uStep that can fall inside the box
+// outside which nothing shows (marchbounds.h); the others add nothing and are skipped. One
+// sample of slack either side covers rounding.
+bool marchRange(vec3 o, vec3 d, float t0, int steps, out int first, out int last)
+{
+    first = 0;
+    last = -1;
+    if (uMarchEmpty != 0)
+        return false;
+    vec3 inv = 1.0 / d;
+    vec3 a = (uMarchMin - o) * inv;
+    vec3 b = (uMarchMax - o) * inv;
+    vec3 lo = min(a, b);
+    vec3 hi = max(a, b);
+    float ta = max(max(lo.x, lo.y), lo.z);
+    float tb = min(min(hi.x, hi.y), hi.z);
+    if (!(tb >= ta))
+        return false;
+    float n = float(steps);
+    first = int(clamp(floor((ta - t0) / uStep - 0.5) - 1.0, 0.0, n));
+    last = int(clamp(ceil((tb - t0) / uStep - 0.5) + 1.0, -1.0, n - 1.0));
+    return first <= last;
 }
 
 float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uSolids, uvw).r * 255.0 : 0.0; }
@@ -147,8 +175,10 @@ void main()
         // A per-pixel offset of the first sample turns step banding into fine noise.
         t0 += uStep * fract(sin(dot(gl_FragCoord.xy, vec2(12.9898, 78.233))) * 43758.5453);
         int steps = int(ceil((t1 - t0) / uStep));
+        int first, last;
+        marchRange(o, d, t0, steps, first, last);
         float emissionRate = 0.5 * uDensityScale;
-        for (int k = 0; k < steps && trans > 0.003; ++k) {
+        for (int k = first; k <= last && trans > 0.003; ++k) {
             float ta = t0 + float(k) * uStep;
             float ds = min(uStep, t1 - ta);
             vec3 p = o + d * (ta + 0.5 * ds);
@@ -218,6 +248,12 @@ struct VolumeView::Textures
     VolumePtr lightOf;
     sim::Vec3 lightDirection{0.f, 0.f, 0.f};
     float lightScale = -1.f;
+    /// Where the march can see anything (marchbounds.h), and what it was computed from: the
+    /// volume, the hot-gas threshold (NaN: temperature ignored) and whether flame counts.
+    MarchBounds bounds;
+    VolumePtr boundsOf;
+    float boundsHot = 0.f;
+    bool boundsFlame = false;
     unsigned blackbody = 0; ///< 1D, kBlackbodyTexels RGB texels
     sim::Int3 size{0, 0, 0};
     bool hasDye = false;
@@ -331,6 +367,12 @@ float VolumeView::marchResolution(const Quality &q) const
 void VolumeView::setStillQuality(Quality q)
 {
     mStill = q;
+    changed();
+}
+
+void VolumeView::setSkipEmptySpace(bool on)
+{
+    mSkipEmpty = on;
     changed();
 }
 
@@ -468,6 +510,7 @@ void VolumeView::releaseGL()
                              mTex->flame,   mTex->light,       mTex->blackbody};
     mGl->glDeleteTextures(7, ids);
     mTex->lightOf.reset();
+    mTex->boundsOf.reset();
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
     mMeshes->release();
@@ -553,6 +596,31 @@ void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
     mTex->lightScale = densityScale;
 }
 
+// The box outside which the uploaded volume shows nothing: smoke, solids, gas hotter than
+// `hotAbove` (NaN: none glows) and, with `flame`, burning cells. Recomputed when the volume or
+// these change (a look edit redraws without a new frame).
+void VolumeView::updateBounds(float hotAbove, bool flame)
+{
+    const bool hot = !std::isnan(hotAbove);
+    const bool same = mTex->boundsOf == mUploaded && mTex->boundsFlame == flame
+                      && (hot ? mTex->boundsHot == hotAbove : std::isnan(mTex->boundsHot));
+    if (same)
+        return;
+    const FrameVolume &v = *mUploaded;
+    const sim::ScalarGrid &density = v.field(DisplayField::Density);
+    const sim::ScalarGrid &temp = v.field(DisplayField::Temperature);
+    mTex->bounds = marchBounds({density, hot ? &temp : nullptr, hot ? hotAbove : 0.f,
+                                flame ? &v.field(DisplayField::Flame) : nullptr,
+                                mTex->hasSolids ? &v.solids : nullptr});
+    if (hot && temp.count() != density.count() && 0.f > hotAbove) // the zero texture glows
+        mTex->bounds = {{0.f, 0.f, 0.f},
+                        {float(density.size().x), float(density.size().y), float(density.size().z)},
+                        false};
+    mTex->boundsOf = mUploaded;
+    mTex->boundsHot = hotAbove;
+    mTex->boundsFlame = flame;
+}
+
 void VolumeView::paintGL()
 {
     const bool still = mStillDue;
@@ -608,11 +676,28 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
         prog.setUniformValue("uStep", std::max(q.stepCells, 0.05f) * d.cellSize);
     }
     prog.setUniformValue("uHasVolume", has ? 1 : 0);
-    prog.setUniformValue("uHasDye", mTex->hasDye ? 1 : 0);
-    prog.setUniformValue("uHasSolids", mTex->hasSolids ? 1 : 0);
     // Level surface mode: the solids and the background only (the mesh replaces the smoke).
     const bool smoke = !mLevel.enabled();
-    prog.setUniformValue("uHasFlame", smoke && mTex->hasFlame && look.flameIntensity > 0.f ? 1 : 0);
+    const bool flame = smoke && mTex->hasFlame && look.flameIntensity > 0.f;
+    if (has) {
+        const float ambient = mDocument->scene().simulation.params.ambientTemperature;
+        const bool hot = smoke && look.emissionIntensity > 0.f;
+        updateBounds(hot ? ambient + look.emissionMin : std::nanf(""), flame);
+        MarchBounds b = mTex->bounds;
+        if (!mSkipEmpty) // a box one cell wider than the domain on every side
+            b = {{-1.f, -1.f, -1.f},
+                 {float(mTex->size.x + 1), float(mTex->size.y + 1), float(mTex->size.z + 1)},
+                 false};
+        const sim::Domain &d = mFrame->domain;
+        prog.setUniformValue("uMarchMin", qv(d.origin + b.lo * d.cellSize));
+        prog.setUniformValue("uMarchMax", qv(d.origin + b.hi * d.cellSize));
+        prog.setUniformValue("uMarchEmpty", b.empty ? 1 : 0);
+    } else {
+        prog.setUniformValue("uMarchEmpty", 1);
+    }
+    prog.setUniformValue("uHasDye", mTex->hasDye ? 1 : 0);
+    prog.setUniformValue("uHasSolids", mTex->hasSolids ? 1 : 0);
+    prog.setUniformValue("uHasFlame", flame ? 1 : 0);
     const unsigned units[5] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids,
                                mTex->flame};
     const char *names[5] = {"uDensity", "uTemperature", "uDye", "uSolids", "uFlame"};

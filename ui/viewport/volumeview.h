@@ -65,6 +65,9 @@ public:
     Background background() const { return mBackground; }
     void setInteractiveQuality(Quality q);
     void setStillQuality(Quality q);
+    /// Whether the march skips the space where nothing shows (render/marchbounds.h): on by
+    /// default, and the picture is the same either way; off marches the whole domain.
+    void setSkipEmptySpace(bool on);
     Quality interactiveQuality() const { return mInteractive; }
     Quality stillQuality() const { return mStill; }
     /// Orbit camera: degrees about +y and above the horizon, distance from the target.
@@ -117,6 +120,7 @@ private:
     void releaseGL();
     void upload();
     void uploadLight(sim::Vec3 direction, float densityScale);
+    void updateBounds(float hotAbove, bool flame);
     /// The fraction of the view's pixels the volume is marched at with quality `q`.
     float marchResolution(const Quality &q) const;
     void uploadBlackbody();
@@ -148,6 +152,7 @@ private:
     Quality mStill{0.5f, 1.f};
     bool mSoftwareGl = false; ///< the driver rasterises on the CPU (initializeGL)
     bool mLastStill = false;
+    bool mSkipEmpty = true;
     bool mStillDue = false;
     QTimer mStillTimer;
     QElapsedTimer mFrameClock; ///< time since the last new volume was shown
