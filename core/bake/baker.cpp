@@ -179,16 +179,31 @@ sim::Status writeSequenceFrame(const RenderedFrame &frame, const ImageSequenceSe
     return sim::Status::success();
 }
 
-/// Samples the exported fields and writes one file.
+/// Samples the exported fields and writes one file. Only the cells outside which the fields
+/// are zero are sampled (Solver::fieldBox: the adaptive domain's box), so a large adaptive
+/// domain needs no whole-domain grids; the level surface needs the whole density.
 sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
                        const std::filesystem::path &path)
 {
+    const sim::Int3 n = solver.domain().cells;
+    sim::CellBox box = solver.fieldBox();
+    if (settings.levelSurface || box == sim::CellBox{{0, 0, 0}, n})
+        box = {};
+    else if (box.empty()) // nothing anywhere: one zero cell stands for the domain
+        box = {{0, 0, 0}, {1, 1, 1}};
+    auto sample = [&](sim::FieldKind kind, sim::ScalarGrid &out) {
+        if (box.empty())
+            solver.sample(kind, out);
+        else
+            solver.sampleIn(kind, box, out);
+    };
     sim::ScalarGrid density, temperature, vx, vy, vz, red, green, blue, flame, fuel;
-    solver.sample(sim::FieldKind::Density, density);
-    solver.sample(sim::FieldKind::Temperature, temperature);
-    solver.sample(sim::FieldKind::VelocityX, vx);
-    solver.sample(sim::FieldKind::VelocityY, vy);
+    sample(sim::FieldKind::Density, density);
+    sample(sim::FieldKind::Temperature, temperature);
+    sample(sim::FieldKind::VelocityX, vx);
+    sample(sim::FieldKind::VelocityY, vy);
     VdbFrame out;
+    out.fieldBox = box;
     out.domain = solver.domain();
     out.frame = frame;
     out.sceneName = settings.baseName;
@@ -198,19 +213,19 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
     out.velocityX = &vx;
     out.velocityY = &vy;
     if (!solver.domain().is2D()) {
-        solver.sample(sim::FieldKind::VelocityZ, vz);
+        sample(sim::FieldKind::VelocityZ, vz);
         out.velocityZ = &vz;
     }
     if (solver.hasCombustion()) {
-        solver.sample(sim::FieldKind::Flame, flame);
-        solver.sample(sim::FieldKind::Fuel, fuel);
+        sample(sim::FieldKind::Flame, flame);
+        sample(sim::FieldKind::Fuel, fuel);
         out.flame = &flame;
         out.fuel = &fuel;
     }
     if (solver.hasDye()) {
-        solver.sample(sim::FieldKind::DyeRed, red);
-        solver.sample(sim::FieldKind::DyeGreen, green);
-        solver.sample(sim::FieldKind::DyeBlue, blue);
+        sample(sim::FieldKind::DyeRed, red);
+        sample(sim::FieldKind::DyeGreen, green);
+        sample(sim::FieldKind::DyeBlue, blue);
         out.dyeRed = &red;
         out.dyeGreen = &green;
         out.dyeBlue = &blue;

@@ -67,7 +67,8 @@ struct BlockLeaves
 /// base + i + j * rowStep + k * sliceStep of the x-fastest input arrays.
 struct VoxelMap
 {
-    Int3 cells; ///< the written index box is [0, cells)
+    Int3 cells;                    ///< the written index box is [0, cells)
+    Int3 lo{0, 0, 0}, hi{0, 0, 0}; ///< the voxels the input arrays cover, [lo, hi)
     std::ptrdiff_t base = 0;
     std::ptrdiff_t rowStep = 0;
     std::ptrdiff_t sliceStep = 0;
@@ -81,14 +82,29 @@ struct VoxelMap
 };
 
 // See VdbWriteOptions::up: Z-up voxel (i, nz-1-k, j) holds cell (i, j, k), so file voxel
-// (i, j, k) holds cell (i, k, nz-1-j).
-VoxelMap voxelMap(Int3 c, UpAxis up)
+// (i, j, k) holds cell (i, k, nz-1-j). The input arrays cover the cells of `box` (x fastest).
+VoxelMap voxelMap(Int3 c, const sim::CellBox &box, UpAxis up)
 {
-    const std::ptrdiff_t row = c.x;
-    const std::ptrdiff_t slice = std::ptrdiff_t(c.x) * c.y;
+    const Int3 w = box.size();
+    const std::ptrdiff_t row = w.x;
+    const std::ptrdiff_t slice = std::ptrdiff_t(w.x) * w.y;
+    const Int3 &l = box.lo;
     if (up == UpAxis::Y)
-        return {c, 0, row, slice, false};
-    return {Int3{c.x, c.z, c.y}, (c.z - 1) * slice, -slice, row, true};
+        return {c, l, box.hi, -(l.x + row * l.y + slice * l.z), row, slice, false};
+    // Cell (i, k, nz-1-j) is element (i - l.x) + row (k - l.y) + slice (nz-1-j - l.z).
+    return {Int3{c.x, c.z, c.y},
+            Int3{l.x, c.z - box.hi.z, l.y},
+            Int3{box.hi.x, c.z - l.z, box.hi.y},
+            -l.x - row * l.y + slice * (c.z - 1 - l.z),
+            -slice,
+            row,
+            true};
+}
+
+// The cells the frame's fields cover (VdbFrame::fieldBox; empty: the whole domain).
+sim::CellBox fieldBoxOf(const VdbFrame &f)
+{
+    return f.fieldBox.empty() ? sim::CellBox{{0, 0, 0}, f.domain.cells} : f.fieldBox;
 }
 
 std::string sizeText(Int3 s)
@@ -113,12 +129,13 @@ std::array<NamedField, 10> namedFields(const VdbFrame &f)
              {f.dyeBlue, "dye blue"}}};
 }
 
-// A field must be cell-centred over the whole domain.
-Status checkField(const ScalarGrid &g, const char *name, Int3 cells)
+// A field must be cell-centred over the whole domain (or the frame's field box).
+Status checkField(const ScalarGrid &g, const char *name, Int3 cells, bool whole)
 {
     if (g.size() != cells)
-        return Status::failure(std::string(name) + " grid is " + sizeText(g.size())
-                               + ", the domain has " + sizeText(cells) + " cells");
+        return Status::failure(std::string(name) + " grid is " + sizeText(g.size()) + ", the "
+                               + (whole ? "domain" : "field box") + " has " + sizeText(cells)
+                               + " cells");
     if (!(g.offset() == sim::kCellCentre))
         return Status::failure(std::string(name) + " grid is not cell-centred");
     return Status::success();
@@ -127,12 +144,19 @@ Status checkField(const ScalarGrid &g, const char *name, Int3 cells)
 // Checks presence and shapes of the fields and collects their arrays.
 Status collectFields(const VdbFrame &f, FieldArrays &out)
 {
-    const Int3 cells = f.domain.cells;
+    const sim::CellBox box = fieldBoxOf(f);
+    const Int3 n = f.domain.cells;
+    if (box.lo.x < 0 || box.lo.y < 0 || box.lo.z < 0 || box.hi.x > n.x || box.hi.y > n.y
+        || box.hi.z > n.z)
+        return Status::failure("the field box reaches outside the domain's " + sizeText(n)
+                               + " cells");
+    if (f.levelSurface && !f.fieldBox.empty())
+        return Status::failure("the level surface needs the density over the whole domain");
     if (!f.density)
         return Status::failure("the density field is missing");
     for (const auto &[grid, name] : namedFields(f))
         if (grid)
-            if (Status s = checkField(*grid, name, cells); !s)
+            if (Status s = checkField(*grid, name, box.size(), f.fieldBox.empty()); !s)
                 return s;
     const bool anyVelocity = f.velocityX || f.velocityY || f.velocityZ;
     out.hasVelocity = f.velocityX && f.velocityY && (f.velocityZ || f.domain.is2D());
@@ -157,7 +181,8 @@ Status collectFields(const VdbFrame &f, FieldArrays &out)
 // path only.
 Status findBadValue(const VdbFrame &f, bool halfFloat)
 {
-    const Int3 c = f.domain.cells;
+    const Int3 c = fieldBoxOf(f).size();
+    const Int3 lo = fieldBoxOf(f).lo;
     for (const auto &[grid, name] : namedFields(f)) {
         const bool dye = grid == f.dyeRed || grid == f.dyeGreen || grid == f.dyeBlue;
         const float limit = halfFloat && !dye ? kHalfMax : std::numeric_limits<float>::max();
@@ -167,8 +192,9 @@ Status findBadValue(const VdbFrame &f, bool halfFloat)
                     const float v = (*grid)(i, j, k);
                     if (std::abs(v) <= limit)
                         continue;
-                    const std::string cell = " at cell (" + std::to_string(i) + ", "
-                                             + std::to_string(j) + ", " + std::to_string(k) + ")";
+                    const std::string cell = " at cell (" + std::to_string(lo.x + i) + ", "
+                                             + std::to_string(lo.y + j) + ", "
+                                             + std::to_string(lo.z + k) + ")";
                     if (!std::isfinite(v))
                         return Status::failure(std::string(name) + " is not finite" + cell);
                     return Status::failure(std::string(name) + " is " + sim::formatNumber(v) + cell
@@ -200,11 +226,12 @@ bool anyAbove(const openvdb::Vec3s &v, float threshold)
 void convertBlock(const FieldArrays &in, const VoxelMap &map, Int3 block,
                   const VdbWriteOptions &opt, BlockLeaves &out)
 {
-    const Int3 cells = map.cells;
     const openvdb::Coord origin(block.x * kLeafDim, block.y * kLeafDim, block.z * kLeafDim);
-    const Int3 hi{std::min(cells.x, origin.x() + kLeafDim),
-                  std::min(cells.y, origin.y() + kLeafDim),
-                  std::min(cells.z, origin.z() + kLeafDim)};
+    const Int3 lo{std::max(map.lo.x, origin.x()), std::max(map.lo.y, origin.y()),
+                  std::max(map.lo.z, origin.z())};
+    const Int3 hi{std::min(map.hi.x, origin.x() + kLeafDim),
+                  std::min(map.hi.y, origin.y() + kLeafDim),
+                  std::min(map.hi.z, origin.z() + kLeafDim)};
     const float thr = opt.activeThreshold;
     // Beyond this a half-float file would hold infinity (no limit for full floats).
     const float storable = opt.halfFloat ? kHalfMax : std::numeric_limits<float>::infinity();
@@ -214,10 +241,10 @@ void convertBlock(const FieldArrays &in, const VoxelMap &map, Int3 block,
     };
     bool finite = true;
     bool fits = true;
-    for (int k = origin.z(); k < hi.z; ++k) {
-        for (int j = origin.y(); j < hi.y; ++j) {
+    for (int k = lo.z; k < hi.z; ++k) {
+        for (int j = lo.y; j < hi.y; ++j) {
             const std::ptrdiff_t row = map.base + j * map.rowStep + k * map.sliceStep;
-            for (int i = origin.x(); i < hi.x; ++i) {
+            for (int i = lo.x; i < hi.x; ++i) {
                 const std::size_t n = std::size_t(row + i);
                 const openvdb::Index off = FloatLeaf::coordToOffset(openvdb::Coord(i, j, k));
                 const float d = in.density[n];
@@ -307,15 +334,18 @@ void describeGrid(openvdb::GridBase &grid, const char *name, const VdbFrame &f,
 Status buildGrids(const VdbFrame &f, const FieldArrays &in, const VdbWriteOptions &opt,
                   openvdb::GridCPtrVec &grids)
 {
-    const VoxelMap map = voxelMap(f.domain.cells, opt.up);
-    const Int3 cells = map.cells;
-    const Int3 nb{(cells.x + kLeafDim - 1) / kLeafDim, (cells.y + kLeafDim - 1) / kLeafDim,
-                  (cells.z + kLeafDim - 1) / kLeafDim};
+    // The 8^3 blocks of the written index box that the fields cover.
+    const VoxelMap map = voxelMap(f.domain.cells, fieldBoxOf(f), opt.up);
+    const Int3 b0{map.lo.x / kLeafDim, map.lo.y / kLeafDim, map.lo.z / kLeafDim};
+    const Int3 nb{(map.hi.x + kLeafDim - 1) / kLeafDim - b0.x,
+                  (map.hi.y + kLeafDim - 1) / kLeafDim - b0.y,
+                  (map.hi.z + kLeafDim - 1) / kLeafDim - b0.z};
     std::vector<BlockLeaves> blocks(std::size_t(nb.volume()));
     sim::forEachRow(nb, [&](int bj, int bk) {
         const std::size_t row = std::size_t(nb.x) * (bj + std::size_t(nb.y) * bk);
         for (int bi = 0; bi < nb.x; ++bi)
-            convertBlock(in, map, Int3{bi, bj, bk}, opt, blocks[row + std::size_t(bi)]);
+            convertBlock(in, map, Int3{b0.x + bi, b0.y + bj, b0.z + bk}, opt,
+                         blocks[row + std::size_t(bi)]);
     });
     if (std::any_of(blocks.begin(), blocks.end(),
                     [](const BlockLeaves &b) { return b.nonFinite || b.beyondHalf; }))

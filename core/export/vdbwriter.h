@@ -53,6 +53,12 @@ struct VdbFrame
     const sim::ScalarGrid *dyeRed = nullptr; ///< dye amount (colour times density)
     const sim::ScalarGrid *dyeGreen = nullptr;
     const sim::ScalarGrid *dyeBlue = nullptr;
+    /// The cells the field grids cover, [lo, hi) of the domain's: the fields are
+    /// fieldBox.size() cells and field cell (i, j, k) is domain cell fieldBox.lo + (i, j, k);
+    /// every voxel outside is inactive. Empty (the default): the whole domain. The file is the
+    /// same as from whole-domain fields that are zero outside the box (Solver::fieldBox).
+    /// Not with levelSurface, which needs the whole density.
+    sim::CellBox fieldBox;
 
     /// A particle scheme's particles (world units, sim/particles.h): `surface` and `points`.
     const sim::ParticleSet *particles = nullptr;

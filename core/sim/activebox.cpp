@@ -39,18 +39,6 @@ SimParams dense(SimParams params)
     return params;
 }
 
-/// Copies `count` samples: dst(dstLo + t) = src(srcLo + t).
-void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count)
-{
-    if (count.x <= 0 || count.y <= 0 || count.z <= 0)
-        return;
-    forEachRow(Int3{1, count.y, count.z}, [&](int j, int k) {
-        const float *from = src.data() + src.index(srcLo.x, srcLo.y + j, srcLo.z + k);
-        float *to = dst.data() + dst.index(dstLo.x, dstLo.y + j, dstLo.z + k);
-        std::memcpy(to, from, std::size_t(count.x) * sizeof(float));
-    });
-}
-
 /// A grid of the samples a field has over `to` cells, given its samples over `from` cells
 /// (face grids have one more along their axis).
 Int3 resized(Int3 samples, Int3 from, Int3 to)
@@ -587,6 +575,15 @@ void ActiveBoxSolver::sample(FieldKind kind, ScalarGrid &out) const
     mInner->sample(kind, inside);
     out.reshape(n, kCellCentre, 0.f);
     copyBlock(inside, {0, 0, 0}, out, mBox.lo, mBox.size());
+}
+
+// Over the box itself, the inner solver's own samples: no whole-domain grid.
+void ActiveBoxSolver::sampleIn(FieldKind kind, const CellBox &box, ScalarGrid &out) const
+{
+    if (box == mBox && kind != FieldKind::Solid)
+        mInner->sample(kind, out);
+    else
+        Solver::sampleIn(kind, box, out);
 }
 
 std::size_t ActiveBoxSolver::memoryBytes() const

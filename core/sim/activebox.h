@@ -8,18 +8,6 @@
 
 namespace plume::sim {
 
-/// A box of cells [lo, hi) of a domain grid.
-struct CellBox
-{
-    Int3 lo{0, 0, 0};
-    Int3 hi{0, 0, 0};
-
-    Int3 size() const { return {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}; }
-    bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
-    std::int64_t volume() const { return empty() ? 0 : size().volume(); }
-    friend bool operator==(const CellBox &, const CellBox &) = default;
-};
-
 /// Cost that follows the smoke (docs/adaptive.md): the smoke scheme solved only inside a box
 /// around the smoke, which grows and shrinks with it.
 ///
@@ -57,6 +45,8 @@ public:
     StepStats step(float dt, double time) override;
     void reset() override;
     void sample(FieldKind kind, ScalarGrid &out) const override;
+    CellBox fieldBox() const override { return mBox; }
+    void sampleIn(FieldKind kind, const CellBox &box, ScalarGrid &out) const override;
     float maxVelocity() const override { return mInner->maxVelocity(); }
     std::string firstNonFiniteField() const override { return mInner->firstNonFiniteField(); }
     std::size_t memoryBytes() const override;

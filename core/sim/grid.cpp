@@ -1,5 +1,7 @@
 #include "grid.h"
 
+#include "parallel.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -93,6 +95,17 @@ Status SparseMask::validate(std::size_t cellCount) const
                                    + std::to_string(weights[n]) + " is not in (0, 1]");
     }
     return Status::success();
+}
+
+void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count)
+{
+    if (count.x <= 0 || count.y <= 0 || count.z <= 0)
+        return;
+    forEachRow(Int3{1, count.y, count.z}, [&](int j, int k) {
+        const float *from = src.data() + src.index(srcLo.x, srcLo.y + j, srcLo.z + k);
+        float *to = dst.data() + dst.index(dstLo.x, dstLo.y + j, dstLo.z + k);
+        std::memcpy(to, from, std::size_t(count.x) * sizeof(float));
+    });
 }
 
 } // namespace plume::sim

@@ -129,6 +129,21 @@ private:
     std::vector<std::uint8_t> mData;
 };
 
+/// A box of cells [lo, hi) of a domain grid.
+struct CellBox
+{
+    Int3 lo{0, 0, 0};
+    Int3 hi{0, 0, 0};
+
+    Int3 size() const { return {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}; }
+    bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
+    std::int64_t volume() const { return empty() ? 0 : size().volume(); }
+    friend bool operator==(const CellBox &, const CellBox &) = default;
+};
+
+/// Copies `count` samples: dst(dstLo + t) = src(srcLo + t). Both must hold the block.
+void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count);
+
 /// Cell (i, j, k) of flat index c (x fastest, then y, then z) on a grid of n cells.
 inline Int3 cellOf(std::size_t c, Int3 n)
 {

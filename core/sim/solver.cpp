@@ -14,6 +14,14 @@ Status Solver::checkParamsChange(const SimParams &current, const SimParams &next
     return next.validate();
 }
 
+void Solver::sampleIn(FieldKind kind, const CellBox &box, ScalarGrid &out) const
+{
+    ScalarGrid whole;
+    sample(kind, whole);
+    out.reshape(box.size(), kCellCentre);
+    copyBlock(whole, box.lo, out, {0, 0, 0}, box.size());
+}
+
 Status Solver::setObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
 {
     const Int3 want = domain().cells, got = solids.size();

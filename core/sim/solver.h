@@ -122,6 +122,13 @@ public:
 
     /// Writes a field at cell centres into `out` (reshaped to the domain's cells).
     virtual void sample(FieldKind kind, ScalarGrid &out) const = 0;
+    /// The cells outside which every field sample() gives is zero (the solid flags aside):
+    /// the whole domain unless the solver solves only a part of it (the adaptive domain's box).
+    virtual CellBox fieldBox() const { return {{0, 0, 0}, domain().cells}; }
+    /// sample() over `box` only (cells of the domain): `out` is reshaped to box.size() and
+    /// out(i, j, k) is the sample at cell box.lo + (i, j, k). `box` must lie in the domain.
+    /// Large domains of the adaptive domain export through it without whole-domain grids.
+    virtual void sampleIn(FieldKind kind, const CellBox &box, ScalarGrid &out) const;
 
     /// Largest velocity component magnitude, world units / s (for CFL time steps).
     virtual float maxVelocity() const = 0;

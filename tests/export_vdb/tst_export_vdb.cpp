@@ -197,6 +197,8 @@ Status writeWith(const QString &path, const VdbFrame &frame, UpAxis up, bool hal
 
 } // namespace
 
+Q_DECLARE_METATYPE(plume::sim::CellBox)
+
 class TestExportVdb : public QObject
 {
     Q_OBJECT
@@ -520,6 +522,71 @@ private slots:
         const QString otherPath = dir.filePath("other.vdb");
         QVERIFY(writeWith(otherPath, other, up, half).ok());
         QVERIFY(fileBytes(otherPath).mid(21, 36) != uuid);
+    }
+
+    // Fields over a box of the domain (VdbFrame::fieldBox, the adaptive domain's export)
+    // give the same bytes as whole-domain fields that are zero outside it, Y and Z up, with
+    // and without half floats, in 3D and 2D, the box away from and against the domain's faces.
+    void fieldBoxGivesTheSameFile_data()
+    {
+        QTest::addColumn<Int3>("cells");
+        QTest::addColumn<CellBox>("box");
+        QTest::addColumn<UpAxis>("up");
+        QTest::addColumn<bool>("half");
+        const Int3 n{37, 29, 19};
+        const CellBox inner{{5, 9, 3}, {30, 21, 12}};
+        const CellBox corner{{0, 11, 0}, {37, 29, 7}};
+        QTest::newRow("3D inside, Y up") << n << inner << UpAxis::Y << false;
+        QTest::newRow("3D inside, Z up, half") << n << inner << UpAxis::Z << true;
+        QTest::newRow("3D at the faces, Z up") << n << corner << UpAxis::Z << false;
+        QTest::newRow("2D, Y up") << Int3{40, 33, 1} << CellBox{{3, 17, 0}, {26, 33, 1}}
+                                  << UpAxis::Y << false;
+    }
+
+    void fieldBoxGivesTheSameFile()
+    {
+        QFETCH(Int3, cells);
+        QFETCH(CellBox, box);
+        QFETCH(UpAxis, up);
+        QFETCH(bool, half);
+        const Fields f = makeFields(cells);
+        Fields padded = f; // zero outside the box
+        Fields cropped = f;
+        auto grids = [](Fields &x) {
+            return std::array<ScalarGrid *, 8>{&x.density, &x.temperature, &x.vx,    &x.vy,
+                                               &x.vz,      &x.red,         &x.green, &x.blue};
+        };
+        const auto whole = grids(padded);
+        const auto part = grids(cropped);
+        const auto source = grids(const_cast<Fields &>(f));
+        for (std::size_t g = 0; g < whole.size(); ++g) {
+            whole[g]->fill(0.f);
+            copyBlock(*source[g], box.lo, *whole[g], box.lo, box.size());
+            part[g]->reshape(box.size(), kCellCentre);
+            copyBlock(*source[g], box.lo, *part[g], {0, 0, 0}, box.size());
+        }
+        QTemporaryDir dir;
+        const QString wholePath = dir.filePath("whole.vdb");
+        const QString boxPath = dir.filePath("box.vdb");
+        QVERIFY(writeWith(wholePath, padded.frame(true, true), up, half).ok());
+        VdbFrame frame = cropped.frame(true, true);
+        frame.domain = f.domain;
+        frame.fieldBox = box;
+        const Status s = writeWith(boxPath, frame, up, half);
+        QVERIFY2(s.ok(), s.error.c_str());
+        const QByteArray expected = fileBytes(wholePath);
+        QVERIFY(expected.size() > 500);
+        QCOMPARE(fileBytes(boxPath), expected);
+        // A box that leaves the domain, or one with the level surface, is refused.
+        frame.fieldBox.hi.x = cells.x + 1;
+        QVERIFY(!writeWith(boxPath, frame, up, half).ok());
+        frame.fieldBox = box;
+        frame.levelSurface = true;
+        const Status level = writeWith(boxPath, frame, up, half);
+        QVERIFY(!level.ok());
+        QVERIFY2(QString::fromStdString(level.error).contains("level surface"),
+                 level.error.c_str());
+        QCOMPARE(fileBytes(boxPath), expected); // the refused writes left the file alone
     }
 
     void refusedInputs_data()

@@ -176,6 +176,47 @@ private slots:
         QCOMPARE(outside, 0.0);
     }
 
+    // Exports sample only the box (Solver::fieldBox, sampleIn): the same values as the
+    // whole-domain samples there, and those are zero outside it, for every field, before the
+    // first step and as the box grows; any other box falls back to cropping the whole sample.
+    void boxSamplesAreTheWholeDomainsSamples()
+    {
+        auto sim = risingPlume(40, true, true, true);
+        const Int3 n = sim->solver().domain().cells;
+        const FieldKind kinds[] = {FieldKind::Density,   FieldKind::Temperature,
+                                   FieldKind::VelocityX, FieldKind::VelocityY,
+                                   FieldKind::VelocityZ, FieldKind::DyeRed,
+                                   FieldKind::Solid};
+        for (int frames : {0, 3, 9}) {
+            advance(*sim, frames);
+            const CellBox box = sim->solver().fieldBox();
+            QCOMPARE(box, boxed(*sim).box());
+            QVERIFY(!box.empty() && box.volume() < n.volume());
+            const CellBox other{{1, 2, 3}, {20, 30, 25}};
+            for (FieldKind kind : kinds) {
+                const ScalarGrid whole = field(*sim, kind);
+                for (const CellBox &b : {box, other}) {
+                    ScalarGrid part;
+                    sim->solver().sampleIn(kind, b, part);
+                    QCOMPARE(part.size(), b.size());
+                    ScalarGrid expected(b.size(), kCellCentre);
+                    copyBlock(whole, b.lo, expected, {0, 0, 0}, b.size());
+                    QVERIFY(part.identical(expected));
+                }
+                if (kind == FieldKind::Solid)
+                    continue;
+                ScalarGrid outside = whole; // zero the box: what is left must be zero
+                ScalarGrid zeros(box.size(), kCellCentre);
+                copyBlock(zeros, {0, 0, 0}, outside, box.lo, box.size());
+                for (std::size_t c = 0; c < outside.count(); ++c)
+                    QCOMPARE(outside[c], 0.f);
+            }
+        }
+        // The dense solver's box is the whole domain.
+        auto dense = risingPlume(16, true, false);
+        QCOMPARE(dense->solver().fieldBox(), (CellBox{{0, 0, 0}, {16, 16, 16}}));
+    }
+
     // A box that covers the whole domain from the first step is the dense solver: the same
     // bytes (the box is the only difference between the two).
     void wholeDomainBoxIsTheDenseSolve()
