@@ -3,6 +3,7 @@
 #include <bake/baker.h>
 #include <bake/oceanbake.h>
 #include <io/scenereader.h>
+#include <scene/adaptivepreview.h>
 #include <scene/builtinscene.h>
 #include <scene/rasterize.h>
 #include <scene/scenesimulation.h>
@@ -292,7 +293,8 @@ int info(const QStringList &arguments)
     QCommandLineParser parser;
     if (auto done = parseCommand(parser, arguments, "info",
                                  "Prints a scene's dimension, domain, cells, time settings, "
-                                 "items and a memory estimate."))
+                                 "items and a memory estimate (for the adaptive domain, from a "
+                                 "preview at 64 cells over the scene's frames)."))
         return *done;
     const QString path = parser.positionalArguments()[1];
     std::optional<plume::Scene> scene = loadScene(path, false);
@@ -335,16 +337,32 @@ int info(const QStringList &arguments)
     else
         std::printf("%d substep%s per frame\n", s.time.substeps, s.time.substeps == 1 ? "" : "s");
     const plume::sim::AvailableMemory available = plume::sim::availableMemory();
-    std::printf(
-        "memory:     about %s for the %s scheme (%s available)\n",
-        plume::sim::formatBytes(plume::sim::solverMemoryBytes(domain, s.params.scheme)).c_str(),
-        plume::sim::toString(s.params.scheme),
-        available.bytes > 0 ? plume::sim::formatBytes(available.bytes).c_str() : "unknown");
+    const std::string have = available.bytes > 0 ? plume::sim::formatBytes(available.bytes)
+                                                 : "unknown";
+    const std::string dense = plume::sim::formatBytes(
+        plume::sim::solverMemoryBytes(domain, s.params.scheme));
+    if (s.params.scheme == plume::sim::Scheme::Smoke && s.params.adaptiveDomain) {
+        // The box's size depends on where the smoke goes: a coarse preview finds out.
+        plume::AdaptivePreview preview;
+        if (const plume::sim::Status st = plume::previewAdaptive(*scene, preview); !st) {
+            std::fprintf(stderr, "plume-cli: %s: the adaptive preview failed: %s\n",
+                         qPrintable(path), st.error.c_str());
+            return kExitFailure;
+        }
+        std::printf("memory:     about %s to bake with the adaptive domain (%s available); the "
+                    "whole domain in the box would need %s\n",
+                    plume::sim::formatBytes(preview.bytes).c_str(), have.c_str(), dense.c_str());
+        std::printf("adaptive:   on: the solve follows the smoke in a box (docs/adaptive.md); a "
+                    "preview at %d cells over %d frames puts its peak at %.1f %% of the domain "
+                    "(frame %d)\n",
+                    preview.resolution, preview.frames, 100.0 * preview.peakShare,
+                    preview.peakFrame);
+    } else {
+        std::printf("memory:     about %s for the %s scheme (%s available)\n", dense.c_str(),
+                    plume::sim::toString(s.params.scheme), have.c_str());
+    }
     if (s.params.scheme == plume::sim::Scheme::Sph)
         printParticleEstimate(*scene, domain);
-    if (s.params.scheme == plume::sim::Scheme::Smoke && s.params.adaptiveDomain)
-        std::printf("adaptive:   on: the solve follows the smoke in a box (docs/adaptive.md); the "
-                    "memory above is its upper bound, the box filling the domain\n");
     std::printf("items:      %zu\n", scene->items.size());
     for (const plume::Item &item : scene->items) {
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),

@@ -323,6 +323,23 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
                       "images of a field such as height");
     if (flow.on && scene.domain.dimension != Dimension::TwoD)
         return reject("flow map: a flow map needs a 2D scene");
+    // Past 512^3 cells (the adaptive domain's) only the VDB files sample the box alone; the
+    // other outputs would sample whole-domain grids of several GiB each.
+    if (const sim::Int3 n = domainCells(scene.domain); n.volume() > kMaxCells) {
+        const char *what = mesh.on                           ? "meshes"
+                           : flip.on                         ? "a flipbook"
+                           : images.on                       ? "images"
+                           : flow.on                         ? "a flow map"
+                           : settings.levelSurface && vdb.on ? "a level surface"
+                                                             : nullptr;
+        if (what)
+            return reject(std::string(what) + " of a domain above 512^3 cells (this one has "
+                          + std::to_string(n.x) + " x " + std::to_string(n.y) + " x "
+                          + std::to_string(n.z)
+                          + ") would need whole-domain grids; bake its VDB files, or lower the "
+                            "resolution for "
+                          + what);
+    }
     if (flow.on && settings.resume)
         return reject("flow map: a bake with a flow map cannot resume (the running average is not "
                       "in the resume record); bake again without resuming");
@@ -386,8 +403,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
     // A grid that will not fit is refused before anything is allocated or written.
     if (sim::Status st = checkScene(scene); !st)
         return reject(st.error);
-    if (sim::Status st = sim::checkMemory(makeDomain(scene.domain), scene.simulation.params.scheme);
-        !st) {
+    if (sim::Status st = sim::checkMemory(makeDomain(scene.domain), scene.simulation.params); !st) {
         result.outOfMemory = true;
         return fail(st.error);
     }

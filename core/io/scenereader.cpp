@@ -315,6 +315,25 @@ void readAnimated(ObjectReader &parent, const Param &range, Animated<T> &out)
     out.extra = r.finish();
 }
 
+/// Fails at domain.resolution: the domain has more cells than `limit`.
+void failCellLimit(Context &ctx, const DomainSettings &d, std::int64_t limit)
+{
+    const sim::Int3 cells = domainCells(d);
+    char gib[32];
+    std::snprintf(gib, sizeof gib, "%.1f", double(estimateMemoryBytes(d)) / (1 << 30));
+    const bool adaptive = limit == kMaxAdaptiveCells;
+    ctx.failMessage("domain.resolution",
+                    "expected a resolution giving at most " + std::to_string(limit) + " cells ("
+                        + (adaptive ? "1024^3 with the adaptive domain" : "512^3") + "); "
+                        + std::to_string(d.resolution) + " gives " + std::to_string(cells.x) + " x "
+                        + std::to_string(cells.y) + " x " + std::to_string(cells.z) + " = "
+                        + std::to_string(cells.volume()) + " cells, about " + gib
+                        + " GiB of solver memory"
+                        + (adaptive ? ""
+                                    : "; the smoke scheme's adaptive domain "
+                                      "(simulation.adaptiveDomain) takes up to 1024^3"));
+}
+
 void readDomain(ObjectReader &r, DomainSettings &d)
 {
     r.enumeration("dimension", d.dimension, kDimensionNames);
@@ -343,19 +362,10 @@ void readDomain(ObjectReader &r, DomainSettings &d)
     }
     if (!r.ok())
         return;
-    const sim::Int3 cells = domainCells(d);
-    if (cells.volume() > kMaxCells) {
-        char gib[32];
-        std::snprintf(gib, sizeof gib, "%.1f", double(estimateMemoryBytes(d)) / (1 << 30));
-        return r.context().failMessage(
-            r.path("resolution"),
-            "expected a resolution giving at most " + std::to_string(kMaxCells) + " cells (512^3); "
-                + std::to_string(d.resolution) + " gives " + std::to_string(cells.x) + " x "
-                + std::to_string(cells.y) + " x " + std::to_string(cells.z) + " = "
-                + std::to_string(cells.volume()) + " cells, about " + gib
-                + " GiB of solver memory");
-    }
-    if (sim::Status s = makeDomain(d).validate(kMaxCells); !s) {
+    // Above the largest limit here; against the scheme's own once the simulation is read.
+    if (domainCells(d).volume() > kMaxAdaptiveCells)
+        return failCellLimit(r.context(), d, kMaxAdaptiveCells);
+    if (sim::Status s = makeDomain(d).validate(kMaxAdaptiveCells); !s) {
         // The solver's messages start with "domain: ", which the path already says.
         const std::string message = s.error.substr(s.error.rfind("domain: ", 0) == 0 ? 8 : 0);
         const bool periodic = message.find("periodic") != std::string::npos;
@@ -900,6 +910,9 @@ void readRoot(ObjectReader &root, Scene &scene)
                                               "a liquid texture needs a 2D domain; this one is "
                                               "3D");
     }
+    const std::int64_t limit = sim::maxCells(scene.simulation.params);
+    if (root.ok() && domainCells(scene.domain).volume() > limit)
+        return failCellLimit(root.context(), scene.domain, limit);
     if (root.ok())
         readItems(root, scene);
     if (root.ok() && root.has("export")) {

@@ -31,7 +31,7 @@ sim::Status checkScene(const Scene &scene)
     if (!domainParams::resolution.contains(ds.resolution))
         return sim::Status::failure("domain: resolution is " + std::to_string(ds.resolution)
                                     + "; expected " + domainParams::resolution.describe());
-    if (sim::Status s = makeDomain(ds).validate(kMaxCells); !s)
+    if (sim::Status s = makeDomain(ds).validate(sim::maxCells(scene.simulation.params)); !s)
         return s;
     if (sim::Status s = scene.simulation.params.validate(); !s)
         return sim::Status::failure("simulation: " + s.error);

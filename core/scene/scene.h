@@ -44,8 +44,10 @@ struct DomainSettings
     friend bool operator==(const DomainSettings &, const DomainSettings &) = default;
 };
 
-/// Cells in all at most (the resolution's range is domainParams::resolution).
-inline constexpr std::int64_t kMaxCells = sim::Domain::kDefaultMaxCells; // 512^3
+/// Cells in all at most (the resolution's range is domainParams::resolution): 512^3, and
+/// 1024^3 with the smoke scheme's adaptive domain (sim::maxCells).
+inline constexpr std::int64_t kMaxCells = sim::Domain::kDefaultMaxCells;
+inline constexpr std::int64_t kMaxAdaptiveCells = sim::Domain::kAdaptiveMaxCells;
 /// Bytes per cell assumed by memory estimates: the smoke scheme's state, scratch and dye
 /// stay under this (docs/architecture.md).
 inline constexpr std::int64_t kBytesPerCellEstimate = 64;

@@ -342,7 +342,6 @@ void ActiveBoxSolver::reset()
     start = wholePeriodicAxes(start);
     mInner = makeInner(start);
     mBox = start;
-    mStage.clear();
     mFarVelocity.reshape(mFarDomain.cells);
     mFarPressureField.reshape(mFarDomain.cells, kCellCentre);
 }
@@ -443,7 +442,6 @@ CellBox ActiveBoxSolver::wantedBox(float dt) const
 
 StepStats ActiveBoxSolver::step(float dt, double time)
 {
-    mStage.clear();
     mStageBox = ScalarGrid();
     const CellBox want = wantedBox(dt);
     // Grow at once; shrink a side only once it is two tiles too far out, and then by all but a
@@ -592,8 +590,6 @@ std::size_t ActiveBoxSolver::memoryBytes() const
                         + mMotion.noSlip.capacity() + mStageBox.bytes();
     for (const ScalarGrid &g : mMotion.velocity)
         bytes += g.bytes();
-    for (const ScalarGrid &g : mStage)
-        bytes += g.bytes();
     bytes += mFarVelocity.u.bytes() + mFarVelocity.v.bytes() + mFarVelocity.w.bytes()
              + mFarPressureField.bytes() + std::size_t(mFarSolids.size().volume())
              + mFarPressure.memoryBytes() + mFarWork.bytes() + mFarExpansion.bytes();
@@ -606,27 +602,18 @@ std::size_t ActiveBoxSolver::memoryBytes() const
 
 std::vector<StateField> ActiveBoxSolver::stateFields()
 {
-    // The inner state spread over the whole domain (zero outside the box), so that checkpoints
-    // hold the same fields as the dense solver's, plus the box.
-    std::vector<StateField> inner = mInner->stateFields();
-    mStage.assign(inner.size(), ScalarGrid());
-    const Int3 boxCells = mBox.size();
-    std::vector<StateField> fields;
-    for (std::size_t f = 0; f < inner.size(); ++f) {
-        StateField s = inner[f];
+    // The inner state over the box as it is (a 1024^3 domain's checkpoint holds its box, not
+    // whole-domain copies), the solid flags over the whole domain, the box and the far field.
+    // Restored grids take the saved sizes (anyShape) and stateRestored() rebuilds the inner
+    // solver on the saved box; a dense solver's checkpoint is one whose box is the domain.
+    std::vector<StateField> fields = mInner->stateFields();
+    for (StateField &s : fields) {
         if (s.flags) {
             s.flags = &mSolids;
             s.size = mDomain.cells;
-            fields.push_back(s);
-            continue;
+        } else if (s.grid) {
+            s.anyShape = true;
         }
-        s.size = resized(s.size, boxCells, mDomain.cells);
-        if (s.grid->count() > 0) {
-            mStage[f].reshape(resized(s.grid->size(), boxCells, mDomain.cells), s.grid->offset());
-            copyBlock(*s.grid, {0, 0, 0}, mStage[f], mBox.lo, s.grid->size());
-        }
-        s.grid = &mStage[f];
-        fields.push_back(s);
     }
     mStageBox.reshape({6, 1, 1}, kCellCentre);
     for (int a = 0; a < 3; ++a) {
@@ -639,13 +626,13 @@ std::vector<StateField> ActiveBoxSolver::stateFields()
     const Int3 far = mFarDomain.cells;
     const char *farNames[] = {"far-velocity-x", "far-velocity-y", "far-velocity-z"};
     const Vec3 farOffsets[] = {kFaceX, kFaceY, kFaceZ};
-    for (int a = 0; a < 3; ++a)
+    for (int a = 0; a < 3; ++a) // (z is empty in 2D, so it is not in the group there)
         fields.push_back({.name = farNames[a],
                           .grid = &mFarVelocity.component(a),
                           .size = mFarVelocity.component(a).size(),
                           .offset = farOffsets[a],
                           .optional = true,
-                          .group = 10});
+                          .group = a < mDomain.dimensions() ? 10 : 0});
     fields.push_back({.name = "far-pressure",
                       .grid = &mFarPressureField,
                       .size = far,
@@ -668,24 +655,28 @@ void ActiveBoxSolver::stateRestored(bool)
             }
         }
     }
+    // The restored grids sit in the old inner solver; the new one over `box` takes them: grids
+    // of the box's size as they are, whole-domain ones (a dense checkpoint) cropped to the
+    // box. A grid of any other size (a checkpoint whose box and grids disagree) stays zero.
     std::unique_ptr<SmokeSolver> next = makeInner(box);
+    std::vector<StateField> from = mInner->stateFields();
     std::vector<StateField> to = next->stateFields();
-    for (std::size_t f = 0; f < to.size() && f < mStage.size(); ++f) {
-        if (!to[f].grid)
+    for (std::size_t f = 0; f < to.size() && f < from.size(); ++f) {
+        if (!to[f].grid || !from[f].grid)
             continue;
-        const ScalarGrid &src = mStage[f];
+        ScalarGrid &src = *from[f].grid;
         if (src.count() == 0) {
             *to[f].grid = ScalarGrid();
-            continue;
+        } else if (src.size() == to[f].size) {
+            to[f].grid->swap(src);
+        } else if (src.size() == resized(to[f].size, box.size(), mDomain.cells)) {
+            to[f].grid->reshape(to[f].size, src.offset());
+            copyBlock(src, box.lo, *to[f].grid, {0, 0, 0}, to[f].size);
         }
-        const Int3 samples = resized(src.size(), mDomain.cells, box.size());
-        to[f].grid->reshape(samples, src.offset());
-        copyBlock(src, box.lo, *to[f].grid, {0, 0, 0}, samples);
     }
     next->stateRestored(false);
     mInner = std::move(next);
     mBox = box;
-    mStage.clear();
     mStageBox = ScalarGrid();
     if (mFarPressureField.count() == 0) { // a dense solver's checkpoint: the far field at rest
         mFarVelocity.reshape(mFarDomain.cells);

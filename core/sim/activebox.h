@@ -26,8 +26,9 @@ namespace plume::sim {
 /// and the other scalars start at zero. When the box changes, the state is copied across where
 /// the boxes overlap.
 ///
-/// Everything the solver hands out (samples, solids, checkpoint fields) is over the whole
-/// domain, so callers do not know the box exists. Results are identical across thread counts.
+/// Samples and solids are over the whole domain, so callers need not know the box exists;
+/// exports may ask for the box alone (fieldBox, sampleIn), and checkpoints hold the box's
+/// grids, the box and the far field. Results are identical across thread counts.
 class ActiveBoxSolver final : public Solver
 {
 public:
@@ -113,9 +114,8 @@ private:
     Workspace mFarWork;
     ScalarGrid mFarExpansion; ///< scratch: the box's burning-gas expansion, averaged
 
-    /// Checkpoints: the inner state spread over the whole domain, and the box, filled by
-    /// stateFields() and read back by stateRestored(); emptied by the next step.
-    std::vector<ScalarGrid> mStage;
+    /// Checkpoints: the box, filled by stateFields() and read back by stateRestored() (the
+    /// inner solver's grids hold the rest); emptied by the next step.
     ScalarGrid mStageBox;
 };
 

@@ -299,7 +299,9 @@ std::string fieldMismatch(const FieldRecord &r, const StateField &f)
     const bool empty = r.size == Int3{0, 0, 0};
     const bool row = f.anyLength && r.kind == Kind::Grid && r.size.x >= 0 && r.size.y == 1
                      && r.size.z == 1;
-    if (!(r.size == f.size || (f.optional && empty) || row))
+    const bool shaped = f.anyShape && r.kind == Kind::Grid && r.size.x >= 0 && r.size.y >= 0
+                        && r.size.z >= 0;
+    if (!(r.size == f.size || (f.optional && empty) || row || shaped))
         return name + " has " + cellsText(r.size) + " samples; the solver's has "
                + cellsText(f.size);
     const bool grid = r.kind == Kind::Grid || r.kind == Kind::FixedGrid;
@@ -356,10 +358,14 @@ Status Checkpoint::save(const Simulation &sim, std::uint64_t sceneHash,
             const int n = blosc_compress_ctx(kLevel, BLOSC_SHUFFLE, v.typeSize, job.bytes,
                                              v.data + job.begin, job.packed.data(),
                                              job.packed.size(), kCodec, 0, 1);
-            if (n <= 0)
+            if (n <= 0) {
                 failed = true;
-            else
+            } else {
+                // Give back the room for the raw bytes: a big sparse state (the adaptive domain's
+                // whole-domain solid flags) compresses to a sliver of it.
                 job.packed.resize(std::size_t(n));
+                job.packed.shrink_to_fit();
+            }
         });
         if (failed)
             return Status::failure("compressing the checkpoint failed (out of memory?)");

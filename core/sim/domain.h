@@ -39,6 +39,9 @@ struct Domain
 
     /// Upper limit on cells unless a caller asks otherwise: 512^3.
     static constexpr std::int64_t kDefaultMaxCells = std::int64_t(512) * 512 * 512;
+    /// The adaptive domain's limit (its cost and memory follow the smoke, docs/adaptive.md):
+    /// 1024^3, which keeps every flat cell index within 32 bits.
+    static constexpr std::int64_t kAdaptiveMaxCells = std::int64_t(1024) * 1024 * 1024;
 };
 
 } // namespace plume::sim

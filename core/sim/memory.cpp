@@ -1,5 +1,9 @@
 #include "memory.h"
 
+#include "activebox.h"
+
+#include <algorithm>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -135,6 +139,19 @@ std::uint64_t solverMemoryBytes(const Domain &domain, Scheme scheme)
     return std::uint64_t(domain.cellCount()) * (16 * 4 + 6);
 }
 
+std::uint64_t adaptiveMemoryBytes(const Domain &domain, std::int64_t boxCells)
+{
+    const Int3 c = domain.cells;
+    const int f = ActiveBoxSolver::kCoarsen;
+    auto coarse = [&](int n) { return std::uint64_t(n >= 16 ? (n + f - 1) / f : n); };
+    const std::uint64_t far = coarse(c.x) * coarse(c.y) * (domain.is2D() ? 1 : coarse(c.z));
+    // Whole domain: the solver's solid flags and the scene's (rasterize.h), 2 bytes a cell.
+    // Far field: faces (3 floats), pressure, expansion, 4 workspace grids, the pressure
+    // hierarchy and flags: about 40 bytes a coarse cell. Box: the smoke scheme's grids.
+    const std::uint64_t box = std::uint64_t(std::max<std::int64_t>(boxCells, 0));
+    return std::uint64_t(domain.cellCount()) * 2 + far * 40 + box * (16 * 4 + 6);
+}
+
 std::string formatBytes(std::uint64_t bytes)
 {
     char text[32];
@@ -146,16 +163,20 @@ std::string formatBytes(std::uint64_t bytes)
     return text;
 }
 
-Status checkMemory(const Domain &domain, Scheme scheme)
+Status checkMemory(const Domain &domain, const SimParams &params)
 {
-    const std::uint64_t need = solverMemoryBytes(domain, scheme);
+    const Scheme scheme = params.scheme;
+    const bool adaptive = scheme == Scheme::Smoke && params.adaptiveDomain;
+    const std::uint64_t need = adaptive ? adaptiveMemoryBytes(domain, 0)
+                                        : solverMemoryBytes(domain, scheme);
     const AvailableMemory have = availableMemory();
     if (have.bytes == 0 || need <= have.bytes)
         return Status::success();
     const Int3 c = domain.cells;
     return Status::failure("domain: " + std::to_string(c.x) + " x " + std::to_string(c.y) + " x "
                            + std::to_string(c.z) + " cells need about " + formatBytes(need)
-                           + " for the " + toString(scheme) + " scheme; only "
+                           + " for the " + toString(scheme) + " scheme"
+                           + (adaptive ? "'s adaptive domain before its box" : "") + "; only "
                            + formatBytes(have.bytes) + " is available (" + have.limitedBy + ")");
 }
 

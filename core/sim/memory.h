@@ -24,11 +24,17 @@ AvailableMemory availableMemory();
 /// hierarchy, and dye and combustion grids as if every emitter had them.
 std::uint64_t solverMemoryBytes(const Domain &domain, Scheme scheme);
 
+/// Bytes the adaptive domain (activebox.h) holds with a box of `boxCells` cells: the smoke
+/// scheme's grids over the box (solverMemoryBytes of a box domain), and over the whole domain
+/// the solid flags and the far field, a grid ActiveBoxSolver::kCoarsen times coarser per axis.
+std::uint64_t adaptiveMemoryBytes(const Domain &domain, std::int64_t boxCells);
+
 /// "1.5 GiB", "320 MiB": bytes for messages.
 std::string formatBytes(std::uint64_t bytes);
 
 /// Refuses a grid that will not fit: "domain: 512 x 512 x 512 cells need about 8.5 GiB for the
-/// smoke scheme; only 3.1 GiB is available (available memory)".
-Status checkMemory(const Domain &domain, Scheme scheme);
+/// smoke scheme; only 3.1 GiB is available (available memory)". The adaptive domain needs its
+/// whole-domain part to fit (its box grows later, as far as memory allows).
+Status checkMemory(const Domain &domain, const SimParams &params);
 
 } // namespace plume::sim

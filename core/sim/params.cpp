@@ -1,5 +1,7 @@
 #include "params.h"
 
+#include "domain.h"
+
 namespace plume::sim {
 
 namespace {
@@ -14,6 +16,12 @@ Status check(const Param &p, double v, const std::string &name = {})
 }
 
 } // namespace
+
+std::int64_t maxCells(const SimParams &params)
+{
+    return params.scheme == Scheme::Smoke && params.adaptiveDomain ? Domain::kAdaptiveMaxCells
+                                                                   : Domain::kDefaultMaxCells;
+}
 
 Status SimParams::validate() const
 {

@@ -222,4 +222,8 @@ struct SimParams
     friend bool operator==(const SimParams &, const SimParams &) = default;
 };
 
+/// The most cells a domain may have for these parameters: Domain::kAdaptiveMaxCells for the
+/// smoke scheme's adaptive domain, else Domain::kDefaultMaxCells.
+std::int64_t maxCells(const SimParams &params);
+
 } // namespace plume::sim

@@ -79,6 +79,9 @@ struct StateField
     /// A float grid of {n, 1, 1} samples for any n >= 0 (a particle scheme's arrays, whose
     /// length is the particle count): `size` is not checked on restore.
     bool anyLength = false;
+    /// A float grid of any size (the adaptive domain's box, whose size the checkpoint holds):
+    /// `size` is not checked on restore, and the solver makes sense of the sizes restored.
+    bool anyShape = false;
 };
 
 /// A fluid solver over a fixed domain. Every scheme implements it. Inputs (obstacles, emitters,

@@ -20,7 +20,7 @@ std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &pa
             *error = std::move(message);
         return nullptr;
     };
-    if (Status s = domain.validate(); !s)
+    if (Status s = domain.validate(maxCells(params)); !s)
         return fail(s.error);
     if (Status s = params.validate(); !s)
         return fail(s.error);
@@ -32,7 +32,7 @@ std::unique_ptr<Solver> Solver::create(const Domain &domain, const SimParams &pa
         if (Status s = SphSolver::checkDomain(domain, params); !s)
             return fail(s.error);
     }
-    if (Status s = checkMemory(domain, params.scheme); !s)
+    if (Status s = checkMemory(domain, params); !s)
         return fail(s.error);
     if (params.scheme == Scheme::Stam && params.stamNumeric == StamNumeric::Fixed) {
         // Backtraced positions are in cells, up to cells + 1, and must stay representable.

@@ -428,6 +428,33 @@ private slots:
         }
     }
 
+    // Past 512^3 cells (the adaptive domain's) only VDB files sample the box alone: images,
+    // flipbooks, meshes and level surfaces are refused before anything is allocated or written.
+    void wholeDomainOutputsRefusedPast512Cubed()
+    {
+        const Scene s = loadExample("hall-1024-3d", 1024, 2);
+        QVERIFY(s.simulation.params.adaptiveDomain);
+        for (const char *what : {"images", "a flipbook", "meshes", "a level surface"}) {
+            QTemporaryDir dir;
+            BakeSettings settings;
+            settings.outputDirectory = dir.filePath("out").toStdString();
+            settings.baseName = "hall";
+            settings.firstFrame = 1;
+            settings.lastFrame = 2;
+            settings.images.enabled = QString(what) == "images";
+            settings.flipbook.enabled = QString(what) == "a flipbook";
+            settings.mesh = QString(what) == "meshes";
+            settings.levelSurface = QString(what) == "a level surface";
+            const BakeResult r = bakeScene(s, settings);
+            QVERIFY(r.invalid);
+            const QString message = QString::fromStdString(r.status.error);
+            QVERIFY2(message.contains(QString(what) + " of a domain above 512^3 cells")
+                         && message.contains("1024 x 1024 x 1024"),
+                     qPrintable(message));
+            QVERIFY(!QFileInfo::exists(dir.filePath("out")));
+        }
+    }
+
     void badRangeRefused()
     {
         const Scene s = loadExample("plume-2d", 32, 6);

@@ -430,7 +430,12 @@ void TestSceneIo::badFiles_data()
     row("missing-shape.plume", {"items[0].shape", "required"});
     row("zero-direction.plume", {"items[0].force.direction", "non-zero"});
     row("huge-resolution.plume",
-        {"domain.resolution", "1024 x 1024 x 1024", "64.0 GiB", "at most 134217728 cells"});
+        {"domain.resolution", "1024 x 1024 x 1024", "64.0 GiB", "at most 134217728 cells",
+         "adaptive domain (simulation.adaptiveDomain) takes up to 1024^3"});
+    // The adaptive domain takes up to 1024^3 cells, the smoke scheme's only.
+    row("huge-adaptive.plume",
+        {"domain.resolution", "2048 x 2048 x 2048", "at most 1073741824 cells (1024^3"});
+    row("huge-adaptive-stam.plume", {"domain.resolution", "at most 134217728 cells"});
     row("resolution-out-of-range.plume", {"domain.resolution", "integer in [8, 16384]"});
     row("periodic-one-face.plume", {"domain.boundaries", "periodic", "both faces"});
     row("ocean-loop-period.plume",

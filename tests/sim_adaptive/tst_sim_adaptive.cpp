@@ -398,23 +398,37 @@ private slots:
         QVERIFY(one.second == two.second);
     }
 
-    // A checkpoint holds the box: simulating on from a restore gives the bytes of never having
-    // stopped, and a dense solver's checkpoint restores into an adaptive one.
+    // A checkpoint holds the box and the grids over it (not whole-domain copies): simulating
+    // on from a restore gives the bytes of never having stopped, in 3D and 2D; a dense solver
+    // refuses it, naming the box-sized grid; and a dense solver's checkpoint restores into an
+    // adaptive one.
     void checkpointsCarryTheBox()
     {
-        auto a = risingPlume(32, true, true);
-        advance(*a, 10);
+        for (const bool threeD : {true, false}) {
+            auto a = risingPlume(32, threeD, true);
+            advance(*a, 10);
+            std::vector<std::uint8_t> bytes;
+            QVERIFY(Checkpoint::save(*a, 7, bytes));
+            const CellBox saved = boxed(*a).box();
+            QVERIFY(saved.volume() < 32 * 32 * (threeD ? 32 : 1));
+            advance(*a, 6);
+            auto b = risingPlume(32, threeD, true);
+            advance(*b, 3);
+            const Status restored = Checkpoint::restore(*b, bytes, 7, CheckpointMatch::SameScene);
+            QVERIFY2(restored, restored.error.c_str());
+            QVERIFY(boxed(*b).box() == saved);
+            advance(*b, 6);
+            QVERIFY(field(*a, FieldKind::Density).identical(field(*b, FieldKind::Density)));
+            QVERIFY(field(*a, FieldKind::VelocityY).identical(field(*b, FieldKind::VelocityY)));
+            auto refused = risingPlume(32, threeD, false);
+            const Status s = Checkpoint::restore(*refused, bytes, 7, CheckpointMatch::SameScene);
+            QVERIFY(!s);
+            const Int3 u = faceGridSize(saved.size(), 0);
+            const QString size = QString("%1 x %2 x %3").arg(u.x).arg(u.y).arg(u.z);
+            QVERIFY2(QString::fromStdString(s.error).contains("'velocity-x' has " + size),
+                     s.error.c_str());
+        }
         std::vector<std::uint8_t> bytes;
-        QVERIFY(Checkpoint::save(*a, 7, bytes));
-        const CellBox saved = boxed(*a).box();
-        advance(*a, 6);
-        auto b = risingPlume(32, true, true);
-        advance(*b, 3);
-        QVERIFY(Checkpoint::restore(*b, bytes, 7, CheckpointMatch::SameScene));
-        QVERIFY(boxed(*b).box() == saved);
-        advance(*b, 6);
-        QVERIFY(field(*a, FieldKind::Density).identical(field(*b, FieldKind::Density)));
-        QVERIFY(field(*a, FieldKind::VelocityY).identical(field(*b, FieldKind::VelocityY)));
 
         auto dense = risingPlume(32, true, false);
         advance(*dense, 10);

@@ -318,6 +318,26 @@ private slots:
         QCOMPARE(dense->activeShare, 1.0);
     }
 
+    // The adaptive domain takes up to 1024^3 cells, but the window keeps whole volumes: past
+    // 512^3 the runner says so (before allocating anything) and points to plume-cli bake.
+    void windowRefusesPast512Cubed()
+    {
+        Scene scene = exampleScene();
+        scene.domain.dimension = Dimension::ThreeD;
+        scene.domain.size = {1.f, 1.f, 1.f};
+        scene.domain.resolution = 600;
+        scene.simulation.params.adaptiveDomain = true;
+        QVERIFY(checkScene(scene).ok());
+        SteppedRunner r;
+        QString message;
+        QObject::connect(&r.runner, &SimulationRunner::failed, &r.runner,
+                         [&](const QString &m) { message = m; });
+        r.runner.load(scene);
+        QVERIFY2(message.contains("the window simulates at most 512^3 cells")
+                     && message.contains("600 x 600 x 600") && message.contains("plume-cli bake"),
+                 qPrintable(message));
+    }
+
     // Save As into another folder: the image mask's path is rewritten in the file, and the open
     // document follows (its directory and its paths, the undo stack's too), so it simulates and
     // exports exactly as before, after an edit and its undo as well; the saved file reopens to

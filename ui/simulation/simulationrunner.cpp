@@ -213,7 +213,16 @@ void SimulationRunner::restart()
     mFailed = false;
     mTarget = 0;
     mApplied = kNoVersion;
-    if (sim::Status st = mLoop.setScene(mVersions.front().scene); !st) {
+    // The window keeps every frame's whole volume (FrameCache): above 512^3 cells, which only
+    // the adaptive domain allows, that is more than a desktop holds.
+    const Scene &scene = mVersions.front().scene;
+    if (const sim::Int3 n = domainCells(scene.domain); n.volume() > kMaxCells) {
+        fail("the window simulates at most 512^3 cells and this domain has " + std::to_string(n.x)
+             + " x " + std::to_string(n.y) + " x " + std::to_string(n.z)
+             + "; lower the resolution to preview it, and bake it with plume-cli bake");
+        return;
+    }
+    if (sim::Status st = mLoop.setScene(scene); !st) {
         fail(st.error);
         return;
     }
