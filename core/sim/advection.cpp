@@ -4,10 +4,15 @@
 #include "advection.h"
 
 #include "advectionpasses.h"
+#include "multigrid.h"
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
 
 namespace plume::sim {
 
@@ -15,14 +20,113 @@ using namespace detail;
 
 namespace {
 
+/// The samples of each row (j + ny k) that can be non-zero once the cell-centred `fields` are
+/// advected by `vel` over `scale` (dt / h): the rows' non-zero spans widened by three times
+/// the longest displacement plus three cells, along x and across the rows within as many
+/// cells along y and z. Outside, every value a pass reads is zero (the forward trace, the
+/// reverse trace of the result, BFECC's third trace, each reaching at most that far, and
+/// their stencils a cell more), so it computes zero: skipping it keeps the bytes. Empty (every
+/// sample computed) along a periodic axis, which traces wrap around, or with a non-finite
+/// velocity.
+struct ActiveSpans
+{
+    std::vector<int> lo, hi;
+
+    void find(const Domain &domain, const MacGrid &vel, float scale,
+              std::span<ScalarGrid *const> fields)
+    {
+        lo.clear();
+        hi.clear();
+        for (int a = 0; a < 3; ++a)
+            if (domain.boundaries[2 * a] == Boundary::Periodic)
+                return;
+        double fastest = 0.0;
+        for (int a = 0; a < (domain.is2D() ? 2 : 3); ++a) {
+            const ScalarGrid &g = vel.component(a);
+            const Int3 n = g.size();
+            fastest = std::max(fastest, maxRows(n, [&](int j, int k) {
+                                   return rowAbsMax(g.data() + g.index(0, j, k), n.x);
+                               }));
+        }
+        const double reach = fastest * double(scale);
+        if (!(reach < 1e6))
+            return;
+        const int widen = 3 * int(std::ceil(reach)) + 3;
+        const Int3 n = domain.cells;
+        const std::size_t rows = std::size_t(n.y) * std::size_t(n.z);
+        std::vector<int> first(rows), last(rows);
+        forEachRow(n, [&](int j, int k) {
+            const std::size_t r = std::size_t(j) + std::size_t(n.y) * std::size_t(k);
+            int f = n.x, l = -1;
+            for (ScalarGrid *g : fields) {
+                const float *row = g->data() + g->index(0, j, k);
+                // +0 bits only: a -0 makes its sample's result -0, so it is computed.
+                const auto zero = [&](int i) { return std::bit_cast<std::uint32_t>(row[i]) == 0u; };
+                int i = 0;
+                while (i < f && zero(i))
+                    ++i;
+                f = std::min(f, i);
+                int e = n.x - 1;
+                while (e > l && zero(e))
+                    --e;
+                l = std::max(l, e);
+            }
+            first[r] = f;
+            last[r] = l;
+        });
+        // Across rows within `widen` along y, then along z (first > last: an empty row).
+        auto spread = [&](std::vector<int> &f, std::vector<int> &l, int along) {
+            std::vector<int> f2(rows), l2(rows);
+            const int count = along == 1 ? n.y : n.z;
+            forEachRow({1, n.y, n.z}, [&](int j, int k) {
+                const int at = along == 1 ? j : k;
+                int a = n.x, b = -1;
+                for (int s = std::max(at - widen, 0); s <= std::min(at + widen, count - 1); ++s) {
+                    const std::size_t r = along == 1 ? std::size_t(s) + std::size_t(n.y) * k
+                                                     : std::size_t(j) + std::size_t(n.y) * s;
+                    a = std::min(a, f[r]);
+                    b = std::max(b, l[r]);
+                }
+                const std::size_t r = std::size_t(j) + std::size_t(n.y) * std::size_t(k);
+                f2[r] = a;
+                l2[r] = b;
+            });
+            f.swap(f2);
+            l.swap(l2);
+        };
+        spread(first, last, 1);
+        if (!domain.is2D())
+            spread(first, last, 2);
+        lo.resize(rows);
+        hi.resize(rows);
+        for (std::size_t r = 0; r < rows; ++r) {
+            const bool any = last[r] >= first[r];
+            lo[r] = any ? std::max(first[r] - widen, 0) : 0;
+            hi[r] = any ? std::min(last[r] + widen + 1, n.x) : 0;
+        }
+    }
+
+    /// `c` computing only the active samples (every sample while there are no spans).
+    void use(Setup &c) const
+    {
+        c.activeLo = lo.empty() ? nullptr : lo.data();
+        c.activeHi = hi.empty() ? nullptr : hi.data();
+    }
+};
+
 /// Moves kCount cell-centred grids of the domain's size together (Advector::advectScalars):
 /// grid f uses work[f] for the semi-Lagrangian step, work[2f] and work[2f + 1] otherwise.
 template<int kCount>
-void moveTogether(const Setup &c, bool anySolid, const MacGrid &vel, float scale,
+void moveTogether(const Setup &c, bool anySolid, bool skipEmpty, const MacGrid &vel, float scale,
                   AdvectionOrder order, ScalarGrid *const *fields, Workspace &work)
 {
     const bool twoGrids = order != AdvectionOrder::SemiLagrangian;
     const ScalarGrid &layout = *fields[0];
+    Setup active = c;
+    ActiveSpans spans;
+    if (skipEmpty)
+        spans.find(c.domain, vel, scale, std::span<ScalarGrid *const>(fields, std::size_t(kCount)));
+    spans.use(active);
     std::array<const float *, std::size_t(kCount)> q;
     std::array<float *, std::size_t(kCount)> a, b;
     for (int f = 0; f < kCount; ++f) {
@@ -39,7 +143,7 @@ void moveTogether(const Setup &c, bool anySolid, const MacGrid &vel, float scale
     dispatch(!c.domain.is2D(), anySolid, [&](auto k3D, auto solids) {
         using Disp = CentreDisplacement<decltype(k3D)::value>;
         const Passes<decltype(k3D)::value, decltype(solids)::value, Disp, kCount> passes{
-            c, -1, Disp{vel, scale}, layout};
+            active, -1, Disp{vel, scale}, layout};
         inFirst = passes.run(order, q, a, b);
     });
     for (int f = 0; f < kCount; ++f)
@@ -81,7 +185,12 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
+    Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
+    ScalarGrid *const lone[1] = {&q};
+    ActiveSpans spans;
+    if (mSkipEmpty)
+        spans.find(mDomain, vel, scale, lone);
+    spans.use(c);
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
     prepare(result, q.size(), q.offset());
@@ -121,11 +230,11 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
         if (count == 1)
             advectScalar(*group[0], vel, dt, order, work);
         else if (count == 2)
-            moveTogether<2>(c, mAnySolid, vel, scale, order, group.data(), work);
+            moveTogether<2>(c, mAnySolid, mSkipEmpty, vel, scale, order, group.data(), work);
         else if (count == 3)
-            moveTogether<3>(c, mAnySolid, vel, scale, order, group.data(), work);
+            moveTogether<3>(c, mAnySolid, mSkipEmpty, vel, scale, order, group.data(), work);
         else if (count == 4)
-            moveTogether<4>(c, mAnySolid, vel, scale, order, group.data(), work);
+            moveTogether<4>(c, mAnySolid, mSkipEmpty, vel, scale, order, group.data(), work);
         count = 0;
     };
     for (ScalarGrid *q : fields) {

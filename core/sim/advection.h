@@ -46,6 +46,11 @@ public:
     /// one. The results must not change; tests compare the two, byte for byte.
     void setExactEverywhere(bool on) { mExactEverywhere = on; }
 
+    /// Scalars skip the rows' stretches where every value within reach is zero, writing the
+    /// zero every pass would compute there (the cost of the smoke's transport follows the
+    /// smoke). Test hook: off computes every sample; tests compare the two, byte for byte.
+    void setSkipEmpty(bool on) { mSkipEmpty = on; }
+
     /// Bytes held (the clearance map, one per cell when there are solids).
     std::size_t memoryBytes() const { return mClearance.capacity(); }
 
@@ -82,6 +87,7 @@ private:
     const FlagGrid *mSolids = nullptr;
     bool mAnySolid = false;
     bool mExactEverywhere = false;
+    bool mSkipEmpty = true;
     /// Chebyshev distance in cells from each cell to the nearest solid, capped (1 byte per
     /// cell, only when there are solids): decides which samples may take the plain path.
     std::vector<std::uint8_t> mClearance;

@@ -208,6 +208,11 @@ struct Setup
     /// inside them (far more than the walk's rounding), unbounded along periodic axes.
     Vec3 boxLo{-kInf, -kInf, -kInf};
     Vec3 boxHi{kInf, kInf, kInf};
+    /// Cell-centred sweeps only (null: every sample): per row j + ny k, the samples
+    /// [activeLo, activeHi) that can be non-zero. The others are zeroed without being traced
+    /// (Advector's scalars: where every value within reach is zero, every pass gives zero).
+    const int *activeLo = nullptr;
+    const int *activeHi = nullptr;
 };
 
 /// `distances` is the clearance map (empty without solids); with `exactEverywhere` every

@@ -263,6 +263,17 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
                                                            : RowClearance{};
         float dx[kChunk], dy[kChunk], dz[kChunk];
         [[maybe_unused]] bool isPlain[kChunk];
+        // Only the row's active samples are computed (Setup::activeLo); the rest are zero.
+        int from = 0, to = size.x;
+        if (faceAxis < 0 && c.activeLo) {
+            const std::size_t r = std::size_t(j) + std::size_t(size.y) * std::size_t(k);
+            from = std::clamp(c.activeLo[r], 0, size.x);
+            to = std::clamp(c.activeHi[r], from, size.x);
+            for (int i = 0; i < from; ++i)
+                zero(row + std::size_t(i));
+            for (int i = to; i < size.x; ++i)
+                zero(row + std::size_t(i));
+        }
         // One sample on its own: the alias face, or a sample off the plain path.
         const auto single = [&](int i, int m) PLUME_LAMBDA_INLINE {
             Vec3 d{dx[m], dy[m], dz[m]};
@@ -281,8 +292,8 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
             }
             body(PathTag<Path::Plain>{}, n, p, d, row + std::size_t(i));
         };
-        for (int begin = 0; begin < size.x; begin += kChunk) {
-            const int end = std::min(begin + kChunk, size.x);
+        for (int begin = from; begin < to; begin += kChunk) {
+            const int end = std::min(begin + kChunk, to);
             velocity.fill(begin, end, dx, dy, dz);
             if constexpr (kSolids)
                 room.classify(begin, end, dx, dy, dz, isPlain);
