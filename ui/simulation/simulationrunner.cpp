@@ -217,9 +217,9 @@ void SimulationRunner::restart()
     // the adaptive domain allows, that is more than a desktop holds.
     const Scene &scene = mVersions.front().scene;
     if (const sim::Int3 n = domainCells(scene.domain); n.volume() > kMaxCells) {
-        fail("the window simulates at most 512^3 cells and this domain has " + std::to_string(n.x)
-             + " x " + std::to_string(n.y) + " x " + std::to_string(n.z)
-             + "; lower the resolution to preview it, and bake it with plume-cli bake");
+        fail("the window simulates at most 512^3 cells (this domain: " + std::to_string(n.x) + " x "
+             + std::to_string(n.y) + " x " + std::to_string(n.z)
+             + "); preview it at a lower resolution, bake it with plume-cli bake");
         return;
     }
     if (sim::Status st = mLoop.setScene(scene); !st) {
