@@ -391,12 +391,17 @@ public:
             return;
         const double perFrame = mTotalMs / done / 1000.0;
         const int eta = int(perFrame * (total - done) + 0.5);
-        std::fprintf(stderr, "\rframe %d  %d/%d  %3d%%  %.2f s/frame  ETA %d:%02d   ", frame, done,
+        std::fprintf(stderr, "\rframe %d  %d/%d  %3d%%  %.2f s/frame  ETA %d:%02d", frame, done,
                      total, int(100.0 * done / total), perFrame, eta / 60, eta % 60);
+        if (mBoxShare >= 0.0) // the adaptive domain: how much of the domain the solve covers
+            std::fprintf(stderr, "  box %.1f %%", 100.0 * mBoxShare);
+        std::fputs("   ", stderr);
         if (done == total)
             std::fputc('\n', stderr);
         std::fflush(stderr);
     }
+
+    void adaptiveBox(int, double share) override { mBoxShare = share; }
 
     void pressureTrouble(int frame, const std::string &note) override
     {
@@ -411,6 +416,7 @@ public:
 private:
     bool mShow;
     double mTotalMs = 0.0;
+    double mBoxShare = -1.0; ///< the adaptive box's share of the domain; < 0 without one
 };
 
 /// Parses "A:B" (inclusive) or "A".

@@ -526,8 +526,11 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
                                                                     - start)
                               .count();
-        if (observer && frame >= lo)
+        if (observer && frame >= lo) {
+            if (simulation.solver().params().adaptiveDomain)
+                observer->adaptiveBox(frame, simulation.solver().activeShare());
             observer->frameWritten(frame, frame - lo + 1, total, ms);
+        }
     }
     if (flip.on) {
         if (observer && observer->cancelRequested()) {

@@ -20,6 +20,9 @@ public:
     virtual ~BakeObserver() = default;
     /// Called after each written frame: `done` of `total` frames, this frame's wall time.
     virtual void frameWritten(int /*frame*/, int /*done*/, int /*total*/, double /*ms*/) {}
+    /// Called just before frameWritten() for a scene with the adaptive domain: the share of
+    /// the domain its box held in the frame's last step (docs/adaptive.md).
+    virtual void adaptiveBox(int /*frame*/, double /*share*/) {}
     /// Called for a simulated frame whose pressure solve fell back or missed its tolerance;
     /// `note` says which (sim::pressureTrouble). The bake goes on.
     virtual void pressureTrouble(int /*frame*/, const std::string & /*note*/) {}

@@ -229,6 +229,14 @@ private slots:
         QCOMPARE(progress.exitCode, 0);
         QVERIFY(progress.err.contains("ETA"));
         QVERIFY(progress.err.contains("100%"));
+        QVERIFY(!progress.err.contains("box"));
+        // An adaptive scene's line says how much of the domain its box covers.
+        const QString room = smallScene(dir, "plume-room-3d", 48, 4);
+        const Run boxed = run({"bake", room, "-o", dir.filePath("room"), "--progress"});
+        QCOMPARE(boxed.exitCode, 0);
+        QVERIFY2(
+            QRegularExpression("frame 4  4/4  100%.* box [0-9.]+ %").match(boxed.err).hasMatch(),
+            qPrintable(boxed.err));
         const Run quiet = run({"bake", scene, "-o", out, "--frames", "1:2", "--quiet"});
         QCOMPARE(quiet.exitCode, 0);
         QVERIFY(quiet.out.isEmpty() && quiet.err.isEmpty());
