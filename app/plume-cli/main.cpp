@@ -352,11 +352,13 @@ int info(const QStringList &arguments)
         std::printf("memory:     about %s to bake with the adaptive domain (%s available); the "
                     "whole domain in the box would need %s\n",
                     plume::sim::formatBytes(preview.bytes).c_str(), have.c_str(), dense.c_str());
+        const int frames = s.frameEnd - s.frameStart + 1;
         std::printf("adaptive:   on: the solve follows the smoke in a box (docs/adaptive.md); a "
-                    "preview at %d cells over %d frames puts its peak at %.1f %% of the domain "
-                    "(frame %d)\n",
-                    preview.resolution, preview.frames, 100.0 * preview.peakShare,
-                    preview.peakFrame);
+                    "preview at %d cells over %s%d frames puts its peak at %.1f %% of the domain "
+                    "(frame %d)%s\n",
+                    preview.resolution, preview.frames < frames ? "the first " : "", preview.frames,
+                    100.0 * preview.peakShare, preview.peakFrame,
+                    preview.frames < frames ? "; the box may grow after them" : "");
     } else {
         std::printf("memory:     about %s for the %s scheme (%s available)\n", dense.c_str(),
                     plume::sim::toString(s.params.scheme), have.c_str());

@@ -29,7 +29,10 @@ sim::Status previewAdaptive(const Scene &scene, AdaptivePreview &out, int resolu
     out = {};
     out.resolution = small.domain.resolution;
     std::int64_t peakCells = 0;
-    for (int f = scene.simulation.frameStart; f <= scene.simulation.frameEnd; ++f) {
+    const int last = int(
+        std::min<std::int64_t>(scene.simulation.frameEnd, std::int64_t(scene.simulation.frameStart)
+                                                              + AdaptivePreview::kMaxFrames - 1));
+    for (int f = scene.simulation.frameStart; f <= last; ++f) {
         const sim::FrameStats stats = simulation.advance(f);
         if (!stats.status)
             return stats.status;

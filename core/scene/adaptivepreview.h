@@ -23,10 +23,13 @@ struct AdaptivePreview
 
     /// The bake samples density, temperature and three velocity components over the box.
     static constexpr int kExportedFields = 5;
+    /// At most this many frames are previewed (a few seconds), the first of the scene's range.
+    static constexpr int kMaxFrames = 480;
 };
 
 /// Runs the preview of an adaptive smoke scene at `resolution` cells along the longest axis
-/// (the scene's own when smaller). Refused for other scenes; a failed frame is named.
+/// (the scene's own when smaller), over the first AdaptivePreview::kMaxFrames frames of its
+/// range at most. Refused for other scenes; a failed frame is named.
 sim::Status previewAdaptive(const Scene &scene, AdaptivePreview &out, int resolution = 64);
 
 } // namespace plume

@@ -176,6 +176,13 @@ private slots:
         for (const char *s : {"adaptive:   on", "a preview at 64 cells over 120 frames",
                               "to bake with the adaptive domain", "the whole domain in the box"})
             QVERIFY2(adaptive.out.contains(s), qPrintable(adaptive.out));
+        // A long range is previewed over its first 480 frames, and says so.
+        QTemporaryDir dir;
+        const Run longRange = run({"info", smallScene(dir, "plume-room-3d", 16, 2000)});
+        QCOMPARE(longRange.exitCode, 0);
+        for (const char *s :
+             {"a preview at 16 cells over the first 480 frames", "the box may grow after them"})
+            QVERIFY2(longRange.out.contains(s), qPrintable(longRange.out));
     }
 
     // An ocean scene: info shows the waves and the loop, bake writes the maps asked for (not
