@@ -108,7 +108,8 @@ const Help kHelp[] = {
     {"Advection", "", "linear, MacCormack or BFECC: higher orders keep more detail"},
     {"Accounting density", "", "mass-conserving density advection"},
     {"Adaptive domain", "",
-     "solve only in a box around the smoke, with a coarse far field (faster; docs/adaptive.md)"},
+     "solve only in a box around the smoke, with a coarse far field (faster; up to 1024^3 "
+     "cells, baked past 512^3 with plume-cli; docs/adaptive.md)"},
     {"Pressure tolerance", "relative residual", "when the pressure solve stops, 0 to 1"},
     {"Pressure max iterations", "iterations", "upper bound on conjugate-gradient iterations"},
     {"Multigrid", "", "multigrid preconditioner for the pressure solve (fewer iterations)"},
