@@ -349,9 +349,14 @@ int info(const QStringList &arguments)
                          qPrintable(path), st.error.c_str());
             return kExitFailure;
         }
+        // Like for like: the dense solver's grids and a bake's samples over the whole domain.
+        const std::string whole = plume::sim::formatBytes(
+            plume::sim::solverMemoryBytes(domain, s.params.scheme)
+            + std::uint64_t(domain.cellCount()) * plume::AdaptivePreview::kExportedFields
+                  * sizeof(float));
         std::printf("memory:     about %s to bake with the adaptive domain (%s available); the "
                     "whole domain in the box would need %s\n",
-                    plume::sim::formatBytes(preview.bytes).c_str(), have.c_str(), dense.c_str());
+                    plume::sim::formatBytes(preview.bytes).c_str(), have.c_str(), whole.c_str());
         const int frames = s.frameEnd - s.frameStart + 1;
         std::printf("adaptive:   on: the solve follows the smoke in a box (docs/adaptive.md); a "
                     "preview at %d cells over %s%d frames puts its peak at %.1f %% of the domain "
