@@ -341,7 +341,7 @@ int info(const QStringList &arguments)
                                                  : "unknown";
     const std::string dense = plume::sim::formatBytes(
         plume::sim::solverMemoryBytes(domain, s.params.scheme));
-    if (s.params.scheme == plume::sim::Scheme::Smoke && s.params.adaptiveDomain) {
+    if (plume::sim::usesAdaptiveDomain(s.params)) {
         // The box's size depends on where the smoke goes: a coarse preview finds out.
         plume::AdaptivePreview preview;
         if (const plume::sim::Status st = plume::previewAdaptive(*scene, preview); !st) {

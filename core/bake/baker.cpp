@@ -527,7 +527,7 @@ BakeResult bakeScene(const Scene &scene, const BakeSettings &settings, BakeObser
                                                                     - start)
                               .count();
         if (observer && frame >= lo) {
-            if (simulation.solver().params().adaptiveDomain)
+            if (sim::usesAdaptiveDomain(simulation.solver().params()))
                 observer->adaptiveBox(frame, simulation.solver().activeShare());
             observer->frameWritten(frame, frame - lo + 1, total, ms);
         }

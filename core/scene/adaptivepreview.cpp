@@ -12,8 +12,7 @@ namespace plume {
 
 sim::Status previewAdaptive(const Scene &scene, AdaptivePreview &out, int resolution)
 {
-    const sim::SimParams &p = scene.simulation.params;
-    if (p.scheme != sim::Scheme::Smoke || !p.adaptiveDomain)
+    if (!sim::usesAdaptiveDomain(scene.simulation.params))
         return sim::Status::failure("the scene does not use the adaptive domain");
     Scene small = scene;
     small.domain.resolution = std::clamp(resolution, 8, scene.domain.resolution);

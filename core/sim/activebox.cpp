@@ -135,18 +135,30 @@ ActiveBoxSolver::ActiveBoxSolver(const Domain &domain, const SimParams &params)
     : mDomain(domain)
     , mParams(params)
     , mSolids(domain.cells)
+    , mFactor(farFactor(domain))
+    , mFarDomain(farDomainOf(domain))
+{
+    setFarSolids();
+    reset();
+}
+
+Int3 ActiveBoxSolver::farFactor(const Domain &domain)
+{
+    const Int3 n = domain.cells;
+    const int c = std::min({n.x, n.y, domain.is2D() ? n.x : n.z}) >= 4 * kCoarsen ? kCoarsen : 1;
+    return {c, c, domain.is2D() ? 1 : c};
+}
+
+Domain ActiveBoxSolver::farDomainOf(const Domain &domain)
 {
     // Coarse cells cover the domain; where a cell count does not divide, the last coarse cell
     // reaches past the domain's edge (by under kCoarsen cells).
-    const Int3 n = domain.cells;
-    const int c = std::min({n.x, n.y, domain.is2D() ? n.x : n.z}) >= 4 * kCoarsen ? kCoarsen : 1;
-    mFactor = {c, c, domain.is2D() ? 1 : c};
-    mFarDomain = domain;
+    const Int3 f = farFactor(domain);
+    Domain far = domain;
     for (int a = 0; a < 3; ++a)
-        mFarDomain.cells[a] = (n[a] + mFactor[a] - 1) / mFactor[a];
-    mFarDomain.cellSize = domain.cellSize * float(c);
-    setFarSolids();
-    reset();
+        far.cells[a] = (domain.cells[a] + f[a] - 1) / f[a];
+    far.cellSize = domain.cellSize * float(f.x);
+    return far;
 }
 
 void ActiveBoxSolver::setFarSolids()

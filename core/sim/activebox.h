@@ -59,6 +59,12 @@ public:
     bool hasCombustion() const override { return mInner->hasCombustion(); }
     const FlagGrid &solids() const override { return mSolids; }
 
+    /// Fine cells per far-field cell along each axis: kCoarsen, or 1 on a domain with an axis
+    /// under 4 kCoarsen cells (and along z in 2D).
+    static Int3 farFactor(const Domain &domain);
+    /// The far field's grid over `domain` (its last cells may reach past the domain's edge).
+    static Domain farDomainOf(const Domain &domain);
+
     /// The cells simulated in the last step (before the first: the emitters' box).
     const CellBox &box() const { return mBox; }
     /// The sub-domain solver over box().

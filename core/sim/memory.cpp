@@ -16,6 +16,11 @@ namespace plume::sim {
 
 namespace {
 
+/// The smoke scheme: faces (3 floats), density, temperature, pressure, 4 workspace grids, 3
+/// dye and 3 combustion grids: 16 floats; the pressure hierarchy about 2.3 bytes, solids,
+/// clearance and ignite flags 3 bytes.
+constexpr std::uint64_t kSmokeBytesPerCell = 16 * 4 + 6;
+
 /// The first number of a file ("max" and unreadable files give 0).
 std::uint64_t readNumber(const char *path)
 {
@@ -133,23 +138,17 @@ std::uint64_t solverMemoryBytes(const Domain &domain, Scheme scheme)
         // plume-cli info estimates them (docs/sph.md).
         return std::uint64_t(domain.cellCount()) * 9;
     }
-    // Faces (3 floats), density, temperature, pressure, 4 workspace grids, 3 dye and 3
-    // combustion grids: 16 floats; the pressure hierarchy about 2.3 bytes, solids, clearance
-    // and ignite flags 3 bytes.
-    return std::uint64_t(domain.cellCount()) * (16 * 4 + 6);
+    return std::uint64_t(domain.cellCount()) * kSmokeBytesPerCell;
 }
 
 std::uint64_t adaptiveMemoryBytes(const Domain &domain, std::int64_t boxCells)
 {
-    const Int3 c = domain.cells;
-    const int f = ActiveBoxSolver::kCoarsen;
-    auto coarse = [&](int n) { return std::uint64_t(n >= 16 ? (n + f - 1) / f : n); };
-    const std::uint64_t far = coarse(c.x) * coarse(c.y) * (domain.is2D() ? 1 : coarse(c.z));
+    const std::uint64_t far = std::uint64_t(ActiveBoxSolver::farDomainOf(domain).cellCount());
     // Whole domain: the solver's solid flags and the scene's (rasterize.h), 2 bytes a cell.
     // Far field: faces (3 floats), pressure, expansion, 4 workspace grids, the pressure
     // hierarchy and flags: about 40 bytes a coarse cell. Box: the smoke scheme's grids.
     const std::uint64_t box = std::uint64_t(std::max<std::int64_t>(boxCells, 0));
-    return std::uint64_t(domain.cellCount()) * 2 + far * 40 + box * (16 * 4 + 6);
+    return std::uint64_t(domain.cellCount()) * 2 + far * 40 + box * kSmokeBytesPerCell;
 }
 
 std::string formatBytes(std::uint64_t bytes)
@@ -166,7 +165,7 @@ std::string formatBytes(std::uint64_t bytes)
 Status checkMemory(const Domain &domain, const SimParams &params)
 {
     const Scheme scheme = params.scheme;
-    const bool adaptive = scheme == Scheme::Smoke && params.adaptiveDomain;
+    const bool adaptive = usesAdaptiveDomain(params);
     const std::uint64_t need = adaptive ? adaptiveMemoryBytes(domain, 0)
                                         : solverMemoryBytes(domain, scheme);
     const AvailableMemory have = availableMemory();

@@ -19,8 +19,7 @@ Status check(const Param &p, double v, const std::string &name = {})
 
 std::int64_t maxCells(const SimParams &params)
 {
-    return params.scheme == Scheme::Smoke && params.adaptiveDomain ? Domain::kAdaptiveMaxCells
-                                                                   : Domain::kDefaultMaxCells;
+    return usesAdaptiveDomain(params) ? Domain::kAdaptiveMaxCells : Domain::kDefaultMaxCells;
 }
 
 Status SimParams::validate() const

@@ -222,8 +222,15 @@ struct SimParams
     friend bool operator==(const SimParams &, const SimParams &) = default;
 };
 
+/// Whether these parameters solve in the adaptive domain's box (the smoke scheme's setting;
+/// other schemes ignore it).
+inline bool usesAdaptiveDomain(const SimParams &params)
+{
+    return params.scheme == Scheme::Smoke && params.adaptiveDomain;
+}
+
 /// The most cells a domain may have for these parameters: Domain::kAdaptiveMaxCells for the
-/// smoke scheme's adaptive domain, else Domain::kDefaultMaxCells.
+/// adaptive domain, else Domain::kDefaultMaxCells.
 std::int64_t maxCells(const SimParams &params);
 
 } // namespace plume::sim
