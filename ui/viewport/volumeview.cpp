@@ -249,10 +249,11 @@ struct VolumeView::Textures
     sim::Vec3 lightDirection{0.f, 0.f, 0.f};
     float lightScale = -1.f;
     /// Where the march can see anything (marchbounds.h), and what it was computed from: the
-    /// volume, the hot-gas threshold (NaN: temperature ignored) and whether flame counts.
+    /// volume, whether hot gas glows and above which temperature, and whether flame counts.
     MarchBounds bounds;
     VolumePtr boundsOf;
-    float boundsHot = 0.f;
+    bool boundsHot = false;
+    float boundsHotAbove = 0.f;
     bool boundsFlame = false;
     unsigned blackbody = 0; ///< 1D, kBlackbodyTexels RGB texels
     sim::Int3 size{0, 0, 0};
@@ -596,20 +597,18 @@ void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
     mTex->lightScale = densityScale;
 }
 
-// The box outside which the uploaded volume shows nothing: smoke, solids, gas hotter than
-// `hotAbove` (NaN: none glows) and, with `flame`, burning cells. Recomputed when the volume or
-// these change (a look edit redraws without a new frame).
-void VolumeView::updateBounds(float hotAbove, bool flame)
+// The box outside which the uploaded volume shows nothing: smoke, solids, with `hot` gas
+// hotter than `hotAbove` and with `flame` burning cells. Recomputed when the volume or these
+// change (a look edit redraws without a new frame).
+void VolumeView::updateBounds(bool hot, float hotAbove, bool flame)
 {
-    const bool hot = !std::isnan(hotAbove);
-    const bool same = mTex->boundsOf == mUploaded && mTex->boundsFlame == flame
-                      && (hot ? mTex->boundsHot == hotAbove : std::isnan(mTex->boundsHot));
-    if (same)
+    if (mTex->boundsOf == mUploaded && mTex->boundsHot == hot
+        && (!hot || mTex->boundsHotAbove == hotAbove) && mTex->boundsFlame == flame)
         return;
     const FrameVolume &v = *mUploaded;
     const sim::ScalarGrid &density = v.field(DisplayField::Density);
     const sim::ScalarGrid &temp = v.field(DisplayField::Temperature);
-    mTex->bounds = marchBounds({density, hot ? &temp : nullptr, hot ? hotAbove : 0.f,
+    mTex->bounds = marchBounds({density, hot ? &temp : nullptr, hotAbove,
                                 flame ? &v.field(DisplayField::Flame) : nullptr,
                                 mTex->hasSolids ? &v.solids : nullptr});
     if (hot && temp.count() != density.count() && 0.f > hotAbove) // the zero texture glows
@@ -617,7 +616,8 @@ void VolumeView::updateBounds(float hotAbove, bool flame)
                         {float(density.size().x), float(density.size().y), float(density.size().z)},
                         false};
     mTex->boundsOf = mUploaded;
-    mTex->boundsHot = hotAbove;
+    mTex->boundsHot = hot;
+    mTex->boundsHotAbove = hotAbove;
     mTex->boundsFlame = flame;
 }
 
@@ -682,7 +682,7 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     if (has) {
         const float ambient = mDocument->scene().simulation.params.ambientTemperature;
         const bool hot = smoke && look.emissionIntensity > 0.f;
-        updateBounds(hot ? ambient + look.emissionMin : std::nanf(""), flame);
+        updateBounds(hot, ambient + look.emissionMin, flame);
         MarchBounds b = mTex->bounds;
         if (!mSkipEmpty) // a box one cell wider than the domain on every side
             b = {{-1.f, -1.f, -1.f},

@@ -120,7 +120,7 @@ private:
     void releaseGL();
     void upload();
     void uploadLight(sim::Vec3 direction, float densityScale);
-    void updateBounds(float hotAbove, bool flame);
+    void updateBounds(bool hot, float hotAbove, bool flame);
     /// The fraction of the view's pixels the volume is marched at with quality `q`.
     float marchResolution(const Quality &q) const;
     void uploadBlackbody();
