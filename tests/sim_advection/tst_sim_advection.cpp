@@ -97,6 +97,47 @@ float hash01(std::uint32_t n)
     return float(n & 0xffffffu) / float(0x1000000);
 }
 
+/// A room of n cells a side (n^2 in 2D): walls, open at the top.
+Domain openTopRoom(int n, bool is3D)
+{
+    Domain d = makeDomain({n, n, is3D ? n : 1}, Boundary::Wall);
+    d.boundaries[int(Face::YMax)] = Boundary::Open;
+    return d;
+}
+
+/// The plume's sphere obstacle in a room of n cells a side: radius 0.12 n at (0.5, 0.55, 0.5)
+/// of the box (a disc in 2D).
+FlagGrid plumeSphere(const Domain &d)
+{
+    const Int3 cells = d.cells;
+    const int n = cells.x;
+    const Vec3 centre{0.5f * float(n), 0.55f * float(n), 0.5f * float(cells.z)};
+    FlagGrid solids(cells);
+    for (int k = 0; k < cells.z; ++k)
+        for (int j = 0; j < cells.y; ++j)
+            for (int i = 0; i < cells.x; ++i) {
+                Vec3 r = Vec3{i + 0.5f, j + 0.5f, k + 0.5f} - centre;
+                if (d.is2D())
+                    r.z = 0.f;
+                solids.setSolid(i, j, k, length(r) < 0.12f * float(n));
+            }
+    return solids;
+}
+
+/// A swirling flow rising at `rise` +- 1.5 cells per step, across at up to 1.2 (and 0.9 along
+/// z in 3D).
+MacGrid swirl(const Domain &d, float rise)
+{
+    MacGrid vel(d.cells);
+    const float f = 6.f / float(d.cells.x);
+    const bool is3D = !d.is2D();
+    fillVelocity(vel, [&](Vec3 p) {
+        return Vec3{1.2f * std::sin(f * p.y + 0.5f * f * p.z), rise + 1.5f * std::cos(f * p.x),
+                    is3D ? 0.9f * std::sin(f * p.x + f * p.y) : 0.f};
+    });
+    return vel;
+}
+
 void addModeColumns()
 {
     QTest::addColumn<int>("mode");
@@ -715,25 +756,10 @@ private slots:
         // give the bytes of computing every sample, alone and in groups, over six steps, as
         // the smoke spreads.
         const int n = is3D ? 40 : 128;
-        const Int3 cells{n, n, is3D ? n : 1};
-        Domain d = makeDomain(cells, Boundary::Wall);
-        d.boundaries[int(Face::YMax)] = Boundary::Open;
-        const Vec3 centre{0.5f * float(n), 0.55f * float(n), 0.5f * float(cells.z)};
-        FlagGrid solids(cells);
-        for (int k = 0; obstacle && k < cells.z; ++k)
-            for (int j = 0; j < cells.y; ++j)
-                for (int i = 0; i < cells.x; ++i) {
-                    Vec3 r = Vec3{i + 0.5f, j + 0.5f, k + 0.5f} - centre;
-                    if (!is3D)
-                        r.z = 0.f;
-                    solids.setSolid(i, j, k, length(r) < 0.12f * float(n));
-                }
-        MacGrid vel0(cells);
-        const float f = 6.f / float(n);
-        fillVelocity(vel0, [&](Vec3 p) {
-            return Vec3{1.2f * std::sin(f * p.y + 0.5f * f * p.z), 3.f + 1.5f * std::cos(f * p.x),
-                        is3D ? 0.9f * std::sin(f * p.x + f * p.y) : 0.f};
-        });
+        const Domain d = openTopRoom(n, is3D);
+        const Int3 cells = d.cells;
+        const FlagGrid solids = obstacle ? plumeSphere(d) : FlagGrid(cells);
+        const MacGrid vel0 = swirl(d, 3.f);
         const float z = 0.5f * float(cells.z);
         ScalarGrid a0(cells, kCellCentre), b0(cells, kCellCentre);
         fillAt(a0, [&](Vec3 p) { return bump(p, {0.3f * n, 0.2f * n, z}, 0.08f * n, is3D); });
@@ -788,25 +814,10 @@ private slots:
         // paths. Moving the fields together must give each the bytes of its own advectScalar
         // call, serially and with any thread count; a grid of the wrong size stays untouched.
         const int n = is3D ? 32 : 96;
-        const Int3 cells{n, n, is3D ? n : 1};
-        Domain d = makeDomain(cells, Boundary::Wall);
-        d.boundaries[int(Face::YMax)] = Boundary::Open;
-        const Vec3 centre{0.5f * float(n), 0.55f * float(n), 0.5f * float(cells.z)};
-        FlagGrid solids(cells);
-        for (int k = 0; k < cells.z; ++k)
-            for (int j = 0; j < cells.y; ++j)
-                for (int i = 0; i < cells.x; ++i) {
-                    Vec3 r = Vec3{i + 0.5f, j + 0.5f, k + 0.5f} - centre;
-                    if (!is3D)
-                        r.z = 0.f;
-                    solids.setSolid(i, j, k, length(r) < 0.12f * float(n));
-                }
-        MacGrid vel0(cells);
-        const float f = 6.f / float(n);
-        fillVelocity(vel0, [&](Vec3 p) {
-            return Vec3{1.2f * std::sin(f * p.y + 0.5f * f * p.z), 2.f + 1.5f * std::cos(f * p.x),
-                        is3D ? 0.9f * std::sin(f * p.x + f * p.y) : 0.f};
-        });
+        const Domain d = openTopRoom(n, is3D);
+        const Int3 cells = d.cells;
+        const FlagGrid solids = plumeSphere(d);
+        const MacGrid vel0 = swirl(d, 2.f);
         std::vector<ScalarGrid> q0(std::size_t(fields), ScalarGrid(cells, kCellCentre));
         for (int m = 0; m < fields; ++m)
             fillAt(q0[std::size_t(m)], [&](Vec3 p) {

@@ -66,6 +66,22 @@ FramePtr makeFrame(bool sphere, bool slab, int number = 1)
     return frame;
 }
 
+/// `base` with a flame field (zero) and the changes edit(volume, i, j, k, centre) makes cell
+/// by cell (centre: the cell's world position), on a copy of its volume.
+template<class F>
+FramePtr withFlame(const FramePtr &base, F &&edit)
+{
+    auto volume = std::make_shared<FrameVolume>(*base->volume);
+    volume->fields[int(DisplayField::Flame)].reshape({kCells, kCells, kCells}, {0.5f, 0.5f, 0.5f});
+    for (int k = 0; k < kCells; ++k)
+        for (int j = 0; j < kCells; ++j)
+            for (int i = 0; i < kCells; ++i)
+                edit(*volume, i, j, k, base->domain.cellCentre(i, j, k));
+    auto frame = std::make_shared<FrameData>(*base);
+    frame->volume = volume;
+    return frame;
+}
+
 /// Mean grey level over a square of side 2r + 1 around p.
 double meanGrey(const QImage &image, QPoint p, int r)
 {
@@ -250,22 +266,14 @@ private slots:
         doc.reset(scene, {});
         FrontView front(&doc);
         QVERIFY(QTest::qWaitForWindowExposed(&front.view));
-        FramePtr base = makeFrame(false, false);
-        auto volume = std::make_shared<FrameVolume>(*base->volume);
-        sim::ScalarGrid &flame = volume->fields[int(DisplayField::Flame)];
-        sim::ScalarGrid &temperature = volume->fields[int(DisplayField::Temperature)];
-        flame.reshape({kCells, kCells, kCells}, {0.5f, 0.5f, 0.5f});
-        for (int k = 0; k < kCells; ++k)
-            for (int j = 0; j < kCells; ++j)
-                for (int i = 0; i < kCells; ++i) {
-                    const sim::Vec3 c = base->domain.cellCentre(i, j, k);
-                    if (length(c - sim::Vec3{0.5f, 0.5f, 0.5f}) < 0.25f) {
-                        flame(i, j, k) = 1.f;
-                        temperature(i, j, k) = 2.f;
-                    }
-                }
-        auto frame = std::make_shared<FrameData>(*base);
-        frame->volume = volume;
+        const FramePtr base = makeFrame(false, false);
+        const FramePtr frame = withFlame(base,
+                                         [](FrameVolume &v, int i, int j, int k, sim::Vec3 c) {
+            if (length(c - sim::Vec3{0.5f, 0.5f, 0.5f}) < 0.25f) {
+                v.fields[int(DisplayField::Flame)](i, j, k) = 1.f;
+                v.fields[int(DisplayField::Temperature)](i, j, k) = 2.f;
+            }
+        });
         front.view.showFrame(frame);
         const QImage image = front.view.grabFramebuffer();
         QVERIFY(front.view.failure().isEmpty());
@@ -301,27 +309,16 @@ private slots:
         doc.reset(scene, {});
         FrontView front(&doc);
         QVERIFY(QTest::qWaitForWindowExposed(&front.view));
-        FramePtr base = makeFrame(false, true);
-        auto volume = std::make_shared<FrameVolume>(*base->volume);
-        sim::ScalarGrid &rho = volume->fields[int(DisplayField::Density)];
-        sim::ScalarGrid &temperature = volume->fields[int(DisplayField::Temperature)];
-        sim::ScalarGrid &flame = volume->fields[int(DisplayField::Flame)];
-        flame.reshape({kCells, kCells, kCells}, {0.5f, 0.5f, 0.5f});
-        auto near = [&](int i, int j, int k, sim::Vec3 centre, float radius) {
-            return length(base->domain.cellCentre(i, j, k) - centre) < radius;
-        };
-        for (int k = 0; k < kCells; ++k)
-            for (int j = 0; j < kCells; ++j)
-                for (int i = 0; i < kCells; ++i) {
-                    if (near(i, j, k, {0.3f, 0.7f, 0.4f}, 0.12f))
-                        rho(i, j, k) = 1.f;
-                    if (near(i, j, k, {0.7f, 0.3f, 0.5f}, 0.1f))
-                        temperature(i, j, k) = scene.exports.render.emissionMax;
-                    if (near(i, j, k, {0.75f, 0.75f, 0.3f}, 0.08f))
-                        flame(i, j, k) = 1.f;
-                }
-        auto frame = std::make_shared<FrameData>(*base);
-        frame->volume = volume;
+        const float hot = scene.exports.render.emissionMax;
+        const FramePtr frame = withFlame(makeFrame(false, true),
+                                         [&](FrameVolume &v, int i, int j, int k, sim::Vec3 c) {
+            if (length(c - sim::Vec3{0.3f, 0.7f, 0.4f}) < 0.12f)
+                v.fields[int(DisplayField::Density)](i, j, k) = 1.f;
+            if (length(c - sim::Vec3{0.7f, 0.3f, 0.5f}) < 0.1f)
+                v.fields[int(DisplayField::Temperature)](i, j, k) = hot;
+            if (length(c - sim::Vec3{0.75f, 0.75f, 0.3f}) < 0.08f)
+                v.fields[int(DisplayField::Flame)](i, j, k) = 1.f;
+        });
         front.view.showFrame(frame);
         const QImage empty = [&] {
             auto none = std::make_shared<FrameData>(*makeFrame(false, false, 2));
