@@ -32,6 +32,16 @@ struct ActiveSpans
 {
     std::vector<int> lo, hi;
 
+    // Whether kBlock floats are all +0 (bit patterns or-ed, so that the scan vectorizes).
+    static constexpr int kBlock = 16;
+    static bool zeroBlock(const float *v)
+    {
+        std::uint32_t any = 0;
+        for (int q = 0; q < kBlock; ++q)
+            any |= std::bit_cast<std::uint32_t>(v[q]);
+        return any == 0u;
+    }
+
     void find(const Domain &domain, const MacGrid &vel, float scale,
               std::span<ScalarGrid *const> fields)
     {
@@ -63,10 +73,14 @@ struct ActiveSpans
                 // +0 bits only: a -0 makes its sample's result -0, so it is computed.
                 const auto zero = [&](int i) { return std::bit_cast<std::uint32_t>(row[i]) == 0u; };
                 int i = 0;
+                while (i + kBlock <= f && zeroBlock(row + i))
+                    i += kBlock;
                 while (i < f && zero(i))
                     ++i;
                 f = std::min(f, i);
                 int e = n.x - 1;
+                while (e - kBlock >= l && zeroBlock(row + e - kBlock + 1))
+                    e -= kBlock;
                 while (e > l && zero(e))
                     --e;
                 l = std::max(l, e);

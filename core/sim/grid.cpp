@@ -14,6 +14,13 @@ void ScalarGrid::reshape(Int3 size, Vec3 offset, float value)
     mData.assign(std::size_t(size.volume()), value);
 }
 
+void ScalarGrid::reshapeForOverwrite(Int3 size, Vec3 offset)
+{
+    mSize = size;
+    mOffset = offset;
+    mData.resize(std::size_t(size.volume()));
+}
+
 void ScalarGrid::fill(float value) { std::fill(mData.begin(), mData.end(), value); }
 
 void ScalarGrid::swap(ScalarGrid &other) noexcept

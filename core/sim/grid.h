@@ -22,6 +22,9 @@ public:
 
     /// Resizes and fills. Keeps the allocation when it is large enough.
     void reshape(Int3 size, Vec3 offset, float value = 0.f);
+    /// Resizes without filling, for a pass that writes every cell: the values are left as they
+    /// were (stale) and the per-step memset a reshape costs is saved.
+    void reshapeForOverwrite(Int3 size, Vec3 offset);
     void fill(float value);
 
     Int3 size() const { return mSize; }

@@ -30,6 +30,37 @@ inline void forDivergenceRow(const MacGrid &vel, int j, int k, F &&f)
     }
 }
 
+// The vector updates below take their scalars by value and their rows as restrict pointers:
+// captured by reference, a scalar is reloaded after every store (a float store might alias it)
+// and the loop stays scalar.
+
+// r -= alpha q over a row.
+inline void subtractScaled(float *__restrict r, const float *__restrict q, float alpha, int n)
+{
+    for (int i = 0; i < n; ++i)
+        r[i] -= alpha * q[i];
+}
+
+// x += alpha s over a row.
+inline void addScaledRow(float *__restrict x, const float *__restrict s, float alpha, int n)
+{
+    for (int i = 0; i < n; ++i)
+        x[i] += alpha * s[i];
+}
+
+// x += alpha s, then s = (z - zm) + beta s on active cells (0 elsewhere); kSIsZ: z is s.
+template<bool kSIsZ>
+inline void directionRow(float *__restrict x, float *__restrict s, const float *__restrict z,
+                         const std::uint8_t *__restrict f, float alpha, float beta, float zm, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        const float si = s[i];
+        const float zi = kSIsZ ? si : z[i];
+        x[i] += alpha * si;
+        s[i] = keepIf((f[i] & kDiagBits) != 0, (zi - zm) + beta * si);
+    }
+}
+
 } // namespace
 
 /// The pressure solve's state: the operator's multigrid hierarchy and regions, plus what the
@@ -90,8 +121,7 @@ double PressureSolver::Impl::updateResidual(float *r, float *zq, float alpha, bo
     const double maxR = maxRows(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
         float *rr = r + o, *zr = zq + o;
-        for (int i = 0; i < nx; ++i)
-            rr[i] -= alpha * zr[i];
+        subtractScaled(rr, zr, alpha, nx);
         startRow(rr, zr, l.flags.data() + o, nx, std::uint32_t(j + k) & 1u, diagonal);
         if (diagonal)
             rowDots(rr, zr, nx, &partial[3 * l.rowIndex(j, k)]);
@@ -106,22 +136,24 @@ void PressureSolver::Impl::updateDirection(float *x, float *s, const float *z, f
                                            float beta, float zm)
 {
     const Level &l = levels[0];
+    const int nx = l.n.x;
     forEachRow(l.n, [&](int j, int k) {
         const std::size_t o = l.row(j, k);
-        float *xr = x + o, *sr = s + o;
-        const float *zr = z + o;
-        const std::uint8_t *f = l.flags.data() + o;
-        for (int i = 0; i < l.n.x; ++i) {
-            xr[i] += alpha * sr[i];
-            sr[i] = keepIf((f[i] & kDiagBits) != 0, (zr[i] - zm) + beta * sr[i]);
-        }
+        if (z == s)
+            directionRow<true>(x + o, s + o, nullptr, l.flags.data() + o, alpha, beta, zm, nx);
+        else
+            directionRow<false>(x + o, s + o, z + o, l.flags.data() + o, alpha, beta, zm, nx);
     });
 }
 
 // x += alpha s (the last step).
 void PressureSolver::Impl::addScaled(float *x, const float *s, float alpha)
 {
-    forEachIndex(levels[0].n.volume(), [&](std::int64_t c) { x[c] += alpha * s[c]; });
+    const Level &l = levels[0];
+    forEachRow(l.n, [&](int j, int k) {
+        const std::size_t o = l.row(j, k);
+        addScaledRow(x + o, s + o, alpha, l.n.x);
+    });
 }
 
 // u -= p~_hi - p~_lo on every open face (the discrete pressure gradient, Bridson ch. 5).
@@ -295,10 +327,8 @@ SolveResult PressureSolver::Impl::solve(MacGrid &vel, ScalarGrid &pressure, floa
     const Int3 n = l.n;
     const int nx = n.x;
     const std::uint8_t *flags = l.flags.data();
-    for (int g = 0; g < 3; ++g) {
-        if (work[g].size() != n || !(work[g].offset() == kCellCentre))
-            work[g].reshape(n, kCellCentre); // no fill needed otherwise: all is written first
-    }
+    for (int g = 0; g < 3; ++g)
+        work[g].reshapeForOverwrite(n, kCellCentre); // all is written before it is read
     float *r = work[0].data();
     float *z = work[1].data(); // also q = A s
     float *s = work[2].data();

@@ -149,10 +149,10 @@ void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &
     const Int3 n = domain.cells;
     const bool is3D = !domain.is2D();
     const CellStencils cells{solids, domain, solids.anySolid(), 1.f / domain.cellSize};
-    mag.reshape(n, kCellCentre);
+    mag.reshapeForOverwrite(n, kCellCentre); // every cell is written below
     for (ScalarGrid *g : {wx, wy, wz}) {
         if (g)
-            g->reshape(n, kCellCentre);
+            g->reshapeForOverwrite(n, kCellCentre);
     }
     // Steps between y and z neighbours in each face grid.
     const std::ptrdiff_t uy = n.x + 1, uz = uy * n.y;
@@ -228,8 +228,8 @@ void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids
     computeVorticity(vel, solids, domain, is3D ? &work[0] : nullptr, is3D ? &work[1] : nullptr,
                      &work[2], magnitude);
     if (!is3D) {
-        work[0].reshape(n, kCellCentre);
-        work[1].reshape(n, kCellCentre);
+        work[0].reshapeForOverwrite(n, kCellCentre); // the force loop writes every cell
+        work[1].reshapeForOverwrite(n, kCellCentre);
     }
 
     // Eq. 10-11: N = grad|omega| / |grad|omega||, f = epsilon h (N x omega), in place per cell.
