@@ -29,6 +29,46 @@ bool faceIsClosed(const FlagGrid &solids, const Domain &domain, int axis, int i,
     return solids.isSolid(lo[0], lo[1], lo[2]) || solids.isSolid(idx[0], idx[1], idx[2]);
 }
 
+void admitAmbientAtOpenFaces(std::span<const AmbientField> fields, const MacGrid &vel,
+                             const FlagGrid &solids, const Domain &domain, float dt)
+{
+    const Int3 n = domain.cells;
+    if (fields.empty() || vel.cells() != n || solids.size() != n || !(dt > 0.f))
+        return;
+    const float steps = dt / domain.cellSize; // face velocity -> cells moved in the step
+    for (int axis = 0; axis < domain.dimensions(); ++axis) {
+        const ScalarGrid &u = vel.component(axis);
+        for (const bool high : {false, true}) {
+            if (domain.boundary(axis, high) != Boundary::Open)
+                continue;
+            const int cellAlong = high ? n[axis] - 1 : 0;
+            const int faceAlong = high ? n[axis] : 0;
+            const float inward = high ? -1.f : 1.f;
+            // The face's cells, as rows of the two other axes (a row of one cell for x).
+            const int rowLength = axis == 0 ? 1 : n.x;
+            forEachRow({rowLength, axis == 1 ? 1 : n.y, axis == 2 ? 1 : n.z}, [&](int j, int k) {
+                for (int i = 0; i < rowLength; ++i) {
+                    int c[3] = {i, j, k};
+                    c[axis] = cellAlong;
+                    if (solids.isSolid(c[0], c[1], c[2]))
+                        continue;
+                    int f[3] = {c[0], c[1], c[2]};
+                    f[axis] = faceAlong;
+                    const float in = inward * u(f[0], f[1], f[2]) * steps;
+                    if (!(in > 0.f))
+                        continue; // outflow or at rest (or not finite): nothing comes in
+                    const float keep = in < 1.f ? 1.f - in : 0.f;
+                    const std::size_t at = solids.index(c[0], c[1], c[2]);
+                    for (const AmbientField &a : fields) {
+                        float &q = (*a.field)[at];
+                        q = a.ambient + (q - a.ambient) * keep;
+                    }
+                }
+            });
+        }
+    }
+}
+
 void enforceVelocityBoundaries(MacGrid &vel, const FlagGrid &solids, const Domain &domain)
 {
     const Int3 n = domain.cells;

@@ -387,6 +387,7 @@ StepStats SmokeSolver::project(float dt, bool expanding)
 // moves them, as a second-order pass would cost as much as density's and temperature's.
 void SmokeSolver::advectScalars(float dt)
 {
+    admitAmbientAir(dt);
     std::array<ScalarGrid *, 5> fields{};
     std::size_t count = 0;
     if (mParams.accountingDensity)
@@ -409,6 +410,28 @@ void SmokeSolver::advectScalars(float dt)
     mAdvector.advectScalars(std::span<ScalarGrid *const>(burning.data(),
                                                          mParams.accountingDensity ? 1 : 2),
                             mVelocity, dt, AdvectionOrder::SemiLagrangian, mWork);
+}
+
+// Inflow through open faces brings outside air (ambient temperature, no smoke, dye, fuel or
+// flame); the accounting scheme's fields take nothing in through an open face already.
+void SmokeSolver::admitAmbientAir(float dt)
+{
+    std::array<AmbientField, 7> fields{};
+    std::size_t count = 0;
+    if (!mParams.accountingDensity)
+        fields[count++] = {&mDensity, 0.f};
+    fields[count++] = {&mTemperature, mParams.ambientTemperature};
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            fields[count++] = {&c, 0.f};
+    }
+    if (hasCombustion()) {
+        fields[count++] = {&mFlame, 0.f};
+        if (!mParams.accountingDensity)
+            fields[count++] = {&mFuel, 0.f};
+    }
+    admitAmbientAtOpenFaces(std::span<const AmbientField>(fields.data(), count), mVelocity, mSolids,
+                            mDomain, dt);
 }
 
 // Implicit diffusion of the scalars, backward Euler: (I - dt kappa L) q = q*.

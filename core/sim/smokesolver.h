@@ -70,6 +70,7 @@ private:
     void diffuseVelocity(float dt);
     void beforeProjection(float dt);
     StepStats project(float dt, bool expanding);
+    void admitAmbientAir(float dt);
     void advectScalars(float dt);
     void diffuseScalars(float dt);
     void dissipate(float dt);
