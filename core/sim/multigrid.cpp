@@ -11,6 +11,7 @@ namespace {
 constexpr int kCoarsestSide = 4; // coarsen while some side is longer than this
 constexpr int kMaxLevels = 16;
 constexpr int kCoarsestSweeps = 16; // black-red sweep pairs that stand in for a coarsest solve
+constexpr int kBandSweeps = 2;      // red-black sweep pairs over the band before and after a level
 
 constexpr float kNear = 0.75f; // weights of linear cell-centred prolongation
 constexpr float kFar = 0.25f;
@@ -362,6 +363,131 @@ void Multigrid::buildTransferFix(const Level &f, const std::vector<std::int32_t>
     }
 }
 
+// The band: active cells with a solid cell of the level beside them (not a domain wall: flat
+// walls coarsen exactly), widened by one cell along each axis. Rows run in parallel, each
+// writing its own cells' bits (kNear, then kIn from the neighbours' kNear, then kJoin).
+void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) const
+{
+    constexpr std::uint8_t kNear = 1, kIn = 2, kJoin = 4;
+    const Int3 n = l.n;
+    const int axes = domain.is2D() ? 2 : 3;
+    std::vector<std::uint8_t> bits(std::size_t(n.volume()), 0);
+    auto active = [&](std::int64_t c) { return (l.flags[std::size_t(c)] & kDiagBits) != 0; };
+    // f(slot, neighbour index or -1) for the 2 * axes neighbours of (i, j, k).
+    auto forNeighbours = [&](int i, int j, int k, auto &&f) {
+        for (int a = 0; a < axes; ++a)
+            for (int side = 0; side < 2; ++side)
+                f(2 * a + side, neighbour(l, i, j, k, a, side, nullptr));
+    };
+    auto pass = [&](auto &&cellBits) {
+        forEachRow(n, [&](int j, int k) {
+            const std::size_t row = l.row(j, k);
+            for (int i = 0; i < n.x; ++i) {
+                if (active(std::int64_t(row) + i))
+                    bits[row + std::size_t(i)] |= cellBits(i, j, k);
+            }
+        });
+    };
+    pass([&](int i, int j, int k) {
+        std::uint8_t b = 0;
+        forNeighbours(i, j, k, [&](int, std::int64_t q) {
+            if (q >= 0 && label[std::size_t(q)] < 0 && !active(q))
+                b = kNear;
+        });
+        return b;
+    });
+    pass([&](int i, int j, int k) {
+        std::uint8_t b = (bits[l.row(j, k) + std::size_t(i)] & kNear) ? kIn : 0;
+        forNeighbours(i, j, k, [&](int, std::int64_t q) {
+            if (q >= 0 && (bits[std::size_t(q)] & kNear))
+                b = kIn;
+        });
+        return b;
+    });
+    // Black cells beside a red band cell join the black list: after the band's last black
+    // sweep every black cell then has a zero residual again (the residual pass counts on it).
+    pass([&](int i, int j, int k) {
+        std::uint8_t b = 0;
+        if (((i + j + k) & 1) == kBlack) {
+            forNeighbours(i, j, k, [&](int, std::int64_t q) {
+                if (q >= 0 && (bits[std::size_t(q)] & kIn))
+                    b = kJoin;
+            });
+        }
+        return b;
+    });
+    for (Level::Band &b : l.band)
+        b.cells.clear();
+    for (int k = 0; k < n.z; ++k) {
+        for (int j = 0; j < n.y; ++j) {
+            const std::size_t row = l.row(j, k);
+            for (int i = 0; i < n.x; ++i) {
+                const int colour = (i + j + k) & 1;
+                const std::uint8_t b = bits[row + std::size_t(i)];
+                if (!(b & kIn) && !(colour == kBlack && (b & kJoin)))
+                    continue;
+                l.band[std::size_t(colour)].cells.push_back(std::uint32_t(row + std::size_t(i)));
+            }
+        }
+    }
+    for (Level::Band &b : l.band)
+        b.cells.shrink_to_fit();
+    l.bandSaved.assign(l.band[kRed].cells.size(), 0.f);
+}
+
+// Gauss-Seidel over the band cells of one colour, which do not touch each other (a band of
+// under 4096 cells stays on this thread).
+template<bool k3D>
+void Multigrid::bandSweep(Level &l, float *x, const float *b, int colour) const
+{
+    const std::vector<std::uint32_t> &cells = l.band[std::size_t(colour)].cells;
+    const std::uint32_t nx = std::uint32_t(l.n.x), ny = std::uint32_t(l.n.y);
+    forEachIndex(std::int64_t(cells.size()), [&](std::int64_t m) {
+        const std::uint32_t c = cells[std::size_t(m)];
+        const int i = int(c % nx), j = int(c / nx % ny), k = int(c / nx / ny);
+        // Neighbours of another region are not coupled: `faces` names those that are.
+        const std::uint32_t coupled = l.faces.empty() ? 0x3fu : l.faces[c];
+        float s = 0.f;
+        for (int a = 0; a < (k3D ? 3 : 2); ++a) {
+            for (int side = 0; side < 2; ++side) {
+                const std::int64_t q = neighbour(l, i, j, k, a, side, nullptr);
+                s += q >= 0 && ((coupled >> (2 * a + side)) & 1u) ? x[q] : 0.f;
+            }
+        }
+        x[c] = overDiag(b[c] + s, l.flags[c] & kDiagBits);
+    });
+}
+
+// The red band's smoothed values, before the residual pass overwrites them.
+void Multigrid::bandSave(Level &l, const float *x) const
+{
+    const std::vector<std::uint32_t> &cells = l.band[kRed].cells;
+    for (std::size_t m = 0; m < cells.size(); ++m)
+        l.bandSaved[m] = x[cells[m]];
+}
+
+// The residual pass stored the sum of the neighbours at red cells, which is b - A x where
+// x = b / diag; at the red band cells x is the saved value instead.
+void Multigrid::bandResidual(Level &l, float *x, const float *b) const
+{
+    const std::vector<std::uint32_t> &cells = l.band[kRed].cells;
+    for (std::size_t m = 0; m < cells.size(); ++m) {
+        const std::uint32_t c = cells[m];
+        x[c] = (b[c] - float(l.flags[c] & kDiagBits) * l.bandSaved[m]) + x[c];
+    }
+}
+
+// prolongIntoRed gave red cells b / diag + the correction; the red band cells started from
+// their saved values instead.
+void Multigrid::bandRestore(Level &l, float *x, const float *b) const
+{
+    const std::vector<std::uint32_t> &cells = l.band[kRed].cells;
+    for (std::size_t m = 0; m < cells.size(); ++m) {
+        const std::uint32_t c = cells[m];
+        x[c] = l.bandSaved[m] + (x[c] - overDiag(b[c], l.flags[c] & kDiagBits));
+    }
+}
+
 // Cell-centred levels coarsened by 2 per axis (rounding up). A coarse cell is fluid when its
 // active children belong to one region (McAdams, Sifakis and Teran 2010, section 4, with the
 // regions kept apart), and it takes that region.
@@ -384,6 +510,7 @@ void Multigrid::build(const Domain &d, const std::vector<std::uint8_t> &fineFlui
         label[c] = fineFluid[c] ? 0 : -1;
     const double dirichlet = buildFlags(levels[0], label);
     const int regions = labelRegions(levels[0], label);
+    buildBand(levels[0], label);
     // One region without an open face: the fused all-cells mean removal serves it.
     singular = dirichlet == 0.0 && regions == 1;
     if (singular)
@@ -429,6 +556,7 @@ void Multigrid::build(const Domain &d, const std::vector<std::uint8_t> &fineFlui
             if (!(c.flags[cell] & kDiagBits))
                 coarseLabel[cell] = -1;
         }
+        buildBand(c, coarseLabel);
         if (regions > 1)
             buildTransferFix(f, label, c, coarseLabel);
         c.x.assign(std::size_t(c.n.volume()), 0.f);
@@ -614,11 +742,22 @@ Dots Multigrid::vcycle(int level, float *x, const float *b)
         return sumDots(partial);
     }
     sweep<k3D>(l, x, b, kBlack);
+    for (int s = 0; s < kBandSweeps; ++s) {
+        bandSweep<k3D>(l, x, b, kRed);
+        bandSweep<k3D>(l, x, b, kBlack);
+    }
+    bandSave(l, x);
     sweep<k3D, true>(l, x, b, kRed);
+    bandResidual(l, x, b);
     Level &c = levels[std::size_t(level) + 1];
     restrictResidual<k3D>(l, x, c);
     vcycle<k3D>(level + 1, c.x.data(), c.b.data());
     prolongIntoRed<k3D>(l, x, b, c);
+    bandRestore(l, x, b);
+    for (int s = 0; s < kBandSweeps; ++s) {
+        bandSweep<k3D>(l, x, b, kBlack);
+        bandSweep<k3D>(l, x, b, kRed);
+    }
     sweep<k3D>(l, x, b, kBlack);
     sweep<k3D>(l, x, b, kRed, dots);
     return sumDots(partial);
@@ -649,6 +788,9 @@ std::size_t Multigrid::memoryBytes() const
     std::size_t total = zeroRow.capacity() * sizeof(float);
     total += (pockets.cells.capacity() + pockets.start.capacity()) * sizeof(std::uint32_t);
     for (const Level &l : levels) {
+        for (const Level::Band &b : l.band)
+            total += b.cells.capacity() * sizeof(std::uint32_t);
+        total += l.bandSaved.capacity() * sizeof(float);
         total += l.flags.capacity() + l.faces.capacity()
                  + (l.x.capacity() + l.b.capacity()) * sizeof(float);
         for (const TransferFix *fix : {&l.prolongFix, &l.restrictFix})

@@ -52,6 +52,16 @@ struct Level
     TransferFix prolongFix, restrictFix;
     std::vector<float> x, b;
 
+    /// The cells next to obstacles, which get extra smoothing (McAdams, Sifakis and Teran
+    /// 2010, section 4: boundary smoothing), per colour. The black list also holds every black
+    /// neighbour of a red band cell.
+    struct Band
+    {
+        std::vector<std::uint32_t> cells;
+    };
+    std::array<Band, 2> band;
+    std::vector<float> bandSaved; ///< the red band's values across the residual pass
+
     std::size_t row(int j, int k) const
     {
         return std::size_t(n.x) * (std::size_t(j) + std::size_t(n.y) * std::size_t(k));
@@ -212,6 +222,12 @@ private:
     int labelRegions(const Level &l, std::vector<std::int32_t> &label);
     int prolongTaps(const Level &f, const Level &c, int i, int j, int k, std::uint32_t *taps,
                     float *weights) const;
+    void buildBand(Level &l, const std::vector<std::int32_t> &label) const;
+    template<bool k3D>
+    void bandSweep(Level &l, float *x, const float *b, int colour) const;
+    void bandSave(Level &l, const float *x) const;
+    void bandResidual(Level &l, float *x, const float *b) const;
+    void bandRestore(Level &l, float *x, const float *b) const;
     void buildTransferFix(const Level &f, const std::vector<std::int32_t> &fineLabel, Level &c,
                           const std::vector<std::int32_t> &coarseLabel);
 
