@@ -416,8 +416,10 @@ void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) cons
         }
         return b;
     });
-    for (Level::Band &b : l.band)
+    for (Level::Band &b : l.band) {
         b.cells.clear();
+        b.links.clear();
+    }
     for (int k = 0; k < n.z; ++k) {
         for (int j = 0; j < n.y; ++j) {
             const std::size_t row = l.row(j, k);
@@ -426,12 +428,26 @@ void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) cons
                 const std::uint8_t b = bits[row + std::size_t(i)];
                 if (!(b & kIn) && !(colour == kBlack && (b & kJoin)))
                     continue;
-                l.band[std::size_t(colour)].cells.push_back(std::uint32_t(row + std::size_t(i)));
+                Level::Band &band = l.band[std::size_t(colour)];
+                band.cells.push_back(std::uint32_t(row + std::size_t(i)));
+                const std::uint32_t coupled = l.faces.empty() ? 0x3fu : l.faces[row + i];
+                const int at[3] = {i, j, k};
+                std::uint8_t links = 0;
+                forNeighbours(i, j, k, [&](int slot, std::int64_t q) {
+                    if (q < 0 || !((coupled >> slot) & 1u))
+                        return;
+                    const int a = slot / 2, side = slot % 2;
+                    const bool wraps = side ? at[a] == n[a] - 1 : at[a] == 0;
+                    links |= wraps ? Level::Band::kWraps : std::uint8_t(1u << slot);
+                });
+                band.links.push_back(links);
             }
         }
     }
-    for (Level::Band &b : l.band)
+    for (Level::Band &b : l.band) {
         b.cells.shrink_to_fit();
+        b.links.shrink_to_fit();
+    }
     l.bandSaved.assign(l.band[kRed].cells.size(), 0.f);
 }
 
@@ -440,18 +456,24 @@ void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) cons
 template<bool k3D>
 void Multigrid::bandSweep(Level &l, float *x, const float *b, int colour) const
 {
-    const std::vector<std::uint32_t> &cells = l.band[std::size_t(colour)].cells;
+    const Level::Band &band = l.band[std::size_t(colour)];
     const std::uint32_t nx = std::uint32_t(l.n.x), ny = std::uint32_t(l.n.y);
-    forEachIndex(std::int64_t(cells.size()), [&](std::int64_t m) {
-        const std::uint32_t c = cells[std::size_t(m)];
-        const int i = int(c % nx), j = int(c / nx % ny), k = int(c / nx / ny);
-        // Neighbours of another region are not coupled: `faces` names those that are.
-        const std::uint32_t coupled = l.faces.empty() ? 0x3fu : l.faces[c];
+    const std::int64_t stride[6] = {
+        -1, 1, -std::int64_t(nx), std::int64_t(nx), -std::int64_t(nx) * ny, std::int64_t(nx) * ny};
+    forEachIndex(std::int64_t(band.cells.size()), [&](std::int64_t m) {
+        const std::uint32_t c = band.cells[std::size_t(m)];
+        const std::uint8_t links = band.links[std::size_t(m)];
         float s = 0.f;
-        for (int a = 0; a < (k3D ? 3 : 2); ++a) {
-            for (int side = 0; side < 2; ++side) {
-                const std::int64_t q = neighbour(l, i, j, k, a, side, nullptr);
-                s += q >= 0 && ((coupled >> (2 * a + side)) & 1u) ? x[q] : 0.f;
+        if (!(links & Level::Band::kWraps)) {
+            for (int slot = 0; slot < (k3D ? 6 : 4); ++slot)
+                s += (links >> slot) & 1u ? x[std::int64_t(c) + stride[slot]] : 0.f;
+        } else {
+            // Beside a periodic side: the neighbours as the level finds them, in the same order.
+            const std::uint32_t coupled = l.faces.empty() ? 0x3fu : l.faces[c];
+            const int i = int(c % nx), j = int(c / nx % ny), k = int(c / nx / ny);
+            for (int slot = 0; slot < (k3D ? 6 : 4); ++slot) {
+                const std::int64_t q = neighbour(l, i, j, k, slot / 2, slot % 2, nullptr);
+                s += q >= 0 && ((coupled >> slot) & 1u) ? x[q] : 0.f;
             }
         }
         x[c] = overDiag(b[c] + s, l.flags[c] & kDiagBits);
@@ -789,7 +811,7 @@ std::size_t Multigrid::memoryBytes() const
     total += (pockets.cells.capacity() + pockets.start.capacity()) * sizeof(std::uint32_t);
     for (const Level &l : levels) {
         for (const Level::Band &b : l.band)
-            total += b.cells.capacity() * sizeof(std::uint32_t);
+            total += b.cells.capacity() * sizeof(std::uint32_t) + b.links.capacity();
         total += l.bandSaved.capacity() * sizeof(float);
         total += l.flags.capacity() + l.faces.capacity()
                  + (l.x.capacity() + l.b.capacity()) * sizeof(float);

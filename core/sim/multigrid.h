@@ -58,6 +58,10 @@ struct Level
     struct Band
     {
         std::vector<std::uint32_t> cells;
+        /// Per cell: bit 2 axis + side when that neighbour is coupled and a stride away (not
+        /// across a domain side); kWraps when a coupled neighbour lies across a periodic side.
+        std::vector<std::uint8_t> links;
+        static constexpr std::uint8_t kWraps = 64;
     };
     std::array<Band, 2> band;
     std::vector<float> bandSaved; ///< the red band's values across the residual pass
