@@ -633,7 +633,7 @@ void Multigrid::sweep(Level &l, float *x, const float *b, int colour, std::vecto
             }
         }
         if (partial)
-            rowDots(br, xr, nx, &(*partial)[3 * l.rowIndex(j, k)]);
+            rowDots(br, xr, nx, &(*partial)[3 * l.rowIndex(j, k)], singular);
     });
 }
 

@@ -163,12 +163,13 @@ inline void startRow(const float *r, float *z, const std::uint8_t *f, int nx, st
     }
 }
 
-// r.z, sum z and sum r of a row, into out[0..2].
-inline void rowDots(const float *r, const float *z, int nx, double *out)
+// r.z, sum z and sum r of a row, into out[0..2]; the sums only when `sums` (they serve the
+// all-cells mean removal of a singular system, and are 0 otherwise).
+inline void rowDots(const float *r, const float *z, int nx, double *out, bool sums = true)
 {
     out[0] = rowDot(r, z, nx);
-    out[1] = rowDot(z, nullptr, nx);
-    out[2] = rowDot(r, nullptr, nx);
+    out[1] = sums ? rowDot(z, nullptr, nx) : 0.0;
+    out[2] = sums ? rowDot(r, nullptr, nx) : 0.0;
 }
 
 /// r.z, sum z and sum r of a preconditioned residual (the sums serve the null-space removal).
