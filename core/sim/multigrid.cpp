@@ -364,14 +364,12 @@ void Multigrid::buildTransferFix(const Level &f, const std::vector<std::int32_t>
 }
 
 // The band: active cells with a solid cell of the level beside them (not a domain wall: flat
-// walls coarsen exactly), widened by one cell along each axis. Rows run in parallel, each
-// writing its own cells' bits (kNear, then kIn from the neighbours' kNear, then kJoin).
+// walls coarsen exactly), widened by one cell along each axis. Rows run in parallel; each pass
+// writes its own cells' flags and reads only what an earlier pass wrote.
 void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) const
 {
-    constexpr std::uint8_t kNear = 1, kIn = 2, kJoin = 4;
     const Int3 n = l.n;
     const int axes = domain.is2D() ? 2 : 3;
-    std::vector<std::uint8_t> bits(std::size_t(n.volume()), 0);
     auto active = [&](std::int64_t c) { return (l.flags[std::size_t(c)] & kDiagBits) != 0; };
     // f(slot, neighbour index or -1) for the 2 * axes neighbours of (i, j, k).
     auto forNeighbours = [&](int i, int j, int k, auto &&f) {
@@ -379,42 +377,39 @@ void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) cons
             for (int side = 0; side < 2; ++side)
                 f(2 * a + side, neighbour(l, i, j, k, a, side, nullptr));
     };
-    auto pass = [&](auto &&cellBits) {
+    // out[c] = cellFlag(i, j, k) on active cells, 0 elsewhere.
+    auto pass = [&](std::vector<std::uint8_t> &out, auto &&cellFlag) {
+        out.assign(std::size_t(n.volume()), 0);
         forEachRow(n, [&](int j, int k) {
             const std::size_t row = l.row(j, k);
             for (int i = 0; i < n.x; ++i) {
                 if (active(std::int64_t(row) + i))
-                    bits[row + std::size_t(i)] |= cellBits(i, j, k);
+                    out[row + std::size_t(i)] = cellFlag(i, j, k);
             }
         });
     };
-    pass([&](int i, int j, int k) {
-        std::uint8_t b = 0;
-        forNeighbours(i, j, k, [&](int, std::int64_t q) {
-            if (q >= 0 && label[std::size_t(q)] < 0 && !active(q))
-                b = kNear;
+    auto anyNeighbour = [&](int i, int j, int k, auto &&test) {
+        bool any = false;
+        forNeighbours(i, j, k, [&](int, std::int64_t q) { any = any || (q >= 0 && test(q)); });
+        return std::uint8_t(any);
+    };
+    std::vector<std::uint8_t> near, in;
+    pass(near, [&](int i, int j, int k) {
+        return anyNeighbour(i, j, k, [&](std::int64_t q) {
+            return label[std::size_t(q)] < 0 && !active(q);
         });
-        return b;
     });
-    pass([&](int i, int j, int k) {
-        std::uint8_t b = (bits[l.row(j, k) + std::size_t(i)] & kNear) ? kIn : 0;
-        forNeighbours(i, j, k, [&](int, std::int64_t q) {
-            if (q >= 0 && (bits[std::size_t(q)] & kNear))
-                b = kIn;
-        });
-        return b;
+    pass(in, [&](int i, int j, int k) {
+        return std::uint8_t(near[l.row(j, k) + std::size_t(i)]
+                            | anyNeighbour(i, j, k, [&](std::int64_t q) { return near[q] != 0; }));
     });
-    // Black cells beside a red band cell join the black list: after the band's last black
-    // sweep every black cell then has a zero residual again (the residual pass counts on it).
-    pass([&](int i, int j, int k) {
-        std::uint8_t b = 0;
-        if (((i + j + k) & 1) == kBlack) {
-            forNeighbours(i, j, k, [&](int, std::int64_t q) {
-                if (q >= 0 && (bits[std::size_t(q)] & kIn))
-                    b = kJoin;
-            });
-        }
-        return b;
+    // Black cells beside a red band cell join the black list (`near` is reused for them): after
+    // the band's last black sweep every black cell then has a zero residual again, which the
+    // residual pass counts on.
+    std::vector<std::uint8_t> &join = near;
+    pass(join, [&](int i, int j, int k) {
+        return std::uint8_t(((i + j + k) & 1) == kBlack
+                            && anyNeighbour(i, j, k, [&](std::int64_t q) { return in[q] != 0; }));
     });
     for (Level::Band &b : l.band) {
         b.cells.clear();
@@ -425,8 +420,7 @@ void Multigrid::buildBand(Level &l, const std::vector<std::int32_t> &label) cons
             const std::size_t row = l.row(j, k);
             for (int i = 0; i < n.x; ++i) {
                 const int colour = (i + j + k) & 1;
-                const std::uint8_t b = bits[row + std::size_t(i)];
-                if (!(b & kIn) && !(colour == kBlack && (b & kJoin)))
+                if (!in[row + std::size_t(i)] && !join[row + std::size_t(i)])
                     continue;
                 Level::Band &band = l.band[std::size_t(colour)];
                 band.cells.push_back(std::uint32_t(row + std::size_t(i)));
