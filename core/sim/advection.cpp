@@ -147,8 +147,8 @@ void moveTogether(const Setup &c, bool anySolid, bool skipEmpty, const MacGrid &
         const std::size_t m = std::size_t(f);
         ScalarGrid &first = work[twoGrids ? 2 * f : f];
         ScalarGrid &second = work[twoGrids ? 2 * f + 1 : f];
-        prepare(first, layout.size(), layout.offset());
-        prepare(second, layout.size(), layout.offset());
+        first.reshapeForOverwrite(layout.size(), layout.offset());
+        second.reshapeForOverwrite(layout.size(), layout.offset());
         q[m] = fields[f]->data();
         a[m] = first.data();
         b[m] = second.data();
@@ -207,14 +207,14 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     spans.use(c);
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
-    prepare(result, q.size(), q.offset());
+    result.reshapeForOverwrite(q.size(), q.offset());
     if (order != AdvectionOrder::SemiLagrangian)
-        prepare(temp, q.size(), q.offset());
+        temp.reshapeForOverwrite(q.size(), q.offset());
     // With the workspace to itself, MacCormack keeps the limiter's bounds in work[2] and [3].
     const bool keepRange = order == AdvectionOrder::MacCormack;
     if (keepRange) {
-        prepare(work[2], q.size(), q.offset());
-        prepare(work[3], q.size(), q.offset());
+        work[2].reshapeForOverwrite(q.size(), q.offset());
+        work[3].reshapeForOverwrite(q.size(), q.offset());
     }
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
         using Disp = CentreDisplacement<decltype(k3D)::value>;

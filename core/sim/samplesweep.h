@@ -356,9 +356,6 @@ void dispatch(bool is3D, bool solids, F &&f)
     }
 }
 
-/// Gives `g` the shape for a pass that writes every cell (values are not cleared).
-inline void prepare(ScalarGrid &g, Int3 size, Vec3 offset) { g.reshapeForOverwrite(size, offset); }
-
 /// Whether the MAC grid has the domain's cells and face grids.
 inline bool velocityFits(const MacGrid &vel, const Domain &d)
 {

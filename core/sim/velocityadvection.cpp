@@ -25,9 +25,9 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Work
             constexpr int kAxis = decltype(axisConstant)::value;
             using Disp = FaceDisplacement<decltype(k3D)::value, kAxis>;
             const ScalarGrid &old = vel.component(kAxis);
-            prepare(work[kAxis], old.size(), old.offset());
+            work[kAxis].reshapeForOverwrite(old.size(), old.offset());
             if (order != AdvectionOrder::SemiLagrangian)
-                prepare(temp, old.size(), old.offset());
+                temp.reshapeForOverwrite(old.size(), old.offset());
             const Passes<decltype(k3D)::value, decltype(solids)::value, Disp, 1> passes{
                 c, kAxis, Disp{vel, c, scale}, old};
             if (passes.run(order, {old.data()}, {temp.data()}, {work[kAxis].data()}))
