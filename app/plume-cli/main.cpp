@@ -12,11 +12,11 @@
 #include <sim/simulation.h>
 #include <sim/sphsolver.h>
 
+#include <oneapi/tbb/global_control.h>
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
-
-#include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
 #include <atomic>

@@ -1,5 +1,8 @@
 #include "parallel.h"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #define PLUME_HAVE_MXCSR 1
@@ -31,5 +34,19 @@ SerialScope::SerialScope()
 SerialScope::~SerialScope() { tSerial = mPrevious; }
 
 bool serialRequested() { return tSerial; }
+
+namespace detail {
+
+void runRowChunks(std::int64_t rows, void (*chunk)(void *, std::int64_t, std::int64_t),
+                  void *context)
+{
+    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::int64_t>(0, rows),
+                              [&](const oneapi::tbb::blocked_range<std::int64_t> &r) {
+        enableFlushToZero();
+        chunk(context, r.begin(), r.end());
+    });
+}
+
+} // namespace detail
 
 } // namespace plume::sim

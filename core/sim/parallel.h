@@ -2,11 +2,10 @@
 
 #include "types.h"
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
-
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace plume::sim {
@@ -33,6 +32,11 @@ private:
 bool serialRequested();
 
 namespace detail {
+/// Calls chunk(context, begin, end) for chunks of the row range [0, rows) on TBB's threads
+/// (parallel.cpp, so that TBB's headers and its partitioner live in one place).
+void runRowChunks(std::int64_t rows, void (*chunk)(void *, std::int64_t, std::int64_t),
+                  void *context);
+
 /// Calls rowBody(begin, end) for chunks of the row range [0, rows); serially or with TBB.
 template<class F>
 void forRowChunks(std::int64_t rows, F &&rowBody)
@@ -44,11 +48,11 @@ void forRowChunks(std::int64_t rows, F &&rowBody)
         rowBody(std::int64_t(0), rows);
         return;
     }
-    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::int64_t>(0, rows),
-                              [&](const oneapi::tbb::blocked_range<std::int64_t> &r) {
-        enableFlushToZero();
-        rowBody(r.begin(), r.end());
-    });
+    using Body = std::remove_reference_t<F>;
+    runRowChunks(
+        rows,
+        [](void *body, std::int64_t b, std::int64_t e) { (*static_cast<Body *>(body))(b, e); },
+        const_cast<void *>(static_cast<const void *>(std::addressof(rowBody))));
 }
 } // namespace detail
 

@@ -1,10 +1,10 @@
 // Flipbooks and image sequences: atlas geometry and edge-dilated gutters, frames read back from
 // an atlas equal frames rendered alone, motion-vector encoding, the seamless loop, the sidecar,
 // deterministic files, atomic export under cancel and failure, and export presets in scenes.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+#include <sim/parallel.h>
 #include <sim/simulation.h>
 
-#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
 #include <bake/baker.h>
 #include <export/flipbook.h>

@@ -6,7 +6,7 @@
 // against a fresh temporary folder holding only "mask.png" (written here, so image shapes are
 // reachable); nothing outside it is named unless a file gives an absolute path or "..", and
 // then the reader only checks that the file exists and has an image header.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+#include <sim/parallel.h>
 
 #include <io/scenereader.h>
 #include <io/scenewriter.h>

@@ -1,9 +1,9 @@
 // The light volume (core/render/lightvolume.h): exact attenuation where the sweep is exact,
 // solids casting full shadows, agreement with a finely marched shadow ray, and the same bytes
 // with any thread count.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+#include <sim/parallel.h>
 
-#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
 #include <render/lightvolume.h>
 

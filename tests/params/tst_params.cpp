@@ -2,7 +2,6 @@
 // exactly the values each Param allows (probing both ends of every range), and the properties
 // panel's and export dialog's spin boxes offer the tables' ranges. A limit or name changed in
 // one place only fails here.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <document/document.h>
 #include <export/exportdialog.h>

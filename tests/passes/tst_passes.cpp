@@ -3,9 +3,8 @@
 // grows away from the camera with the sidecar's range, packing presets that put each pass in
 // its documented channel, EXR files that read back (OpenEXR's API and exrheader) with the
 // values written, and results that do not depend on the thread count.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
-#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/global_control.h> // before Qt: TBB declares members named emit()
 
 #include <bake/baker.h>
 #include <export/exrimage.h>

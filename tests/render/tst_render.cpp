@@ -3,9 +3,9 @@
 // flow with the documented scale, emission comes from hot gas and flame only, in blackbody
 // colours that follow the Planckian locus (fire: yellow-white core, orange-red edges), the
 // march skips only samples that show nothing, and the bytes do not depend on the thread count.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+#include <sim/parallel.h>
 
-#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
 #include <export/frameimage.h>
 #include <render/blackbody.h>

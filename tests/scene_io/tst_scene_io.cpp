@@ -2,7 +2,6 @@
 // bad file is refused with a message naming the file, the JSON path and what was expected,
 // the valid inputs the fuzzer crashed on read and rasterise, and saving is atomic. No
 // simulation runs here.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <io/scenereader.h>
 #include <io/scenewriter.h>

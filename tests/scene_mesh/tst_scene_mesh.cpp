@@ -1,7 +1,6 @@
 // Meshes and placements (issue 11): model files read through Assimp, their coverage from
 // OpenVDB's mesh-to-volume (3D) and the section (2D), rotated and scaled shapes, moving
 // obstacles' velocities, and bad model files refused with their message.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
 
 #include <io/scenehash.h>
 #include <io/scenereader.h>
@@ -13,12 +12,12 @@
 #include <scene/scenesimulation.h>
 #include <scene/shapecoverage.h>
 
+#include <oneapi/tbb/global_control.h> // before Qt: TBB declares members named emit()
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <oneapi/tbb/global_control.h>
 
 #include <cmath>
 #include <numbers>

@@ -1,7 +1,7 @@
 // Scene model: domain sizing, shape coverage at several resolutions, keyframes, the
 // rasterizer's determinism and caching, and what an edit changes. Only the last test simulates
 // (a few frames), to hold the "does this edit change the simulation" rule to the solver.
-#include <sim/parallel.h> // oneTBB before Qt: TBB declares members named emit()
+#include <sim/parallel.h>
 
 #include <scene/rasterize.h>
 #include <scene/scene.h>
@@ -9,11 +9,11 @@
 #include <scene/scenesimulation.h>
 #include <scene/shapecoverage.h>
 
+#include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
+
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <oneapi/tbb/task_arena.h>
 
 #include <cmath>
 #include <cstring>

@@ -3,9 +3,9 @@
 #include "sim/checkpoint.h"
 #include "sim/simulation.h"
 
-#include <QtTest>
-
 #include <oneapi/tbb/global_control.h>
+
+#include <QtTest>
 
 #include <cmath>
 

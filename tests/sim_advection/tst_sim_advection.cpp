@@ -2,9 +2,9 @@
 #include <sim/parallel.h>
 #include <sim/workspace.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 #include <algorithm>
 #include <bit>

@@ -3,9 +3,9 @@
 #include <sim/smokesolver.h>
 #include <sim/solver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/global_control.h>
+
+#include <QtTest>
 
 #include <algorithm>
 #include <cmath>

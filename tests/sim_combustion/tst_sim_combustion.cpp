@@ -7,9 +7,9 @@
 #include <sim/parallel.h>
 #include <sim/smokesolver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 #include <cmath>
 

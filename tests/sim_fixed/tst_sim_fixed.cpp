@@ -4,9 +4,9 @@
 #include <sim/simulation.h>
 #include <sim/stamsolver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/global_control.h>
+
+#include <QtTest>
 
 #include <cmath>
 #include <cstring>

@@ -6,9 +6,9 @@
 #include <sim/params.h>
 #include <sim/workspace.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 #include <algorithm>
 #include <bit>

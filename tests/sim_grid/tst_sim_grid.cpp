@@ -3,9 +3,9 @@
 #include <sim/parallel.h>
 #include <sim/params.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 using namespace plume::sim;
 

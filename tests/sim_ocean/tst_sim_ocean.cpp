@@ -7,9 +7,9 @@
 #include <sim/parallel.h>
 #include <sim/simulation.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/global_control.h>
+
+#include <QtTest>
 
 #include <cmath>
 #include <complex>

@@ -3,9 +3,9 @@
 #include <sim/parallel.h>
 #include <sim/solver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 #include <cmath>
 

@@ -5,9 +5,9 @@
 #include <sim/pressure.h>
 #include <sim/smokesolver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 #include <cmath>
 #include <limits>

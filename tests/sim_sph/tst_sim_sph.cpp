@@ -6,9 +6,9 @@
 #include <sim/simulation.h>
 #include <sim/sphsolver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/global_control.h>
+
+#include <QtTest>
 
 #include <algorithm>
 #include <cmath>

@@ -3,9 +3,9 @@
 #include <sim/parallel.h>
 #include <sim/stamsolver.h>
 
-#include <QtTest>
-
 #include <oneapi/tbb/task_arena.h>
+
+#include <QtTest>
 
 #include <algorithm>
 #include <cmath>
