@@ -18,7 +18,9 @@
 // a shared machine; it prints the median step times and the median of the per-step ratios.
 //
 // Each case runs `warmup` steps first (the plume has then reached the obstacle), then times
-// `steps` more and reports the median. Thread counts are compared in the same run. The scenes
+// `steps` more and reports the median. Thread counts are compared in the same run, step by
+// step: a 1-thread and a 2-thread copy of the case step alternately, and the speed-up is the
+// median of the per-step ratios. The scenes
 // run through SceneSimulation, the frame loop of the baker and the app, one step per frame;
 // a step's time includes the frame loop's blow-up check after it.
 //
@@ -37,6 +39,7 @@
 #include <scene/scenesimulation.h>
 
 #include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -135,27 +138,49 @@ void compareFire(Case c, int warmup, int steps)
 /// Runs the frame loop the baker and the app use (SceneSimulation). The scene's frame rate is
 /// multiplied by its substeps and one substep is taken per frame: each frame is then one solver
 /// step of the same length (1/48 s), so its time, iterations and residual are one step's.
-Result runCase(const Case &c, int threads, int warmup, int steps)
+/// Two copies of the case step alternately, one in an arena of 1 thread and one in an arena of 2:
+/// both do the same work (the bytes do not depend on the threads) under the same load of a
+/// shared machine, and the speed-up is the median of the per-step ratios.
+struct Pair
 {
-    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism,
-                                      std::size_t(threads));
-    auto simulation = makeSimulation(c);
-    int frame = 0;
-    auto step = [&] { return stepOnce(*simulation, frame); };
-    for (int s = 0; s < warmup; ++s)
-        step();
-    std::vector<double> ms;
-    Result r;
-    for (int s = 0; s < steps; ++s) {
-        const plume::sim::FrameStats stats = step();
-        ms.push_back(stats.milliseconds);
-        r.iterations = stats.pressureIterations;
-        r.residual = stats.pressureResidual;
+    Result one, two;
+    double speedUp = 0;
+};
+
+Pair runPair(const Case &c, int warmup, int steps)
+{
+    oneapi::tbb::task_arena arenas[2] = {oneapi::tbb::task_arena(1), oneapi::tbb::task_arena(2)};
+    std::unique_ptr<plume::SceneSimulation> simulations[2] = {makeSimulation(c), makeSimulation(c)};
+    int frames[2] = {0, 0};
+    auto step = [&](int t) {
+        plume::sim::FrameStats stats;
+        arenas[t].execute([&] { stats = stepOnce(*simulations[t], frames[t]); });
+        return stats;
+    };
+    for (int s = 0; s < warmup; ++s) {
+        step(0);
+        step(1);
     }
-    r.medianMs = median(ms);
-    const plume::sim::Solver &solver = simulation->solver();
-    r.bytesPerCell = double(solver.memoryBytes()) / double(solver.domain().cellCount());
-    return r;
+    std::vector<double> ms[2], ratio;
+    Pair p;
+    for (int s = 0; s < steps; ++s) {
+        for (int t = 0; t < 2; ++t) {
+            const plume::sim::FrameStats stats = step(t);
+            ms[t].push_back(stats.milliseconds);
+            Result &r = t == 0 ? p.one : p.two;
+            r.iterations = stats.pressureIterations;
+            r.residual = stats.pressureResidual;
+        }
+        ratio.push_back(ms[0].back() / ms[1].back());
+    }
+    for (int t = 0; t < 2; ++t) {
+        Result &r = t == 0 ? p.one : p.two;
+        r.medianMs = median(ms[t]);
+        const plume::sim::Solver &solver = simulations[t]->solver();
+        r.bytesPerCell = double(solver.memoryBytes()) / double(solver.domain().cellCount());
+    }
+    p.speedUp = median(ratio);
+    return p;
 }
 
 } // namespace
@@ -279,14 +304,14 @@ int main(int argc, char **argv)
     std::printf("| scheme | grid | ms/step 1 thread | ms/step 2 threads | speed-up | pressure "
                 "iterations | residual | bytes/cell |\n|---|---|---|---|---|---|---|---|\n");
     for (const Case &c : cases) {
-        const Result one = runCase(c, 1, warmup, steps);
-        const Result two = runCase(c, 2, warmup, steps);
+        const Pair pair = runPair(c, warmup, steps);
+        const Result &one = pair.one, &two = pair.two;
         const std::string grid = c.threeD ? std::to_string(c.resolution) + "^3"
                                           : std::to_string(c.resolution) + "^2";
         const std::string scheme = plume::sim::toString(c.scheme);
         std::printf("| %s | %s | %.2f | %.2f | %.2fx | %d | %.2g | %.1f |\n", scheme.c_str(),
-                    grid.c_str(), one.medianMs, two.medianMs, one.medianMs / two.medianMs,
-                    two.iterations, two.residual, two.bytesPerCell);
+                    grid.c_str(), one.medianMs, two.medianMs, pair.speedUp, two.iterations,
+                    two.residual, two.bytesPerCell);
         std::fflush(stdout);
     }
     return 0;
