@@ -514,18 +514,37 @@ void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
     case FieldKind::VelocityZ:
     case FieldKind::Speed: break;
     }
+    // Centre velocities, row by row: each component averages its two faces (atCentre's sums).
     out.reshape(n, kCellCentre);
+    const bool is3D = !mDomain.is2D();
+    const std::size_t strideY = mVelocity.v.strideY();
+    const std::size_t strideZ = is3D ? mVelocity.w.strideZ() : 0;
     forEachRow(n, [&](int j, int k) {
-        for (int i = 0; i < n.x; ++i) {
-            const Vec3 v = mVelocity.atCentre(i, j, k);
-            float value = 0.f;
-            switch (kind) {
-            case FieldKind::VelocityX: value = v.x; break;
-            case FieldKind::VelocityY: value = v.y; break;
-            case FieldKind::VelocityZ: value = v.z; break;
-            default: value = length(v); break;
+        const float *u = mVelocity.u.data() + mVelocity.u.index(0, j, k);
+        const float *v = mVelocity.v.data() + mVelocity.v.index(0, j, k);
+        const float *w = is3D ? mVelocity.w.data() + mVelocity.w.index(0, j, k) : nullptr;
+        float *row = out.data() + out.index(0, j, k);
+        switch (kind) {
+        case FieldKind::VelocityX:
+            for (int i = 0; i < n.x; ++i)
+                row[i] = 0.5f * (u[i] + u[i + 1]);
+            break;
+        case FieldKind::VelocityY:
+            for (int i = 0; i < n.x; ++i)
+                row[i] = 0.5f * (v[i] + v[i + strideY]);
+            break;
+        case FieldKind::VelocityZ:
+            for (int i = 0; i < n.x; ++i)
+                row[i] = w ? 0.5f * (w[i] + w[i + strideZ]) : 0.f;
+            break;
+        default:
+            for (int i = 0; i < n.x; ++i) {
+                const float x = 0.5f * (u[i] + u[i + 1]);
+                const float y = 0.5f * (v[i] + v[i + strideY]);
+                const float z = w ? 0.5f * (w[i] + w[i + strideZ]) : 0.f;
+                row[i] = std::sqrt(x * x + y * y + z * z);
             }
-            out(i, j, k) = value;
+            break;
         }
     });
 }

@@ -1,6 +1,7 @@
 #include "simulationrunner.h"
 
 #include <io/scenehash.h>
+#include <sim/parallel.h>
 
 #include <algorithm>
 #include <limits>
@@ -21,6 +22,29 @@ void takeSlice(sim::ScalarGrid &full, int k, sim::ScalarGrid &out)
     }
     out.reshape({n.x, n.y, 1}, full.offset());
     std::copy_n(full.data() + full.strideZ() * std::size_t(k), full.strideZ(), out.data());
+}
+
+/// The smallest and the largest value of a field, with zero among them (NaN is skipped), its
+/// rows in parallel: min and max give the same answer in any order.
+std::pair<float, float> rangeWithZero(const sim::ScalarGrid &field)
+{
+    const sim::Int3 n = field.size();
+    std::vector<std::pair<float, float>> rows(std::size_t(n.y) * std::size_t(n.z));
+    sim::forEachRow(n, [&](int j, int k) {
+        const float *row = field.data() + field.index(0, j, k);
+        float lo = 0.f, hi = 0.f;
+        for (int i = 0; i < n.x; ++i) {
+            lo = std::min(lo, row[i]);
+            hi = std::max(hi, row[i]);
+        }
+        rows[std::size_t(j) + std::size_t(n.y) * std::size_t(k)] = {lo, hi};
+    });
+    std::pair<float, float> range{0.f, 0.f};
+    for (const auto &[lo, hi] : rows) {
+        range.first = std::min(range.first, lo);
+        range.second = std::max(range.second, hi);
+    }
+    return range;
 }
 
 } // namespace
@@ -330,13 +354,7 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     auto take = [&](sim::FieldKind kind, DisplayField field) {
         sim::ScalarGrid &full = volume ? volume->fields[int(field)] : scratch;
         solver.sample(kind, full);
-        float lo = 0.f, hi = 0.f;
-        for (std::size_t c = 0; c < full.count(); ++c) {
-            lo = std::min(lo, full[c]);
-            hi = std::max(hi, full[c]);
-        }
-        frame->minimum[int(field)] = lo;
-        frame->maximum[int(field)] = hi;
+        std::tie(frame->minimum[int(field)], frame->maximum[int(field)]) = rangeWithZero(full);
         takeSlice(full, slice, frame->fields[int(field)]);
     };
     take(sim::FieldKind::Density, DisplayField::Density);
