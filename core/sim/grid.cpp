@@ -71,7 +71,23 @@ void FlagGrid::reshape(Int3 cells)
 
 bool FlagGrid::anySolid() const
 {
-    return std::any_of(mData.begin(), mData.end(), [](std::uint8_t f) { return f != 0; });
+    // Blocks of 64 flags or-ed together (vectorised), then the tail.
+    constexpr std::size_t kBlock = 64;
+    const std::uint8_t *f = mData.data();
+    const std::size_t n = mData.size();
+    std::size_t i = 0;
+    for (; i + kBlock <= n; i += kBlock) {
+        std::uint8_t any = 0;
+        for (std::size_t b = 0; b < kBlock; ++b)
+            any |= f[i + b];
+        if (any)
+            return true;
+    }
+    for (; i < n; ++i) {
+        if (f[i])
+            return true;
+    }
+    return false;
 }
 
 SparseMask SparseMask::fromDense(const ScalarGrid &coverage)

@@ -90,6 +90,24 @@ private slots:
         }
     }
 
+    // anySolid scans in blocks of 64 flags: one solid cell anywhere, in a whole block or in
+    // the tail after the last block, is found; none is none.
+    void anySolidFindsEveryCell()
+    {
+        for (const Int3 n : {Int3{7, 5, 3}, Int3{64, 2, 1}, Int3{13, 11, 1}, Int3{1, 1, 1}}) {
+            FlagGrid flags(n);
+            QVERIFY(!flags.anySolid());
+            for (std::size_t c = 0; c < flags.count(); ++c) {
+                flags.data()[c] = 1;
+                QVERIFY2(flags.anySolid(),
+                         qPrintable(QString("cell %1 of %2").arg(c).arg(flags.count())));
+                flags.data()[c] = 0;
+            }
+            QVERIFY(!flags.anySolid());
+        }
+        QVERIFY(!FlagGrid().anySolid());
+    }
+
     void periodicNeedsBothFaces()
     {
         Domain d;
