@@ -240,7 +240,10 @@ void ActiveBoxSolver::projectFarField(float dt)
         lo[a] = mBox.lo[a] / factor[a];
         hi[a] = (mBox.hi[a] + factor[a] - 1) / factor[a];
     }
-    // The box's flow, averaged onto the coarse faces it covers; the rest keeps its flow.
+    // The box's flow, averaged onto the coarse faces it covers; the rest keeps its flow. A box
+    // not aligned to the coarse cells (one restored from a checkpoint) covers its first coarse
+    // cells only in part: only fine faces inside the box are averaged, and a coarse face whose
+    // fine face lies below the box keeps the far field's value.
     for (int a = 0; a < dims; ++a) {
         ScalarGrid &coarse = mFarVelocity.component(a);
         const ScalarGrid &f = fine.component(a);
@@ -254,18 +257,21 @@ void ActiveBoxSolver::projectFarField(float dt)
                 Int3 F; // the fine face at the coarse face's low corner, in the box
                 for (int x = 0; x < 3; ++x)
                     F[x] = C[x] * factor[x] - mBox.lo[x];
+                if (F[a] < 0)
+                    continue;
                 F[a] = std::min(F[a], nb[a]); // a coarse face past the domain's edge: the edge's
                 float sum = 0.f;
                 int faces = 0;
-                for (int t = 0; t < factor[e] && F[e] + t < nb[e]; ++t)
-                    for (int q = 0; q < factor[b] && F[b] + q < nb[b]; ++q) {
+                for (int t = std::max(0, -F[e]); t < factor[e] && F[e] + t < nb[e]; ++t)
+                    for (int q = std::max(0, -F[b]); q < factor[b] && F[b] + q < nb[b]; ++q) {
                         Int3 G = F;
                         G[b] += q;
                         G[e] += t;
                         sum += f(G.x, G.y, G.z);
                         ++faces;
                     }
-                coarse(C.x, C.y, C.z) = faces > 0 ? sum / float(faces) : 0.f;
+                if (faces > 0)
+                    coarse(C.x, C.y, C.z) = sum / float(faces);
             }
         });
     }
@@ -280,10 +286,12 @@ void ActiveBoxSolver::projectFarField(float dt)
                 const Int3 C{lo.x + i, lo.y + j, lo.z + k};
                 float sum = 0.f;
                 int cells = 0;
-                for (int z = C.z * factor.z; z < (C.z + 1) * factor.z && z < mBox.hi.z; ++z)
-                    for (int y = C.y * factor.y; y < (C.y + 1) * factor.y && y < mBox.hi.y; ++y)
-                        for (int x = C.x * factor.x; x < (C.x + 1) * factor.x && x < mBox.hi.x;
-                             ++x) {
+                for (int z = std::max(C.z * factor.z, mBox.lo.z);
+                     z < (C.z + 1) * factor.z && z < mBox.hi.z; ++z)
+                    for (int y = std::max(C.y * factor.y, mBox.lo.y);
+                         y < (C.y + 1) * factor.y && y < mBox.hi.y; ++y)
+                        for (int x = std::max(C.x * factor.x, mBox.lo.x);
+                             x < (C.x + 1) * factor.x && x < mBox.hi.x; ++x) {
                             sum += fineExpansion(x - mBox.lo.x, y - mBox.lo.y, z - mBox.lo.z);
                             ++cells;
                         }
