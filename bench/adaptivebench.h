@@ -7,7 +7,11 @@ namespace plume::bench {
 /// share of cells holding smoke, the adaptive box's share of the domain, each solver's ms per
 /// step and their ratio, and the L1 distance of the densities relative to the dense total;
 /// then, at the first frame whose smoke fills at least `fill` of the domain, the median
-/// ratio over the five frames around it and the L1 there. Returns the exit code.
-int runAdaptiveBench(int resolution, int frames, double fill);
+/// ratio over the five frames around it and the L1 there. With `perturb` > 0 a third solve, dense
+/// with the vorticity confinement scaled by 1 + perturb, gives each frame a second L1 against
+/// the dense solve: how far two dense solves that differ by almost nothing drift apart, the
+/// floor for any other method's L1 once the flow amplifies small differences. Returns the exit
+/// code.
+int runAdaptiveBench(int resolution, int frames, double fill, double perturb = 0.0);
 
 } // namespace plume::bench

@@ -11,6 +11,8 @@
 //               [--bake-resolution 64] [--pairs 4]
 //   plume-bench --sph [--warmup N] [--steps N]   (the liquid: sphbench.cpp)
 //   plume-bench --streamlines [--frames 60] [--repeats 6]   (streamlinebench.h)
+//   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
+//               (adaptivebench.h)
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -200,6 +202,7 @@ int main(int argc, char **argv)
     bool streamlines = false;
     bool adaptive = false;
     double fill = 0.15;
+    double perturb = 0.0;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
@@ -233,6 +236,8 @@ int main(int argc, char **argv)
             adaptive = true;
         else if (!std::strcmp(argv[a], "--fill"))
             fill = std::stod(next("--fill"));
+        else if (!std::strcmp(argv[a], "--perturb"))
+            perturb = std::stod(next("--perturb"));
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
         else if (!std::strcmp(argv[a], "--resolution"))
@@ -257,12 +262,12 @@ int main(int argc, char **argv)
                                  "       plume-bench --sph [--warmup N] [--steps N]\n"
                                  "       plume-bench --streamlines [--frames N] [--repeats N]\n"
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
-                                 "[--fill F]\n");
+                                 "[--fill F] [--perturb EPS]\n");
             return 2;
         }
     }
     if (adaptive)
-        return plume::bench::runAdaptiveBench(resolution, frames, fill);
+        return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb);
     if (sph)
         return plume::bench::runSphBench(warmup, std::max(steps, 9));
     if (streamlines)
