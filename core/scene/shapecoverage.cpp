@@ -121,7 +121,8 @@ std::vector<Primitive> primitives(const Shape &s, bool twoD)
         }
         break;
     case ShapeType::Image:
-    case ShapeType::Everywhere: break;
+    case ShapeType::Everywhere:
+    case ShapeType::Mesh: break; // covered elsewhere (images, the whole domain, meshcoverage)
     }
     return out;
 }
