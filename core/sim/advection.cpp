@@ -77,6 +77,8 @@ struct ActiveSpans
                     i += kBlock;
                 while (i < f && zero(i))
                     ++i;
+                if (i == n.x)
+                    continue; // the whole row is zero: nothing for the scan from the right
                 f = std::min(f, i);
                 int e = n.x - 1;
                 while (e - kBlock >= l && zeroBlock(row + e - kBlock + 1))
