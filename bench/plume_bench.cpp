@@ -145,7 +145,7 @@ void compareFire(Case c, int warmup, int steps)
 /// shared machine, and the speed-up is the median of the per-step ratios.
 struct Pair
 {
-    Result one, two;
+    Result byThreads[2]; ///< 1 thread, 2 threads
     double speedUp = 0;
 };
 
@@ -169,14 +169,14 @@ Pair runPair(const Case &c, int warmup, int steps)
         for (int t = 0; t < 2; ++t) {
             const plume::sim::FrameStats stats = step(t);
             ms[t].push_back(stats.milliseconds);
-            Result &r = t == 0 ? p.one : p.two;
+            Result &r = p.byThreads[t];
             r.iterations = stats.pressureIterations;
             r.residual = stats.pressureResidual;
         }
         ratio.push_back(ms[0].back() / ms[1].back());
     }
     for (int t = 0; t < 2; ++t) {
-        Result &r = t == 0 ? p.one : p.two;
+        Result &r = p.byThreads[t];
         r.medianMs = median(ms[t]);
         const plume::sim::Solver &solver = simulations[t]->solver();
         r.bytesPerCell = double(solver.memoryBytes()) / double(solver.domain().cellCount());
@@ -310,7 +310,7 @@ int main(int argc, char **argv)
                 "iterations | residual | bytes/cell |\n|---|---|---|---|---|---|---|---|\n");
     for (const Case &c : cases) {
         const Pair pair = runPair(c, warmup, steps);
-        const Result &one = pair.one, &two = pair.two;
+        const Result &one = pair.byThreads[0], &two = pair.byThreads[1];
         const std::string grid = c.threeD ? std::to_string(c.resolution) + "^3"
                                           : std::to_string(c.resolution) + "^2";
         const std::string scheme = plume::sim::toString(c.scheme);

@@ -524,27 +524,16 @@ void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
         const float *v = mVelocity.v.data() + mVelocity.v.index(0, j, k);
         const float *w = is3D ? mVelocity.w.data() + mVelocity.w.index(0, j, k) : nullptr;
         float *row = out.data() + out.index(0, j, k);
-        switch (kind) {
-        case FieldKind::VelocityX:
-            for (int i = 0; i < n.x; ++i)
-                row[i] = 0.5f * (u[i] + u[i + 1]);
-            break;
-        case FieldKind::VelocityY:
-            for (int i = 0; i < n.x; ++i)
-                row[i] = 0.5f * (v[i] + v[i + strideY]);
-            break;
-        case FieldKind::VelocityZ:
-            for (int i = 0; i < n.x; ++i)
-                row[i] = w ? 0.5f * (w[i] + w[i + strideZ]) : 0.f;
-            break;
-        default:
-            for (int i = 0; i < n.x; ++i) {
-                const float x = 0.5f * (u[i] + u[i + 1]);
-                const float y = 0.5f * (v[i] + v[i + strideY]);
-                const float z = w ? 0.5f * (w[i] + w[i + strideZ]) : 0.f;
-                row[i] = std::sqrt(x * x + y * y + z * z);
+        const auto cx = [&](int i) { return 0.5f * (u[i] + u[i + 1]); };
+        const auto cy = [&](int i) { return 0.5f * (v[i] + v[i + strideY]); };
+        const auto cz = [&](int i) { return w ? 0.5f * (w[i] + w[i + strideZ]) : 0.f; };
+        for (int i = 0; i < n.x; ++i) {
+            switch (kind) {
+            case FieldKind::VelocityX: row[i] = cx(i); break;
+            case FieldKind::VelocityY: row[i] = cy(i); break;
+            case FieldKind::VelocityZ: row[i] = cz(i); break;
+            default: row[i] = std::sqrt(cx(i) * cx(i) + cy(i) * cy(i) + cz(i) * cz(i)); break;
             }
-            break;
         }
     });
 }
