@@ -315,6 +315,40 @@ private slots:
         QVERIFY(!sim->isPlaying());
     }
 
+    // A new frame repaints the window once: the status bar's figures, the timeline and the
+    // views change together, and no label lays the window out again. (With the OpenGL volume
+    // view open, every repaint composes the whole window in software GL: two repaints a frame
+    // cost about a tenth of the 3D example's frame rate.)
+    void aFrameRepaintsOnce()
+    {
+        struct Counter : QObject
+        {
+            int updates = 0, layouts = 0;
+            bool eventFilter(QObject *, QEvent *e) override
+            {
+                updates += e->type() == QEvent::UpdateRequest;
+                layouts += e->type() == QEvent::LayoutRequest;
+                return false;
+            }
+        };
+        MainWindow window;
+        QVERIFY(showActive(window));
+        window.openDefaultScene();
+        SimulationController *sim = window.simulation();
+        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() >= 12, 30000);
+        Counter counter;
+        window.installEventFilter(&counter);
+        int shown = 0;
+        connect(sim, &SimulationController::frameShown, &counter, [&] { ++shown; });
+        QTRY_VERIFY_WITH_TIMEOUT(shown >= 30, 60000);
+        window.removeEventFilter(&counter);
+        // A label grows when a figure gains a digit (a few times at most), never per frame.
+        QVERIFY2(counter.layouts <= 4,
+                 qPrintable(QString("%1 layouts in %2 frames").arg(counter.layouts).arg(shown)));
+        QVERIFY2(counter.updates <= shown + 4,
+                 qPrintable(QString("%1 repaints in %2 frames").arg(counter.updates).arg(shown)));
+    }
+
     // plume --benchmark-frames: the meter times new frames after the warm-up, past the scene's
     // frame range, without making the document modified (the window closes without asking).
     void frameRateMeterReports()

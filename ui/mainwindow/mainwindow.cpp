@@ -20,6 +20,7 @@
 #include <panels/outliner.h>
 #include <panels/propertiespanel.h>
 #include <panels/propertyhelp.h>
+#include <panels/steadylabel.h>
 #include <panels/timeline.h>
 #include <panels/tooloptionspanel.h>
 #include <preferences.h>
@@ -450,25 +451,26 @@ void MainWindow::createDocks()
 
 void MainWindow::createStatusBar()
 {
-    mFrameLabel = new QLabel;
-    mTimeLabel = new QLabel;
-    mStepLabel = new QLabel;
-    mPressureLabel = new QLabel;
-    mPointerLabel = new QLabel;
+    mFrameLabel = new SteadyLabel;
+    mTimeLabel = new SteadyLabel;
+    mStepLabel = new SteadyLabel;
+    mPressureLabel = new SteadyLabel;
+    mPointerLabel = new SteadyLabel;
     mFrameLabel->setObjectName("frameLabel");
     statusBar()->addPermanentWidget(mPointerLabel);
     statusBar()->addPermanentWidget(mFrameLabel);
     statusBar()->addPermanentWidget(mTimeLabel);
     statusBar()->addPermanentWidget(mStepLabel);
     statusBar()->addPermanentWidget(mPressureLabel);
-    mCacheLabel = new QLabel;
+    mCacheLabel = new SteadyLabel;
     mCacheLabel->setObjectName("cacheLabel");
     statusBar()->addPermanentWidget(mCacheLabel);
-    connect(mViewport, &Viewport::pointerMoved, mPointerLabel, &QLabel::setText);
-    // Spills and checkpoints happen on the worker: look twice a second.
-    auto *timer = new QTimer(this);
-    connect(timer, &QTimer::timeout, this, &MainWindow::showCacheUse);
-    timer->start(500);
+    connect(mViewport, &Viewport::pointerMoved, mPointerLabel, &SteadyLabel::setSteadyText);
+    // Spills and checkpoints happen on the worker: look with every frame shown, and twice a
+    // second when none comes (a separate look while frames come would repaint once more).
+    mCacheTimer = new QTimer(this);
+    connect(mCacheTimer, &QTimer::timeout, this, &MainWindow::showCacheUse);
+    mCacheTimer->start(500);
     showCacheUse();
 }
 
@@ -487,7 +489,7 @@ void MainWindow::showCacheUse()
         text += QString("; checkpoints: %1 (%2 MiB)")
                     .arg(mSimulation->checkpointCount())
                     .arg(double(mSimulation->checkpointBytes()) / mib, 0, 'f', 1);
-    mCacheLabel->setText(text);
+    mCacheLabel->setSteadyText(text);
     const CacheSettings &s = mSimulation->cacheSettings();
     mCacheLabel->setToolTip(QString("Frame cache: %1 MiB memory, %2 MiB disk budget; a "
                                     "checkpoint every %3 frames, %4 MiB for them (Edit > "
@@ -561,19 +563,21 @@ void MainWindow::showFrameStats()
     const FramePtr f = mSimulation->currentFrame();
     if (!f)
         return;
-    mFrameLabel->setText(QString("frame %1").arg(f->frame));
-    mTimeLabel->setText(QString("t = %1 s").arg(f->time, 0, 'f', 3));
+    mFrameLabel->setSteadyText(QString("frame %1").arg(f->frame));
+    mTimeLabel->setSteadyText(QString("t = %1 s").arg(f->time, 0, 'f', 3));
     QString step = QString("%1 ms/step").arg(f->msPerStep, 0, 'f', 2);
     if (f->activeShare < 1.0) // the adaptive domain (docs/adaptive.md)
         step += QString(", box %1 % of the domain").arg(100.0 * f->activeShare, 0, 'f', 0);
-    mStepLabel->setText(step);
+    mStepLabel->setSteadyText(step);
     QString pressure = QString("pressure: %1 it, residual %2")
                            .arg(f->pressureIterations)
                            .arg(f->pressureResidual, 0, 'g', 3);
     if (!f->pressureTrouble.empty())
         pressure += QString(" (%1)").arg(QString::fromStdString(f->pressureTrouble));
-    mPressureLabel->setText(pressure);
+    mPressureLabel->setSteadyText(pressure);
     mTimeline->setFrames(f->frame, mSimulation->headFrame());
+    showCacheUse();
+    mCacheTimer->start(500);
 }
 
 void MainWindow::updateTitle()

@@ -8,8 +8,8 @@
 
 class QAction;
 class QActionGroup;
-class QLabel;
 class QMenu;
+class QTimer;
 
 namespace plume {
 
@@ -20,6 +20,7 @@ class Outliner;
 class PropertiesPanel;
 struct Recovery;
 class SimulationController;
+class SteadyLabel;
 class Timeline;
 class Tool;
 class ToolOptions;
@@ -161,12 +162,13 @@ private:
     QActionGroup *mToolGroup = nullptr;
     QMenu *mRecentMenu = nullptr;
     QAction *mPlayAction = nullptr;
-    QLabel *mFrameLabel = nullptr;
-    QLabel *mTimeLabel = nullptr;
-    QLabel *mStepLabel = nullptr;
-    QLabel *mPressureLabel = nullptr;
-    QLabel *mPointerLabel = nullptr;
-    QLabel *mCacheLabel = nullptr;
+    SteadyLabel *mFrameLabel = nullptr;
+    SteadyLabel *mTimeLabel = nullptr;
+    SteadyLabel *mStepLabel = nullptr;
+    SteadyLabel *mPressureLabel = nullptr;
+    SteadyLabel *mPointerLabel = nullptr;
+    SteadyLabel *mCacheLabel = nullptr;
+    QTimer *mCacheTimer = nullptr;
 };
 
 } // namespace plume

@@ -1,13 +1,13 @@
 #include "timeline.h"
 
 #include "keystrip.h"
+#include "steadylabel.h"
 
 #include <document/animationstate.h>
 #include <document/document.h>
 
 #include <QAction>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
@@ -19,7 +19,7 @@ Timeline::Timeline(Document *document, QWidget *parent)
     : QWidget(parent)
     , mDocument(document)
     , mSlider(new QSlider(Qt::Horizontal))
-    , mLabel(new QLabel)
+    , mLabel(new SteadyLabel)
     , mKeyStrip(new KeyStrip(document))
     , mAutoKey(new QAction("Auto-Key", this))
     , mInsertKey(new QAction("Insert Key", this))
@@ -60,7 +60,6 @@ Timeline::Timeline(Document *document, QWidget *parent)
     layout->addWidget(mKeyStrip, 1);
     mSlider->setRange(0, 0);
     mSlider->setToolTip("Scrub through the frames simulated so far");
-    mLabel->setMinimumWidth(110);
     connect(mSlider, &QSlider::valueChanged, this, &Timeline::scrubbed);
     connect(mKeyStrip, &KeyStrip::scrubbed, this, &Timeline::scrubbed);
     // The one place that says which items the strip shows: the selection.
@@ -77,7 +76,7 @@ void Timeline::setFrames(int current, int head)
     const QSignalBlocker block(mSlider);
     mSlider->setRange(0, head);
     mSlider->setValue(current);
-    mLabel->setText(QString("frame %1 / %2").arg(current).arg(head));
+    mLabel->setSteadyText(QString("frame %1 / %2").arg(current).arg(head));
 }
 
 } // namespace plume

@@ -5,7 +5,6 @@
 #include <vector>
 
 class QAction;
-class QLabel;
 class QSlider;
 class QToolButton;
 
@@ -13,6 +12,7 @@ namespace plume {
 
 class Document;
 class KeyStrip;
+class SteadyLabel;
 
 /// A frame slider over the frames simulated so far (the cache): dragging it scrubs back. Under
 /// it the key strip of the selected item (keystrip.h), and beside it Auto-Key (N: moving,
@@ -41,7 +41,7 @@ private:
 
     Document *mDocument;
     QSlider *mSlider;
-    QLabel *mLabel;
+    SteadyLabel *mLabel;
     KeyStrip *mKeyStrip;
     QAction *mAutoKey;
     QAction *mInsertKey;

@@ -148,6 +148,10 @@ void SimulationController::newSpillFolder()
 
 void SimulationController::onFrameReady(int frame)
 {
+    if (frame != mHead) {
+        mHead = frame;
+        Q_EMIT headChanged(frame);
+    }
     if (!mFollowHead)
         return;
     show(frame);
@@ -170,6 +174,11 @@ void SimulationController::startPlayback()
 
 void SimulationController::onHeadChanged(int frame)
 {
+    // The runner says a new frame with frameReady(frame) right after; taken there, the
+    // timeline and the views repaint once for it rather than twice (with the volume view open
+    // each repaint composes the whole window).
+    if (frame > mHead)
+        return;
     mHead = frame;
     Q_EMIT headChanged(frame);
     if (mCursor > frame)

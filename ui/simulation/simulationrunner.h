@@ -75,7 +75,8 @@ public slots:
 signals:
     /// Frame `frame` is in the cache and is the newest one.
     void frameReady(int frame);
-    /// The newest simulated frame changed (edits can move it back).
+    /// The newest simulated frame changed (edits can move it back). When it moves forward,
+    /// frameReady(frame) follows at once.
     void headChanged(int frame);
     void playingChanged(bool playing);
     /// The scene could not be simulated (bad input, blow-up). The runner pauses.
