@@ -67,13 +67,13 @@ uniform vec3 uBoxMin;
 uniform vec3 uBoxMax;
 uniform vec3 uTexel;
 uniform float uCell;
-uniform sampler3D uDensity;
-uniform sampler3D uTemperature;
+// What every march sample reads, in one fetch: density, solid (0 or 1), the transmittance
+// towards the light (precomputed per frame at the cells, lightvolume.h: 0 in and behind solids,
+// exp(-densityScale * integral of density) elsewhere) and temperature.
+uniform sampler3D uMarch;
 uniform sampler3D uDye;
-uniform sampler3D uSolids;
 uniform sampler3D uFlame;
 uniform sampler1D uBlackbody;
-uniform sampler3D uLightVolume;
 uniform int uHasVolume;
 uniform int uHasFlame;
 uniform int uHasDye;
@@ -134,11 +134,10 @@ bool marchRange(vec3 o, vec3 d, float t0, int steps, out int first, out int last
     return first <= last;
 }
 
-float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uSolids, uvw).r * 255.0 : 0.0; }
+float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uMarch, uvw).g : 0.0; }
 
-// Transmittance from p to the light, precomputed per frame at the cells (lightvolume.h): 0 in
-// and behind solids, exp(-densityScale * integral of density) elsewhere.
-float shadow(vec3 p) { return texture(uLightVolume, toUvw(p)).r; }
+// Transmittance from p to the light.
+float shadow(vec3 p) { return texture(uMarch, toUvw(p)).b; }
 
 // emissionColor: the blackbody colour at the temperature's kelvin, as bright as t^2 times
 // the emission intensity plus the flame times the flame intensity.
@@ -183,7 +182,8 @@ void main()
             float ds = min(uStep, t1 - ta);
             vec3 p = o + d * (ta + 0.5 * ds);
             vec3 uvw = toUvw(p);
-            if (solid(uvw) > 0.5) {
+            vec4 m = texture(uMarch, uvw);
+            if (uHasSolids != 0 && m.g > 0.5) {
                 // Bisect back to where the filtered solid flags cross 0.5, so the surface and
                 // its normal do not depend on where the jittered step landed in the voxel.
                 float lo = max(ta + 0.5 * ds - uStep, t0);
@@ -204,18 +204,18 @@ void main()
                 break;
             }
             if (uEmission > 0.0 || uHasFlame != 0) {
-                float temp = texture(uTemperature, uvw).r - uAmbientTemperature;
+                float temp = m.a - uAmbientTemperature;
                 float flame = uHasFlame != 0 ? texture(uFlame, uvw).r : 0.0;
                 color += trans * (1.0 - exp(-emissionRate * ds)) * emission(temp, flame);
             }
-            float rho = texture(uDensity, uvw).r;
+            float rho = m.r;
             if (rho <= 1e-6)
                 continue;
             float alpha = 1.0 - exp(-uDensityScale * rho * ds);
             vec3 albedo = uSmoke;
             if (uHasDye != 0)
                 albedo = min(texture(uDye, uvw).rgb / rho, vec3(1.0));
-            color += trans * alpha * albedo * (uLight * shadow(p) + uAmbient);
+            color += trans * alpha * albedo * (uLight * m.b + uAmbient);
             trans *= 1.0 - alpha;
         }
     }
@@ -242,8 +242,11 @@ QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 
 struct VolumeView::Textures
 {
-    unsigned density = 0, temperature = 0, dye = 0, solids = 0, flame = 0;
-    unsigned light = 0; ///< transmittance towards the light (lightvolume.h)
+    /// RGBA: density, solid (0 or 1), transmittance towards the light (lightvolume.h) and
+    /// temperature, so that a march sample is one fetch (three or four in separate textures,
+    /// which a software renderer pays for in full).
+    unsigned march = 0;
+    unsigned dye = 0, flame = 0; ///< a single zero texel when the volume has none
     /// What the light texture was computed from: the volume, direction and extinction.
     VolumePtr lightOf;
     sim::Vec3 lightDirection{0.f, 0.f, 0.f};
@@ -255,13 +258,14 @@ struct VolumeView::Textures
     bool boundsHot = false;
     float boundsHotAbove = 0.f;
     bool boundsFlame = false;
-    unsigned blackbody = 0; ///< 1D, kBlackbodyTexels RGB texels
-    sim::Int3 size{0, 0, 0};
+    unsigned blackbody = 0;       ///< 1D, kBlackbodyTexels RGB texels
+    sim::Int3 size{0, 0, 0};      ///< of the uploaded volume
+    sim::Int3 marchSize{0, 0, 0}; ///< of the march texture's storage
     bool hasDye = false;
     bool hasSolids = false;
     bool hasFlame = false;
-    std::vector<float> rgb;          ///< interleaving buffer for the dye texture
-    std::vector<std::uint8_t> flags; ///< solid cells
+    std::vector<float> march4; ///< the march texture's texels
+    std::vector<float> rgb;    ///< interleaving buffer for the dye texture
 };
 
 VolumeView::VolumeView(Document *document, QWidget *parent)
@@ -459,14 +463,11 @@ void VolumeView::initializeGL()
     }
     mGl->glGenVertexArrays(1, &mVao);
     mGl->glGenBuffers(1, &mLineBuffer);
-    unsigned ids[6];
-    mGl->glGenTextures(6, ids);
-    mTex->density = ids[0];
-    mTex->temperature = ids[1];
-    mTex->dye = ids[2];
-    mTex->solids = ids[3];
-    mTex->flame = ids[4];
-    mTex->light = ids[5];
+    unsigned ids[3];
+    mGl->glGenTextures(3, ids);
+    mTex->march = ids[0];
+    mTex->dye = ids[1];
+    mTex->flame = ids[2];
     for (unsigned id : ids) {
         mGl->glBindTexture(GL_TEXTURE_3D, id);
         mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -475,6 +476,12 @@ void VolumeView::initializeGL()
             mGl->glTexParameteri(GL_TEXTURE_3D, wrap, GL_CLAMP_TO_EDGE);
     }
     uploadBlackbody();
+    uploadEmpty(mTex->march, GL_RGBA32F, GL_RGBA);
+    uploadEmpty(mTex->dye, GL_RGB32F, GL_RGB);
+    uploadEmpty(mTex->flame, GL_R32F, GL_RED);
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
+    mTex->hasDye = mTex->hasFlame = false;
+    mTex->marchSize = {1, 1, 1};
     mTex->size = {0, 0, 0};
     mUploaded.reset();
     mDirty = mFrame && mFrame->volume;
@@ -507,9 +514,8 @@ void VolumeView::releaseGL()
 {
     if (!mGl)
         return;
-    const unsigned ids[7] = {mTex->density, mTex->temperature, mTex->dye,      mTex->solids,
-                             mTex->flame,   mTex->light,       mTex->blackbody};
-    mGl->glDeleteTextures(7, ids);
+    const unsigned ids[4] = {mTex->march, mTex->dye, mTex->flame, mTex->blackbody};
+    mGl->glDeleteTextures(4, ids);
     mTex->lightOf.reset();
     mTex->boundsOf.reset();
     mGl->glDeleteBuffers(1, &mLineBuffer);
@@ -522,31 +528,49 @@ void VolumeView::releaseGL()
     mGl = nullptr;
 }
 
-// Refills the textures from the shown frame's volume: storage is (re)made only when the grid
-// size changes, otherwise glTexSubImage3D reuses it.
+// Refills the textures from the shown frame's volume: storage is (re)made only when a size
+// changes, otherwise glTexSubImage3D reuses it. The march texture's light channel is filled,
+// and the texture uploaded, by uploadLight, which drawing calls next.
 void VolumeView::upload()
 {
     mDirty = false;
     const FrameVolume &v = *mFrame->volume;
-    const sim::Int3 n = v.field(DisplayField::Density).size();
+    const sim::ScalarGrid &density = v.field(DisplayField::Density);
+    const sim::Int3 n = density.size();
     const bool resize = !(n == mTex->size);
     const std::size_t cells = std::size_t(n.x) * n.y * n.z;
-    auto put = [&](unsigned id, GLint internal, GLenum format, GLenum type, const void *data) {
-        mGl->glBindTexture(GL_TEXTURE_3D, id);
-        if (resize)
-            mGl->glTexImage3D(GL_TEXTURE_3D, 0, internal, n.x, n.y, n.z, 0, format, type, data);
-        else
-            mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, format, type, data);
-    };
-    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    put(mTex->density, GL_R32F, GL_RED, GL_FLOAT, v.field(DisplayField::Density).data());
     const sim::ScalarGrid &temp = v.field(DisplayField::Temperature);
-    mTex->rgb.assign(cells, 0.f);
-    put(mTex->temperature, GL_R32F, GL_RED, GL_FLOAT,
-        temp.count() == cells ? temp.data() : mTex->rgb.data());
-    mTex->hasDye = v.field(DisplayField::DyeRed).count() == cells;
-    mTex->rgb.resize(3 * cells);
-    if (mTex->hasDye) {
+    const float *t = temp.count() == cells ? temp.data() : nullptr;
+    mTex->hasSolids = v.solids.count() == cells && v.solids.anySolid();
+    const std::uint8_t *solid = mTex->hasSolids ? v.solids.data() : nullptr;
+    mTex->march4.resize(4 * cells);
+    float *m = mTex->march4.data();
+    const float *rho = density.data();
+    for (std::size_t c = 0; c < cells; ++c) {
+        m[4 * c] = rho[c];
+        m[4 * c + 1] = solid ? float(solid[c]) : 0.f;
+        m[4 * c + 3] = t ? t[c] : 0.f;
+    }
+    mTex->lightOf.reset();
+    // Dye and flame, when the volume has them; otherwise their texture keeps a zero texel
+    // (uploadEmpty), which the shader does not read.
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    auto fill =
+        [&](unsigned id, bool &holds, bool has, GLint internal, GLenum format, const float *data) {
+        if (!has && !holds)
+            return;
+        mGl->glBindTexture(GL_TEXTURE_3D, id);
+        if (!has)
+            uploadEmpty(id, internal, format);
+        else if (holds && !resize)
+            mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, format, GL_FLOAT, data);
+        else
+            mGl->glTexImage3D(GL_TEXTURE_3D, 0, internal, n.x, n.y, n.z, 0, format, GL_FLOAT, data);
+        holds = has;
+    };
+    const bool dye = v.field(DisplayField::DyeRed).count() == cells;
+    if (dye) {
+        mTex->rgb.resize(3 * cells);
         const float *r = v.field(DisplayField::DyeRed).data();
         const float *g = v.field(DisplayField::DyeGreen).data();
         const float *b = v.field(DisplayField::DyeBlue).data();
@@ -556,22 +580,22 @@ void VolumeView::upload()
             mTex->rgb[3 * c + 2] = b[c];
         }
     }
-    put(mTex->dye, GL_RGB32F, GL_RGB, GL_FLOAT, mTex->rgb.data());
-    mTex->hasSolids = v.solids.count() == cells && v.solids.anySolid();
-    mTex->flags.assign(cells, 0);
-    if (mTex->hasSolids)
-        std::copy_n(v.solids.data(), cells, mTex->flags.data());
-    put(mTex->solids, GL_R8, GL_RED, GL_UNSIGNED_BYTE, mTex->flags.data());
-    // The flame only with combustion; a zero texture keeps the sampler complete otherwise.
-    const sim::ScalarGrid &flame = v.field(DisplayField::Flame);
-    mTex->hasFlame = flame.count() == cells;
-    mTex->rgb.assign(cells, 0.f);
-    put(mTex->flame, GL_R32F, GL_RED, GL_FLOAT, mTex->hasFlame ? flame.data() : mTex->rgb.data());
+    fill(mTex->dye, mTex->hasDye, dye, GL_RGB32F, GL_RGB, mTex->rgb.data());
+    const sim::ScalarGrid &flame = v.field(DisplayField::Flame); // with combustion only
+    fill(mTex->flame, mTex->hasFlame, flame.count() == cells, GL_R32F, GL_RED, flame.data());
     mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4); // the default, which QPainter's glyphs expect
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mTex->size = n;
     mUploaded = mFrame->volume;
     ++mUploads;
+}
+
+// A single zero texel in the bound texture `id`, for a field the volume does not have.
+void VolumeView::uploadEmpty(unsigned id, int internal, unsigned format)
+{
+    const float zero[3] = {0.f, 0.f, 0.f};
+    mGl->glBindTexture(GL_TEXTURE_3D, id);
+    mGl->glTexImage3D(GL_TEXTURE_3D, 0, internal, 1, 1, 1, 0, format, GL_FLOAT, zero);
 }
 
 // The light's transmittance at the cells of the uploaded volume, recomputed when the volume,
@@ -587,10 +611,16 @@ void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
                                                      direction, densityScale,
                                                      mFrame->domain.cellSize);
     const sim::Int3 n = light.size();
-    mGl->glBindTexture(GL_TEXTURE_3D, mTex->light);
-    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, n.x, n.y, n.z, 0, GL_RED, GL_FLOAT, light.data());
-    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    const float *l = light.data();
+    float *m = mTex->march4.data();
+    for (std::size_t c = 0; c < light.count(); ++c)
+        m[4 * c + 2] = l[c];
+    mGl->glBindTexture(GL_TEXTURE_3D, mTex->march);
+    if (n == mTex->marchSize)
+        mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, GL_RGBA, GL_FLOAT, m);
+    else
+        mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA32F, n.x, n.y, n.z, 0, GL_RGBA, GL_FLOAT, m);
+    mTex->marchSize = n;
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mTex->lightOf = mUploaded;
     mTex->lightDirection = direction;
@@ -698,18 +728,6 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uHasDye", mTex->hasDye ? 1 : 0);
     prog.setUniformValue("uHasSolids", mTex->hasSolids ? 1 : 0);
     prog.setUniformValue("uHasFlame", flame ? 1 : 0);
-    const unsigned units[5] = {mTex->density, mTex->temperature, mTex->dye, mTex->solids,
-                               mTex->flame};
-    const char *names[5] = {"uDensity", "uTemperature", "uDye", "uSolids", "uFlame"};
-    for (int u = 0; u < 5; ++u) {
-        mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
-        mGl->glBindTexture(GL_TEXTURE_3D, units[u]);
-        prog.setUniformValue(names[u], u);
-    }
-    mGl->glActiveTexture(GL_TEXTURE0 + 5);
-    mGl->glBindTexture(GL_TEXTURE_1D, mTex->blackbody);
-    prog.setUniformValue("uBlackbody", 5);
-    prog.setUniformValue("uBlackbodyTexels", float(kBlackbodyTexels));
     sim::Vec3 light = look.lightDirection * (1.f / std::max(length(look.lightDirection), 1e-6f));
     for (int a = 0; a < 3; ++a) // keeps 1 / direction finite in the box test
         if (std::abs(light[a]) < 1e-5f)
@@ -717,9 +735,17 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.setUniformValue("uLightDir", qv(light));
     if (has)
         uploadLight(light, look.densityScale);
-    mGl->glActiveTexture(GL_TEXTURE0 + 6);
-    mGl->glBindTexture(GL_TEXTURE_3D, mTex->light);
-    prog.setUniformValue("uLightVolume", 6);
+    const unsigned units[3] = {mTex->march, mTex->dye, mTex->flame};
+    const char *names[3] = {"uMarch", "uDye", "uFlame"};
+    for (int u = 0; u < 3; ++u) {
+        mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
+        mGl->glBindTexture(GL_TEXTURE_3D, units[u]);
+        prog.setUniformValue(names[u], u);
+    }
+    mGl->glActiveTexture(GL_TEXTURE0 + 3);
+    mGl->glBindTexture(GL_TEXTURE_1D, mTex->blackbody);
+    prog.setUniformValue("uBlackbody", 3);
+    prog.setUniformValue("uBlackbodyTexels", float(kBlackbodyTexels));
     prog.setUniformValue("uLight", qv(look.lightColor * look.lightIntensity));
     prog.setUniformValue("uAmbient", look.ambient);
     prog.setUniformValue("uSmoke", qv(look.smokeColor));

@@ -120,6 +120,7 @@ private:
     void releaseGL();
     void upload();
     void uploadLight(sim::Vec3 direction, float densityScale);
+    void uploadEmpty(unsigned id, int internal, unsigned format);
     void updateBounds(bool hot, float hotAbove, bool flame);
     /// The fraction of the view's pixels the volume is marched at with quality `q`.
     float marchResolution(const Quality &q) const;
