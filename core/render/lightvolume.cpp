@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace plume {
 
@@ -110,8 +111,35 @@ sim::ScalarGrid lightTransmittance(const sim::ScalarGrid &density, const sim::Fl
     auto rhoAt = [&](std::size_t c) { return std::max(rhoData[c], 0.f); };
     auto solidAt = [&](std::size_t c) { return solids->isSolid(c) ? 1.f : 0.f; };
     auto lightAt = [&](std::size_t c) { return light[c]; };
-    for (int step = 0; step < n[ax.sweep]; ++step) {
+    // Slices without smoke or solids, and slices whose light is 1 throughout: a slice that is
+    // empty, whose reach towards the light is empty and ends in a slice lit throughout, is lit
+    // throughout too (the march finds no density and takes 1), and is left as it starts.
+    const int ns = n[ax.sweep];
+    std::vector<char> empty(std::size_t(ns), 0), lit(std::size_t(ns), 0);
+    sim::forEachSlab(ns, [&](int s) {
+        const std::size_t slice = std::size_t(s) * stride[ax.sweep];
+        bool none = true;
+        for (int b = 0; b < slices.nv && none; ++b)
+            for (int a = 0; a < slices.nu; ++a) {
+                const std::size_t c = slice + std::size_t(a) * slices.su
+                                      + std::size_t(b) * slices.sv;
+                if (!(rhoData[c] <= 0.f) || (hasSolids && solids->isSolid(c))) {
+                    none = false;
+                    break;
+                }
+            }
+        empty[std::size_t(s)] = none;
+    });
+    for (int step = 0; step < ns; ++step) {
         const int s = first - towardsLight * step;
+        const int reach = std::min(step, kReach);
+        bool skip = empty[std::size_t(s)] != 0;
+        for (int q = 1; q <= reach && skip; ++q)
+            skip = empty[std::size_t(s + q * towardsLight)] != 0;
+        if (skip && (step == 0 || lit[std::size_t(s + reach * towardsLight)])) {
+            lit[std::size_t(s)] = 1;
+            continue;
+        }
         const std::size_t slice = std::size_t(s) * stride[ax.sweep];
         sim::forEachSlab(slices.nv, [&](int b) {
             for (int a = 0; a < slices.nu; ++a) {
@@ -127,7 +155,6 @@ sim::ScalarGrid lightTransmittance(const sim::ScalarGrid &density, const sim::Fl
                 }
                 // March `reach` slices towards the light through the density (trapezoid
                 // rule), then take the transmittance found there.
-                const int reach = std::min(step, kReach);
                 float tau = 0.5f * rho;
                 float lightUp = 1.f;
                 for (int q = 1; q <= reach; ++q) {
