@@ -111,24 +111,25 @@ sim::ScalarGrid lightTransmittance(const sim::ScalarGrid &density, const sim::Fl
     auto rhoAt = [&](std::size_t c) { return std::max(rhoData[c], 0.f); };
     auto solidAt = [&](std::size_t c) { return solids->isSolid(c) ? 1.f : 0.f; };
     auto lightAt = [&](std::size_t c) { return light[c]; };
-    // Slices without smoke or solids, and slices whose light is 1 throughout: a slice that is
-    // empty, whose reach towards the light is empty and ends in a slice lit throughout, is lit
-    // throughout too (the march finds no density and takes 1), and is left as it starts.
+    // Slices without smoke or solids, slices with solids, and slices whose light is 1
+    // throughout: a slice that is empty, whose reach towards the light is empty and ends in a
+    // slice lit throughout, is lit throughout too (the march finds no density and takes 1), and
+    // is left as it starts. A ray meets a solid only in a slice that has one.
     const int ns = n[ax.sweep];
-    std::vector<char> empty(std::size_t(ns), 0), lit(std::size_t(ns), 0);
+    std::vector<char> empty(std::size_t(ns), 0), solidIn(std::size_t(ns), 0),
+        lit(std::size_t(ns), 0);
     sim::forEachSlab(ns, [&](int s) {
         const std::size_t slice = std::size_t(s) * stride[ax.sweep];
-        bool none = true;
-        for (int b = 0; b < slices.nv && none; ++b)
+        bool smoke = false, solid = false;
+        for (int b = 0; b < slices.nv; ++b)
             for (int a = 0; a < slices.nu; ++a) {
                 const std::size_t c = slice + std::size_t(a) * slices.su
                                       + std::size_t(b) * slices.sv;
-                if (!(rhoData[c] <= 0.f) || (hasSolids && solids->isSolid(c))) {
-                    none = false;
-                    break;
-                }
+                smoke = smoke || !(rhoData[c] <= 0.f);
+                solid = solid || (hasSolids && solids->isSolid(c));
             }
-        empty[std::size_t(s)] = none;
+        empty[std::size_t(s)] = !smoke && !solid;
+        solidIn[std::size_t(s)] = solid;
     });
     for (int step = 0; step < ns; ++step) {
         const int s = first - towardsLight * step;
@@ -158,10 +159,12 @@ sim::ScalarGrid lightTransmittance(const sim::ScalarGrid &density, const sim::Fl
                 float tau = 0.5f * rho;
                 float lightUp = 1.f;
                 for (int q = 1; q <= reach; ++q) {
-                    const std::size_t sq = std::size_t(s + q * towardsLight) * stride[ax.sweep];
+                    const int sliceQ = s + q * towardsLight;
+                    const std::size_t sq = std::size_t(sliceQ) * stride[ax.sweep];
                     const float rhoQ = slices.sample(sq, a, b, taps[q], 0.f, rhoAt);
                     tau += q == reach ? 0.5f * rhoQ : rhoQ;
-                    if (hasSolids && slices.sample(sq, a, b, taps[q], 0.f, solidAt) > 0.5f) {
+                    if (solidIn[std::size_t(sliceQ)]
+                        && slices.sample(sq, a, b, taps[q], 0.f, solidAt) > 0.5f) {
                         lightUp = 0.f; // the ray runs into a solid: no light from here on
                         break;
                     }
