@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,14 +43,10 @@ struct ActiveSpans
         return any == 0u;
     }
 
-    void find(const Domain &domain, const MacGrid &vel, float scale,
-              std::span<ScalarGrid *const> fields)
+    /// The largest velocity component (what find() takes as `fastest`): one scan of the
+    /// velocity, shared by the groups of scalars a step moves.
+    static double fastestComponent(const Domain &domain, const MacGrid &vel)
     {
-        lo.clear();
-        hi.clear();
-        for (int a = 0; a < 3; ++a)
-            if (domain.boundaries[2 * a] == Boundary::Periodic)
-                return;
         double fastest = 0.0;
         for (int a = 0; a < (domain.is2D() ? 2 : 3); ++a) {
             const ScalarGrid &g = vel.component(a);
@@ -58,6 +55,17 @@ struct ActiveSpans
                                    return rowAbsMax(g.data() + g.index(0, j, k), n.x);
                                }));
         }
+        return fastest;
+    }
+
+    void find(const Domain &domain, double fastest, float scale,
+              std::span<ScalarGrid *const> fields)
+    {
+        lo.clear();
+        hi.clear();
+        for (int a = 0; a < 3; ++a)
+            if (domain.boundaries[2 * a] == Boundary::Periodic)
+                return;
         const double reach = fastest * double(scale);
         if (!(reach < 1e6))
             return;
@@ -132,16 +140,18 @@ struct ActiveSpans
 
 /// Moves kCount cell-centred grids of the domain's size together (Advector::advectScalars):
 /// grid f uses work[f] for the semi-Lagrangian step, work[2f] and work[2f + 1] otherwise.
+/// `fastest`: ActiveSpans::fastestComponent of `vel`, or null to compute every sample.
 template<int kCount>
-void moveTogether(const Setup &c, bool anySolid, bool skipEmpty, const MacGrid &vel, float scale,
-                  AdvectionOrder order, ScalarGrid *const *fields, Workspace &work)
+void moveTogether(const Setup &c, bool anySolid, const double *fastest, const MacGrid &vel,
+                  float scale, AdvectionOrder order, ScalarGrid *const *fields, Workspace &work)
 {
     const bool twoGrids = order != AdvectionOrder::SemiLagrangian;
     const ScalarGrid &layout = *fields[0];
     Setup active = c;
     ActiveSpans spans;
-    if (skipEmpty)
-        spans.find(c.domain, vel, scale, std::span<ScalarGrid *const>(fields, std::size_t(kCount)));
+    if (fastest)
+        spans.find(c.domain, *fastest, scale,
+                   std::span<ScalarGrid *const>(fields, std::size_t(kCount)));
     spans.use(active);
     std::array<const float *, std::size_t(kCount)> q;
     std::array<float *, std::size_t(kCount)> a, b;
@@ -197,6 +207,17 @@ void Advector::setup(const Domain &domain, const FlagGrid &solids)
 void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                             Workspace &work) const
 {
+    if (!mSkipEmpty || !velocityFits(vel, mDomain)) {
+        advectOne(q, vel, dt, order, work, nullptr);
+        return;
+    }
+    const double fastest = ActiveSpans::fastestComponent(mDomain, vel);
+    advectOne(q, vel, dt, order, work, &fastest);
+}
+
+void Advector::advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
+                         Workspace &work, const double *fastest) const
+{
     const float scale = dt / mDomain.cellSize;
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
@@ -204,8 +225,8 @@ void Advector::advectScalar(ScalarGrid &q, const MacGrid &vel, float dt, Advecti
     Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     ScalarGrid *const lone[1] = {&q};
     ActiveSpans spans;
-    if (mSkipEmpty)
-        spans.find(mDomain, vel, scale, lone);
+    if (fastest)
+        spans.find(mDomain, *fastest, scale, lone);
     spans.use(c);
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
@@ -240,17 +261,26 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
                                                              : Workspace::kGrids / 2;
     std::array<ScalarGrid *, std::size_t(Workspace::kGrids)> group{};
     int count = 0;
+    // The velocity is scanned for its largest component once for all the groups.
+    std::optional<double> fastest;
+    const auto reach = [&]() -> const double * {
+        if (!mSkipEmpty)
+            return nullptr;
+        if (!fastest)
+            fastest = ActiveSpans::fastestComponent(mDomain, vel);
+        return &*fastest;
+    };
     // A single grid takes advectScalar's own path: with the workspace to itself, MacCormack
     // keeps the limiter's bounds instead of tracing twice.
     const auto flush = [&] {
         if (count == 1)
-            advectScalar(*group[0], vel, dt, order, work);
+            advectOne(*group[0], vel, dt, order, work, reach());
         else if (count == 2)
-            moveTogether<2>(c, mAnySolid, mSkipEmpty, vel, scale, order, group.data(), work);
+            moveTogether<2>(c, mAnySolid, reach(), vel, scale, order, group.data(), work);
         else if (count == 3)
-            moveTogether<3>(c, mAnySolid, mSkipEmpty, vel, scale, order, group.data(), work);
+            moveTogether<3>(c, mAnySolid, reach(), vel, scale, order, group.data(), work);
         else if (count == 4)
-            moveTogether<4>(c, mAnySolid, mSkipEmpty, vel, scale, order, group.data(), work);
+            moveTogether<4>(c, mAnySolid, reach(), vel, scale, order, group.data(), work);
         count = 0;
     };
     for (ScalarGrid *q : fields) {

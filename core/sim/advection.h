@@ -83,6 +83,11 @@ public:
     void advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt, Workspace &work) const;
 
 private:
+    /// advectScalar with the velocity's largest component found (`fastest`), or every sample
+    /// computed (null).
+    void advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
+                   Workspace &work, const double *fastest) const;
+
     Domain mDomain;
     const FlagGrid *mSolids = nullptr;
     bool mAnySolid = false;
