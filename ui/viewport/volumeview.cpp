@@ -258,9 +258,8 @@ struct VolumeView::Textures
     bool boundsHot = false;
     float boundsHotAbove = 0.f;
     bool boundsFlame = false;
-    unsigned blackbody = 0;       ///< 1D, kBlackbodyTexels RGB texels
-    sim::Int3 size{0, 0, 0};      ///< of the uploaded volume
-    sim::Int3 marchSize{0, 0, 0}; ///< of the march texture's storage
+    unsigned blackbody = 0;  ///< 1D, kBlackbodyTexels RGB texels
+    sim::Int3 size{0, 0, 0}; ///< of the uploaded volume, and of the march texture's storage
     bool hasDye = false;
     bool hasSolids = false;
     bool hasFlame = false;
@@ -481,7 +480,6 @@ void VolumeView::initializeGL()
     uploadEmpty(mTex->flame, GL_R32F, GL_RED);
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mTex->hasDye = mTex->hasFlame = false;
-    mTex->marchSize = {1, 1, 1};
     mTex->size = {0, 0, 0};
     mUploaded.reset();
     mDirty = mFrame && mFrame->volume;
@@ -552,17 +550,25 @@ void VolumeView::upload()
         m[4 * c + 3] = t ? t[c] : 0.f;
     }
     mTex->lightOf.reset();
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    if (resize) { // storage only: uploadLight fills it, light channel included
+        mGl->glBindTexture(GL_TEXTURE_3D, mTex->march);
+        mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA32F, n.x, n.y, n.z, 0, GL_RGBA, GL_FLOAT,
+                          nullptr);
+    }
     // Dye and flame, when the volume has them; otherwise their texture keeps a zero texel
     // (uploadEmpty), which the shader does not read.
-    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     auto fill =
         [&](unsigned id, bool &holds, bool has, GLint internal, GLenum format, const float *data) {
         if (!has && !holds)
             return;
-        mGl->glBindTexture(GL_TEXTURE_3D, id);
-        if (!has)
+        if (!has) {
             uploadEmpty(id, internal, format);
-        else if (holds && !resize)
+            holds = false;
+            return;
+        }
+        mGl->glBindTexture(GL_TEXTURE_3D, id);
+        if (holds && !resize)
             mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, format, GL_FLOAT, data);
         else
             mGl->glTexImage3D(GL_TEXTURE_3D, 0, internal, n.x, n.y, n.z, 0, format, GL_FLOAT, data);
@@ -615,12 +621,8 @@ void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
     float *m = mTex->march4.data();
     for (std::size_t c = 0; c < light.count(); ++c)
         m[4 * c + 2] = l[c];
-    mGl->glBindTexture(GL_TEXTURE_3D, mTex->march);
-    if (n == mTex->marchSize)
-        mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, GL_RGBA, GL_FLOAT, m);
-    else
-        mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA32F, n.x, n.y, n.z, 0, GL_RGBA, GL_FLOAT, m);
-    mTex->marchSize = n;
+    mGl->glBindTexture(GL_TEXTURE_3D, mTex->march); // its storage is made by upload()
+    mGl->glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, GL_RGBA, GL_FLOAT, m);
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
     mTex->lightOf = mUploaded;
     mTex->lightDirection = direction;
