@@ -263,7 +263,7 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
     int count = 0;
     // The velocity is scanned for its largest component once for all the groups.
     std::optional<double> fastest;
-    const auto reach = [&]() -> const double * {
+    const auto fastestOnce = [&]() -> const double * {
         if (!mSkipEmpty)
             return nullptr;
         if (!fastest)
@@ -274,13 +274,13 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
     // keeps the limiter's bounds instead of tracing twice.
     const auto flush = [&] {
         if (count == 1)
-            advectOne(*group[0], vel, dt, order, work, reach());
+            advectOne(*group[0], vel, dt, order, work, fastestOnce());
         else if (count == 2)
-            moveTogether<2>(c, mAnySolid, reach(), vel, scale, order, group.data(), work);
+            moveTogether<2>(c, mAnySolid, fastestOnce(), vel, scale, order, group.data(), work);
         else if (count == 3)
-            moveTogether<3>(c, mAnySolid, reach(), vel, scale, order, group.data(), work);
+            moveTogether<3>(c, mAnySolid, fastestOnce(), vel, scale, order, group.data(), work);
         else if (count == 4)
-            moveTogether<4>(c, mAnySolid, reach(), vel, scale, order, group.data(), work);
+            moveTogether<4>(c, mAnySolid, fastestOnce(), vel, scale, order, group.data(), work);
         count = 0;
     };
     for (ScalarGrid *q : fields) {
