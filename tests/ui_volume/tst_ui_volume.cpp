@@ -3,16 +3,21 @@
 // behind it; a flame glows warm (blackbody: red > green > blue); skipping empty space keeps
 // the picture; a mesh obstacle is a lit
 // surface; the level surface is a lit mesh; textures are uploaded once per changed frame; a still
-// follows interaction; and with OpenGL forced off the layout says why and the slices still work.
+// follows interaction; the offscreen picture is upright with its overlay on top; and with
+// OpenGL forced off the layout says why and the slices still work.
 #include <document/document.h>
 #include <mainwindow/viewexport.h>
 #include <tools/tooloptions.h>
 #include <viewport/glprobe.h>
+#include <viewport/offscreenglwidget.h>
 #include <viewport/viewlayout.h>
 #include <viewport/viewport.h>
 #include <viewport/volumeview.h>
 
 #include <QLabel>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QPainter>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -467,6 +472,49 @@ private slots:
 
     // With OpenGL forced off the layout has no volume view, says why where it would be, and
     // the slice views still show frames.
+    // OffscreenGLWidget: what paintGL draws at the bottom of the framebuffer (OpenGL's rows
+    // run bottom-up) shows at the bottom of the picture, the overlay is drawn over it, the
+    // picture is opaque and at the widget's size, and the widget paints that picture.
+    void offscreenPictureIsUpright()
+    {
+        struct Probe : OffscreenGLWidget
+        {
+            int initialised = 0, painted = 0;
+            void initializeGL() override { initialised += context() != nullptr; }
+            void paintGL() override
+            {
+                ++painted;
+                QOpenGLFunctions *gl = context()->functions();
+                gl->glClearColor(0.f, 1.f, 0.f, 0.5f); // green; the alpha must not show
+                gl->glClear(GL_COLOR_BUFFER_BIT);
+                gl->glEnable(GL_SCISSOR_TEST);
+                gl->glScissor(0, 0, width(), height() / 4); // the bottom quarter
+                gl->glClearColor(1.f, 0.f, 0.f, 1.f);
+                gl->glClear(GL_COLOR_BUFFER_BIT);
+                gl->glDisable(GL_SCISSOR_TEST);
+            }
+            void paintOverlay(QPainter &p) override { p.fillRect(0, 0, 8, 8, Qt::white); }
+        };
+        Probe probe;
+        probe.resize(96, 64);
+        probe.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&probe));
+        const QImage picture = probe.grabFramebuffer();
+        QCOMPARE(probe.initialised, 1);
+        QVERIFY(probe.painted >= 1);
+        QCOMPARE(picture.size(), QSize(96, 64));
+        QVERIFY(!picture.hasAlphaChannel());
+        QCOMPARE(picture.pixelColor(2, 2), QColor(Qt::white));
+        QCOMPARE(picture.pixelColor(50, 10), QColor(0, 255, 0));
+        QCOMPARE(picture.pixelColor(50, 60), QColor(255, 0, 0));
+        QCOMPARE(picture.pixelColor(50, 47), QColor(0, 255, 0));
+        QCOMPARE(picture.pixelColor(50, 48), QColor(255, 0, 0));
+        // The widget shows the same picture (QWidget::grab paints it as the window would).
+        const QImage shown = probe.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(shown, picture.convertToFormat(QImage::Format_RGB32));
+        QCOMPARE(probe.initialised, 1);
+    }
+
     void fallbackWithoutOpenGL()
     {
         qputenv("PLUME_NO_OPENGL", "1");

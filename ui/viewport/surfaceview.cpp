@@ -66,7 +66,7 @@ void main()
 } // namespace
 
 SurfaceView::SurfaceView(QWidget *parent)
-    : QOpenGLWidget(parent)
+    : OffscreenGLWidget(parent)
 {
     setObjectName("surfaceView");
     setFocusPolicy(Qt::StrongFocus);
@@ -74,7 +74,7 @@ SurfaceView::SurfaceView(QWidget *parent)
 
 SurfaceView::~SurfaceView()
 {
-    // ~QOpenGLWidget destroys the context after this body, and its aboutToBeDestroyed would
+    // ~OffscreenGLWidget destroys the context after this body, and its aboutToBeDestroyed would
     // call the releasing lambda of initializeGL on a SurfaceView that no longer exists (UBSan's
     // vptr check caught it).
     if (context())
@@ -158,6 +158,10 @@ void SurfaceView::buildVertices()
 
 void SurfaceView::initializeGL()
 {
+    if (!context()) {
+        fail("no OpenGL 3.3 core context could be made.");
+        return;
+    }
     mGl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(context());
     if (!mGl || !mGl->initializeOpenGLFunctions()) {
         mGl = nullptr;

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "offscreenglwidget.h"
+
 #include <simulation/framecache.h>
 
-#include <QOpenGLWidget>
 #include <QPointF>
 #include <QVector3D>
 
@@ -21,7 +22,7 @@ namespace plume {
 /// 2 x 2 times, so that its seams show that it tiles. Frames without ocean fields draw only the
 /// sky. Camera: left drag orbits, the wheel zooms. Create it only when
 /// openGLUnavailableReason() is empty.
-class SurfaceView : public QOpenGLWidget
+class SurfaceView : public OffscreenGLWidget
 {
     Q_OBJECT
 

@@ -268,7 +268,7 @@ struct VolumeView::Textures
 };
 
 VolumeView::VolumeView(Document *document, QWidget *parent)
-    : QOpenGLWidget(parent)
+    : OffscreenGLWidget(parent)
     , mDocument(document)
     , mTex(std::make_unique<Textures>())
     , mMeshes(std::make_unique<MeshSurfaces>())
@@ -293,8 +293,8 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
 
 VolumeView::~VolumeView()
 {
-    // ~QOpenGLWidget destroys the context after this body, and its aboutToBeDestroyed would
-    // call the releasing lambda below on a VolumeView that no longer exists.
+    // ~OffscreenGLWidget destroys the context after this body, and its aboutToBeDestroyed
+    // would call the releasing lambda below on a VolumeView that no longer exists.
     if (context())
         context()->disconnect(this);
     if (mGl && context()) {
@@ -425,6 +425,10 @@ void VolumeView::fail(const QString &reason)
 
 void VolumeView::initializeGL()
 {
+    if (!context()) {
+        fail("no OpenGL 3.3 core context could be made.");
+        return;
+    }
     mGl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(context());
     if (!mGl || !mGl->initializeOpenGLFunctions()) {
         mGl = nullptr;
@@ -657,11 +661,8 @@ void VolumeView::paintGL()
 {
     const bool still = mStillDue;
     mLastStill = still;
-    if (!mGl) {
-        QPainter p(this);
-        p.fillRect(rect(), QColor(24, 26, 30));
+    if (!mGl)
         return;
-    }
     if (mDirty && mFrame && mFrame->volume)
         upload();
     const QMatrix4x4 viewProj = viewProjection();
@@ -677,8 +678,14 @@ void VolumeView::paintGL()
     for (GLenum e = mGl->glGetError(); e != GL_NO_ERROR; e = mGl->glGetError())
         if (mGlErrors++ == 0)
             qWarning("VolumeView: OpenGL error 0x%x while drawing", unsigned(e));
+}
+
+void VolumeView::paintOverlay(QPainter &painter)
+{
+    if (!mGl)
+        painter.fillRect(rect(), QColor(24, 26, 30));
     if (mCaption)
-        drawCaption(still);
+        drawCaption(painter, mLastStill);
 }
 
 QImage VolumeView::renderStill()
@@ -888,9 +895,8 @@ void VolumeView::drawLines(const QMatrix4x4 &viewProj)
     mGl->glDisable(GL_BLEND);
 }
 
-void VolumeView::drawCaption(bool still)
+void VolumeView::drawCaption(QPainter &p, bool still)
 {
-    QPainter p(this);
     p.setPen(QColor(210, 210, 210));
     QString text;
     if (mDocument->scene().domain.dimension != Dimension::ThreeD)
@@ -958,7 +964,7 @@ void VolumeView::keyPressEvent(QKeyEvent *event)
         frameDomain();
         return;
     }
-    QOpenGLWidget::keyPressEvent(event);
+    OffscreenGLWidget::keyPressEvent(event);
 }
 
 } // namespace plume

@@ -1,12 +1,12 @@
 #pragma once
 
 #include "levelsurface.h"
+#include "offscreenglwidget.h"
 
 #include <simulation/framecache.h>
 
 #include <QElapsedTimer>
 #include <QMatrix4x4>
-#include <QOpenGLWidget>
 #include <QTimer>
 
 #include <memory>
@@ -38,7 +38,7 @@ class MeshSurfaces;
 /// Level surface mode (setLevelSurface, the view's "Level surface" box) draws instead of the
 /// smoke the iso-surface of the shown density (LevelSurface; for the SPH liquid, the liquid)
 /// as a lit mesh in the look's surfaceColor, with the solids and the gizmos as before.
-class VolumeView : public QOpenGLWidget
+class VolumeView : public OffscreenGLWidget
 {
     Q_OBJECT
 
@@ -105,6 +105,7 @@ signals:
 protected:
     void initializeGL() override;
     void paintGL() override;
+    void paintOverlay(QPainter &painter) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
@@ -130,7 +131,7 @@ private:
     void drawVolume(const QMatrix4x4 &viewProj, bool still);
     void drawMeshes(const QMatrix4x4 &viewProj);
     void drawLines(const QMatrix4x4 &viewProj);
-    void drawCaption(bool still);
+    void drawCaption(QPainter &p, bool still);
     void fail(const QString &reason);
 
     Document *mDocument;
