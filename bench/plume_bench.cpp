@@ -3,6 +3,8 @@
 // schemes, 2D and 3D, 1 and 2 threads.
 //
 //   plume-bench [--warmup 100] [--steps 10] [--only 2d|3d] [--scheme smoke|stam] [--fire]
+//   plume-bench --scene FILE [--warmup 100] [--steps 10]   (a scene file's frames, its
+//               substeps included, at 1 and 2 threads: e.g. the app's 3D example's cost)
 //   plume-bench --mesh [--steps N]   (models: meshbench.cpp)
 //   plume-bench --surface [--repeats N]   (level surfaces: surfacebench.cpp)
 //   plume-bench --reference [--warmup N] [--steps N] [--only 2d|3d]
@@ -37,6 +39,7 @@
 #include "streamlinebench.h"
 #include "surfacebench.h"
 
+#include <io/scenereader.h>
 #include <scene/builtinscene.h>
 #include <scene/scenesimulation.h>
 
@@ -58,6 +61,7 @@ struct Case
     bool threeD;
     plume::sim::Scheme scheme;
     bool fire = false; ///< the source also emits burning fuel
+    std::string scene; ///< a scene file to run instead of the built-in plume (--scene)
 };
 
 struct Result
@@ -68,9 +72,28 @@ struct Result
     double bytesPerCell = 0;
 };
 
-/// The built-in plume of a case, one solver step per frame, through SceneSimulation.
+/// A scene file as it is (its frame rate and substeps), through SceneSimulation.
+std::unique_ptr<plume::SceneSimulation> makeSceneSimulation(const std::string &path)
+{
+    const plume::SceneReadResult read = plume::readSceneFile(QString::fromStdString(path));
+    if (!read.ok) {
+        std::fprintf(stderr, "plume-bench: %s\n", read.error.c_str());
+        std::exit(2);
+    }
+    auto simulation = std::make_unique<plume::SceneSimulation>();
+    if (plume::sim::Status st = simulation->setScene(read.scene); !st) {
+        std::fprintf(stderr, "plume-bench: %s: %s\n", path.c_str(), st.error.c_str());
+        std::exit(1);
+    }
+    return simulation;
+}
+
+/// The built-in plume of a case, one solver step per frame, through SceneSimulation (or the
+/// case's scene file).
 std::unique_ptr<plume::SceneSimulation> makeSimulation(const Case &c)
 {
+    if (!c.scene.empty())
+        return makeSceneSimulation(c.scene);
     plume::BuiltinOptions options;
     options.resolution = c.resolution;
     options.threeD = c.threeD;
@@ -193,6 +216,7 @@ int main(int argc, char **argv)
     int steps = 10;
     std::string only;
     std::string scheme;
+    std::string sceneFile;
     bool fire = false;
     bool mesh = false;
     bool surface = false;
@@ -220,6 +244,8 @@ int main(int argc, char **argv)
             only = next("--only");
         else if (!std::strcmp(argv[a], "--scheme"))
             scheme = next("--scheme");
+        else if (!std::strcmp(argv[a], "--scene"))
+            sceneFile = next("--scene");
         else if (!std::strcmp(argv[a], "--fire"))
             fire = true;
         else if (!std::strcmp(argv[a], "--mesh"))
@@ -253,6 +279,7 @@ int main(int argc, char **argv)
         else {
             std::fprintf(stderr, "usage: plume-bench [--warmup N] [--steps N] [--only 2d|3d] "
                                  "[--scheme smoke|stam] [--fire]\n"
+                                 "       plume-bench --scene FILE [--warmup N] [--steps N]\n"
                                  "       plume-bench --mesh [--steps N]\n"
                                  "       plume-bench --surface [--repeats N]\n"
                                  "       plume-bench --reference [--warmup N] [--steps N] "
@@ -285,6 +312,18 @@ int main(int argc, char **argv)
         std::printf("\n| bake | ms/frame, no checkpoints | ms/frame, checkpoint every 10 | "
                     "median ratio |\n|---|---|---|---|\n");
         bakeSlowdown(bakeResolution, 31, pairs);
+        return 0;
+    }
+    if (!sceneFile.empty()) {
+        Case c{0, false, plume::sim::Scheme::Smoke};
+        c.scene = sceneFile;
+        const Pair pair = runPair(c, warmup, steps);
+        const Result &one = pair.byThreads[0], &two = pair.byThreads[1];
+        std::printf("| scene | ms/frame 1 thread | ms/frame 2 threads | speed-up | pressure "
+                    "iterations/frame | residual | bytes/cell |\n|---|---|---|---|---|---|---|\n"
+                    "| %s | %.2f | %.2f | %.2fx | %d | %.2g | %.1f |\n",
+                    sceneFile.c_str(), one.medianMs, two.medianMs, pair.speedUp, two.iterations,
+                    two.residual, two.bytesPerCell);
         return 0;
     }
     std::vector<Case> cases;
