@@ -6,6 +6,8 @@
 #include <QOpenGLFunctions>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace plume {
 
 OffscreenGLWidget::OffscreenGLWidget(QWidget *parent)
