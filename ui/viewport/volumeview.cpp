@@ -603,7 +603,7 @@ void VolumeView::upload()
 // A single zero texel in the bound texture `id`, for a field the volume does not have.
 void VolumeView::uploadEmpty(unsigned id, int internal, unsigned format)
 {
-    const float zero[3] = {0.f, 0.f, 0.f};
+    const float zero[4] = {0.f, 0.f, 0.f, 0.f}; // enough for the widest format, RGBA
     mGl->glBindTexture(GL_TEXTURE_3D, id);
     mGl->glTexImage3D(GL_TEXTURE_3D, 0, internal, 1, 1, 1, 0, format, GL_FLOAT, zero);
 }
