@@ -3,9 +3,11 @@
 // behind it; a flame glows warm (blackbody: red > green > blue); skipping empty space keeps
 // the picture; a mesh obstacle is a lit
 // surface; the level surface is a lit mesh; textures are uploaded once per changed frame; a still
-// follows interaction; the offscreen picture is upright with its overlay on top; and with
-// OpenGL forced off the layout says why and the slices still work.
+// follows interaction; the offscreen picture is upright with its overlay on top, and the main
+// window stays a raster window; and with OpenGL forced off the layout says why and the slices
+// still work.
 #include <document/document.h>
+#include <mainwindow/mainwindow.h>
 #include <mainwindow/viewexport.h>
 #include <tools/tooloptions.h>
 #include <viewport/glprobe.h>
@@ -470,8 +472,27 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(front.view.lastDrawWasStill(), 3000);
     }
 
-    // With OpenGL forced off the layout has no volume view, says why where it would be, and
-    // the slice views still show frames.
+    // The volume and surface views draw offscreen and show their picture, so the window stays
+    // a raster window. A QOpenGLWidget anywhere in it (even hidden) makes Qt compose the whole
+    // window with OpenGL on every repaint: about 12 ms of CPU each with a software rasteriser
+    // (docs/performance.md).
+    void theWindowStaysRaster()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(":/scenes/plume-3d.plume"));
+        window.viewLayout()->setQuad(true);
+        VolumeView *volume = window.viewLayout()->volumeView();
+        QVERIFY2(volume, qPrintable("no volume view: " + window.viewLayout()->volumeOffReason()));
+        QTRY_VERIFY_WITH_TIMEOUT(volume->uploads() >= 2, 30000); // frames are being shown
+        for (const QWidget *w : window.findChildren<QWidget *>())
+            QVERIFY2(!w->inherits("QOpenGLWidget"), w->metaObject()->className());
+        QCOMPARE(window.windowHandle()->surfaceType(), QSurface::RasterSurface);
+        const QImage picture = volume->grab().toImage();
+        QCOMPARE(picture.size(), volume->size() * volume->devicePixelRatio());
+    }
+
     // OffscreenGLWidget: what paintGL draws at the bottom of the framebuffer (OpenGL's rows
     // run bottom-up) shows at the bottom of the picture, the overlay is drawn over it, the
     // picture is opaque and at the widget's size, and the widget paints that picture.
@@ -515,6 +536,8 @@ private slots:
         QCOMPARE(probe.initialised, 1);
     }
 
+    // With OpenGL forced off the layout has no volume view, says why where it would be, and
+    // the slice views still show frames.
     void fallbackWithoutOpenGL()
     {
         qputenv("PLUME_NO_OPENGL", "1");

@@ -7,9 +7,7 @@
 #include <mainwindow/mainwindow.h>
 #include <simulation/simulationcontroller.h>
 #include <tools/tooloptions.h>
-#include <viewport/viewlayout.h>
 #include <viewport/viewport.h>
-#include <viewport/volumeview.h>
 
 #include <QAction>
 #include <QListWidget>
@@ -349,27 +347,6 @@ private slots:
                  qPrintable(QString("%1 layouts in %2 frames").arg(counter.layouts).arg(shown)));
         QVERIFY2(counter.updates <= shown + 4,
                  qPrintable(QString("%1 repaints in %2 frames").arg(counter.updates).arg(shown)));
-    }
-
-    // The volume and surface views draw offscreen and show their picture, so the window stays
-    // a raster window. A QOpenGLWidget anywhere in it (even hidden) makes Qt compose the whole
-    // window with OpenGL on every repaint: about 12 ms of CPU each with a software rasteriser
-    // (docs/performance.md).
-    void theWindowStaysRaster()
-    {
-        MainWindow window;
-        QVERIFY(showActive(window));
-        QVERIFY(window.openFile(":/scenes/plume-3d.plume"));
-        window.viewLayout()->setQuad(true);
-        VolumeView *volume = window.viewLayout()->volumeView();
-        if (!volume)
-            QSKIP(qPrintable("no volume view: " + window.viewLayout()->volumeOffReason()));
-        QTRY_VERIFY_WITH_TIMEOUT(volume->uploads() >= 2, 30000); // frames are being shown
-        for (const QWidget *w : window.findChildren<QWidget *>())
-            QVERIFY2(!w->inherits("QOpenGLWidget"), w->metaObject()->className());
-        QCOMPARE(window.windowHandle()->surfaceType(), QSurface::RasterSurface);
-        const QImage picture = volume->grab().toImage();
-        QCOMPARE(picture.size(), volume->size() * volume->devicePixelRatio());
     }
 
     // plume --benchmark-frames: the meter times new frames after the warm-up, past the scene's

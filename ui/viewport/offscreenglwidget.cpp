@@ -71,14 +71,14 @@ void OffscreenGLWidget::ensureInitialized()
         doneCurrent();
 }
 
-QImage OffscreenGLWidget::render()
+QImage OffscreenGLWidget::grabFramebuffer()
 {
     ensureInitialized();
     const qreal ratio = devicePixelRatioF();
     const QSize size(std::max(1, int(width() * ratio)), std::max(1, int(height() * ratio)));
     if (!makeCurrent()) {
         QImage blank(size, QImage::Format_RGB32);
-        blank.fill(QColor(24, 26, 30));
+        blank.fill(Qt::black); // as paintGL's framebuffer starts
         blank.setDevicePixelRatio(ratio);
         QPainter painter(&blank);
         paintOverlay(painter);
@@ -108,11 +108,9 @@ QImage OffscreenGLWidget::render()
     return picture;
 }
 
-QImage OffscreenGLWidget::grabFramebuffer() { return render(); }
-
 void OffscreenGLWidget::paintEvent(QPaintEvent *)
 {
-    const QImage picture = render();
+    const QImage picture = grabFramebuffer();
     QPainter painter(this);
     painter.drawImage(QPointF(0, 0), picture);
 }

@@ -52,7 +52,6 @@ protected:
 private:
     /// The context made and initializeGL() called, once.
     void ensureInitialized();
-    QImage render();
 
     QSurfaceFormat mFormat;
     std::unique_ptr<QOpenGLContext> mContext;
