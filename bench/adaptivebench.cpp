@@ -1,8 +1,8 @@
 #include "adaptivebench.h"
 
-#include <scene/builtinscene.h>
-#include <scene/scenesimulation.h>
-#include <sim/activebox.h>
+#include <core/scene/builtinscene.h>
+#include <core/scene/scenesimulation.h>
+#include <core/sim/smoke/adaptivedomain.h>
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +26,7 @@ double relativeL1(const sim::ScalarGrid &a, const sim::ScalarGrid &b, std::size_
     for (std::size_t n = 0; n < a.count(); ++n) {
         diff += std::abs(double(a[n]) - double(b[n]));
         total += std::abs(double(a[n]));
-        count += a[n] > sim::ActiveBoxSolver::kActiveThreshold ? 1 : 0;
+        count += a[n] > sim::AdaptiveDomainSolver::kActiveThreshold ? 1 : 0;
     }
     if (smoky)
         *smoky = count;
@@ -61,7 +61,7 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb)
         std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());
         return 1;
     }
-    const auto *boxed = dynamic_cast<const sim::ActiveBoxSolver *>(&adaptive.solver());
+    const auto *boxed = dynamic_cast<const sim::AdaptiveDomainSolver *>(&adaptive.solver());
     if (!boxed) {
         std::fprintf(stderr, "plume-bench: the adaptive setting made no adaptive solver\n");
         return 1;

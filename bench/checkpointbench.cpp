@@ -1,10 +1,10 @@
 // plume-bench --checkpoint: what solver checkpoints cost (docs/checkpoints.md).
 #include "checkpointbench.h"
 
-#include <bake/baker.h>
-#include <io/scenehash.h>
-#include <scene/builtinscene.h>
-#include <scene/scenesimulation.h>
+#include <core/bake/baker.h>
+#include <core/io/scenehash.h>
+#include <core/scene/builtinscene.h>
+#include <core/scene/scenesimulation.h>
 
 #include <oneapi/tbb/global_control.h>
 

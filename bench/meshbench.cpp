@@ -4,9 +4,9 @@
 // rasterisation when it stands still and when it turns.
 #include "meshbench.h"
 
-#include <scene/meshcoverage.h>
-#include <scene/meshfile.h>
-#include <scene/rasterize.h>
+#include <core/scene/meshcoverage.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/rasterize.h>
 
 #include <oneapi/tbb/global_control.h>
 

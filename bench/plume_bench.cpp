@@ -39,9 +39,9 @@
 #include "streamlinebench.h"
 #include "surfacebench.h"
 
-#include <io/scenereader.h>
-#include <scene/builtinscene.h>
-#include <scene/scenesimulation.h>
+#include <core/io/scenereader.h>
+#include <core/scene/builtinscene.h>
+#include <core/scene/scenesimulation.h>
 
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/task_arena.h>

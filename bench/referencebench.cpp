@@ -9,10 +9,10 @@
 // table gives both medians and the median of the per-pair ratios.
 #include "referencebench.h"
 
-#include <stam_reference.h>
+#include <reference/stam_reference.h>
 
-#include <scene/builtinscene.h>
-#include <scene/scenesimulation.h>
+#include <core/scene/builtinscene.h>
+#include <core/scene/scenesimulation.h>
 
 #include <oneapi/tbb/global_control.h>
 

@@ -1,6 +1,7 @@
 #include "sphbench.h"
 
-#include <sim/sphsolver.h>
+#include <core/sim/run/solverfactory.h>
+#include <core/sim/sph/sphsolver.h>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -25,7 +26,7 @@ std::unique_ptr<sim::SphSolver> makeTank(sim::Int3 cells, sim::Int3 block)
     sim::SimParams p;
     p.scheme = sim::Scheme::Sph;
     std::string error;
-    std::unique_ptr<sim::Solver> solver = sim::Solver::create(d, p, &error);
+    std::unique_ptr<sim::Solver> solver = sim::createSolver(d, p, &error);
     if (!solver) {
         std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
         return nullptr;

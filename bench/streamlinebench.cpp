@@ -1,8 +1,8 @@
 #include "streamlinebench.h"
 
-#include <render/streamlines.h>
-#include <scene/builtinscene.h>
-#include <scene/scenesimulation.h>
+#include <core/render/streamlines.h>
+#include <core/scene/builtinscene.h>
+#include <core/scene/scenesimulation.h>
 
 #include <algorithm>
 #include <chrono>

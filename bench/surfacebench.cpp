@@ -1,8 +1,8 @@
 // plume-bench --surface: level surface costs (docs/surfaces.md, docs/performance.md).
 #include "surfacebench.h"
 
-#include <export/vdbwriter.h>
-#include <surface/surface.h>
+#include <core/export/vdbwriter.h>
+#include <core/surface/surface.h>
 
 #include <oneapi/tbb/global_control.h>
 

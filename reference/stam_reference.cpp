@@ -7,7 +7,7 @@
 // advect(N,1,u,u0,u0,v0,dt). The code is wrapped in a namespace to share the test binary.
 // lin_solve runs the published 20 sweeps (StamSolver's default stamIterations).
 
-#include "stam_reference.h"
+#include <reference/stam_reference.h>
 
 namespace stamref {
 namespace {

@@ -23,7 +23,7 @@
 //     sources, diffuses into the *0 arrays, and the constructor truncates diff/visc to int).
 // Loops keep Ash's order: k outer, then j, then i.
 
-#include "stam_reference.h"
+#include <reference/stam_reference.h>
 
 namespace stamref {
 namespace {

@@ -1,16 +1,16 @@
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
 // 2 bad usage or invalid input (a refused --resume too), 3 the grid does not fit in memory.
-#include <bake/baker.h>
-#include <bake/oceanbake.h>
-#include <io/scenereader.h>
-#include <scene/adaptivepreview.h>
-#include <scene/builtinscene.h>
-#include <scene/rasterize.h>
-#include <scene/scenesimulation.h>
-#include <settings/exportsettings.h>
-#include <sim/memory.h>
-#include <sim/simulation.h>
-#include <sim/sphsolver.h>
+#include <core/bake/baker.h>
+#include <core/bake/oceanbake.h>
+#include <core/io/scenereader.h>
+#include <core/scene/adaptivepreview.h>
+#include <core/scene/builtinscene.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/scenesimulation.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/run/memoryestimate.h>
+#include <core/sim/run/simulation.h>
+#include <core/sim/sph/sphsolver.h>
 
 #include <oneapi/tbb/global_control.h>
 

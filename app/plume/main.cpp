@@ -1,9 +1,9 @@
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
 // plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it. When a Plume
 // crashed with unsaved changes, it first offers to restore them (docs/app-cache.md).
-#include <mainwindow/frameratemeter.h>
-#include <mainwindow/mainwindow.h>
-#include <viewport/glprobe.h>
+#include <ui/mainwindow/frameratemeter.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/viewport/glprobe.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,18 +1,18 @@
-#include "baker.h"
+#include <core/bake/baker.h>
 
-#include "bakerecord.h"
+#include <core/bake/bakerecord.h>
 
-#include <export/flipbook.h>
-#include <export/flowmap.h>
-#include <export/frameimage.h>
-#include <export/vdbwriter.h>
-#include <render/liquidtexture.h>
-#include <render/renderer.h>
-#include <scene/rasterize.h>
-#include <scene/scenesimulation.h>
-#include <scene/texturelook.h>
-#include <sim/memory.h>
-#include <sim/simulation.h>
+#include <core/export/flipbook.h>
+#include <core/export/flowmap.h>
+#include <core/export/frameimage.h>
+#include <core/export/vdbwriter.h>
+#include <core/render/liquidtexture.h>
+#include <core/render/renderer.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/scenesimulation.h>
+#include <core/scene/texturelook.h>
+#include <core/sim/run/memoryestimate.h>
+#include <core/sim/run/simulation.h>
 
 #include <chrono>
 #include <climits>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include <render/rendersettings.h>
-#include <scene/scene.h>
-#include <settings/exportsettings.h>
-#include <sim/types.h>
-#include <surface/surface.h>
+#include <core/render/rendersettings.h>
+#include <core/scene/scene.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/base/types.h>
+#include <core/surface/surface.h>
 
 #include <filesystem>
 #include <string>

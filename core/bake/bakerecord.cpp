@@ -1,8 +1,8 @@
-#include "bakerecord.h"
+#include <core/bake/bakerecord.h>
 
-#include <export/frameimage.h>
-#include <io/scenehash.h>
-#include <io/scenewriter.h>
+#include <core/export/frameimage.h>
+#include <core/io/scenehash.h>
+#include <core/io/scenewriter.h>
 
 #include <QDataStream>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "baker.h"
+#include <core/bake/baker.h>
 
-#include <render/renderer.h>
+#include <core/render/renderer.h>
 
 #include <QJsonObject>
 

@@ -1,10 +1,10 @@
-#include "oceanbake.h"
+#include <core/bake/oceanbake.h>
 
-#include <export/exrimage.h>
-#include <export/passes.h>
+#include <core/export/exrimage.h>
+#include <core/export/passes.h>
 
-#include <export/frameimage.h>
-#include <scene/scenesimulation.h>
+#include <core/export/frameimage.h>
+#include <core/scene/scenesimulation.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "baker.h"
+#include <core/bake/baker.h>
 
-#include <export/oceanmaps.h>
-#include <settings/exportsettings.h>
+#include <core/export/oceanmaps.h>
+#include <core/settings/exportsettings.h>
 
 #include <filesystem>
 #include <string>

@@ -1,4 +1,4 @@
-#include "exrimage.h"
+#include <core/export/exrimage.h>
 
 #include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <settings/exportsettings.h>
-#include <sim/types.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/base/types.h>
 
 #include <QByteArray>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "flipbook.h"
+#include <core/export/flipbook.h>
 
-#include "frameimage.h"
+#include <core/export/frameimage.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <QColor>
 #include <QDir>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "passes.h"
+#include <core/export/passes.h>
 
-#include <render/renderer.h>
-#include <settings/exportsettings.h>
-#include <sim/types.h>
+#include <core/render/renderer.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/base/types.h>
 
 #include <QImage>
 #include <QPoint>

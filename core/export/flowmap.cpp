@@ -1,6 +1,6 @@
-#include "flowmap.h"
+#include <core/export/flowmap.h>
 
-#include "frameimage.h"
+#include <core/export/frameimage.h>
 
 #include <QDir>
 #include <QJsonArray>

@@ -4,8 +4,8 @@
 // RG texture for shaders that distort any texture along the flow (Vlachos, "Water Flow in
 // Portal 2", SIGGRAPH 2010).
 
-#include <sim/solver.h>
-#include <sim/types.h>
+#include <core/sim/base/solver.h>
+#include <core/sim/base/types.h>
 
 #include <QImage>
 

@@ -1,6 +1,6 @@
-#include "frameimage.h"
+#include <core/export/frameimage.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <QBuffer>
 #include <QFile>

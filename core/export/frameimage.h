@@ -1,8 +1,8 @@
 #pragma once
 
-#include <render/renderer.h>
-#include <settings/exportsettings.h>
-#include <sim/types.h>
+#include <core/render/renderer.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/base/types.h>
 
 #include <QByteArray>
 #include <QImage>

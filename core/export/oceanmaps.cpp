@@ -1,6 +1,6 @@
-#include "oceanmaps.h"
+#include <core/export/oceanmaps.h>
 
-#include "frameimage.h"
+#include <core/export/frameimage.h>
 
 #include <QImage>
 

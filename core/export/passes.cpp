@@ -1,10 +1,10 @@
-#include "passes.h"
+#include <core/export/passes.h>
 
-#include "flipbook.h"
-#include "frameimage.h"
+#include <core/export/flipbook.h>
+#include <core/export/frameimage.h>
 
-#include <render/colormap.h>
-#include <sim/parallel.h>
+#include <core/render/colormap.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "export/vdbsurface.h"
+#include <core/export/vdbsurface.h>
 
-#include <surface/levelset.h>
+#include <core/surface/levelset.h>
 
 #include <openvdb/points/PointConversion.h>
 #include <openvdb/tools/PointIndexGrid.h>

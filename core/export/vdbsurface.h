@@ -3,7 +3,7 @@
 // The surface grids of a VDB frame (export/vdbwriter.h: `surface`, `points`). Internal to
 // plume_core: included by vdbwriter.cpp only, so OpenVDB stays out of the public headers.
 
-#include "vdbwriter.h"
+#include <core/export/vdbwriter.h>
 
 #include <openvdb/openvdb.h>
 

@@ -1,15 +1,15 @@
-#include "export/vdbwriter.h"
+#include <core/export/vdbwriter.h>
 
-#include "export/vdbsurface.h"
-#include "surface/levelset.h"
+#include <core/export/vdbsurface.h>
+#include <core/surface/levelset.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <openvdb/io/Archive.h>
 #include <openvdb/openvdb.h>
 #include <openvdb/tools/Prune.h>
 
-// After every oneTBB header (through OpenVDB and sim/parallel.h): Qt defines `emit`.
+// After every oneTBB header (through OpenVDB and sim/base/parallel.h): Qt defines `emit`.
 #include <QSaveFile>
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include <settings/vdboptions.h>
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/particles.h>
-#include <sim/types.h>
-#include <surface/surface.h>
+#include <core/settings/vdboptions.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/particles.h>
+#include <core/sim/base/types.h>
+#include <core/surface/surface.h>
 
 #include <filesystem>
 #include <string>
@@ -60,7 +60,7 @@ struct VdbFrame
     /// Not with levelSurface, which needs the whole density.
     sim::CellBox fieldBox;
 
-    /// A particle scheme's particles (world units, sim/particles.h): `surface` and `points`.
+    /// A particle scheme's particles (world units, sim/base/particles.h): `surface` and `points`.
     const sim::ParticleSet *particles = nullptr;
     ParticleSurfaceOptions surfaceOptions; ///< how particles become `surface`
     /// Without particles: also write the density's level surface as `surface`.

@@ -1,6 +1,6 @@
-#include "jsonpath.h"
+#include <core/io/jsonpath.h>
 
-#include <sim/param.h>
+#include <core/sim/base/param.h>
 
 #include <QJsonArray>
 

@@ -1,8 +1,8 @@
-#include "scenehash.h"
+#include <core/io/scenehash.h>
 
-#include "scenewriter.h"
+#include <core/io/scenewriter.h>
 
-#include <scene/shapecoverage.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QFile>
 

@@ -1,9 +1,9 @@
-#include "scenereader.h"
+#include <core/io/scenereader.h>
 
-#include "jsonpath.h"
+#include <core/io/jsonpath.h>
 
-#include <scene/rasterize.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
-#include "scenewriter.h"
+#include <core/io/scenewriter.h>
 
-#include "scenereader.h"
+#include <core/io/scenereader.h>
 
-#include <scene/shapecoverage.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <scene/scene.h>
-#include <sim/types.h>
+#include <core/scene/scene.h>
+#include <core/sim/base/types.h>
 
 #include <QByteArray>
 #include <QString>

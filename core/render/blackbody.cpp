@@ -1,4 +1,4 @@
-#include "blackbody.h"
+#include <core/render/blackbody.h>
 
 #include <algorithm>
 #include <array>

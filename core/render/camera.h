@@ -3,10 +3,10 @@
 // The 3D renderer's camera and sampling helpers, shared by the volume march (volumemarch.cpp)
 // and the surface look (surfacerender.cpp).
 
-#include "rendersettings.h"
+#include <core/render/rendersettings.h>
 
-#include <sim/domain.h>
-#include <sim/types.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/types.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "colormap.h"
+#include <core/render/colormap.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <array>

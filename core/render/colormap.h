@@ -1,7 +1,7 @@
 #pragma once
 
-#include <sim/grid.h>
-#include <sim/param.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/param.h>
 
 #include <QImage>
 #include <QRgb>

@@ -1,6 +1,6 @@
-#include "lightvolume.h"
+#include <core/render/lightvolume.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <sim/grid.h>
-#include <sim/types.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/types.h>
 
 namespace plume {
 

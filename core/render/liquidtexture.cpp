@@ -1,7 +1,7 @@
-#include "liquidtexture.h"
+#include <core/render/liquidtexture.h>
 
-#include <render/colormap.h>
-#include <sim/parallel.h>
+#include <core/render/colormap.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 #pragma once
 
 // Liquid textures (docs/liquid-textures.md): an image drawn through the two advected coordinate
-// sets of sim/advectedcoords.h and cross-faded so that neither set's reset shows.
+// sets of sim/ops/advectedcoords.h and cross-faded so that neither set's reset shows.
 
-#include "renderer.h"
+#include <core/render/renderer.h>
 
-#include <sim/advectedcoords.h>
-#include <sim/grid.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/ops/advectedcoords.h>
 
 #include <QImage>
 

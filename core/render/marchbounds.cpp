@@ -1,6 +1,6 @@
-#include "marchbounds.h"
+#include <core/render/marchbounds.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "renderer.h"
+#include <core/render/renderer.h>
 
-#include "blackbody.h"
-#include "surfacerender.h"
-#include "volumemarch.h"
+#include <core/render/blackbody.h>
+#include <core/render/surfacerender.h>
+#include <core/render/volumemarch.h>
 
-#include <sim/parallel.h>
-#include <surface/surface.h>
+#include <core/sim/base/parallel.h>
+#include <core/surface/surface.h>
 
 #include <algorithm>
 #include <array>

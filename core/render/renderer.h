@@ -1,10 +1,10 @@
 #pragma once
 
-#include "rendersettings.h"
+#include <core/render/rendersettings.h>
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/solver.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/solver.h>
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "rendersettings.h"
+#include <core/render/rendersettings.h>
 
 namespace plume {
 

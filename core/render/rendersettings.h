@@ -1,9 +1,9 @@
 #pragma once
 
-#include "colormap.h"
+#include <core/render/colormap.h>
 
-#include <sim/solver.h>
-#include <sim/types.h>
+#include <core/sim/base/solver.h>
+#include <core/sim/base/types.h>
 
 #include <QJsonObject>
 
@@ -36,7 +36,7 @@ inline const char *toString(Look2D v) { return kLook2DNames.name(v); }
 inline const char *toString(Look3D v) { return kLook3DNames.name(v); }
 inline const char *toString(Projection v) { return kProjectionNames.name(v); }
 
-/// Keys and ranges of RenderSettings' numbers (sim/param.h); the defaults are its member
+/// Keys and ranges of RenderSettings' numbers (sim/base/param.h); the defaults are its member
 /// initialisers. Colours and directions give each component's range.
 namespace renderParams {
 inline constexpr sim::Param width{.key = "width", .min = 1, .max = 8192, .integer = true};

@@ -1,4 +1,4 @@
-#include "streamlines.h"
+#include <core/render/streamlines.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <sim/domain.h>
-#include <sim/grid.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
 
 #include <vector>
 

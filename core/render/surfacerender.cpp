@@ -1,8 +1,8 @@
-#include "surfacerender.h"
+#include <core/render/surfacerender.h>
 
-#include "camera.h"
+#include <core/render/camera.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "volumemarch.h"
+#include <core/render/volumemarch.h>
 
-#include "camera.h"
-#include "lightvolume.h"
-#include "marchbounds.h"
+#include <core/render/camera.h>
+#include <core/render/lightvolume.h>
+#include <core/render/marchbounds.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

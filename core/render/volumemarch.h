@@ -1,6 +1,6 @@
 #pragma once
 
-#include "renderer.h"
+#include <core/render/renderer.h>
 
 namespace plume::detail {
 

@@ -1,9 +1,9 @@
-#include "adaptivepreview.h"
+#include <core/scene/adaptivepreview.h>
 
-#include "scenesimulation.h"
+#include <core/scene/scenesimulation.h>
 
-#include <sim/activebox.h>
-#include <sim/memory.h>
+#include <core/sim/run/memoryestimate.h>
+#include <core/sim/smoke/adaptivedomain.h>
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +22,8 @@ sim::Status previewAdaptive(const Scene &scene, AdaptivePreview &out, int resolu
     const sim::Domain fine = makeDomain(scene.domain);
     const sim::Domain &coarse = simulation.solver().domain();
     // The box's padding past the smoke: the margin and, on average, half a tile of snapping.
-    const float pad = float(sim::ActiveBoxSolver::kMargin) + 0.5f * sim::ActiveBoxSolver::kTile;
+    const float pad = float(sim::AdaptiveDomainSolver::kMargin)
+                      + 0.5f * sim::AdaptiveDomainSolver::kTile;
     const float padCoarse = pad * coarse.cellSize;
     const float padFine = pad * fine.cellSize;
     out = {};

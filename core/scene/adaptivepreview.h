@@ -1,8 +1,8 @@
 #pragma once
 
-#include "scene.h"
+#include <core/scene/scene.h>
 
-#include <sim/types.h>
+#include <core/sim/base/types.h>
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "builtinscene.h"
+#include <core/scene/builtinscene.h>
 
 namespace plume {
 

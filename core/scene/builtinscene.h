@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scene.h"
+#include <core/scene/scene.h>
 
 #include <string>
 #include <vector>

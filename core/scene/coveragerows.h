@@ -2,9 +2,9 @@
 
 // Internal to core/scene: the row-parallel loop that shape and mesh coverage share.
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/parallel.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

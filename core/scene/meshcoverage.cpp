@@ -1,6 +1,6 @@
-#include "meshcoverage.h"
+#include <core/scene/meshcoverage.h>
 
-#include "coveragerows.h"
+#include <core/scene/coveragerows.h>
 
 #include <openvdb/openvdb.h>
 #include <openvdb/tools/MeshToVolume.h>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "meshfile.h"
-#include "placement.h"
-#include "scene.h"
+#include <core/scene/meshfile.h>
+#include <core/scene/placement.h>
+#include <core/scene/scene.h>
 
-#include <sim/domain.h>
-#include <sim/grid.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
 
 namespace plume {
 

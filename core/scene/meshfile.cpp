@@ -1,4 +1,4 @@
-#include "meshfile.h"
+#include <core/scene/meshfile.h>
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>

@@ -1,4 +1,4 @@
-#include "placement.h"
+#include <core/scene/placement.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "rasterize.h"
+#include <core/scene/rasterize.h>
 
-#include "meshcoverage.h"
+#include <core/scene/meshcoverage.h>
 
 #include <algorithm>
 

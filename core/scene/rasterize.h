@@ -1,11 +1,11 @@
 #pragma once
 
-#include "meshfile.h"
-#include "scene.h"
-#include "scenesetup.h"
-#include "shapecoverage.h"
+#include <core/scene/meshfile.h>
+#include <core/scene/scene.h>
+#include <core/scene/scenesetup.h>
+#include <core/scene/shapecoverage.h>
 
-#include <sim/solver.h>
+#include <core/sim/base/solver.h>
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "scene.h"
+#include <core/scene/scene.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "animated.h"
-#include "placement.h"
+#include <core/scene/animated.h>
+#include <core/scene/placement.h>
 
-#include <settings/exportsettings.h>
-#include <sim/domain.h>
-#include <sim/params.h>
-#include <sim/simulation.h>
-#include <sim/sources.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/params.h>
+#include <core/sim/base/sources.h>
+#include <core/sim/run/simulation.h>
 
 #include <QJsonObject>
 
@@ -296,7 +296,7 @@ struct Scene
     friend bool operator==(const Scene &a, const Scene &b);
 };
 
-/// Stable strings of the scene enums (sim/param.h). A sphere is also read as "circle".
+/// Stable strings of the scene enums (sim/base/param.h). A sphere is also read as "circle".
 inline constexpr sim::EnumNames<Dimension, 2> kDimensionNames{{"2d", "3d"}};
 inline constexpr sim::EnumNames<ItemKind, 3> kItemKindNames{{"emitter", "obstacle", "force"}};
 inline constexpr sim::EnumNames<ShapeType, 7> kShapeTypeNames{{"sphere", "box", "capsule", "stroke",
@@ -311,7 +311,7 @@ inline const char *toString(ShapeType t) { return kShapeTypeNames.name(t); }
 inline const char *toString(ImageChannel c) { return kImageChannelNames.name(c); }
 inline const char *toString(MeshFill f) { return kMeshFillNames.name(f); }
 
-// Keys and ranges of the scene's numbers (sim/param.h), one namespace per struct above; the
+// Keys and ranges of the scene's numbers (sim/base/param.h), one namespace per struct above; the
 // defaults are the structs' member initialisers. Vector settings give each component's range.
 
 namespace domainParams {

@@ -1,4 +1,4 @@
-#include "scenechanges.h"
+#include <core/scene/scenechanges.h>
 
 namespace plume {
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/params.h>
-#include <sim/simulation.h>
-#include <sim/sources.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/params.h>
+#include <core/sim/base/sources.h>
+#include <core/sim/run/simulation.h>
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "scenesimulation.h"
+#include <core/scene/scenesimulation.h>
 
 #include <QFile>
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "rasterize.h"
-#include "scene.h"
-#include "scenesetup.h"
+#include <core/scene/rasterize.h>
+#include <core/scene/scene.h>
+#include <core/scene/scenesetup.h>
 
-#include <sim/checkpoint.h>
-#include <sim/simulation.h>
+#include <core/sim/run/checkpoint.h>
+#include <core/sim/run/simulation.h>
 
 #include <QString>
 
@@ -43,7 +43,7 @@ public:
     sim::FrameStats advance(double frame);
 
     /// The simulation's complete state (frame and step counters, every solver field) as a
-    /// checkpoint (sim/checkpoint.h) tagged with `sceneHash`: io/scenehash.h's sceneHash() of the
+    /// checkpoint (sim/run/checkpoint.h) tagged with `sceneHash`: io/scenehash.h's sceneHash() of the
     /// scene the state was simulated under. Restoring it and advancing gives the bytes of never
     /// having stopped. Refused without a simulation or after a failed frame.
     sim::Status saveCheckpoint(std::uint64_t sceneHash, std::vector<std::uint8_t> &out) const;

@@ -1,8 +1,8 @@
-#include "shapecoverage.h"
+#include <core/scene/shapecoverage.h>
 
-#include "coveragerows.h"
+#include <core/scene/coveragerows.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <QDir>
 #include <QFileInfo>

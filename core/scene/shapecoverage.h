@@ -1,9 +1,9 @@
 #pragma once
 
-#include "scene.h"
+#include <core/scene/scene.h>
 
-#include <sim/domain.h>
-#include <sim/grid.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "texturelook.h"
+#include <core/scene/texturelook.h>
 
-#include "shapecoverage.h"
+#include <core/scene/shapecoverage.h>
 
 #include <QImageReader>
 

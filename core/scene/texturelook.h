@@ -1,8 +1,8 @@
 #pragma once
 
-#include "scene.h"
+#include <core/scene/scene.h>
 
-#include <render/liquidtexture.h>
+#include <core/render/liquidtexture.h>
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <render/rendersettings.h>
-#include <settings/vdboptions.h>
+#include <core/render/rendersettings.h>
+#include <core/settings/vdboptions.h>
 
 #include <QJsonObject>
 
@@ -145,7 +145,7 @@ inline constexpr int kBakeRange = -1;
 inline constexpr int kBitDepths[] = {8, 16};
 inline bool validBitDepth(double bits) { return bits == kBitDepths[0] || bits == kBitDepths[1]; }
 
-/// Keys and ranges of FlipbookSettings' numbers (sim/param.h); the defaults are its member
+/// Keys and ranges of FlipbookSettings' numbers (sim/base/param.h); the defaults are its member
 /// initialisers. first and last (frames) are also in imageParams; last is at least first.
 namespace flipbookParams {
 inline constexpr sim::Param rows{.key = "rows", .min = 1, .max = 256, .integer = true};

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <sim/param.h>
+#include <core/sim/base/param.h>
 
 #include <cstdint>
 

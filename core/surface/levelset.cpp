@@ -1,4 +1,4 @@
-#include "levelset.h"
+#include <core/surface/levelset.h>
 
 #include <openvdb/tools/Dense.h>
 #include <openvdb/tools/LevelSetFilter.h>

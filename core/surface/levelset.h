@@ -4,7 +4,7 @@
 // only .cpp files include this header (OpenVDB stays out of the public headers), and so do the
 // tests that measure the level sets.
 
-#include "surface.h"
+#include <core/surface/surface.h>
 
 #include <openvdb/openvdb.h>
 

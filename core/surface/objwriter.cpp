@@ -1,4 +1,4 @@
-#include "surface.h"
+#include <core/surface/surface.h>
 
 // After every oneTBB header: Qt defines `emit`.
 #include <QSaveFile>

@@ -1,8 +1,8 @@
-#include "surface.h"
+#include <core/surface/surface.h>
 
-#include "levelset.h"
+#include <core/surface/levelset.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <openvdb/tools/Interpolation.h>
 
@@ -94,7 +94,7 @@ Status particleSurfaceField(const sim::ParticleSet &particles, const sim::Domain
                                                     options);
         out.reshape(domain.cells, sim::kCellCentre, grid->background());
         const openvdb::math::Transform &xform = grid->transform();
-        // 2D particles lie in the plane z = 0 (sim/particles.h).
+        // 2D particles lie in the plane z = 0 (sim/base/particles.h).
         sim::forEachRow(domain.cells, [&](int j, int k) {
             openvdb::FloatGrid::ConstAccessor acc = grid->getConstAccessor();
             for (int i = 0; i < domain.cells.x; ++i) {

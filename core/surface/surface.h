@@ -1,9 +1,9 @@
 #pragma once
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/particles.h>
-#include <sim/types.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/particles.h>
+#include <core/sim/base/types.h>
 
 #include <array>
 #include <cstdint>

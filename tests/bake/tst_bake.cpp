@@ -4,15 +4,15 @@
 #include <openvdb/math/Half.h>
 #include <openvdb/openvdb.h>
 
-#include <sim/parallel.h>
-#include <sim/simulation.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/run/simulation.h>
 
 #include <oneapi/tbb/task_arena.h>
 
-#include <bake/baker.h>
-#include <bake/bakerecord.h>
-#include <io/scenereader.h>
-#include <scene/rasterize.h>
+#include <core/bake/baker.h>
+#include <core/bake/bakerecord.h>
+#include <core/io/scenereader.h>
+#include <core/scene/rasterize.h>
 
 #include <QDir>
 #include <QFile>

@@ -1,12 +1,12 @@
 // Solver checkpoints: simulating on from a restored checkpoint gives the bytes of never having
 // stopped (both schemes, 2D and 3D, every feature on), checkpoints do not depend on the thread
 // count, and damaged or mismatched ones are refused with a clear message, changing nothing.
-#include <sim/checkpoint.h>
+#include <core/sim/run/checkpoint.h>
 
 #include <oneapi/tbb/global_control.h>
 
-#include <io/scenehash.h>
-#include <scene/scenesimulation.h>
+#include <core/io/scenehash.h>
+#include <core/scene/scenesimulation.h>
 
 #include <QFile>
 #include <QTemporaryDir>

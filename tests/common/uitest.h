@@ -3,9 +3,9 @@
 // Helpers the window tests share: showing a window so that shortcuts reach it, and mouse
 // gestures on a viewport.
 
-#include <tools/selecttool.h>
-#include <tools/tooloptions.h>
-#include <viewport/viewport.h>
+#include <ui/tools/selecttool.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/viewport.h>
 
 #include <QApplication>
 #include <QMouseEvent>

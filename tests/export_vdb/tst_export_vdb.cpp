@@ -4,11 +4,11 @@
 #include <openvdb/math/Half.h>
 #include <openvdb/openvdb.h>
 
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <oneapi/tbb/task_arena.h>
 
-#include <export/vdbwriter.h>
+#include <core/export/vdbwriter.h>
 
 #include <QDir>
 #include <QElapsedTimer>

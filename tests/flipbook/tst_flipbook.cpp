@@ -1,17 +1,17 @@
 // Flipbooks and image sequences: atlas geometry and edge-dilated gutters, frames read back from
 // an atlas equal frames rendered alone, motion-vector encoding, the seamless loop, the sidecar,
 // deterministic files, atomic export under cancel and failure, and export presets in scenes.
-#include <sim/parallel.h>
-#include <sim/simulation.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/run/simulation.h>
 
 #include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
-#include <bake/baker.h>
-#include <export/flipbook.h>
-#include <export/frameimage.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/rasterize.h>
+#include <core/bake/baker.h>
+#include <core/export/flipbook.h>
+#include <core/export/frameimage.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/rasterize.h>
 
 #include <QDir>
 #include <QFile>

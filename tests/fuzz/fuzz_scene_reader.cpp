@@ -6,11 +6,11 @@
 // against a fresh temporary folder holding only "mask.png" (written here, so image shapes are
 // reachable); nothing outside it is named unless a file gives an absolute path or "..", and
 // then the reader only checks that the file exists and has an image header.
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/rasterize.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/rasterize.h>
 
 #include <QByteArray>
 #include <QCoreApplication>

@@ -1,11 +1,11 @@
 // The light volume (core/render/lightvolume.h): exact attenuation where the sweep is exact,
 // solids casting full shadows, agreement with a finely marched shadow ray, and the same bytes
 // with any thread count.
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
-#include <render/lightvolume.h>
+#include <core/render/lightvolume.h>
 
 #include <QTest>
 

@@ -3,15 +3,15 @@
 // flipbook's seam.
 #include "scene_texture.h"
 
-#include <bake/baker.h>
-#include <export/flipbook.h>
-#include <export/flowmap.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <render/liquidtexture.h>
-#include <scene/scenesimulation.h>
-#include <scene/shapecoverage.h>
-#include <scene/texturelook.h>
+#include <core/bake/baker.h>
+#include <core/export/flipbook.h>
+#include <core/export/flowmap.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/render/liquidtexture.h>
+#include <core/scene/scenesimulation.h>
+#include <core/scene/shapecoverage.h>
+#include <core/scene/texturelook.h>
 
 #include <QFile>
 #include <QJsonDocument>

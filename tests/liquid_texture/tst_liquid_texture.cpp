@@ -4,11 +4,11 @@
 // weight is zero), checkpoints restore the coordinates, and serial and parallel runs agree.
 #include "scene_texture.h"
 
-#include <render/liquidtexture.h>
-#include <sim/advectedcoords.h>
-#include <sim/checkpoint.h>
-#include <sim/parallel.h>
-#include <sim/simulation.h>
+#include <core/render/liquidtexture.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/ops/advectedcoords.h>
+#include <core/sim/run/checkpoint.h>
+#include <core/sim/run/simulation.h>
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
 // Ocean maps (docs/ocean.md): 16-bit PNGs (or OpenEXR) of height, normal and foam that tile in
 // space and loop in time, with a sidecar; the ocean-tile example bakes.
-#include <bake/oceanbake.h>
-#include <export/exrimage.h>
-#include <export/oceanmaps.h>
-#include <io/scenereader.h>
-#include <scene/scenesimulation.h>
+#include <core/bake/oceanbake.h>
+#include <core/export/exrimage.h>
+#include <core/export/oceanmaps.h>
+#include <core/io/scenereader.h>
+#include <core/scene/scenesimulation.h>
 
 #include <QtTest>
 

@@ -1,12 +1,12 @@
-// The one table per setting (sim/param.h): enum tables round-trip, the scene reader accepts
+// The one table per setting (sim/base/param.h): enum tables round-trip, the scene reader accepts
 // exactly the values each Param allows (probing both ends of every range), and the properties
 // panel's and export dialog's spin boxes offer the tables' ranges. A limit or name changed in
 // one place only fails here.
 
-#include <document/document.h>
-#include <export/exportdialog.h>
-#include <io/scenereader.h>
-#include <panels/propertiespanel.h>
+#include <core/io/scenereader.h>
+#include <ui/document/document.h>
+#include <ui/export/exportdialog.h>
+#include <ui/panels/propertiespanel.h>
 
 #include <QApplication>
 #include <QDoubleSpinBox>

@@ -6,14 +6,14 @@
 
 #include <oneapi/tbb/global_control.h> // before Qt: TBB declares members named emit()
 
-#include <bake/baker.h>
-#include <export/exrimage.h>
-#include <export/flipbook.h>
-#include <export/passes.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <render/renderer.h>
-#include <scene/scene.h>
+#include <core/bake/baker.h>
+#include <core/export/exrimage.h>
+#include <core/export/flipbook.h>
+#include <core/export/passes.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/render/renderer.h>
+#include <core/scene/scene.h>
 
 #include <QDir>
 #include <QFile>

@@ -3,16 +3,16 @@
 // flow with the documented scale, emission comes from hot gas and flame only, in blackbody
 // colours that follow the Planckian locus (fire: yellow-white core, orange-red edges), the
 // march skips only samples that show nothing, and the bytes do not depend on the thread count.
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
 #include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
-#include <export/frameimage.h>
-#include <render/blackbody.h>
-#include <render/camera.h>
-#include <render/lightvolume.h>
-#include <render/marchbounds.h>
-#include <render/renderer.h>
+#include <core/export/frameimage.h>
+#include <core/render/blackbody.h>
+#include <core/render/camera.h>
+#include <core/render/lightvolume.h>
+#include <core/render/marchbounds.h>
+#include <core/render/renderer.h>
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -3,9 +3,9 @@
 // the valid inputs the fuzzer crashed on read and rasterise, and saving is atomic. No
 // simulation runs here.
 
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/rasterize.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/rasterize.h>
 
 #include <QDir>
 #include <QFile>

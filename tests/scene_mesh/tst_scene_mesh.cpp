@@ -2,15 +2,15 @@
 // OpenVDB's mesh-to-volume (3D) and the section (2D), rotated and scaled shapes, moving
 // obstacles' velocities, and bad model files refused with their message.
 
-#include <io/scenehash.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/meshcoverage.h>
-#include <scene/meshfile.h>
-#include <scene/rasterize.h>
-#include <scene/scene.h>
-#include <scene/scenesimulation.h>
-#include <scene/shapecoverage.h>
+#include <core/io/scenehash.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/meshcoverage.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/scene.h>
+#include <core/scene/scenesimulation.h>
+#include <core/scene/shapecoverage.h>
 
 #include <oneapi/tbb/global_control.h> // before Qt: TBB declares members named emit()
 

@@ -1,13 +1,13 @@
 // Scene model: domain sizing, shape coverage at several resolutions, keyframes, the
 // rasterizer's determinism and caching, and what an edit changes. Only the last test simulates
 // (a few frames), to hold the "does this edit change the simulation" rule to the solver.
-#include <sim/parallel.h>
+#include <core/sim/base/parallel.h>
 
-#include <scene/rasterize.h>
-#include <scene/scene.h>
-#include <scene/scenechanges.h>
-#include <scene/scenesimulation.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/scene.h>
+#include <core/scene/scenechanges.h>
+#include <core/scene/scenesimulation.h>
+#include <core/scene/shapecoverage.h>
 
 #include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 

@@ -1,7 +1,7 @@
-// The adaptive domain (activebox.h): the smoke scheme solved in a box around the smoke.
-#include "sim/activebox.h"
-#include "sim/checkpoint.h"
-#include "sim/simulation.h"
+// The adaptive domain (adaptivedomain.h): the smoke scheme solved in a box around the smoke.
+#include <core/sim/run/checkpoint.h>
+#include <core/sim/run/simulation.h>
+#include <core/sim/smoke/adaptivedomain.h>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -119,9 +119,9 @@ double relativeL1(const ScalarGrid &a, const ScalarGrid &b)
     return total > 0 ? diff / total : 0;
 }
 
-const ActiveBoxSolver &boxed(const Simulation &sim)
+const AdaptiveDomainSolver &boxed(const Simulation &sim)
 {
-    return dynamic_cast<const ActiveBoxSolver &>(sim.solver());
+    return dynamic_cast<const AdaptiveDomainSolver &>(sim.solver());
 }
 
 } // namespace
@@ -136,7 +136,7 @@ private slots:
     {
         QVERIFY(dynamic_cast<const SmokeSolver *>(&risingPlume(16, false, false)->solver()));
         auto sim = risingPlume(16, false, true);
-        QVERIFY(dynamic_cast<const ActiveBoxSolver *>(&sim->solver()));
+        QVERIFY(dynamic_cast<const AdaptiveDomainSolver *>(&sim->solver()));
         SimParams p = plumeParams(false);
         QVERIFY(!sim->solver().setParams(p)); // fixed on a running solver, like the scheme
         p.adaptiveDomain = true;
@@ -151,15 +151,15 @@ private slots:
     {
         auto sim = risingPlume(64, true, true);
         advance(*sim, 1);
-        const ActiveBoxSolver &s = boxed(*sim);
+        const AdaptiveDomainSolver &s = boxed(*sim);
         const CellBox early = s.box();
         QVERIFY(!early.empty());
         for (int a = 0; a < 3; ++a) {
-            QCOMPARE(early.lo[a] % ActiveBoxSolver::kTile, 0);
-            QVERIFY(early.hi[a] % ActiveBoxSolver::kTile == 0 || early.hi[a] == 64);
+            QCOMPARE(early.lo[a] % AdaptiveDomainSolver::kTile, 0);
+            QVERIFY(early.hi[a] % AdaptiveDomainSolver::kTile == 0 || early.hi[a] == 64);
         }
         // The emitter spans cells 26..38 in x and z, 2..13 in y: the box is a little larger.
-        QVERIFY(early.lo.x <= 26 - ActiveBoxSolver::kMargin && early.hi.x >= 38 + 4);
+        QVERIFY(early.lo.x <= 26 - AdaptiveDomainSolver::kMargin && early.hi.x >= 38 + 4);
         QVERIFY(early.lo.y == 0 && early.hi.y >= 13 + 4);
         QVERIFY2(early.volume() < 64 * 64 * 64 / 5, qPrintable(QString::number(early.volume())));
         advance(*sim, 15);

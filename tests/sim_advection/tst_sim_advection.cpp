@@ -1,6 +1,6 @@
-#include <sim/advection.h>
-#include <sim/parallel.h>
-#include <sim/workspace.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/base/workspace.h>
+#include <core/sim/ops/advection.h>
 
 #include <oneapi/tbb/task_arena.h>
 

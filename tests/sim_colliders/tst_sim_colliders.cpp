@@ -1,7 +1,8 @@
 // Moving obstacles (docs/colliders.md): solids that move impose their velocity on the fluid at
 // their boundary, in both schemes, in 2D and 3D.
-#include <sim/smokesolver.h>
-#include <sim/solver.h>
+#include <core/sim/base/solver.h>
+#include <core/sim/run/solverfactory.h>
+#include <core/sim/smoke/smokesolver.h>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -35,7 +36,7 @@ SimParams params(Scheme scheme)
 std::unique_ptr<Solver> makeSolver(const Domain &d, const SimParams &p)
 {
     std::string error;
-    std::unique_ptr<Solver> s = Solver::create(d, p, &error);
+    std::unique_ptr<Solver> s = createSolver(d, p, &error);
     if (!s)
         qFatal("solver: %s", error.c_str());
     return s;

@@ -1,11 +1,11 @@
 // Combustion (issue 10, docs/fire.md): the burn stage's equations cell by cell, mass balance of
 // fuel, ignition, heat release, expansion honoured by the projection, determinism, no cost
 // without fuel, and the fire examples running their whole range.
-#include <io/scenereader.h>
-#include <scene/scenesimulation.h>
-#include <sim/combustion.h>
-#include <sim/parallel.h>
-#include <sim/smokesolver.h>
+#include <core/io/scenereader.h>
+#include <core/scene/scenesimulation.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/ops/combustion.h>
+#include <core/sim/smoke/smokesolver.h>
 
 #include <oneapi/tbb/task_arena.h>
 

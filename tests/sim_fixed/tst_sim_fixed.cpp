@@ -1,8 +1,9 @@
 // The stam scheme in Q12.20 fixed point (docs/fixed-point.md): the arithmetic, its range
 // checks, agreement with the float scheme on the paper's demo scenario, determinism.
-#include <sim/fixedpoint.h>
-#include <sim/simulation.h>
-#include <sim/stamsolver.h>
+#include <core/sim/base/fixedpoint.h>
+#include <core/sim/run/simulation.h>
+#include <core/sim/run/solverfactory.h>
+#include <core/sim/stam/stamsolver.h>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -83,9 +84,9 @@ DemoScene demoScene(bool is3D)
 std::unique_ptr<Solver> makeSolver(const DemoScene &s, const SimParams &p)
 {
     std::string error;
-    std::unique_ptr<Solver> solver = Solver::create(s.domain, p, &error);
+    std::unique_ptr<Solver> solver = createSolver(s.domain, p, &error);
     if (!solver)
-        qFatal("Solver::create failed: %s", error.c_str());
+        qFatal("createSolver failed: %s", error.c_str());
     const Status st = solver->setEmitters(s.emitters);
     if (!st)
         qFatal("setEmitters failed: %s", st.error.c_str());
@@ -146,7 +147,7 @@ std::vector<std::uint8_t> busyRun(bool is3D, SweepOrder order, int threads)
     const Int3 cells{N, N, is3D ? N : 1};
     Domain d = makeDomain(cells, 1.f / float(N));
     d.boundaries[0] = d.boundaries[1] = Boundary::Periodic;
-    auto solver = Solver::create(d, stamParams(StamNumeric::Fixed, order), nullptr);
+    auto solver = createSolver(d, stamParams(StamNumeric::Fixed, order), nullptr);
     FlagGrid solids(cells);
     for (int k = 0; k < cells.z; ++k)
         for (int j = N / 2; j < N / 2 + 3; ++j)
@@ -329,15 +330,15 @@ private slots:
     {
         std::string error;
         const SimParams p = stamParams(StamNumeric::Fixed, SweepOrder::RedBlack);
-        QVERIFY(!Solver::create(makeDomain({2047, 8, 1}, 0.01f), p, &error));
+        QVERIFY(!createSolver(makeDomain({2047, 8, 1}, 0.01f), p, &error));
         QVERIFY2(error.find("at most 2046 cells per axis") != std::string::npos, error.c_str());
-        QVERIFY(Solver::create(makeDomain({2046, 8, 1}, 0.01f), p, &error));
+        QVERIFY(createSolver(makeDomain({2046, 8, 1}, 0.01f), p, &error));
     }
 
     void numericCannotChangeOnARunningSolver()
     {
-        auto s = Solver::create(makeDomain({8, 8, 1}, 0.125f),
-                                stamParams(StamNumeric::Fixed, SweepOrder::RedBlack), nullptr);
+        auto s = createSolver(makeDomain({8, 8, 1}, 0.125f),
+                              stamParams(StamNumeric::Fixed, SweepOrder::RedBlack), nullptr);
         QVERIFY(s);
         SimParams p = s->params();
         p.stamNumeric = StamNumeric::Float;

@@ -1,10 +1,10 @@
-#include <sim/boundaryconditions.h>
-#include <sim/domain.h>
-#include <sim/forces.h>
-#include <sim/grid.h>
-#include <sim/parallel.h>
-#include <sim/params.h>
-#include <sim/workspace.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/base/params.h>
+#include <core/sim/base/workspace.h>
+#include <core/sim/ops/boundaryconditions.h>
+#include <core/sim/ops/forces.h>
 
 #include <oneapi/tbb/task_arena.h>
 

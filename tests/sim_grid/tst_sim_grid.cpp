@@ -1,7 +1,7 @@
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/parallel.h>
-#include <sim/params.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/base/params.h>
 
 #include <oneapi/tbb/task_arena.h>
 

@@ -1,11 +1,12 @@
 // The ocean scheme (docs/ocean.md): Phillips statistics, the FFT against a direct sum, the
 // dispersion relation, exact loops, tiling, folding foam, determinism and refusals.
-#include <sim/memory.h>
-#include <sim/oceansolver.h>
-#include <sim/oceanspectrum.h>
-#include <sim/oceansurface.h>
-#include <sim/parallel.h>
-#include <sim/simulation.h>
+#include <core/sim/base/memory.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/ocean/oceansolver.h>
+#include <core/sim/ocean/oceanspectrum.h>
+#include <core/sim/ocean/oceansurface.h>
+#include <core/sim/run/simulation.h>
+#include <core/sim/run/solverfactory.h>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -294,7 +295,7 @@ private slots:
     {
         SimParams p = ocean();
         std::string error;
-        auto solver = Solver::create(patch(64, 48, 80.f), p, &error);
+        auto solver = createSolver(patch(64, 48, 80.f), p, &error);
         QVERIFY2(solver, error.c_str());
         ScalarGrid h;
         solver->sample(FieldKind::Height, h);
@@ -357,8 +358,8 @@ private slots:
         SimParams rough = ocean(4.f);
         rough.ocean.amplitude = 0.01f;
         std::string error;
-        auto flat = Solver::create(patch(64, 64, 100.f), calm, &error);
-        auto folded = Solver::create(patch(64, 64, 100.f), rough, &error);
+        auto flat = createSolver(patch(64, 64, 100.f), calm, &error);
+        auto folded = createSolver(patch(64, 64, 100.f), rough, &error);
         QVERIFY(flat && folded);
         ScalarGrid foam;
         flat->sample(FieldKind::Foam, foam);
@@ -378,7 +379,7 @@ private slots:
             SimParams p = ocean();
             p.ocean.seed = seed;
             std::string error;
-            auto solver = Solver::create(patch(96, 64, 100.f), p, &error);
+            auto solver = createSolver(patch(96, 64, 100.f), p, &error);
             solver->step(0.1f, 2.0);
             std::vector<ScalarGrid> out(7);
             for (int f = 0; f < 7; ++f)
@@ -410,7 +411,7 @@ private slots:
     void fluidFieldsAreZero()
     {
         std::string error;
-        auto solver = Solver::create(patch(16, 16, 10.f), ocean(), &error);
+        auto solver = createSolver(patch(16, 16, 10.f), ocean(), &error);
         QVERIFY(solver);
         ScalarGrid g;
         for (FieldKind f : {FieldKind::Density, FieldKind::VelocityX, FieldKind::Pressure}) {
@@ -455,10 +456,10 @@ private slots:
         case 5: p.ocean.choppiness = std::nanf(""); break;
         }
         std::string error;
-        QVERIFY(!Solver::create(d, p, &error));
+        QVERIFY(!createSolver(d, p, &error));
         QVERIFY2(QString::fromStdString(error).contains(expected), error.c_str());
         // A running ocean refuses bad settings and keeps its own.
-        auto solver = Solver::create(patch(16, 16, 10.f), ocean(), &error);
+        auto solver = createSolver(patch(16, 16, 10.f), ocean(), &error);
         QVERIFY(solver);
         if (case_ >= 3)
             QVERIFY(!solver->setParams(p).ok());
@@ -470,7 +471,7 @@ private slots:
     void setParamsReevaluates()
     {
         std::string error;
-        auto solver = Solver::create(patch(32, 32, 40.f), ocean(), &error);
+        auto solver = createSolver(patch(32, 32, 40.f), ocean(), &error);
         solver->step(0.5f, 1.0);
         ScalarGrid before, after;
         solver->sample(FieldKind::Height, before);

@@ -7,9 +7,9 @@
 // that many scenes of each dimension and prints the totals.
 #include "randomscene.h"
 
-#include <io/scenereader.h>
-#include <scene/scenesimulation.h>
-#include <sim/pressure.h>
+#include <core/io/scenereader.h>
+#include <core/scene/scenesimulation.h>
+#include <core/sim/ops/pressure.h>
 
 #include <QtTest>
 

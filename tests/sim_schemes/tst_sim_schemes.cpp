@@ -1,7 +1,8 @@
 // Behaviour both schemes share through the Solver interface: force fields move the fluid the
 // way they say, every field can be sampled, and runs do not depend on the thread count.
-#include <sim/parallel.h>
-#include <sim/solver.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/base/solver.h>
+#include <core/sim/run/solverfactory.h>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -42,7 +43,7 @@ std::unique_ptr<Solver> make(Scheme scheme, const Domain &d)
     p.scheme = scheme;
     p.buoyancyTemperature = 0.f;
     std::string error;
-    auto s = Solver::create(d, p, &error);
+    auto s = createSolver(d, p, &error);
     if (!s)
         qFatal("%s", error.c_str());
     return s;

@@ -1,5 +1,5 @@
 // Frame stepping, CFL substeps, blow-up detection and refusal of invalid input.
-#include <sim/simulation.h>
+#include <core/sim/run/simulation.h>
 
 #include <QtTest>
 

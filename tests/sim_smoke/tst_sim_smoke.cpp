@@ -1,9 +1,9 @@
 // The smoke scheme assembled: physical behaviour of whole steps, determinism, memory.
-#include <sim/boundaryconditions.h>
-#include <sim/diffusion.h>
-#include <sim/parallel.h>
-#include <sim/pressure.h>
-#include <sim/smokesolver.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/ops/boundaryconditions.h>
+#include <core/sim/ops/diffusion.h>
+#include <core/sim/ops/pressure.h>
+#include <core/sim/smoke/smokesolver.h>
 
 #include <oneapi/tbb/task_arena.h>
 

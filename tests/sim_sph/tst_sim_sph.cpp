@@ -1,10 +1,11 @@
 // The sph scheme (docs/sph.md): kernel normalisation, a resting column, momentum in a periodic
 // box, the dam break against Martin and Moyce (1952), serial == parallel bytes, open faces,
 // liquid emitters and checkpoints.
-#include <sim/checkpoint.h>
-#include <sim/parallel.h>
-#include <sim/simulation.h>
-#include <sim/sphsolver.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/run/checkpoint.h>
+#include <core/sim/run/simulation.h>
+#include <core/sim/run/solverfactory.h>
+#include <core/sim/sph/sphsolver.h>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -41,7 +42,7 @@ Domain box2D(int nx, int ny, float cellSize, Boundary b = Boundary::Wall)
 std::unique_ptr<SphSolver> makeSolver(const Domain &d, const SimParams &p)
 {
     std::string error;
-    std::unique_ptr<Solver> s = Solver::create(d, p, &error);
+    std::unique_ptr<Solver> s = createSolver(d, p, &error);
     if (!s)
         qWarning("%s", error.c_str());
     return std::unique_ptr<SphSolver>(dynamic_cast<SphSolver *>(s.release()));
@@ -437,10 +438,10 @@ private slots:
         // A periodic axis shorter than 3 kernel radii.
         std::string error;
         SimParams p = sph();
-        QVERIFY(!Solver::create(box2D(2, 16, 0.1f, Boundary::Periodic), p, &error));
+        QVERIFY(!createSolver(box2D(2, 16, 0.1f, Boundary::Periodic), p, &error));
         QVERIFY2(error.find("periodic") != std::string::npos, error.c_str());
         p.sph.soundSpeed = 0.f;
-        QVERIFY(!Solver::create(box2D(16, 16, 0.1f), p, &error));
+        QVERIFY(!createSolver(box2D(16, 16, 0.1f), p, &error));
         QVERIFY2(error.find("sph.soundSpeed") != std::string::npos, error.c_str());
         // A blow-up names the particle array.
         auto s = makeSolver(box2D(16, 16, 0.1f), sph());

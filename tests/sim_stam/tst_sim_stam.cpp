@@ -1,7 +1,7 @@
-#include "stam_reference.h"
+#include <reference/stam_reference.h>
 
-#include <sim/parallel.h>
-#include <sim/stamsolver.h>
+#include <core/sim/base/parallel.h>
+#include <core/sim/stam/stamsolver.h>
 
 #include <oneapi/tbb/task_arena.h>
 

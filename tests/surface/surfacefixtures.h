@@ -2,9 +2,9 @@
 
 // Synthetic particles and densities for the surface tests.
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/particles.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/particles.h>
 
 #include <array>
 #include <cstdint>

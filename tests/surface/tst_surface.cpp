@@ -6,8 +6,8 @@
 
 #include <oneapi/tbb/global_control.h>
 
-#include <surface/levelset.h>
-#include <surface/surface.h>
+#include <core/surface/levelset.h>
+#include <core/surface/surface.h>
 
 #include "surfacefixtures.h"
 #include "surfacetests.h"

@@ -1,8 +1,8 @@
 // The surface look of the CPU renderer (part of tst_surface).
 #include <oneapi/tbb/global_control.h>
 
-#include <render/renderer.h>
-#include <surface/surface.h>
+#include <core/render/renderer.h>
+#include <core/surface/surface.h>
 
 #include "surfacefixtures.h"
 #include "surfacetests.h"

@@ -7,7 +7,7 @@
 
 #include <oneapi/tbb/global_control.h>
 
-#include <export/vdbwriter.h>
+#include <core/export/vdbwriter.h>
 
 #include "surfacefixtures.h"
 #include "surfacetests.h"

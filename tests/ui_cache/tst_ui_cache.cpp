@@ -5,18 +5,18 @@
 // spills a 3D scene beside its file and shows every slice of an old frame; autosave writes a
 // recovery file while modified, removes it when saved, and a crashed session's file is offered
 // and restored as modified with its original path.
-#include <document/document.h>
-#include <document/undocommands.h>
-#include <io/scenereader.h>
-#include <mainwindow/autosave.h>
-#include <mainwindow/mainwindow.h>
-#include <mainwindow/preferencesdialog.h>
-#include <simulation/framecache.h>
-#include <simulation/framefile.h>
-#include <simulation/simulationcontroller.h>
-#include <simulation/simulationrunner.h>
-#include <simulation/spillfolder.h>
-#include <viewport/sliceframe.h>
+#include <core/io/scenereader.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/autosave.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/mainwindow/preferencesdialog.h>
+#include <ui/simulation/framecache.h>
+#include <ui/simulation/framefile.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/simulation/simulationrunner.h>
+#include <ui/simulation/spillfolder.h>
+#include <ui/viewport/sliceframe.h>
 
 #include <QApplication>
 #include <QDialogButtonBox>

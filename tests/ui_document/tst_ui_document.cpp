@@ -1,15 +1,15 @@
 // The document layer: undo commands restore the scene exactly, drags merge into one step,
 // the eraser splits strokes, the simulation runner's replay gives the same bytes, and Save As
 // into another folder keeps image masks found.
-#include <bake/baker.h>
-#include <document/document.h>
-#include <document/shapeedit.h>
-#include <document/undocommands.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/rasterize.h>
-#include <simulation/framecache.h>
-#include <simulation/simulationrunner.h>
+#include <core/bake/baker.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/rasterize.h>
+#include <ui/document/document.h>
+#include <ui/document/shapeedit.h>
+#include <ui/document/undocommands.h>
+#include <ui/simulation/framecache.h>
+#include <ui/simulation/simulationrunner.h>
 
 #include <QImage>
 #include <QtTest>

@@ -2,13 +2,13 @@
 // atlas preview is the layout core writes, Export bakes flipbook, images and OpenVDB on a
 // worker thread, Cancel leaves no atlas, and the settings are remembered as one undoable
 // scene edit.
-#include <document/document.h>
-#include <export/atlaspreview.h>
-#include <export/exportdialog.h>
-#include <export/exrimage.h>
-#include <export/flipbook.h>
-#include <export/framepreview.h>
-#include <io/scenereader.h>
+#include <core/export/exrimage.h>
+#include <core/export/flipbook.h>
+#include <core/io/scenereader.h>
+#include <ui/document/document.h>
+#include <ui/export/atlaspreview.h>
+#include <ui/export/exportdialog.h>
+#include <ui/export/framepreview.h>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,18 +1,18 @@
 // Keyframes in the app, driven like a user: the key buttons of the properties panel, the
 // timeline's key strip (drag, Delete, interpolation menu), auto-key with the select tool, Insert
 // Key, undo of each, and a save/load round trip of keys made in the app.
-#include <document/animationstate.h>
-#include <document/document.h>
-#include <document/keyframes.h>
-#include <io/scenereader.h>
-#include <mainwindow/mainwindow.h>
-#include <panels/keybutton.h>
-#include <panels/keystrip.h>
-#include <panels/propertiespanel.h>
-#include <simulation/simulationcontroller.h>
-#include <tools/selecttool.h>
-#include <tools/tooloptions.h>
-#include <viewport/viewport.h>
+#include <core/io/scenereader.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/document.h>
+#include <ui/document/keyframes.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/panels/keybutton.h>
+#include <ui/panels/keystrip.h>
+#include <ui/panels/propertiespanel.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/tools/selecttool.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QDoubleSpinBox>
@@ -21,7 +21,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "../common/uitest.h"
+#include <tests/common/uitest.h>
 
 #include <cmath>
 #include <numbers>

@@ -3,21 +3,21 @@
 // and of rotated or scaled shapes; the select tool turns, moves and scales items with undo; the
 // properties panel edits rotation, scale and the mesh fields as undo steps and says whether a
 // mesh is closed or a shell.
-#include <document/document.h>
-#include <document/modelimport.h>
-#include <document/placedsection.h>
-#include <document/shapeedit.h>
-#include <document/undocommands.h>
-#include <io/scenereader.h>
-#include <mainwindow/importmodeldialog.h>
-#include <mainwindow/mainwindow.h>
-#include <panels/keybutton.h>
-#include <panels/propertiespanel.h>
-#include <scene/placement.h>
-#include <tools/selecttool.h>
-#include <tools/tooloptions.h>
-#include <viewport/viewlayout.h>
-#include <viewport/viewport.h>
+#include <core/io/scenereader.h>
+#include <core/scene/placement.h>
+#include <ui/document/document.h>
+#include <ui/document/modelimport.h>
+#include <ui/document/placedsection.h>
+#include <ui/document/shapeedit.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/importmodeldialog.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/panels/keybutton.h>
+#include <ui/panels/propertiespanel.h>
+#include <ui/tools/selecttool.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/viewlayout.h>
+#include <ui/viewport/viewport.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -31,7 +31,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "../common/uitest.h"
+#include <tests/common/uitest.h>
 
 #include <cmath>
 #include <functional>

@@ -9,11 +9,11 @@
 //
 // Environment: PLUME_MONKEY_SEED (default 1), PLUME_MONKEY_SECONDS (default 60),
 // PLUME_MONKEY_VERBOSE=1 prints every action (to replay a failing seed).
-#include <document/document.h>
-#include <io/scenewriter.h>
-#include <mainwindow/mainwindow.h>
-#include <simulation/simulationcontroller.h>
-#include <viewport/viewport.h>
+#include <core/io/scenewriter.h>
+#include <ui/document/document.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAbstractSpinBox>
 #include <QAction>

@@ -3,15 +3,15 @@
 // the cell under it, the getting-started card comes up on a first start only and closes with
 // its buttons, the layout is kept and reset, dropped files open or import (or are refused
 // with a message), and every tool and property editor has a tooltip.
-#include <document/document.h>
-#include <document/undocommands.h>
-#include <mainwindow/gettingstarted.h>
-#include <mainwindow/mainwindow.h>
-#include <panels/propertiespanel.h>
-#include <panels/propertyhelp.h>
-#include <simulation/simulationcontroller.h>
-#include <viewport/viewlayout.h>
-#include <viewport/viewport.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/gettingstarted.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/panels/propertiespanel.h>
+#include <ui/panels/propertyhelp.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/viewport/viewlayout.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QCheckBox>
@@ -28,7 +28,7 @@
 #include <QToolBar>
 #include <QtTest>
 
-#include "../common/uitest.h"
+#include <tests/common/uitest.h>
 
 #include <functional>
 

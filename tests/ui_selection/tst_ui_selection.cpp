@@ -1,15 +1,15 @@
 // Multi-selection and editing many items, driven as a user does: real mouse and key events in
 // the viewport and the outliner of a shown main window (docs/editing.md).
-#include <document/document.h>
-#include <document/selectionedits.h>
-#include <document/undocommands.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <mainwindow/mainwindow.h>
-#include <panels/outliner.h>
-#include <scene/rasterize.h>
-#include <simulation/simulationcontroller.h>
-#include <viewport/viewport.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/rasterize.h>
+#include <ui/document/document.h>
+#include <ui/document/selectionedits.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/panels/outliner.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QApplication>
@@ -23,7 +23,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "../common/uitest.h"
+#include <tests/common/uitest.h>
 
 using namespace plume;
 

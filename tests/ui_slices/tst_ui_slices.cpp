@@ -2,15 +2,15 @@
 // shapes are cut by the plane, tools paint and place items lying in the plane (undo removes
 // them), the frame cache keeps every frame's volume, and fire glows in the dye view and has
 // flame and fuel views.
-#include <document/document.h>
-#include <document/sliceplane.h>
-#include <tools/brushtool.h>
-#include <tools/selecttool.h>
-#include <tools/shapetool.h>
-#include <tools/tooloptions.h>
-#include <viewport/fieldrender.h>
-#include <viewport/sliceframe.h>
-#include <viewport/viewport.h>
+#include <ui/document/document.h>
+#include <ui/document/sliceplane.h>
+#include <ui/tools/brushtool.h>
+#include <ui/tools/selecttool.h>
+#include <ui/tools/shapetool.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/fieldrender.h>
+#include <ui/viewport/sliceframe.h>
+#include <ui/viewport/viewport.h>
 
 #include <QtTest>
 

@@ -1,12 +1,12 @@
 // The ocean's lit surface view under Xvfb with Mesa: a surface facing the sun is brighter than
 // one facing away, foam whitens it, frames upload once each, the layout offers the view for
 // ocean scenes only, and with OpenGL forced off it says why.
-#include <document/document.h>
-#include <tools/tooloptions.h>
-#include <viewport/glprobe.h>
-#include <viewport/surfaceview.h>
-#include <viewport/viewlayout.h>
-#include <viewport/viewport.h>
+#include <ui/document/document.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/glprobe.h>
+#include <ui/viewport/surfaceview.h>
+#include <ui/viewport/viewlayout.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QLabel>

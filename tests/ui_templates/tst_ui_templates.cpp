@@ -1,13 +1,13 @@
 // File > New from Template (issue 17): every example is a template with a thumbnail and a
 // description, and choosing one with the mouse opens it as a new, unsaved scene. Item presets:
 // an item saved from one scene is added to another, in the same place relative to the box.
-#include <document/document.h>
-#include <document/itempresets.h>
-#include <io/scenereader.h>
-#include <mainwindow/mainwindow.h>
-#include <mainwindow/templatedialog.h>
-#include <scene/shapecoverage.h>
-#include <simulation/simulationcontroller.h>
+#include <core/io/scenereader.h>
+#include <core/scene/shapecoverage.h>
+#include <ui/document/document.h>
+#include <ui/document/itempresets.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/mainwindow/templatedialog.h>
+#include <ui/simulation/simulationcontroller.h>
 
 #include <QAction>
 #include <QApplication>

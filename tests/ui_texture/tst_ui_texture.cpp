@@ -1,11 +1,11 @@
 // The liquid texture in the app: View > Field > Liquid texture shows the scene's image flowing
 // (screenshot pixels), and the Properties dock's Liquid texture section edits the period as an
 // undo step, typed into its spin box with real key events.
-#include <document/document.h>
-#include <document/undocommands.h>
-#include <mainwindow/mainwindow.h>
-#include <simulation/simulationcontroller.h>
-#include <viewport/viewport.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QGroupBox>

@@ -1,11 +1,11 @@
 // Screenshot tests: grab the real viewport widget and look at its pixels. The plume shows up
 // above its source, and a wall painted across its path while it runs sends it round the side.
-#include <document/document.h>
-#include <document/undocommands.h>
-#include <mainwindow/mainwindow.h>
-#include <simulation/simulationcontroller.h>
-#include <tools/tooloptions.h>
-#include <viewport/viewport.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QtTest>

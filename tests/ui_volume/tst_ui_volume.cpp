@@ -6,15 +6,15 @@
 // follows interaction; the offscreen picture is upright with its overlay on top, and the main
 // window stays a raster window; and with OpenGL forced off the layout says why and the slices
 // still work.
-#include <document/document.h>
-#include <mainwindow/mainwindow.h>
-#include <mainwindow/viewexport.h>
-#include <tools/tooloptions.h>
-#include <viewport/glprobe.h>
-#include <viewport/offscreenglwidget.h>
-#include <viewport/viewlayout.h>
-#include <viewport/viewport.h>
-#include <viewport/volumeview.h>
+#include <ui/document/document.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/mainwindow/viewexport.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/glprobe.h>
+#include <ui/viewport/offscreenglwidget.h>
+#include <ui/viewport/viewlayout.h>
+#include <ui/viewport/viewport.h>
+#include <ui/viewport/volumeview.h>
 
 #include <QLabel>
 #include <QOpenGLContext>

@@ -1,13 +1,13 @@
 // The main window driven like a user: painting with the mouse, undo/redo by keyboard, saving
 // and reopening, bad files, and the solver thread running while the window handles events.
-#include <document/document.h>
-#include <document/undocommands.h>
-#include <io/scenereader.h>
-#include <mainwindow/frameratemeter.h>
-#include <mainwindow/mainwindow.h>
-#include <simulation/simulationcontroller.h>
-#include <tools/tooloptions.h>
-#include <viewport/viewport.h>
+#include <core/io/scenereader.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
+#include <ui/mainwindow/frameratemeter.h>
+#include <ui/mainwindow/mainwindow.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/tools/tooloptions.h>
+#include <ui/viewport/viewport.h>
 
 #include <QAction>
 #include <QListWidget>
@@ -15,7 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "../common/uitest.h"
+#include <tests/common/uitest.h>
 
 using namespace plume;
 using plume::test::showActive;

@@ -1,6 +1,6 @@
-#include "animationstate.h"
+#include <ui/document/animationstate.h>
 
-#include "document.h"
+#include <ui/document/document.h>
 
 namespace plume {
 

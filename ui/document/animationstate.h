@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keyframes.h"
+#include <ui/document/keyframes.h>
 
 #include <QObject>
 

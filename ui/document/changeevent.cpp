@@ -1,4 +1,4 @@
-#include "changeevent.h"
+#include <ui/document/changeevent.h>
 
 namespace plume {
 

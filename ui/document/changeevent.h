@@ -1,6 +1,6 @@
 #pragma once
 
-#include <scene/scenechanges.h>
+#include <core/scene/scenechanges.h>
 
 namespace plume {
 

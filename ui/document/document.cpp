@@ -1,8 +1,8 @@
-#include "document.h"
+#include <ui/document/document.h>
 
-#include "animationstate.h"
+#include <ui/document/animationstate.h>
 
-#include <io/scenewriter.h>
+#include <core/io/scenewriter.h>
 
 #include <algorithm>
 

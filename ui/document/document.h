@@ -1,9 +1,9 @@
 #pragma once
 
-#include "changeevent.h"
+#include <ui/document/changeevent.h>
 
-#include <scene/scene.h>
-#include <sim/types.h>
+#include <core/scene/scene.h>
+#include <core/sim/base/types.h>
 
 #include <QObject>
 #include <QString>

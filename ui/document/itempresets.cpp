@@ -1,10 +1,10 @@
-#include "itempresets.h"
+#include <ui/document/itempresets.h>
 
-#include "shapeedit.h"
+#include <ui/document/shapeedit.h>
 
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/shapecoverage.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "keyframes.h"
+#include <ui/document/keyframes.h>
 
-#include "document.h"
-#include "undocommands.h"
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "modelimport.h"
+#include <ui/document/modelimport.h>
 
-#include <scene/meshcoverage.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/meshcoverage.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <scene/meshfile.h>
-#include <scene/scene.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/scene.h>
 
 #include <QString>
 

@@ -1,10 +1,10 @@
-#include "placedsection.h"
+#include <ui/document/placedsection.h>
 
-#include "shapeedit.h"
+#include <ui/document/shapeedit.h>
 
-#include <scene/meshcoverage.h>
-#include <scene/rasterize.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/meshcoverage.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QPainterPathStroker>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "sliceplane.h"
+#include <ui/document/sliceplane.h>
 
-#include <scene/scene.h>
+#include <core/scene/scene.h>
 
 #include <QPainterPath>
 #include <QRectF>

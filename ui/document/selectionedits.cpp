@@ -1,11 +1,11 @@
-#include "selectionedits.h"
+#include <ui/document/selectionedits.h>
 
-#include "shapeedit.h"
-#include "undocommands.h"
+#include <ui/document/shapeedit.h>
+#include <ui/document/undocommands.h>
 
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
-#include <scene/shapecoverage.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QDir>
 #include <QMimeData>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "document.h"
+#include <ui/document/document.h>
 
 #include <QByteArray>
 #include <QString>

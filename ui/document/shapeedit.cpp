@@ -1,6 +1,6 @@
-#include "shapeedit.h"
+#include <ui/document/shapeedit.h>
 
-#include <scene/placement.h>
+#include <core/scene/placement.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <scene/scene.h>
+#include <core/scene/scene.h>
 
 #include <QRectF>
 

@@ -1,6 +1,6 @@
-#include "sliceplane.h"
+#include <ui/document/sliceplane.h>
 
-#include <scene/shapecoverage.h>
+#include <core/scene/shapecoverage.h>
 
 #include <algorithm>
 #include <cmath>

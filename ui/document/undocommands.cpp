@@ -1,4 +1,4 @@
-#include "undocommands.h"
+#include <ui/document/undocommands.h>
 
 namespace plume {
 

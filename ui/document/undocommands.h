@@ -1,8 +1,8 @@
 #pragma once
 
-#include "document.h"
+#include <ui/document/document.h>
 
-#include <scene/shapecoverage.h>
+#include <core/scene/shapecoverage.h>
 
 #include <QUndoCommand>
 

@@ -1,4 +1,4 @@
-#include "atlaspreview.h"
+#include <ui/export/atlaspreview.h>
 
 #include <QPainter>
 

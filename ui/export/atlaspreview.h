@@ -1,6 +1,6 @@
 #pragma once
 
-#include <export/flipbook.h>
+#include <core/export/flipbook.h>
 
 #include <QString>
 #include <QWidget>

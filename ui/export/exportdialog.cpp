@@ -1,15 +1,15 @@
-#include "exportdialog.h"
+#include <ui/export/exportdialog.h>
 
-#include "atlaspreview.h"
-#include "framepreview.h"
-#include "oceanmapsgroup.h"
-#include "passeseditor.h"
+#include <ui/export/atlaspreview.h>
+#include <ui/export/framepreview.h>
+#include <ui/export/oceanmapsgroup.h>
+#include <ui/export/passeseditor.h>
 
-#include <document/document.h>
-#include <document/undocommands.h>
-#include <export/flipbook.h>
-#include <export/passes.h>
-#include <preferences.h>
+#include <core/export/flipbook.h>
+#include <core/export/passes.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
+#include <ui/preferences.h>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <bake/baker.h>
-#include <bake/oceanbake.h>
-#include <settings/exportsettings.h>
+#include <core/bake/baker.h>
+#include <core/bake/oceanbake.h>
+#include <core/settings/exportsettings.h>
 
 #include <QDialog>
 

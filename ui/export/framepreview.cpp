@@ -1,12 +1,12 @@
-#include "framepreview.h"
+#include <ui/export/framepreview.h>
 
-#include <export/flipbook.h>
-#include <export/frameimage.h>
-#include <render/liquidtexture.h>
-#include <render/renderer.h>
-#include <scene/scenesimulation.h>
-#include <scene/texturelook.h>
-#include <sim/simulation.h>
+#include <core/export/flipbook.h>
+#include <core/export/frameimage.h>
+#include <core/render/liquidtexture.h>
+#include <core/render/renderer.h>
+#include <core/scene/scenesimulation.h>
+#include <core/scene/texturelook.h>
+#include <core/sim/run/simulation.h>
 
 #include <QPainter>
 

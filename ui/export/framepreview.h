@@ -1,9 +1,9 @@
 #pragma once
 
-#include <export/passes.h>
-#include <render/rendersettings.h>
-#include <scene/scene.h>
-#include <settings/exportsettings.h>
+#include <core/export/passes.h>
+#include <core/render/rendersettings.h>
+#include <core/scene/scene.h>
+#include <core/settings/exportsettings.h>
 
 #include <QImage>
 #include <QThread>

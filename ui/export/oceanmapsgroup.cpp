@@ -1,4 +1,4 @@
-#include "oceanmapsgroup.h"
+#include <ui/export/oceanmapsgroup.h>
 
 #include <QCheckBox>
 #include <QComboBox>

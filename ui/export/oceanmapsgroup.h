@@ -1,6 +1,6 @@
 #pragma once
 
-#include <bake/oceanbake.h>
+#include <core/bake/oceanbake.h>
 
 #include <QGroupBox>
 

@@ -1,4 +1,4 @@
-#include "passeseditor.h"
+#include <ui/export/passeseditor.h>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <settings/exportsettings.h>
+#include <core/settings/exportsettings.h>
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
-#include "autosave.h"
+#include <ui/mainwindow/autosave.h>
 
-#include <document/document.h>
-#include <io/scenereader.h>
-#include <io/scenewriter.h>
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <ui/document/document.h>
 
 #include <QDir>
 #include <QFile>

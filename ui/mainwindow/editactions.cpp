@@ -1,7 +1,7 @@
-#include "editactions.h"
+#include <ui/mainwindow/editactions.h>
 
-#include <document/document.h>
-#include <document/selectionedits.h>
+#include <ui/document/document.h>
+#include <ui/document/selectionedits.h>
 
 #include <QAction>
 #include <QApplication>

@@ -1,6 +1,6 @@
-#include "filedrop.h"
+#include <ui/mainwindow/filedrop.h>
 
-#include <scene/meshfile.h>
+#include <core/scene/meshfile.h>
 
 #include <QFileInfo>
 #include <QMimeData>

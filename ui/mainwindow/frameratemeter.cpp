@@ -1,11 +1,11 @@
-#include "frameratemeter.h"
+#include <ui/mainwindow/frameratemeter.h>
 
-#include "mainwindow.h"
+#include <ui/mainwindow/mainwindow.h>
 
-#include <document/document.h>
-#include <simulation/simulationcontroller.h>
-#include <viewport/viewlayout.h>
-#include <viewport/viewport.h>
+#include <ui/document/document.h>
+#include <ui/simulation/simulationcontroller.h>
+#include <ui/viewport/viewlayout.h>
+#include <ui/viewport/viewport.h>
 
 #include <QEvent>
 

@@ -1,6 +1,6 @@
-#include "gettingstarted.h"
+#include <ui/mainwindow/gettingstarted.h>
 
-#include <preferences.h>
+#include <ui/preferences.h>
 
 #include <QCheckBox>
 #include <QEvent>

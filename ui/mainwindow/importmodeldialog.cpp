@@ -1,4 +1,4 @@
-#include "importmodeldialog.h"
+#include <ui/mainwindow/importmodeldialog.h>
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <document/modelimport.h>
+#include <ui/document/modelimport.h>
 
 #include <QDialog>
 

@@ -1,4 +1,4 @@
-#include "preferencesdialog.h"
+#include <ui/mainwindow/preferencesdialog.h>
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

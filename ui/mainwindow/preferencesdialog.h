@@ -1,6 +1,6 @@
 #pragma once
 
-#include <simulation/cachesettings.h>
+#include <ui/simulation/cachesettings.h>
 
 #include <QDialog>
 

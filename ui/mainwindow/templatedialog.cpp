@@ -1,6 +1,6 @@
-#include "templatedialog.h"
+#include <ui/mainwindow/templatedialog.h>
 
-#include <io/scenereader.h>
+#include <core/io/scenereader.h>
 
 #include <QDialogButtonBox>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "viewexport.h"
+#include <ui/mainwindow/viewexport.h>
 
-#include <viewport/volumeview.h>
+#include <ui/viewport/volumeview.h>
 
 #include <QDir>
 #include <QImage>

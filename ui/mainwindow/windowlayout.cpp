@@ -1,11 +1,11 @@
 // The MainWindow's layout, first-run help and dropped files (mainwindow.h); the rest of the
 // window is in mainwindow.cpp.
-#include "filedrop.h"
-#include "gettingstarted.h"
-#include "mainwindow.h"
+#include <ui/mainwindow/filedrop.h>
+#include <ui/mainwindow/gettingstarted.h>
+#include <ui/mainwindow/mainwindow.h>
 
-#include <document/document.h>
-#include <document/undocommands.h>
+#include <ui/document/document.h>
+#include <ui/document/undocommands.h>
 
 #include <QDockWidget>
 #include <QDragEnterEvent>

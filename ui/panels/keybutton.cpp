@@ -1,4 +1,4 @@
-#include "keybutton.h"
+#include <ui/panels/keybutton.h>
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,10 +1,10 @@
 // The keyframable properties' editors of PropertiesPanel: the value shown at the current frame
 // and a key button beside it (keybutton.h); edits go through AnimationState::edit.
-#include "keybutton.h"
-#include "propertiespanel.h"
-#include "propertyhelp.h"
+#include <ui/panels/keybutton.h>
+#include <ui/panels/propertiespanel.h>
+#include <ui/panels/propertyhelp.h>
 
-#include <document/animationstate.h>
+#include <ui/document/animationstate.h>
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>

@@ -1,9 +1,9 @@
-#include "keystrip.h"
+#include <ui/panels/keystrip.h>
 
-#include "keybutton.h"
+#include <ui/panels/keybutton.h>
 
-#include <document/animationstate.h>
-#include <document/document.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/document.h>
 
 #include <QContextMenuEvent>
 #include <QKeyEvent>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <document/keyframes.h>
+#include <ui/document/keyframes.h>
 
 #include <QWidget>
 

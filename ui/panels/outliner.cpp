@@ -1,8 +1,8 @@
-#include "outliner.h"
+#include <ui/panels/outliner.h>
 
-#include <document/selectionedits.h>
-#include <document/undocommands.h>
-#include <viewport/viewport.h>
+#include <ui/document/selectionedits.h>
+#include <ui/document/undocommands.h>
+#include <ui/viewport/viewport.h>
 
 #include <QDropEvent>
 #include <QMouseEvent>

@@ -1,11 +1,11 @@
-#include "propertiespanel.h"
+#include <ui/panels/propertiespanel.h>
 
-#include "propertyhelp.h"
+#include <ui/panels/propertyhelp.h>
 
-#include <document/animationstate.h>
-#include <document/modelimport.h>
-#include <scene/meshfile.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/shapecoverage.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/modelimport.h>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <document/keyframes.h>
-#include <document/undocommands.h>
+#include <ui/document/keyframes.h>
+#include <ui/document/undocommands.h>
 
 #include <QScrollArea>
 

@@ -1,4 +1,4 @@
-#include "propertyhelp.h"
+#include <ui/panels/propertyhelp.h>
 
 #include <QFormLayout>
 #include <QGroupBox>

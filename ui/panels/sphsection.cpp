@@ -1,7 +1,7 @@
 // The properties panel's "Liquid (sph)" section (docs/sph.md): the sph scheme's particle size,
 // equation of state, viscosity, surface tension and limits. Every change is one undo step on
 // the scene's simulation settings.
-#include "propertiespanel.h"
+#include <ui/panels/propertiespanel.h>
 
 #include <QFormLayout>
 #include <QGroupBox>

@@ -1,4 +1,4 @@
-#include "steadylabel.h"
+#include <ui/panels/steadylabel.h>
 
 namespace plume {
 

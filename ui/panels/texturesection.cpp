@@ -1,12 +1,12 @@
 // The properties panel's "Liquid texture" section (2D scenes; docs/liquid-textures.md): the
 // image (typed, or picked with Browse...; empty switches the texture off), the reset period,
 // the blend and the tiling. Every change is one undo step on the scene's simulation settings.
-#include "propertiespanel.h"
-#include "propertyhelp.h"
+#include <ui/panels/propertiespanel.h>
+#include <ui/panels/propertyhelp.h>
 
-#include <document/modelimport.h>
-#include <render/liquidtexture.h>
-#include <scene/shapecoverage.h>
+#include <core/render/liquidtexture.h>
+#include <core/scene/shapecoverage.h>
+#include <ui/document/modelimport.h>
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -1,10 +1,10 @@
-#include "timeline.h"
+#include <ui/panels/timeline.h>
 
-#include "keystrip.h"
-#include "steadylabel.h"
+#include <ui/panels/keystrip.h>
+#include <ui/panels/steadylabel.h>
 
-#include <document/animationstate.h>
-#include <document/document.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/document.h>
 
 #include <QAction>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
-#include "tooloptionspanel.h"
+#include <ui/panels/tooloptionspanel.h>
 
-#include <tools/tooloptions.h>
+#include <ui/tools/tooloptions.h>
 
 #include <QColorDialog>
 #include <QComboBox>

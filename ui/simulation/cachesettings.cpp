@@ -1,6 +1,6 @@
-#include "cachesettings.h"
+#include <ui/simulation/cachesettings.h>
 
-#include <preferences.h>
+#include <ui/preferences.h>
 
 #include <unistd.h>
 

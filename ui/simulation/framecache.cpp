@@ -1,6 +1,6 @@
-#include "framecache.h"
+#include <ui/simulation/framecache.h>
 
-#include "framefile.h"
+#include <ui/simulation/framefile.h>
 
 #include <QThreadPool>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "spillfolder.h"
+#include <ui/simulation/spillfolder.h>
 
-#include <sim/domain.h>
-#include <sim/grid.h>
-#include <sim/types.h>
+#include <core/sim/base/domain.h>
+#include <core/sim/base/grid.h>
+#include <core/sim/base/types.h>
 
 #include <QMetaType>
 #include <QString>
@@ -44,7 +44,7 @@ enum class DisplayField : std::uint8_t {
     NormalY,
     NormalZ,
     Foam,
-    /// Liquid texture offsets (sim/advectedcoords.h), cells: set 0 x, y, set 1 x, y. 2D scenes
+    /// Liquid texture offsets (sim/ops/advectedcoords.h), cells: set 0 x, y, set 1 x, y. 2D scenes
     /// with a liquid texture only: empty without it.
     TextureOffset0X,
     TextureOffset0Y,

@@ -1,4 +1,4 @@
-#include "framefile.h"
+#include <ui/simulation/framefile.h>
 
 #include <blosc.h>
 

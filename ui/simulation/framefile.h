@@ -1,6 +1,6 @@
 #pragma once
 
-#include "framecache.h"
+#include <ui/simulation/framecache.h>
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,8 +1,8 @@
-#include "simulationcontroller.h"
+#include <ui/simulation/simulationcontroller.h>
 
-#include "simulationrunner.h"
+#include <ui/simulation/simulationrunner.h>
 
-#include <document/document.h>
+#include <ui/document/document.h>
 
 #include <climits>
 

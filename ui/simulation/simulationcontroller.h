@@ -1,9 +1,9 @@
 #pragma once
 
-#include "cachesettings.h"
-#include "framecache.h"
+#include <ui/simulation/cachesettings.h>
+#include <ui/simulation/framecache.h>
 
-#include <scene/scene.h>
+#include <core/scene/scene.h>
 
 #include <QObject>
 #include <QThread>

@@ -1,7 +1,7 @@
-#include "simulationrunner.h"
+#include <ui/simulation/simulationrunner.h>
 
-#include <io/scenehash.h>
-#include <sim/parallel.h>
+#include <core/io/scenehash.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <limits>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "framecache.h"
+#include <ui/simulation/framecache.h>
 
-#include <scene/scene.h>
-#include <scene/scenesimulation.h>
-#include <sim/simulation.h>
+#include <core/scene/scene.h>
+#include <core/scene/scenesimulation.h>
+#include <core/sim/run/simulation.h>
 
 #include <QObject>
 #include <QString>

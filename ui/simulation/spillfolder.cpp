@@ -1,4 +1,4 @@
-#include "spillfolder.h"
+#include <ui/simulation/spillfolder.h>
 
 #include <QDir>
 #include <QFile>

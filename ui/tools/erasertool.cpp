@@ -1,12 +1,12 @@
-#include "erasertool.h"
+#include <ui/tools/erasertool.h>
 
-#include "toolhost.h"
-#include "tooloptions.h"
+#include <ui/tools/toolhost.h>
+#include <ui/tools/tooloptions.h>
 
-#include <document/shapeedit.h>
-#include <document/sliceplane.h>
-#include <document/undocommands.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/shapecoverage.h>
+#include <ui/document/shapeedit.h>
+#include <ui/document/sliceplane.h>
+#include <ui/document/undocommands.h>
 
 #include <QPainter>
 

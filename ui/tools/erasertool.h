@@ -1,8 +1,8 @@
 #pragma once
 
-#include "tool.h"
+#include <ui/tools/tool.h>
 
-#include <scene/scene.h>
+#include <core/scene/scene.h>
 
 #include <vector>
 

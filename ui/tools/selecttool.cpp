@@ -1,11 +1,11 @@
-#include "selecttool.h"
+#include <ui/tools/selecttool.h>
 
-#include "toolhost.h"
+#include <ui/tools/toolhost.h>
 
-#include <document/animationstate.h>
-#include <document/shapeedit.h>
-#include <document/undocommands.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/shapecoverage.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/shapeedit.h>
+#include <ui/document/undocommands.h>
 
 #include <QPainter>
 

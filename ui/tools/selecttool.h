@@ -1,9 +1,9 @@
 #pragma once
 
-#include "tool.h"
+#include <ui/tools/tool.h>
 
-#include <document/keyframes.h>
-#include <scene/scene.h>
+#include <core/scene/scene.h>
+#include <ui/document/keyframes.h>
 
 namespace plume {
 

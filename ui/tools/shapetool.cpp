@@ -1,10 +1,10 @@
-#include "shapetool.h"
+#include <ui/tools/shapetool.h>
 
-#include "toolhost.h"
-#include "tooloptions.h"
+#include <ui/tools/toolhost.h>
+#include <ui/tools/tooloptions.h>
 
-#include <document/animationstate.h>
-#include <document/undocommands.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/undocommands.h>
 
 #include <QPainter>
 

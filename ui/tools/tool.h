@@ -1,6 +1,6 @@
 #pragma once
 
-#include <sim/types.h>
+#include <core/sim/base/types.h>
 
 #include <QPointF>
 #include <QString>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include <document/placedsection.h>
-#include <document/sliceplane.h>
-#include <scene/scene.h>
-#include <sim/types.h>
+#include <core/scene/scene.h>
+#include <core/sim/base/types.h>
+#include <ui/document/placedsection.h>
+#include <ui/document/sliceplane.h>
 
 #include <QColor>
 #include <QPainterPath>

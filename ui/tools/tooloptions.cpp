@@ -1,6 +1,6 @@
-#include "tooloptions.h"
+#include <ui/tools/tooloptions.h>
 
-#include <preferences.h>
+#include <ui/preferences.h>
 
 #include <algorithm>
 #include <cmath>

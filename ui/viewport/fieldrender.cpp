@@ -1,7 +1,7 @@
-#include "fieldrender.h"
+#include <ui/viewport/fieldrender.h>
 
-#include <render/renderer.h>
-#include <sim/parallel.h>
+#include <core/render/renderer.h>
+#include <core/sim/base/parallel.h>
 
 #include <algorithm>
 #include <cmath>

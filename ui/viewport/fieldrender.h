@@ -1,9 +1,9 @@
 #pragma once
 
-#include <render/colormap.h>
-#include <render/liquidtexture.h>
-#include <render/rendersettings.h>
-#include <simulation/framecache.h>
+#include <core/render/colormap.h>
+#include <core/render/liquidtexture.h>
+#include <core/render/rendersettings.h>
+#include <ui/simulation/framecache.h>
 
 #include <QImage>
 #include <QString>
@@ -48,7 +48,7 @@ inline bool isOceanView(ViewField f) { return f >= ViewField::Height; }
 DisplayField scalarField(ViewField f);
 /// The unit of a view's values, for the legend: "units/s" (speed), "1/s" (vorticity,
 /// divergence), "units" (ocean height and displacement), "p dt/h, units/s" (pressure, as the
-/// projection solves for it: core/sim/pressure.h); empty for amounts without a unit (density,
+/// projection solves for it: core/sim/ops/pressure.h); empty for amounts without a unit (density,
 /// dye, fuel, flame, foam) and for temperature, whose unit is the scene's own (ambient:
 /// SimParams::ambientTemperature).
 QString fieldUnit(ViewField f);

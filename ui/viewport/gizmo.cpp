@@ -1,7 +1,7 @@
-#include "gizmo.h"
+#include <ui/viewport/gizmo.h>
 
-#include <scene/rasterize.h>
-#include <scene/shapecoverage.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/shapecoverage.h>
 
 #include <cmath>
 #include <numbers>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <scene/meshfile.h>
-#include <scene/placement.h>
-#include <scene/scene.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/placement.h>
+#include <core/scene/scene.h>
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "glprobe.h"
+#include <ui/viewport/glprobe.h>
 
 #include <QGuiApplication>
 #include <QOffscreenSurface>

@@ -1,6 +1,6 @@
-#include "levelsurface.h"
+#include <ui/viewport/levelsurface.h>
 
-#include <surface/surface.h>
+#include <core/surface/surface.h>
 
 #include <QElapsedTimer>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <scene/meshfile.h>
-#include <simulation/framecache.h>
+#include <core/scene/meshfile.h>
+#include <ui/simulation/framecache.h>
 
 #include <QColor>
 

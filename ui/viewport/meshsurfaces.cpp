@@ -1,4 +1,4 @@
-#include "meshsurfaces.h"
+#include <ui/viewport/meshsurfaces.h>
 
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>

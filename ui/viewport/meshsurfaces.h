@@ -1,7 +1,7 @@
 #pragma once
 
-#include <scene/meshfile.h>
-#include <scene/placement.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/placement.h>
 
 #include <QColor>
 #include <QMatrix4x4>

@@ -1,4 +1,4 @@
-#include "offscreenglwidget.h"
+#include <ui/viewport/offscreenglwidget.h>
 
 #include <QOffscreenSurface>
 #include <QOpenGLContext>

@@ -1,4 +1,4 @@
-#include "sliceframe.h"
+#include <ui/viewport/sliceframe.h>
 
 #include <algorithm>
 #include <cmath>

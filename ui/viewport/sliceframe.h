@@ -1,8 +1,8 @@
 #pragma once
 
-#include <document/sliceplane.h>
-#include <sim/domain.h>
-#include <simulation/framecache.h>
+#include <core/sim/base/domain.h>
+#include <ui/document/sliceplane.h>
+#include <ui/simulation/framecache.h>
 
 namespace plume {
 

@@ -1,4 +1,4 @@
-#include "surfaceview.h"
+#include <ui/viewport/surfaceview.h>
 
 #include <QMatrix4x4>
 #include <QMouseEvent>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "offscreenglwidget.h"
+#include <ui/viewport/offscreenglwidget.h>
 
-#include <simulation/framecache.h>
+#include <ui/simulation/framecache.h>
 
 #include <QPointF>
 #include <QVector3D>

@@ -1,11 +1,11 @@
-#include "viewlayout.h"
+#include <ui/viewport/viewlayout.h>
 
-#include "glprobe.h"
-#include "surfaceview.h"
-#include "viewport.h"
-#include "volumeview.h"
+#include <ui/viewport/glprobe.h>
+#include <ui/viewport/surfaceview.h>
+#include <ui/viewport/viewport.h>
+#include <ui/viewport/volumeview.h>
 
-#include <document/document.h>
+#include <ui/document/document.h>
 
 #include <QAction>
 #include <QCheckBox>

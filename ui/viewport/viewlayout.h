@@ -1,6 +1,6 @@
 #pragma once
 
-#include <simulation/framecache.h>
+#include <ui/simulation/framecache.h>
 
 #include <QWidget>
 

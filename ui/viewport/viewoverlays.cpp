@@ -1,4 +1,4 @@
-#include "viewoverlays.h"
+#include <ui/viewport/viewoverlays.h>
 
 #include <QPolygonF>
 

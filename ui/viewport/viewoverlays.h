@@ -1,8 +1,8 @@
 #pragma once
 
-#include "fieldrender.h"
+#include <ui/viewport/fieldrender.h>
 
-#include <render/streamlines.h>
+#include <core/render/streamlines.h>
 
 #include <QColor>
 #include <QPainter>

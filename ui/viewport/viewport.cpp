@@ -1,15 +1,15 @@
-#include "viewport.h"
+#include <ui/viewport/viewport.h>
 
-#include "sliceframe.h"
+#include <ui/viewport/sliceframe.h>
 
-#include <document/animationstate.h>
-#include <document/document.h>
-#include <tools/tool.h>
-#include <tools/tooloptions.h>
+#include <ui/document/animationstate.h>
+#include <ui/document/document.h>
+#include <ui/tools/tool.h>
+#include <ui/tools/tooloptions.h>
 
-#include <scene/meshfile.h>
-#include <scene/shapecoverage.h>
-#include <scene/texturelook.h>
+#include <core/scene/meshfile.h>
+#include <core/scene/shapecoverage.h>
+#include <core/scene/texturelook.h>
 
 #include <QMimeData>
 #include <QMouseEvent>

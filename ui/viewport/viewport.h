@@ -1,12 +1,12 @@
 #pragma once
 
-#include "fieldrender.h"
-#include "viewoverlays.h"
+#include <ui/viewport/fieldrender.h>
+#include <ui/viewport/viewoverlays.h>
 
-#include <document/sliceplane.h>
-#include <scene/scene.h>
-#include <simulation/framecache.h>
-#include <tools/toolhost.h>
+#include <core/scene/scene.h>
+#include <ui/document/sliceplane.h>
+#include <ui/simulation/framecache.h>
+#include <ui/tools/toolhost.h>
 
 #include <QImage>
 #include <QPainterPath>

@@ -1,18 +1,18 @@
-#include "volumeview.h"
+#include <ui/viewport/volumeview.h>
 
-#include "gizmo.h"
-#include "glprobe.h"
-#include "meshsurfaces.h"
-#include "viewport.h"
+#include <ui/viewport/gizmo.h>
+#include <ui/viewport/glprobe.h>
+#include <ui/viewport/meshsurfaces.h>
+#include <ui/viewport/viewport.h>
 
-#include <document/document.h>
-#include <render/blackbody.h>
-#include <render/lightvolume.h>
-#include <render/marchbounds.h>
-#include <render/renderer.h>
-#include <scene/rasterize.h>
-#include <scene/scene.h>
-#include <scene/shapecoverage.h>
+#include <core/render/blackbody.h>
+#include <core/render/lightvolume.h>
+#include <core/render/marchbounds.h>
+#include <core/render/renderer.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/scene.h>
+#include <core/scene/shapecoverage.h>
+#include <ui/document/document.h>
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "levelsurface.h"
-#include "offscreenglwidget.h"
+#include <ui/viewport/levelsurface.h>
+#include <ui/viewport/offscreenglwidget.h>
 
-#include <simulation/framecache.h>
+#include <ui/simulation/framecache.h>
 
 #include <QElapsedTimer>
 #include <QMatrix4x4>

@@ -1,0 +1,45 @@
+// Advector::advectVelocity: the smoke scheme's self-advection of the MAC velocity, each face
+// component by the passes of advectionpasses.h (its own file so that the kernels of the
+// scalars and of the faces compile side by side).
+#include <core/sim/ops/advection.h>
+
+#include <core/sim/ops/advectionpasses.h>
+
+#include <cmath>
+#include <type_traits>
+
+namespace plume::sim {
+
+using namespace detail;
+
+void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const
+{
+    const float scale = dt / mDomain.cellSize;
+    if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
+        return;
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
+    const int axes = mDomain.dimensions();
+    ScalarGrid &temp = work[3];
+    dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
+        auto advectComponent = [&](auto axisConstant) {
+            constexpr int kAxis = decltype(axisConstant)::value;
+            using Disp = FaceDisplacement<decltype(k3D)::value, kAxis>;
+            const ScalarGrid &old = vel.component(kAxis);
+            work[kAxis].reshapeForOverwrite(old.size(), old.offset());
+            if (order != AdvectionOrder::SemiLagrangian)
+                temp.reshapeForOverwrite(old.size(), old.offset());
+            const Passes<decltype(k3D)::value, decltype(solids)::value, Disp, 1> passes{
+                c, kAxis, Disp{vel, c, scale}, old};
+            if (passes.run(order, {old.data()}, {temp.data()}, {work[kAxis].data()}))
+                work[kAxis].swap(temp);
+        };
+        advectComponent(std::integral_constant<int, 0>{});
+        advectComponent(std::integral_constant<int, 1>{});
+        if (axes == 3)
+            advectComponent(std::integral_constant<int, 2>{});
+    });
+    for (int axis = 0; axis < axes; ++axis)
+        vel.component(axis).swap(work[axis]);
+}
+
+} // namespace plume::sim

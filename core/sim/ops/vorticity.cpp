@@ -1,0 +1,273 @@
+// Vorticity (Fedkiw, Stam and Jensen 2001, eq. 9) and vorticity confinement (eq. 10-11):
+// the curl at cell centres with one-sided stencils at walls and solids, and the confinement
+// force averaged to the open faces.
+#include <core/sim/ops/forces.h>
+
+#include <core/sim/ops/faceloops.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume::sim {
+
+using namespace detail;
+
+namespace {
+
+inline bool isPeriodic(const Domain &d, int axis)
+{
+    return d.boundary(axis, false) == Boundary::Periodic;
+}
+
+/// Cells used by a derivative along one axis at cell i: central where both neighbours are
+/// fluid cells, one-sided at walls, open ends and solids, wrapped on periodic axes. `lo` and
+/// `hi` are steps from i (in cells), `factor` is 1 / their distance (0 with no neighbour).
+struct Stencil
+{
+    std::ptrdiff_t lo, hi;
+    float factor;
+};
+
+template<class Solid>
+inline Stencil stencil(int i, int n, bool periodic, float invH, Solid &&solidAt)
+{
+    int lo = i - 1, hi = i + 1;
+    if (periodic) {
+        lo = lo < 0 ? n - 1 : lo;
+        hi = hi >= n ? 0 : hi;
+    }
+    const bool loOk = lo >= 0 && lo != i && !solidAt(lo);
+    const bool hiOk = hi < n && hi != i && !solidAt(hi);
+    const int span = int(loOk) + int(hiOk);
+    return {loOk ? lo - i : 0, hiOk ? hi - i : 0, span == 0 ? 0.f : invH / float(span)};
+}
+
+/// The three stencils of cell (i, j, k); the y and z ones come precomputed per row unless
+/// solids can break them.
+struct CellStencils
+{
+    const FlagGrid &solids;
+    const Domain &domain;
+    bool anySolid;
+    float invH;
+
+    /// Rows go in segments of at most this many cells (the kernels' scratch arrays).
+    static constexpr int kSegment = 256;
+
+    void at(int i, int j, int k, Stencil &sx, Stencil &sy, Stencil &sz) const
+    {
+        const Int3 n = domain.cells;
+        sx = stencil(i, n.x, isPeriodic(domain, 0), invH,
+                     [&](int x) { return anySolid && solids.isSolid(x, j, k); });
+        if (!anySolid)
+            return;
+        sy = stencil(j, n.y, isPeriodic(domain, 1), invH,
+                     [&](int y) { return solids.isSolid(i, y, k); });
+        if (n.z > 1)
+            sz = stencil(k, n.z, isPeriodic(domain, 2), invH,
+                         [&](int z) { return solids.isSolid(i, j, z); });
+    }
+    /// Marks in clear[0, i1 - i0) the cells i of row (j, k) whose stencils are central along
+    /// x and the row's along y and z (row()): fluid cells away from the x ends whose
+    /// neighbours, those that at() would check, are fluid. Without solids: the inner cells.
+    void clearCells(int j, int k, int i0, int i1, bool *clear) const
+    {
+        const Int3 n = domain.cells;
+        for (int i = i0; i < i1; ++i)
+            clear[i - i0] = i > 0 && i < n.x - 1;
+        if (!anySolid)
+            return;
+        // The rows that stencil() looks at along y and z: wrapped, in range, not the row itself.
+        const std::uint8_t *rows[4] = {};
+        int count = 0;
+        auto neighbour = [&](int c, int nc, int axis, int at) {
+            const bool periodic = isPeriodic(domain, axis);
+            if (periodic)
+                at = at < 0 ? nc - 1 : (at >= nc ? 0 : at);
+            if (at < 0 || at >= nc || at == c)
+                return;
+            rows[count++] = solids.data()
+                            + (axis == 1 ? solids.index(0, at, k) : solids.index(0, j, at));
+        };
+        neighbour(j, n.y, 1, j - 1);
+        neighbour(j, n.y, 1, j + 1);
+        if (n.z > 1) {
+            neighbour(k, n.z, 2, k - 1);
+            neighbour(k, n.z, 2, k + 1);
+        }
+        const std::uint8_t *own = solids.data() + solids.index(0, j, k);
+        for (int i = std::max(i0, 1); i < std::min(i1, n.x - 1); ++i) {
+            int solid = own[i - 1] | own[i] | own[i + 1];
+            for (int r = 0; r < count; ++r)
+                solid |= rows[r][i];
+            clear[i - i0] = solid == 0;
+        }
+    }
+
+    /// For the cells [i0, i1) of row (j, k), at most kSegment, whose row stencils are sy and
+    /// sz: cell(i, sx, sy, sz) for every fluid cell with its stencils (central ones for the
+    /// clear cells, first), and solid(i) for the solid cells.
+    template<class Cell, class Solid>
+    void visitSegment(int j, int k, int i0, int i1, const Stencil &sy, const Stencil &sz,
+                      Cell &&cell, Solid &&solid) const
+    {
+        bool clear[kSegment];
+        clearCells(j, k, i0, i1, clear);
+        const Stencil central{-1, 1, 0.5f * invH};
+        for (int i = i0; i < i1; ++i) {
+            if (clear[i - i0])
+                cell(i, central, sy, sz);
+        }
+        const std::size_t row = solids.index(0, j, k);
+        for (int i = i0; i < i1; ++i) {
+            if (clear[i - i0])
+                continue;
+            if (anySolid && solids.isSolid(row + i)) {
+                solid(i);
+                continue;
+            }
+            Stencil sx, syc = sy, szc = sz;
+            at(i, j, k, sx, syc, szc);
+            cell(i, sx, syc, szc);
+        }
+    }
+
+    void row(int j, int k, Stencil &sy, Stencil &sz) const
+    {
+        const Int3 n = domain.cells;
+        auto none = [](int) { return false; };
+        sy = stencil(j, n.y, isPeriodic(domain, 1), invH, none);
+        sz = n.z > 1 ? stencil(k, n.z, isPeriodic(domain, 2), invH, none) : Stencil{0, 0, 0.f};
+    }
+};
+
+/// Curl of the centre-averaged velocity by central differences (Fedkiw et al. 2001, eq. 9):
+/// writes the components (when given) and |omega| at cell centres, zeros in solid cells.
+void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
+                      ScalarGrid *wx, ScalarGrid *wy, ScalarGrid *wz, ScalarGrid &mag)
+{
+    const Int3 n = domain.cells;
+    const bool is3D = !domain.is2D();
+    const CellStencils cells{solids, domain, solids.anySolid(), 1.f / domain.cellSize};
+    mag.reshapeForOverwrite(n, kCellCentre); // every cell is written below
+    for (ScalarGrid *g : {wx, wy, wz}) {
+        if (g)
+            g->reshapeForOverwrite(n, kCellCentre);
+    }
+    // Steps between y and z neighbours in each face grid.
+    const std::ptrdiff_t uy = n.x + 1, uz = uy * n.y;
+    const std::ptrdiff_t vy = n.x, vz = vy * (n.y + 1);
+    const std::ptrdiff_t wy_ = n.x, wz_ = wy_ * n.y;
+    forEachRow(n, [&](int j, int k) {
+        const float *u = vel.u.data() + vel.u.index(0, j, k);
+        const float *v = vel.v.data() + vel.v.index(0, j, k);
+        const float *w = is3D ? vel.w.data() + vel.w.index(0, j, k) : nullptr;
+        const std::size_t row = mag.index(0, j, k);
+        Stencil sy, sz;
+        cells.row(j, k, sy, sz);
+        // Omega of cell i from twice the centre-averaged components at flat steps o.
+        auto omegaAt = [&](int i, const Stencil &sx, const Stencil &sy, const Stencil &sz,
+                           float &ox, float &oy, float &oz) {
+            auto cu = [&](std::ptrdiff_t o) { return u[i + o] + u[i + 1 + o]; };
+            auto cv = [&](std::ptrdiff_t o) { return v[i + o] + v[i + vy + o]; };
+            auto cw = [&](std::ptrdiff_t o) { return w[i + o] + w[i + wz_ + o]; };
+            const float fx = 0.5f * sx.factor, fy = 0.5f * sy.factor, fz = 0.5f * sz.factor;
+            oz = (cv(sx.hi) - cv(sx.lo)) * fx - (cu(sy.hi * uy) - cu(sy.lo * uy)) * fy;
+            ox = 0.f;
+            oy = 0.f;
+            if (is3D) {
+                ox = (cw(sy.hi * wy_) - cw(sy.lo * wy_)) * fy
+                     - (cv(sz.hi * vz) - cv(sz.lo * vz)) * fz;
+                oy = (cu(sz.hi * uz) - cu(sz.lo * uz)) * fz - (cw(sx.hi) - cw(sx.lo)) * fx;
+            }
+        };
+        constexpr int kSegment = CellStencils::kSegment;
+        float ox[kSegment], oy[kSegment], oz[kSegment];
+        for (int i0 = 0; i0 < n.x; i0 += kSegment) {
+            const int i1 = std::min(n.x, i0 + kSegment);
+            cells.visitSegment(
+                j, k, i0, i1, sy, sz,
+                [&](int i, const Stencil &sx, const Stencil &syc, const Stencil &szc) {
+                omegaAt(i, sx, syc, szc, ox[i - i0], oy[i - i0], oz[i - i0]);
+                },
+                [&](int i) { ox[i - i0] = oy[i - i0] = oz[i - i0] = 0.f; });
+            float *m = mag.data() + row;
+            for (int i = i0; i < i1; ++i) {
+                const int s = i - i0;
+                m[i] = std::sqrt(ox[s] * ox[s] + oy[s] * oy[s] + oz[s] * oz[s]);
+            }
+            for (auto [g, o] : {std::pair{wx, ox}, std::pair{wy, oy}, std::pair{wz, oz}}) {
+                if (g)
+                    std::copy(o, o + (i1 - i0), g->data() + row + i0);
+            }
+        }
+    });
+}
+
+} // namespace
+
+void vorticityMagnitude(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
+                        ScalarGrid &out)
+{
+    if (vel.cells() != domain.cells || solids.size() != domain.cells) {
+        out.reshape(domain.cells, kCellCentre, 0.f);
+        return;
+    }
+    computeVorticity(vel, solids, domain, nullptr, nullptr, nullptr, out);
+}
+
+void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids,
+                             const Domain &domain, float dt, Workspace &work)
+{
+    const Int3 n = domain.cells;
+    if (epsilon == 0.f || dt == 0.f || vel.cells() != n || solids.size() != n)
+        return;
+    const bool is3D = !domain.is2D();
+    ScalarGrid &magnitude = work[3];
+    // 3D: work[0..2] hold omega; 2D: work[2] holds omega_z and work[0..1] receive the force.
+    computeVorticity(vel, solids, domain, is3D ? &work[0] : nullptr, is3D ? &work[1] : nullptr,
+                     &work[2], magnitude);
+    if (!is3D) {
+        work[0].reshapeForOverwrite(n, kCellCentre); // the force loop writes every cell
+        work[1].reshapeForOverwrite(n, kCellCentre);
+    }
+
+    // Eq. 10-11: N = grad|omega| / |grad|omega||, f = epsilon h (N x omega), in place per cell.
+    const bool anySolid = solids.anySolid();
+    const CellStencils cells{solids, domain, anySolid, 1.f / domain.cellSize};
+    const float eh = epsilon * domain.cellSize;
+    const std::ptrdiff_t sy_ = n.x, sz_ = std::ptrdiff_t(n.x) * n.y;
+    ScalarGrid &fx = work[0], &fy = work[1], &fz = work[2];
+    forEachRow(n, [&](int j, int k) {
+        const std::size_t row = magnitude.index(0, j, k);
+        const float *m = magnitude.data() + row;
+        float *px = fx.data() + row, *py = fy.data() + row, *pz = fz.data() + row;
+        auto forceAt = [&](int i, const Stencil &sx, const Stencil &sy, const Stencil &sz) {
+            const float gx = (m[i + sx.hi] - m[i + sx.lo]) * sx.factor;
+            const float gy = (m[i + sy.hi * sy_] - m[i + sy.lo * sy_]) * sy.factor;
+            const float gz = is3D ? (m[i + sz.hi * sz_] - m[i + sz.lo * sz_]) * sz.factor : 0.f;
+            const float ox = is3D ? px[i] : 0.f, oy = is3D ? py[i] : 0.f, oz = pz[i];
+            const float inv = eh / (std::sqrt(gx * gx + gy * gy + gz * gz) + 1e-20f);
+            px[i] = (gy * oz - gz * oy) * inv;
+            py[i] = (gz * ox - gx * oz) * inv;
+            pz[i] = (gx * oy - gy * ox) * inv;
+        };
+        Stencil sy, sz;
+        cells.row(j, k, sy, sz);
+        for (int i0 = 0; i0 < n.x; i0 += CellStencils::kSegment) {
+            cells.visitSegment(j, k, i0, std::min(n.x, i0 + CellStencils::kSegment), sy, sz,
+                               forceAt, [&](int i) { px[i] = py[i] = pz[i] = 0.f; });
+        }
+    });
+
+    // Centre forces averaged to the open faces.
+    const FaceClosure closure{solids, domain, anySolid};
+    const float half = 0.5f * dt;
+    for (int axis = 0; axis < domain.dimensions(); ++axis) {
+        const float *f = work[axis].data();
+        addAtOpenFaces(vel.component(axis), axis, closure,
+                       [&](std::size_t lo, std::size_t hi) { return half * (f[lo] + f[hi]); });
+    }
+}
+
+} // namespace plume::sim

@@ -1,0 +1,596 @@
+#include <core/sim/smoke/smokesolver.h>
+
+#include <core/sim/base/parallel.h>
+#include <core/sim/ops/boundaryconditions.h>
+#include <core/sim/ops/combustion.h>
+#include <core/sim/ops/diffusion.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace plume::sim {
+
+namespace {
+
+/// Number of velocity components that exist (2 in 2D).
+int axesOf(const Domain &d) { return d.is2D() ? 2 : 3; }
+
+/// Whether every value of g is finite (parallel over rows). A float is not finite when its
+/// exponent bits are all set; the rows are scanned without branches.
+bool allFinite(const ScalarGrid &g)
+{
+    const double nonFinite = maxRows(g.size(), [&](int j, int k) {
+        const float *row = g.data() + g.index(0, j, k);
+        std::uint32_t bad = 0;
+        for (int i = 0; i < g.size().x; ++i) {
+            const std::uint32_t exponent = std::bit_cast<std::uint32_t>(row[i]) & 0x7f800000u;
+            bad |= std::uint32_t(exponent == 0x7f800000u);
+        }
+        return bad ? 1.0 : 0.0;
+    });
+    return nonFinite == 0.0;
+}
+
+/// The scalars an emitter feeds: density, temperature and (when present) the dye channels and
+/// fuel.
+struct Emitted
+{
+    ScalarGrid &density;
+    ScalarGrid &temperature;
+    ScalarGrid *dye;  ///< three channels, or null
+    ScalarGrid *fuel; ///< or null
+};
+
+/// q += dt * weight * rate in the emitter's fluid cells (each cell once: parallel).
+void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emitted &q)
+{
+    const std::uint32_t *cells = e.mask.cells.data();
+    const float *weights = e.mask.weights.data();
+    const std::uint8_t *solid = solids.data();
+    forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
+        const std::uint32_t c = cells[n];
+        if (solid[c])
+            return;
+        const float w = weights[n] * dt;
+        q.density[c] += w * e.density;
+        q.temperature[c] += w * e.temperature;
+        if (q.dye) {
+            q.dye[0][c] += w * e.dye.x;
+            q.dye[1][c] += w * e.dye.y;
+            q.dye[2][c] += w * e.dye.z;
+        }
+        if (q.fuel)
+            (*q.fuel)[c] += w * e.fuel;
+    });
+}
+
+/// A Force emitter's cells give half their weighted acceleration to each of their two faces
+/// per axis: u += dt * weight * a / 2. Faces are shared between cells, so this runs serially
+/// in mask order.
+void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel)
+{
+    for (std::size_t m = 0; m < e.mask.size(); ++m) {
+        const Int3 c = cellOf(e.mask.cells[m], domain.cells);
+        const float w = 0.5f * e.mask.weights[m] * dt;
+        for (int axis = 0; axis < axesOf(domain); ++axis) {
+            ScalarGrid &comp = vel.component(axis);
+            int hi[3] = {c.x, c.y, c.z};
+            hi[axis] += 1;
+            comp(c.x, c.y, c.z) += w * e.velocity[axis];
+            comp(hi[0], hi[1], hi[2]) += w * e.velocity[axis];
+        }
+    }
+}
+
+/// An Inflow emitter sets the faces around its fluid cells: u = lerp(u, target, weight).
+void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, MacGrid &vel)
+{
+    for (std::size_t m = 0; m < e.mask.size(); ++m) {
+        const std::uint32_t cell = e.mask.cells[m];
+        if (solids.isSolid(cell))
+            continue;
+        const Int3 c = cellOf(cell, domain.cells);
+        const float w = e.mask.weights[m];
+        for (int axis = 0; axis < axesOf(domain); ++axis) {
+            ScalarGrid &comp = vel.component(axis);
+            for (int side = 0; side < 2; ++side) {
+                int f[3] = {c.x, c.y, c.z};
+                f[axis] += side;
+                float &u = comp(f[0], f[1], f[2]);
+                u += w * (e.velocity[axis] - u);
+            }
+        }
+    }
+}
+
+} // namespace
+
+SmokeSolver::SmokeSolver(const Domain &domain, const SimParams &params)
+    : mDomain(domain)
+    , mParams(params)
+{
+    mSolids.reshape(domain.cells);
+    mVelocity.reshape(domain.cells);
+    mDensity.reshape(domain.cells, kCellCentre);
+    mTemperature.reshape(domain.cells, kCellCentre);
+    mPressureField.reshape(domain.cells, kCellCentre);
+    mWork.reserveFor(domain.cells);
+    mAdvector.setup(mDomain, mSolids);
+    mPressure.setup(mDomain, mSolids);
+    mForces.setup(mDomain, {});
+}
+
+Status SmokeSolver::setParams(const SimParams &params)
+{
+    if (Status s = checkParamsChange(mParams, params); !s)
+        return s;
+    mParams = params;
+    return Status::success();
+}
+
+void SmokeSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
+{
+    // Everything that allocates comes first, so that bad_alloc leaves the old inputs.
+    detail::UncoveredCells uncovered;
+    uncovered.build(mSolids, solids, mDomain);
+    detail::DrivenFaces driven;
+    driven.build(solids, mDomain, motion);
+    const bool changed = !(solids == mSolids);
+    if (changed)
+        mSolids = solids;
+    mDrivenFaces = std::move(driven);
+    if (changed) {
+        mAdvector.setup(mDomain, mSolids);
+        mPressure.setup(mDomain, mSolids);
+    }
+    clearSolidCells(mDensity, mSolids);
+    clearSolidCells(mTemperature, mSolids);
+    clearSolidCells(mPressureField, mSolids);
+    if (hasCombustion()) {
+        clearSolidCells(mFuel, mSolids);
+        clearSolidCells(mFlame, mSolids);
+    }
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            clearSolidCells(c, mSolids);
+    }
+    // Cells the solids left: contents from their fluid neighbours; their faces keep the
+    // velocity the solid gave them.
+    if (!uncovered.empty()) {
+        const auto same = [](std::uint32_t c) { return std::size_t(c); };
+        uncovered.fill(mDensity.data(), same);
+        uncovered.fill(mTemperature.data(), same);
+        if (hasCombustion()) {
+            uncovered.fill(mFuel.data(), same);
+            uncovered.fill(mFlame.data(), same);
+        }
+        if (hasDye()) {
+            for (ScalarGrid &c : mDye)
+                uncovered.fill(c.data(), same);
+        }
+    }
+    enforceBoundaries();
+}
+
+void SmokeSolver::applyEmitters(std::vector<Emitter> emitters)
+{
+    if (std::any_of(emitters.begin(), emitters.end(), [](const Emitter &e) { return e.hasDye(); }))
+        ensureDye();
+    const bool fuel = std::any_of(emitters.begin(), emitters.end(),
+                                  [](const Emitter &e) { return e.hasFuel(); });
+    if (fuel)
+        ensureCombustion();
+    // Cells where emitted fuel burns whatever their temperature.
+    std::vector<std::uint8_t> ignite;
+    if (fuel) {
+        ignite.assign(std::size_t(mDomain.cells.volume()), 0);
+        for (const Emitter &e : emitters) {
+            if (!e.hasFuel() || !e.ignite)
+                continue;
+            for (std::size_t m = 0; m < e.mask.size(); ++m)
+                ignite[e.mask.cells[m]] |= e.mask.weights[m] > 0.f;
+        }
+    }
+    mIgnite = std::move(ignite);
+    mEmitters = std::move(emitters);
+}
+
+void SmokeSolver::applyForceFields(std::vector<ForceField> fields)
+{
+    ForceEvaluator forces;
+    forces.setup(mDomain, std::move(fields));
+    mForces = std::move(forces);
+}
+
+// The state a checkpoint holds. The pressure is the next projection's warm start; the
+// expansion is rewritten by every burning step but sampled and checked like the rest. The
+// ignite mask follows the emitters (inputs), the workspace is scratch.
+std::vector<StateField> SmokeSolver::stateFields()
+{
+    const Int3 n = mDomain.cells;
+    std::vector<StateField> f = {
+        {.name = "solids", .flags = &mSolids, .size = n},
+        {.name = "velocity-x", .grid = &mVelocity.u, .size = faceGridSize(n, 0), .offset = kFaceX},
+        {.name = "velocity-y", .grid = &mVelocity.v, .size = faceGridSize(n, 1), .offset = kFaceY},
+        {.name = "velocity-z",
+         .grid = &mVelocity.w,
+         .size = mDomain.is2D() ? Int3{0, 0, 0} : faceGridSize(n, 2), // empty in 2D
+         .offset = kFaceZ},
+        {.name = "density", .grid = &mDensity, .size = n},
+        {.name = "temperature", .grid = &mTemperature, .size = n},
+        {.name = "pressure", .grid = &mPressureField, .size = n},
+        {.name = "dye-red", .grid = &mDye[0], .size = n, .optional = true, .group = 1},
+        {.name = "dye-green", .grid = &mDye[1], .size = n, .optional = true, .group = 1},
+        {.name = "dye-blue", .grid = &mDye[2], .size = n, .optional = true, .group = 1},
+        {.name = "fuel", .grid = &mFuel, .size = n, .optional = true, .group = 2},
+        {.name = "flame", .grid = &mFlame, .size = n, .optional = true, .group = 2},
+        {.name = "expansion", .grid = &mExpansion, .size = n, .optional = true, .group = 2},
+    };
+    return f;
+}
+
+void SmokeSolver::stateRestored(bool solidsChanged)
+{
+    if (!solidsChanged)
+        return;
+    mAdvector.setup(mDomain, mSolids);
+    mPressure.setup(mDomain, mSolids);
+}
+
+void SmokeSolver::ensureDye()
+{
+    if (hasDye())
+        return;
+    for (ScalarGrid &c : mDye)
+        c.reshape(mDomain.cells, kCellCentre);
+}
+
+void SmokeSolver::ensureCombustion()
+{
+    if (hasCombustion())
+        return;
+    mFuel.reshape(mDomain.cells, kCellCentre);
+    mFlame.reshape(mDomain.cells, kCellCentre);
+    mExpansion.reshape(mDomain.cells, kCellCentre);
+}
+
+void SmokeSolver::reset()
+{
+    mVelocity.reshape(mDomain.cells);
+    mDensity.fill(0.f);
+    mTemperature.fill(0.f);
+    mPressureField.fill(0.f);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            c.fill(0.f);
+    }
+    for (ScalarGrid *g : {&mFuel, &mFlame, &mExpansion})
+        g->fill(0.f);
+}
+
+// One step of the smoke scheme (Fedkiw, Stam and Jensen 2001; Bridson 2015, ch. 2).
+StepStats SmokeSolver::step(float dt, double time)
+{
+    advectVelocity(dt);                         // u* = u(x - dt u), self-advection
+    addSources(dt);                             // emitters: density, heat, dye, fuel, force
+    const double burnt = burnFuel(dt);          // fuel -> heat, soot, flame, expansion
+    addForces(dt, time);                        // force fields, buoyancy, vorticity confinement
+    applyInflow();                              // inflow emitters set the velocity
+    diffuseVelocity(dt);                        // (I - dt nu L) u = u*
+    beforeProjection(dt);                       // the adaptive domain's far field, if any
+    StepStats stats = project(dt, burnt > 0.0); // div u = 0, or the burning gas's expansion
+    advectScalars(dt);  // density, temperature, dye, fuel, flame follow the flow
+    diffuseScalars(dt); // (I - dt kappa L) q = q*
+    dissipate(dt);      // q *= exp(-rate dt); the flame cools
+    stats.fuelBurnt = burnt;
+    return stats;
+}
+
+// The adaptive domain (adaptivedomain.h) gives the open faces of its box their pressure here.
+void SmokeSolver::beforeProjection(float dt)
+{
+    if (mBeforeProjection)
+        mBeforeProjection(dt);
+}
+
+// No flow through walls; faces of moving solids take their velocity (docs/colliders.md).
+void SmokeSolver::enforceBoundaries()
+{
+    enforceVelocityBoundaries(mVelocity, mSolids, mDomain);
+    mDrivenFaces.apply(mVelocity);
+}
+
+// Semi-Lagrangian self-advection (Stam 1999), optionally corrected to second order.
+void SmokeSolver::advectVelocity(float dt)
+{
+    mAdvector.advectVelocity(mVelocity, dt, mParams.advection, mWork);
+    enforceBoundaries();
+}
+
+// Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode).
+void SmokeSolver::addSources(float dt)
+{
+    const Emitted scalars{mDensity, mTemperature, hasDye() ? mDye : nullptr,
+                          hasCombustion() ? &mFuel : nullptr};
+    for (const Emitter &e : mEmitters) {
+        injectAmounts(e, dt, mSolids, scalars);
+        if (e.velocityMode == EmitterVelocity::Force)
+            pushFaces(e, dt, mDomain, mVelocity);
+    }
+}
+
+// Combustion (docs/fire.md): hot or ignited fuel burns at burnRate; what burns heats the gas,
+// makes soot and flame, and becomes the divergence the projection gives the velocity.
+double SmokeSolver::burnFuel(float dt)
+{
+    if (!hasCombustion())
+        return 0.0;
+    const CombustionFields q{mFuel, mTemperature, mDensity, mFlame};
+    return burn(q, mIgnite, mSolids, mParams.combustion, mParams.ambientTemperature, dt,
+                &mExpansion);
+}
+
+// Force fields (directional, vortex, radial, turbulence, drag), buoyancy and vorticity
+// confinement (Fedkiw, Stam and Jensen 2001, eq. 8-11).
+void SmokeSolver::addForces(float dt, double time)
+{
+    if (!mForces.empty())
+        mForces.applyToMac(mVelocity, mSolids, dt, time);
+    if (mParams.buoyancyDensity != 0.f || mParams.buoyancyTemperature != 0.f)
+        addBuoyancy(mVelocity, mDensity, mTemperature, mParams, mSolids, mDomain, dt);
+    if (mParams.vorticity > 0.f)
+        addVorticityConfinement(mVelocity, mParams.vorticity, mSolids, mDomain, dt, mWork);
+}
+
+// Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight).
+void SmokeSolver::applyInflow()
+{
+    for (const Emitter &e : mEmitters) {
+        if (e.velocityMode == EmitterVelocity::Inflow)
+            blendFaces(e, mSolids, mDomain, mVelocity);
+    }
+    enforceBoundaries();
+}
+
+// Implicit viscosity, backward Euler (Stam 1999): (I - dt nu L) u = u*, per component.
+void SmokeSolver::diffuseVelocity(float dt)
+{
+    if (mParams.viscosity <= 0.f)
+        return;
+    const bool moving = !mDrivenFaces.empty();
+    for (int axis = 0; axis < axesOf(mDomain); ++axis)
+        diffuseImplicit(mVelocity.component(axis), mParams.viscosity, dt, mSolids, mDomain, mWork,
+                        moving, mDrivenFaces.noSlipFaces(axis));
+    enforceBoundaries();
+}
+
+// Pressure projection (Chorin 1968; Bridson 2015, ch. 5) by multigrid-preconditioned CG.
+StepStats SmokeSolver::project(float dt, bool expanding)
+{
+    const bool source = expanding && mParams.combustion.expansion > 0.f;
+    const SolveResult r = mPressure.project(mVelocity, mPressureField, dt, mParams.pressure, mWork,
+                                            source ? &mExpansion : nullptr);
+    StepStats stats;
+    stats.pressureIterations = r.iterations;
+    stats.pressureResidual = r.residual;
+    stats.pressureConverged = r.converged;
+    stats.pressureFallback = r.fallback;
+    return stats;
+}
+
+// Scalars follow the projected flow: semi-Lagrangian / MacCormack / BFECC, sharing one trace
+// per sample; density optionally by West's mass-conserving accounting advection (2008). Fuel
+// and flame live a fraction of a second (they burn and cool): one shared semi-Lagrangian pass
+// moves them, as a second-order pass would cost as much as density's and temperature's.
+void SmokeSolver::advectScalars(float dt)
+{
+    admitAmbientAir(dt);
+    std::array<ScalarGrid *, 5> fields{};
+    std::size_t count = 0;
+    if (mParams.accountingDensity)
+        mAdvector.advectAccounting(mDensity, mVelocity, dt, mWork);
+    else
+        fields[count++] = &mDensity;
+    fields[count++] = &mTemperature;
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            fields[count++] = &c;
+    }
+    mAdvector.advectScalars(std::span<ScalarGrid *const>(fields.data(), count), mVelocity, dt,
+                            mParams.advection, mWork);
+    if (!hasCombustion())
+        return;
+    // Fuel is mass like density: the accounting scheme keeps both.
+    std::array<ScalarGrid *, 2> burning{&mFlame, &mFuel};
+    if (mParams.accountingDensity)
+        mAdvector.advectAccounting(mFuel, mVelocity, dt, mWork);
+    mAdvector.advectScalars(std::span<ScalarGrid *const>(burning.data(),
+                                                         mParams.accountingDensity ? 1 : 2),
+                            mVelocity, dt, AdvectionOrder::SemiLagrangian, mWork);
+}
+
+// Inflow through open faces brings outside air (ambient temperature, no smoke, dye, fuel or
+// flame); the accounting scheme's fields take nothing in through an open face already.
+void SmokeSolver::admitAmbientAir(float dt)
+{
+    std::array<AmbientField, 7> fields{};
+    std::size_t count = 0;
+    if (!mParams.accountingDensity)
+        fields[count++] = {&mDensity, 0.f};
+    fields[count++] = {&mTemperature, mParams.ambientTemperature};
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            fields[count++] = {&c, 0.f};
+    }
+    if (hasCombustion()) {
+        fields[count++] = {&mFlame, 0.f};
+        if (!mParams.accountingDensity)
+            fields[count++] = {&mFuel, 0.f};
+    }
+    admitAmbientAtOpenFaces(std::span<const AmbientField>(fields.data(), count), mVelocity, mSolids,
+                            mDomain, dt);
+}
+
+// Implicit diffusion of the scalars, backward Euler: (I - dt kappa L) q = q*.
+void SmokeSolver::diffuseScalars(float dt)
+{
+    if (mParams.diffusion <= 0.f)
+        return;
+    diffuseImplicit(mDensity, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    diffuseImplicit(mTemperature, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            diffuseImplicit(c, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    }
+    if (hasCombustion()) {
+        diffuseImplicit(mFuel, mParams.diffusion, dt, mSolids, mDomain, mWork);
+        diffuseImplicit(mFlame, mParams.diffusion, dt, mSolids, mDomain, mWork);
+    }
+}
+
+// Exponential decay: q *= exp(-rate dt), exact for any dt.
+void SmokeSolver::dissipate(float dt)
+{
+    auto decay = [](ScalarGrid &q, float rate, float dt) {
+        if (rate <= 0.f || q.count() == 0)
+            return;
+        const float f = std::exp(-rate * dt);
+        float *d = q.data();
+        forEachIndex(std::int64_t(q.count()), [&](std::int64_t n) { d[n] *= f; });
+    };
+    decay(mDensity, mParams.densityDissipation, dt);
+    decay(mTemperature, mParams.temperatureDissipation, dt);
+    if (hasDye()) {
+        for (ScalarGrid &c : mDye)
+            decay(c, mParams.densityDissipation, dt);
+    }
+    for (int axis = 0; axis < axesOf(mDomain); ++axis)
+        decay(mVelocity.component(axis), mParams.velocityDissipation, dt);
+    decay(mFlame, mParams.combustion.flameCooling, dt);
+}
+
+void SmokeSolver::sample(FieldKind kind, ScalarGrid &out) const
+{
+    const Int3 n = mDomain.cells;
+    auto copy = [&](const ScalarGrid &g) {
+        if (g.count() == 0) {
+            out.reshape(n, kCellCentre, 0.f);
+            return;
+        }
+        out.reshape(n, kCellCentre);
+        std::copy(g.data(), g.data() + g.count(), out.data());
+    };
+    switch (kind) {
+    case FieldKind::Density: copy(mDensity); return;
+    case FieldKind::Temperature: copy(mTemperature); return;
+    case FieldKind::DyeRed: copy(mDye[0]); return;
+    case FieldKind::DyeGreen: copy(mDye[1]); return;
+    case FieldKind::DyeBlue: copy(mDye[2]); return;
+    case FieldKind::Pressure: copy(mPressureField); return;
+    case FieldKind::Fuel: copy(mFuel); return;
+    case FieldKind::Flame: copy(mFlame); return;
+    case FieldKind::Divergence:
+        PressureSolver::divergence(mVelocity, mSolids, mDomain, out);
+        return;
+    case FieldKind::Vorticity: vorticityMagnitude(mVelocity, mSolids, mDomain, out); return;
+    case FieldKind::Solid:
+        out.reshape(n, kCellCentre);
+        forEachIndex(std::int64_t(out.count()), [&](std::int64_t c) {
+            out[std::size_t(c)] = mSolids.isSolid(std::size_t(c)) ? 1.f : 0.f;
+        });
+        return;
+    case FieldKind::Height:
+    case FieldKind::DisplacementX:
+    case FieldKind::DisplacementY:
+    case FieldKind::NormalX:
+    case FieldKind::NormalY:
+    case FieldKind::NormalZ:
+    case FieldKind::Foam: out.reshape(n, kCellCentre, 0.f); return; // the ocean's surface
+    case FieldKind::VelocityX:
+    case FieldKind::VelocityY:
+    case FieldKind::VelocityZ:
+    case FieldKind::Speed: break;
+    }
+    // Centre velocities, row by row: each component averages its two faces (atCentre's sums).
+    out.reshape(n, kCellCentre);
+    const bool is3D = !mDomain.is2D();
+    const std::size_t strideY = mVelocity.v.strideY();
+    const std::size_t strideZ = is3D ? mVelocity.w.strideZ() : 0;
+    forEachRow(n, [&](int j, int k) {
+        const float *u = mVelocity.u.data() + mVelocity.u.index(0, j, k);
+        const float *v = mVelocity.v.data() + mVelocity.v.index(0, j, k);
+        const float *w = is3D ? mVelocity.w.data() + mVelocity.w.index(0, j, k) : nullptr;
+        float *row = out.data() + out.index(0, j, k);
+        const auto cx = [&](int i) { return 0.5f * (u[i] + u[i + 1]); };
+        const auto cy = [&](int i) { return 0.5f * (v[i] + v[i + strideY]); };
+        const auto cz = [&](int i) { return w ? 0.5f * (w[i] + w[i + strideZ]) : 0.f; };
+        for (int i = 0; i < n.x; ++i) {
+            switch (kind) {
+            case FieldKind::VelocityX: row[i] = cx(i); break;
+            case FieldKind::VelocityY: row[i] = cy(i); break;
+            case FieldKind::VelocityZ: row[i] = cz(i); break;
+            default: row[i] = std::sqrt(cx(i) * cx(i) + cy(i) * cy(i) + cz(i) * cz(i)); break;
+            }
+        }
+    });
+}
+
+float SmokeSolver::maxVelocity() const
+{
+    double m = 0.0;
+    for (int axis = 0; axis < axesOf(mDomain); ++axis) {
+        const ScalarGrid &c = mVelocity.component(axis);
+        m = std::max(m, maxRows(c.size(), [&](int j, int k) {
+                         double rowMax = 0.0;
+                         const std::size_t base = c.index(0, j, k);
+                         for (int i = 0; i < c.size().x; ++i)
+                             rowMax = std::max(rowMax, double(std::fabs(c[base + i])));
+                         return rowMax;
+                     }));
+    }
+    return float(m);
+}
+
+std::string SmokeSolver::firstNonFiniteField() const
+{
+    auto bad = [](const ScalarGrid &g) { return !allFinite(g); };
+    if (bad(mVelocity.u))
+        return "velocity x";
+    if (bad(mVelocity.v))
+        return "velocity y";
+    if (mVelocity.w.count() > 0 && bad(mVelocity.w))
+        return "velocity z";
+    if (bad(mDensity))
+        return "density";
+    if (bad(mTemperature))
+        return "temperature";
+    if (bad(mPressureField))
+        return "pressure";
+    if (hasCombustion() && bad(mFuel))
+        return "fuel";
+    if (hasCombustion() && bad(mFlame))
+        return "flame";
+    static const char *dyeNames[3] = {"dye red", "dye green", "dye blue"};
+    for (int c = 0; c < 3; ++c) {
+        if (mDye[c].count() > 0 && bad(mDye[c]))
+            return dyeNames[c];
+    }
+    return {};
+}
+
+std::size_t SmokeSolver::memoryBytes() const
+{
+    std::size_t total = mSolids.count() + mVelocity.u.bytes() + mVelocity.v.bytes()
+                        + mVelocity.w.bytes() + mDensity.bytes() + mTemperature.bytes()
+                        + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes()
+                        + mAdvector.memoryBytes() + mDrivenFaces.memoryBytes();
+    for (const ScalarGrid &c : mDye)
+        total += c.bytes();
+    total += mFuel.bytes() + mFlame.bytes() + mExpansion.bytes() + mIgnite.size();
+    return total;
+}
+
+} // namespace plume::sim
