@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-bench --checkpoint: what solver checkpoints cost (docs/checkpoints.md).
 #include "checkpointbench.h"
 

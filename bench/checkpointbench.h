@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 /// Prints a docs/performance.md row: median milliseconds to save and restore a checkpoint of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-bench --mesh: what models cost (docs/meshes.md). A (2, 3) torus knot of 100,000
 // triangles fills a 128^3 domain; the table gives the median time of its coverage (volume and
 // shell, 1 and 2 threads, alternating), of reading it from an OBJ file, and of a frame's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-bench: milliseconds per step, pressure iterations and residual of the built-in plume
 // (a hot plume of density and temperature rising past a round obstacle, no dye) for both
 // schemes, 2D and 3D, 1 and 2 threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-bench --reference: Plume's smoke scheme beside the published codes it is measured
 // against (issue 14; docs/performance.md), in one process so both see the same machine:
 // - 2D 512^2: Stam's "Real-Time Fluid Dynamics for Games" solver as published (one thread,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-bench --surface: level surface costs (docs/surfaces.md, docs/performance.md).
 #include "surfacebench.h"
 

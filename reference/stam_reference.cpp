@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jos Stam, "Real-Time Fluid Dynamics for Games", GDC 2003: the solver of the section
 // "The Code" of the slides (the same code as the paper), transcribed verbatim. It keeps the
 // published loop order (FOR_EACH_CELL: i outer, j inner) and float arithmetic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Reference transcriptions of the published stam solvers: tst_sim_stam checks StamSolver's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mike Ash, "Fluid Simulation for Dummies" (2006): the 3D FluidCube port of Stam's solver,
 // transcribed with its bugs fixed so that it follows the conventions of Stam's paper. Every
 // deviation from the published FluidCube code:

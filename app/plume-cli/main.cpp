@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-cli: the Plume core without a GUI. Exit codes: 0 success, 1 failure while running,
 // 2 bad usage or invalid input (a refused --resume too), 3 the grid does not fit in memory.
 #include <core/bake/baker.h>

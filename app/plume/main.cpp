@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
 // plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it. When a Plume
 // crashed with unsaved changes, it first offers to restore them (docs/app-cache.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/bake/baker.h>
 
 #include <core/bake/bakerecord.h>

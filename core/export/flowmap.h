@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Flow maps (docs/liquid-textures.md): the time-averaged velocity of a 2D simulation as an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/export/passes.h>
 
 #include <core/export/flipbook.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The surface grids of a VDB frame (export/vdbwriter.h: `surface`, `points`). Internal to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/io/scenereader.h>
 
 #include <core/io/jsonpath.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The 3D renderer's camera and sampling helpers, shared by the volume march (volumemarch.cpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/render/liquidtexture.h>
 
 #include <core/render/colormap.h>

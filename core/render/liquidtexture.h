@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Liquid textures (docs/liquid-textures.md): an image drawn through the two advected coordinate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Internal to core/scene: the row-parallel loop that shape and mesh coverage share.

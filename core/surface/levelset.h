@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // OpenVDB level sets of particles and densities (docs/surfaces.md). Internal to plume_core:

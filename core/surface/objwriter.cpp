@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/surface/surface.h>
 
 // After every oneTBB header: Qt defines `emit`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baking a scene to OpenVDB: the files hold the simulation's fields at the same cells, with
 // metadata, are deterministic across runs and thread counts, and never appear half-written.
 // OpenVDB and oneTBB come before any Qt header: Qt's `emit` macro breaks oneTBB's headers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Solver checkpoints: simulating on from a restored checkpoint gives the bytes of never having
 // stopped (both schemes, 2D and 3D, every feature on), checkpoints do not depend on the thread
 // count, and damaged or mismatched ones are refused with a clear message, changing nothing.

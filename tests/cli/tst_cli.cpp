@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // plume-cli as a render farm runs it: exit codes, messages, files, progress, interruption.
 #include <QDir>
 #include <QDirIterator>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Helpers the window tests share: showing a window so that shortcuts reach it, and mouse

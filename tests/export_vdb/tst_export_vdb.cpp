@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpenVDB frame export: values, sparsity, transform, metadata, determinism, atomic failures,
 // Z-up rotation and half-float storage.
 // OpenVDB and oneTBB come before any Qt header: Qt's `emit` macro breaks oneTBB's headers.

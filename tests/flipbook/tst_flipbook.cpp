@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Flipbooks and image sequences: atlas geometry and edge-dilated gutters, frames read back from
 // an atlas equal frames rendered alone, motion-vector encoding, the seamless loop, the sidecar,
 // deterministic files, atomic export under cancel and failure, and export presets in scenes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness for the scene reader (docs/fuzzing.md): every input is read as a .plume
 // file, with the same result on a thread that flushes denormals to zero; what the reader
 // accepts goes where a hostile file goes next: the rasterizer's checks, rasterisation (small

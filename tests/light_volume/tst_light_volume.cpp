@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The light volume (core/render/lightvolume.h): exact attenuation where the sweep is exact,
 // solids casting full shadows, agreement with a finely marched shadow ray, and the same bytes
 // with any thread count.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Liquid textures in scenes and exports: the scene keys (read, written, refused with the key
 // path, rebased on Save As), the texture look and the flow map of a bake, and the looping
 // flipbook's seam.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Liquid textures (docs/liquid-textures.md): texture coordinates advected with the flow in two
 // sets reset half a period apart. Zero flow leaves the texture unchanged, a uniform periodic
 // flow translates it by exactly the distance travelled, resets never show (the resetting set's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ocean maps (docs/ocean.md): 16-bit PNGs (or OpenEXR) of height, normal and foam that tile in
 // space and loop in time, with a sidecar; the ocean-tile example bakes.
 #include <core/bake/oceanbake.h>

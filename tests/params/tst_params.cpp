@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one table per setting (sim/base/param.h): enum tables round-trip, the scene reader accepts
 // exactly the values each Param allows (probing both ends of every range), and the properties
 // panel's and export dialog's spin boxes offer the tables' ranges. A limit or name changed in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Flipbook and image passes (docs/flipbook.md): a sphere of smoke renders normals that point
 // out of it (green flips with DirectX), six-way lightmaps brightest on the lit side, depth that
 // grows away from the camera with the sidecar's range, packing presets that put each pass in

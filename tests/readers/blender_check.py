@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Opens a Plume OpenVDB frame in Blender the way docs/using-exports.md says and checks what a
 # Blender user would see. Run by tests/readers/run-check blender (ctest readers_blender):
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Reads Plume's Y-up, Z-up and Z-up half-float files of one frame with OpenVDB's own tools and
 # checks the Z-up mapping of docs/using-exports.md. Run by tests/readers/run-check openvdb:
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU renderer: empty domains give the background, a lit smoke sphere is brighter on the
 // light's side, 2D looks match the window's colour maps and dye, motion vectors follow the
 // flow with the documented scale, emission comes from hot gas and flame only, in blackbody

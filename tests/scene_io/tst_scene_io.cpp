@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scene files: the examples load cleanly, round trips are exact, unknown keys survive, every
 // bad file is refused with a message naming the file, the JSON path and what was expected,
 // the valid inputs the fuzzer crashed on read and rasterise, and saving is atomic. No

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Meshes and placements (issue 11): model files read through Assimp, their coverage from
 // OpenVDB's mesh-to-volume (3D) and the section (2D), rotated and scaled shapes, moving
 // obstacles' velocities, and bad model files refused with their message.

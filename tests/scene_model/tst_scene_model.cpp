@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scene model: domain sizing, shape coverage at several resolutions, keyframes, the
 // rasterizer's determinism and caching, and what an edit changes. Only the last test simulates
 // (a few frames), to hold the "does this edit change the simulation" rule to the solver.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The adaptive domain (adaptivedomain.h): the smoke scheme solved in a box around the smoke.
 #include <core/sim/run/checkpoint.h>
 #include <core/sim/run/simulation.h>

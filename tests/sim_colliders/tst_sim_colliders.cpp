@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Moving obstacles (docs/colliders.md): solids that move impose their velocity on the fluid at
 // their boundary, in both schemes, in 2D and 3D.
 #include <core/sim/base/solver.h>

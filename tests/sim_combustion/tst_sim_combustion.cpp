@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Combustion (issue 10, docs/fire.md): the burn stage's equations cell by cell, mass balance of
 // fuel, ignition, heat release, expansion honoured by the projection, determinism, no cost
 // without fuel, and the fire examples running their whole range.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stam scheme in Q12.20 fixed point (docs/fixed-point.md): the arithmetic, its range
 // checks, agreement with the float scheme on the paper's demo scenario, determinism.
 #include <core/sim/base/fixedpoint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ocean scheme (docs/ocean.md): Phillips statistics, the FFT against a direct sum, the
 // dispersion relation, exact loops, tiling, folding foam, determinism and refusals.
 #include <core/sim/base/memory.h>

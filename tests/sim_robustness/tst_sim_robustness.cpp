@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Never blow up on what an artist paints: seeded random layouts (many obstacles, sealed pockets,
 // emitters and force fields of every kind, every boundary mode) run for tens of frames in 2D and
 // 3D; every pressure solve reaches its tolerance (reporting a fallback if multigrid broke down)

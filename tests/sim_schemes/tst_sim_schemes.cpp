@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Behaviour both schemes share through the Solver interface: force fields move the fluid the
 // way they say, every field can be sampled, and runs do not depend on the thread count.
 #include <core/sim/base/parallel.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Frame stepping, CFL substeps, blow-up detection and refusal of invalid input.
 #include <core/sim/run/simulation.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The smoke scheme assembled: physical behaviour of whole steps, determinism, memory.
 #include <core/sim/base/parallel.h>
 #include <core/sim/ops/boundaryconditions.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sph scheme (docs/sph.md): kernel normalisation, a resting column, momentum in a periodic
 // box, the dam break against Martin and Moyce (1952), serial == parallel bytes, open faces,
 // liquid emitters and checkpoints.

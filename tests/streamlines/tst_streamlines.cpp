@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Evenly spaced streamlines (render/streamlines.h): a uniform flow gives straight parallel lines
 // d_sep apart across the whole domain, a solid-body rotation gives closed circles, no two lines
 // come closer than d_test, lines stay out of solids, and the result is repeatable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The test objects of tst_surface besides TestSurface, run from tst_surface.cpp's main; each

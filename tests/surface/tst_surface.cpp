@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Level surfaces (docs/surfaces.md): particle and density level sets against analytic balls,
 // closed meshes, OBJ files, determinism across thread counts.
 // OpenVDB and oneTBB come before any Qt header: Qt's `emit` macro breaks oneTBB's headers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The surface look of the CPU renderer (part of tst_surface).
 #include <oneapi/tbb/global_control.h>
 

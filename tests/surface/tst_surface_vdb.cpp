@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The surface grids of the VDB export: `surface` level sets and the `points` grid, read back
 // with OpenVDB (part of tst_surface: QTest runs this object from tst_surface.cpp's main).
 #include <openvdb/openvdb.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The app's frame cache, disk spill and autosave: frame files round-trip byte for byte and
 // refuse other tags, frame numbers and damage; the cache spills its lowest frames past the
 // memory budget and reads them back unchanged, deletes past the disk budget (frame 0 stays)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The document layer: undo commands restore the scene exactly, drags merge into one step,
 // the eraser splits strokes, the simulation runner's replay gives the same bytes, and Save As
 // into another folder keeps image masks found.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The export dialog with real widgets (offscreen): it opens with the scene's presets, its
 // atlas preview is the layout core writes, Export bakes flipbook, images and OpenVDB on a
 // worker thread, Cancel leaves no atlas, and the settings are remembered as one undoable

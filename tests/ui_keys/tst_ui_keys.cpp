@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keyframes in the app, driven like a user: the key buttons of the properties panel, the
 // timeline's key strip (drag, Delete, interpolation menu), auto-key with the select tool, Insert
 // Key, undo of each, and a save/load round trip of keys made in the app.

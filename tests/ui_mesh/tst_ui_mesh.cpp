@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Meshes, rotation and scale in the app: File > Import Model adds a mesh item (undo removes
 // it; a bad file says why and adds nothing; a drop places it); slice and 2D outlines of meshes
 // and of rotated or scaled shapes; the select tool turns, moves and scales items with undo; the

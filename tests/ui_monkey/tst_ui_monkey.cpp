@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A monkey test of the window (issue 18): a seeded storm of real input events (mouse strokes,
 // clicks, drags, wheel, keyboard shortcuts) over the viewport and the panels of a MainWindow
 // whose simulation is running, for PLUME_MONKEY_SECONDS (default 60). The events go in

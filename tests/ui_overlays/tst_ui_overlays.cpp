@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's overlays and first-run help, driven like a user: View > Streamlines draws the
 // frame's streamlines in every view, the colour legend follows the pointer with the value of
 // the cell under it, the getting-started card comes up on a first start only and closes with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Multi-selection and editing many items, driven as a user does: real mouse and key events in
 // the viewport and the outliner of a shown main window (docs/editing.md).
 #include <core/io/scenereader.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Slice views of 3D scenes: the slice of a known volume lands on the expected cells and pixels,
 // shapes are cut by the plane, tools paint and place items lying in the plane (undo removes
 // them), the frame cache keeps every frame's volume, and fire glows in the dye view and has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ocean's lit surface view under Xvfb with Mesa: a surface facing the sun is brighter than
 // one facing away, foam whitens it, frames upload once each, the layout offers the view for
 // ocean scenes only, and with OpenGL forced off it says why.

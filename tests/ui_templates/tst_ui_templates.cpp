@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File > New from Template (issue 17): every example is a template with a thumbnail and a
 // description, and choosing one with the mouse opens it as a new, unsaved scene. Item presets:
 // an item saved from one scene is added to another, in the same place relative to the box.

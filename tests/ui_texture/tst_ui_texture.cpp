@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The liquid texture in the app: View > Field > Liquid texture shows the scene's image flowing
 // (screenshot pixels), and the Properties dock's Liquid texture section edits the period as an
 // undo step, typed into its spin box with real key events.

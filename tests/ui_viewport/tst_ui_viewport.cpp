@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Screenshot tests: grab the real viewport widget and look at its pixels. The plume shows up
 // above its source, and a wall painted across its path while it runs sends it round the side.
 #include <ui/document/document.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenGL volume view under Xvfb with Mesa: a sphere of smoke lit from +x is brighter on
 // its lit side, an empty domain shows the background, an obstacle in front hides what is
 // behind it; a flame glows warm (blackbody: red > green > blue); skipping empty space keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main window driven like a user: painting with the mouse, undo/redo by keyboard, saving
 // and reopening, bad files, and the solver thread running while the window handles events.
 #include <core/io/scenereader.h>

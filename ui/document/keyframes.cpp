@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/document/keyframes.h>
 
 #include <ui/document/document.h>

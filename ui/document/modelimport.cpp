@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/document/modelimport.h>
 
 #include <core/scene/meshcoverage.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/document/placedsection.h>
 
 #include <ui/document/shapeedit.h>

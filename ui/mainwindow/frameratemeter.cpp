@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/mainwindow/frameratemeter.h>
 
 #include <ui/mainwindow/mainwindow.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MainWindow's layout, first-run help and dropped files (mainwindow.h); the rest of the
 // window is in mainwindow.cpp.
 #include <ui/mainwindow/filedrop.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The keyframable properties' editors of PropertiesPanel: the value shown at the current frame
 // and a key button beside it (keybutton.h); edits go through AnimationState::edit.
 #include <ui/panels/keybutton.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/panels/keystrip.h>
 
 #include <ui/panels/keybutton.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/panels/propertiespanel.h>
 
 #include <ui/panels/propertyhelp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The properties panel's "Liquid (sph)" section (docs/sph.md): the sph scheme's particle size,
 // equation of state, viscosity, surface tension and limits. Every change is one undo step on
 // the scene's simulation settings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The properties panel's "Liquid texture" section (2D scenes; docs/liquid-textures.md): the
 // image (typed, or picked with Browse...; empty switches the texture off), the reset period,
 // the blend and the tiling. Every change is one undo step on the scene's simulation settings.

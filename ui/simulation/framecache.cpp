@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/simulation/framecache.h>
 
 #include <ui/simulation/framefile.h>

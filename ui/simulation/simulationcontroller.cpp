@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/simulation/simulationcontroller.h>
 
 #include <ui/simulation/simulationrunner.h>

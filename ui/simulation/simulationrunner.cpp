@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/simulation/simulationrunner.h>
 
 #include <core/io/scenehash.h>

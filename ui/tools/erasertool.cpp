@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/tools/erasertool.h>
 
 #include <ui/tools/toolhost.h>

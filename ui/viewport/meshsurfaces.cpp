@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <ui/viewport/meshsurfaces.h>
 
 #include <QOpenGLFunctions_3_3_Core>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Q12.20 fixed-point numbers for the stam scheme's "fixed" numeric mode (docs/fixed-point.md):

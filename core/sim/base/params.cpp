@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/sim/base/params.h>
 
 #include <core/sim/base/domain.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Divergence-free curl noise for the turbulence force fields: 4D improved gradient noise

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The multigrid hierarchy of the pressure Poisson operator (McAdams, Sifakis and Teran 2010):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/sim/numerics/oceanfft.h>
 
 #include <core/sim/base/parallel.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Row kernels in double over four fixed lanes, so sums do not depend on how rows are grouped:
 // shared by the pressure solve's multigrid and the CFL scan of advection.

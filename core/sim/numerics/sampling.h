@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Sampling and interpolation for the advection kernels (advection.cpp, accounting.cpp): how a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The one walk through solid cells: Amanatides & Woo (1987), "A Fast Voxel Traversal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mick West's mass-conserving "accounting" advection (Game Developer, 2008) for the smoke
 // scheme's density: amounts move from cell to cell, forward then backward, and a cell never
 // gives more than it holds. Shares the traces, clearance map and sample sweep of the other

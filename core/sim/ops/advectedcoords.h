@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Texture coordinates carried by the flow, for liquid textures (docs/liquid-textures.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Advector: the smoke scheme's semi-Lagrangian, MacCormack and BFECC transport of scalars
 // (velocity: velocityadvection.cpp; the passes are advectionpasses.h; the obstacle-aware
 // traces obstaclewalk.h; accounting advection accounting.cpp), and the public samplers.

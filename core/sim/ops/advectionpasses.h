@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The passes of the smoke scheme's advection: semi-Lagrangian (Stam 1999), MacCormack (Selle

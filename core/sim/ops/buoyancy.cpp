@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Buoyancy (Fedkiw, Stam and Jensen 2001, eq. 8) at the open faces.
 #include <core/sim/ops/forces.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Combustion: fuel burns to heat, soot, visible flame and expanding gas (docs/fire.md).
 #include <core/sim/ops/combustion.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The open faces of a MAC grid and the loops that add a per-face force to them, shared by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ForceEvaluator: the scene's force fields (directional, vortex, radial, turbulence, drag) in
 // their regions, added at the open faces. The noise of the turbulence fields is in
 // curlnoise.{h,cpp}; buoyancy and vorticity confinement are buoyancy.cpp and vorticity.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Moving obstacles (docs/colliders.md), the parts both schemes share: the cells a moving solid

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Obstacle-aware tracing for the smoke scheme's advection: the solid cells and the walk that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // How the advection kernels visit their samples: the displacement over the step at a cell

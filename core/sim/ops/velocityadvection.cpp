@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Advector::advectVelocity: the smoke scheme's self-advection of the MAC velocity, each face
 // component by the passes of advectionpasses.h (its own file so that the kernels of the
 // scalars and of the faces compile side by side).

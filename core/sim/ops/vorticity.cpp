@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vorticity (Fedkiw, Stam and Jensen 2001, eq. 9) and vorticity confinement (eq. 10-11):
 // the curl at cell centres with one-sided stencils at walls and solids, and the confinement
 // force averaged to the open faces.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Solver checkpoints (docs/checkpoints.md): a simulation's complete state in a versioned,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a solver of each scheme holds for a domain, and the check that refuses a grid that will
 // not fit. Here, above the schemes, because the adaptive domain's estimate needs its far field.

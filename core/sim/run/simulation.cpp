@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <core/sim/run/simulation.h>
 #include <core/sim/run/solverfactory.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // createSolver: the one place that knows the schemes' classes.
 #include <core/sim/ocean/oceansolver.h>
 #include <core/sim/run/memoryestimate.h>

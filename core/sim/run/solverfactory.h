@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The scheme factory: the one place that knows every scheme's class (solverfactory.cpp).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sph scheme's sources and boundaries: liquid emitters (fill and hose), solid cells and
 // the domain's faces.
 #include <core/sim/base/parallel.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The smoothing kernels of Mueller, Charypar and Gross, "Particle-Based Fluid Simulation for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sph scheme's particles splatted to the domain grid, so that every field view and export
 // of the grid schemes works on the liquid.
 #include <core/sim/base/parallel.h>

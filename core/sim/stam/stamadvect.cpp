@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stam scheme's advect (Stam 2003): backtraces with the paper's clamping, stopped at
 // obstacles by the shared voxel walk (voxelwalk.h), and (bi/tri)linear interpolation that
 // leaves solid corners out.

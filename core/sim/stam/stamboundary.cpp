@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stam scheme's boundaries (Stam 2003, set_bnd, per face Wall / Open / Periodic, in 2D
 // and 3D) and obstacles: the padded grid's flags, the moving solids' velocities (walls) and the
 // cells that hold nothing.

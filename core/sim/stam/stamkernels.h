@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the stam scheme's files share (stamsolver.cpp: the step and the sources;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stam scheme's linear solves (Stam 2003): lin_solve's Gauss-Seidel sweeps in the
 // paper's order or red-black, diffuse and project.
 #include <core/sim/stam/stamkernels.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stam scheme (Stam 2003): the step, the sources and the sampled fields. Its stages are
 // stamlinsolve.cpp (lin_solve, diffuse, project), stamboundary.cpp (set_bnd, obstacles) and
 // stamadvect.cpp (advect); stamkernels.h is what they share.
