@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+// The multigrid hierarchy (McAdams, Sifakis and Teran 2010) and its V-cycle. Over 800 lines on
+// purpose: the hierarchy's construction and the cycle's transfers share the tap rules
+// (gatherTap, prolongTap) that make restriction the exact transpose of prolongation, which the
+// preconditioner's symmetry (and so CG's convergence) depends on; one file keeps that pairing in
+// view and lets the hot loops inline them.
 #include <core/sim/numerics/multigrid.h>
 
 #include <algorithm>
