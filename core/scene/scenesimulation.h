@@ -43,8 +43,8 @@ public:
     sim::FrameStats advance(double frame);
 
     /// The simulation's complete state (frame and step counters, every solver field) as a
-    /// checkpoint (sim/run/checkpoint.h) tagged with `sceneHash`: io/scenehash.h's sceneHash() of the
-    /// scene the state was simulated under. Restoring it and advancing gives the bytes of never
+    /// checkpoint (sim/run/checkpoint.h) tagged with `sceneHash`: io/scenehash.h's sceneHash() of
+    /// the scene the state was simulated under. Restoring it and advancing gives the bytes of never
     /// having stopped. Refused without a simulation or after a failed frame.
     sim::Status saveCheckpoint(std::uint64_t sceneHash, std::vector<std::uint8_t> &out) const;
 
