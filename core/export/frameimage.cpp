@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/export/frameimage.h>
 
+#include <core/export/savefile.h>
 #include <core/sim/base/parallel.h>
 
 #include <QBuffer>
@@ -117,12 +118,11 @@ sim::Status writeFilesAtomically(const std::vector<QString> &paths,
     std::vector<std::unique_ptr<QSaveFile>> files;
     for (std::size_t n = 0; n < paths.size(); ++n) {
         files.push_back(std::make_unique<QSaveFile>(paths[n]));
-        QSaveFile &f = *files.back();
-        if (!f.open(QIODevice::WriteOnly) || f.write(contents[n]) != contents[n].size()) {
-            const std::string why = f.errorString().toStdString();
+        const QByteArray &bytes = contents[n];
+        if (sim::Status st = writeSaveFile(*files.back(), bytes.constData(), bytes.size()); !st) {
             for (auto &g : files)
                 g->cancelWriting();
-            return sim::Status::failure(paths[n].toStdString() + ": cannot write: " + why);
+            return sim::Status::failure(paths[n].toStdString() + ": cannot write: " + st.error);
         }
     }
     for (std::size_t n = 0; n < files.size(); ++n) {

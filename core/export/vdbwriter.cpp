@@ -11,7 +11,7 @@
 #include <openvdb/tools/Prune.h>
 
 // After every oneTBB header (through OpenVDB and sim/base/parallel.h): Qt defines `emit`.
-#include <QSaveFile>
+#include <core/export/savefile.h>
 
 #include <algorithm>
 #include <array>
@@ -492,17 +492,13 @@ std::string serialise(const openvdb::GridCPtrVec &grids, const openvdb::MetaMap 
     return std::move(os).str();
 }
 
-// Temporary file in the target's directory, renamed over the target on commit (QSaveFile).
+// Temporary file in the target's directory, renamed over the target on commit (QSaveFile). A
+// failed write or commit names the system's reason (savefile.h); the old file stays.
 Status saveAtomically(const std::filesystem::path &path, const std::string &bytes)
 {
     QSaveFile file(QString::fromStdU16String(path.u16string()));
-    if (!file.open(QIODevice::WriteOnly))
-        return Status::failure(file.errorString().toStdString());
-    if (file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
-        const std::string reason = file.errorString().toStdString();
-        file.cancelWriting();
-        return Status::failure(reason);
-    }
+    if (Status s = writeSaveFile(file, bytes.data(), qint64(bytes.size())); !s)
+        return s;
     if (!file.commit())
         return Status::failure(file.errorString().toStdString());
     return Status::success();

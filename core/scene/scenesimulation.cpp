@@ -3,10 +3,14 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 #include <unistd.h>
 
@@ -19,6 +23,41 @@ int texturePeriod(const Scene &scene)
 {
     const LiquidTextureSettings &t = scene.simulation.liquidTexture;
     return t.enabled() ? t.period : 0;
+}
+
+/// What a checkpoint's temporary adds to the target's name: mkstemp replaces the six Xs with
+/// letters and digits. "tmp-" sets it apart from a user's own "name.backup".
+constexpr std::string_view kTemporarySuffix = ".tmp-XXXXXX";
+
+bool isLetterOrDigit(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/// Removes the temporaries that an earlier saveCheckpointFile of `target` left when its
+/// process died before the rename: regular files in the target's folder named as mkstemp
+/// names them (the target's name, ".tmp-" and six letters or digits). Anything else, the
+/// target itself and other checkpoints' temporaries included, stays. Best effort: a file that
+/// cannot be removed now is removed by a later save.
+void removeStaleTemporaries(const std::string &target)
+{
+    namespace fs = std::filesystem;
+    const fs::path path(target);
+    const std::string prefix = path.filename().string() + ".tmp-";
+    const std::size_t length = path.filename().string().size() + kTemporarySuffix.size();
+    auto isTemporary = [&](const std::string &name) {
+        return name.size() == length && name.starts_with(prefix)
+               && std::all_of(name.begin() + std::ptrdiff_t(prefix.size()), name.end(),
+                              isLetterOrDigit);
+    };
+    std::error_code ec;
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code typeError, removeError;
+        if (isTemporary(it->path().filename().string())
+            && it->symlink_status(typeError).type() == fs::file_type::regular)
+            fs::remove(it->path(), removeError);
+    }
 }
 
 } // namespace
@@ -125,9 +164,10 @@ sim::Status SceneSimulation::saveCheckpointFile(const QString &path, std::uint64
         return sim::Status::failure(path.toStdString() + ": " + st.error);
     // A temporary file beside the target, renamed over it once complete. Plain POSIX rather
     // than QSaveFile, whose message for a failed write (a full disk, a file size limit) is
-    // "Unknown error".
+    // "Unknown error". A save first removes the temporaries a killed save left behind.
     const std::string target = QFile::encodeName(path).toStdString();
-    std::string temporary = target + ".XXXXXX";
+    removeStaleTemporaries(target);
+    std::string temporary = target + std::string(kTemporarySuffix);
     const int fd = ::mkstemp(temporary.data());
     int error = fd < 0 ? errno : 0;
     for (std::size_t done = 0; error == 0 && done < bytes.size();) {

@@ -9,6 +9,8 @@
 #include <core/io/scenehash.h>
 #include <core/scene/scenesimulation.h>
 
+#include <tests/common/filesizelimit.h>
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -598,6 +600,65 @@ private slots:
             damaged.error.c_str());
         const sim::Status unwritable = s.saveCheckpointFile(dir.filePath("no/such/dir/x"), 1);
         QVERIFY(QString::fromStdString(unwritable.error).contains("cannot write the checkpoint"));
+    }
+
+    // A save removes the temporaries that a save killed before its rename left in the folder
+    // (its own, by their name: the target's name, ".tmp-" and six letters or digits) and
+    // nothing else; a save that fails on a full disk names the file and the system's reason,
+    // keeps the previous checkpoint and leaves no temporary.
+    void staleTemporariesAndFullDisk()
+    {
+        QTemporaryDir dir;
+        const Scene scene = featureScene(sim::Scheme::Smoke, false, 24);
+        SceneSimulation s;
+        QVERIFY(s.setScene(scene));
+        advance(s, 1, 2);
+        const QString path = dir.filePath("checkpoint.plumeckpt");
+        auto plant = [&](const QString &name) {
+            QFile f(dir.filePath(name));
+            return f.open(QIODevice::WriteOnly) && f.write("PLUMECKP half-written") > 0;
+        };
+        QVERIFY(plant("checkpoint.plumeckpt.tmp-Ab12Cd")); // a killed save's
+        QVERIFY(plant("checkpoint.plumeckpt.tmp-zzzzzz")); // another killed save's
+        const QStringList others{"checkpoint.plumeckpt.backup", "checkpoint.plumeckpt.tmp-abc",
+                                 "checkpoint.plumeckpt.tmp-Ab12Cd7", "other.plumeckpt.tmp-Ab12Cd",
+                                 "notes.txt"};
+        for (const QString &name : others)
+            QVERIFY(plant(name));
+        QVERIFY(QDir(dir.path()).mkdir("checkpoint.plumeckpt.tmp-Zz99Zz")); // not a file
+        QVERIFY(s.saveCheckpointFile(path, sceneHash(scene)));
+        QStringList expected = others;
+        expected << "checkpoint.plumeckpt"
+                 << "checkpoint.plumeckpt.tmp-Zz99Zz";
+        expected.sort();
+        const auto all = QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot;
+        QCOMPARE(QDir(dir.path()).entryList(all, QDir::Name), expected);
+        for (const QString &name : others) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), QByteArray("PLUMECKP half-written"));
+        }
+
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QByteArray before = saved.readAll();
+        saved.close();
+        advance(s, 3, 3);
+        sim::Status full;
+        {
+            test::FileSizeLimit limit(before.size() / 2);
+            QVERIFY(limit.active());
+            full = s.saveCheckpointFile(path, sceneHash(scene));
+        }
+        // "<path>: cannot write the checkpoint: File too large"
+        QVERIFY(!full.ok());
+        QVERIFY2(full.error
+                     == path.toStdString()
+                            + ": cannot write the checkpoint: " + test::FileSizeLimit::reason(),
+                 full.error.c_str());
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(saved.readAll(), before);
+        QCOMPARE(QDir(dir.path()).entryList(all, QDir::Name), expected);
     }
 
     // What changes results changes the hash; names, export looks and the last frame do not.

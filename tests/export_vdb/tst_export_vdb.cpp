@@ -11,6 +11,8 @@
 
 #include <core/export/vdbwriter.h>
 
+#include <tests/common/filesizelimit.h>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -18,12 +20,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <array>
 #include <cmath>
-#include <csignal>
 
 using namespace plume;
 using namespace plume::sim;
@@ -715,31 +715,44 @@ private slots:
         QCOMPARE(QDir(path).entryList(all), QStringList{"keep.txt"});
     }
 
+    void diskErrorKeepsOldFile_data()
+    {
+        QTest::addColumn<Int3>("cells");
+        QTest::addColumn<int>("minBytes");
+        QTest::newRow("large file") << Int3{40, 40, 40} << 65536;
+        // Smaller than QSaveFile's 16 KiB write buffer: a buffered write would only fail when
+        // commit() flushes it (and Qt then commits the truncated file).
+        QTest::newRow("small file") << Int3{8, 8, 2} << 512;
+    }
+
     void diskErrorKeepsOldFile()
     {
         // A write that fails part-way (file size limit: EFBIG, as on a full disk) must leave
         // the previous complete file in place and no temporary file behind.
-        const Fields f = makeFields({40, 40, 40});
+        QFETCH(Int3, cells);
+        QFETCH(int, minBytes);
+        const Fields f = makeFields(cells);
         QTemporaryDir dir;
         const QString path = dir.filePath("frame.0007.vdb");
         VdbFrame frame = f.frame(true, true);
         QVERIFY(writeVdbFrame(fsPath(path), frame).ok());
         const QByteArray before = fileBytes(path);
-        QVERIFY(before.size() > 4096);
+        QVERIFY(before.size() > minBytes);
 
-        rlimit old{};
-        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
-        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit small = old;
-        small.rlim_cur = rlim_t(before.size() / 2);
-        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
         frame.frame = 8;
-        const Status s = writeVdbFrame(fsPath(path), frame);
-        setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, oldHandler);
+        Status s;
+        {
+            test::FileSizeLimit limit(before.size() / 2);
+            QVERIFY(limit.active());
+            s = writeVdbFrame(fsPath(path), frame);
+        }
 
+        // The message names the file and the system's reason, e.g. "cannot write VDB file
+        // '/tmp/x/frame.0007.vdb': File too large" (was "Unknown error").
         QVERIFY(!s.ok());
         QVERIFY2(QString::fromStdString(s.error).contains(path), s.error.c_str());
+        QVERIFY2(s.error.find(test::FileSizeLimit::reason()) != std::string::npos, s.error.c_str());
+        QVERIFY2(s.error.find("Unknown error") == std::string::npos, s.error.c_str());
         QCOMPARE(fileBytes(path), before);
         const auto all = QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot;
         QCOMPARE(QDir(dir.path()).entryList(all), QStringList{"frame.0007.vdb"});

@@ -14,6 +14,8 @@
 #include <core/io/scenewriter.h>
 #include <core/scene/rasterize.h>
 
+#include <tests/common/filesizelimit.h>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -457,6 +459,56 @@ private slots:
         QVERIFY(!e.ok);
         const QString error = QString::fromStdString(e.error);
         QVERIFY2(error.contains("export.images.bitDepth: expected 8 or 16"), e.error.c_str());
+    }
+    // A write that fails part-way (a file size limit: EFBIG, as a full disk gives ENOSPC)
+    // names the file and the system's reason, and leaves the previous files as they were,
+    // with no temporary file beside them. Small files too: QSaveFile's write buffer would hide
+    // the failure until commit.
+    void diskErrorKeepsOldFiles_data()
+    {
+        QTest::addColumn<int>("size");
+        QTest::newRow("small atlas (below Qt's 16 KiB write buffer)") << 32;
+        QTest::newRow("large atlas") << 256;
+    }
+
+    void diskErrorKeepsOldFiles()
+    {
+        QFETCH(int, size);
+        QTemporaryDir dir;
+        const QString atlas = dir.filePath("smoke_flipbook.png");
+        const QString sidecar = dir.filePath("smoke_flipbook.json");
+        // Noise, which PNG cannot compress: size x size pixels of 8 bytes.
+        auto png = [&](quint32 seed) {
+            QImage image(size, size, QImage::Format_RGBA64);
+            for (int y = 0; y < size; ++y) {
+                auto *line = reinterpret_cast<quint16 *>(image.scanLine(y));
+                for (int x = 0; x < 4 * size; ++x)
+                    line[x] = quint16((seed = seed * 1664525u + 1013904223u) >> 16);
+            }
+            return pngBytes(image);
+        };
+        const QByteArray oldPng = png(1), newPng = png(2);
+        QVERIFY(oldPng != newPng);
+        QCOMPARE(newPng.size() > 16384, size > 32);
+        QVERIFY(writeFilesAtomically({atlas, sidecar}, {oldPng, "{}"}).ok());
+
+        sim::Status st;
+        {
+            test::FileSizeLimit limit(newPng.size() / 2);
+            QVERIFY(limit.active());
+            st = writeFilesAtomically({atlas, sidecar}, {newPng, "{\"frames\": 16}"});
+        }
+        // E.g. "/tmp/x/smoke_flipbook.png: cannot write: File too large".
+        QVERIFY(!st.ok());
+        QVERIFY2(st.error.find(atlas.toStdString()
+                               + ": cannot write: " + test::FileSizeLimit::reason())
+                     != std::string::npos,
+                 st.error.c_str());
+        QCOMPARE(readAll(atlas), oldPng);
+        QCOMPARE(readAll(sidecar), QByteArray("{}"));
+        const auto all = QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot;
+        QCOMPARE(QDir(dir.path()).entryList(all),
+                 (QStringList{"smoke_flipbook.json", "smoke_flipbook.png"}));
     }
 };
 

@@ -1,14 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <core/sim/base/assert.h>
 #include <core/sim/base/domain.h>
 #include <core/sim/base/grid.h>
 #include <core/sim/base/parallel.h>
 #include <core/sim/base/params.h>
+#include <core/sim/ops/pressure.h>
 
 #include <oneapi/tbb/task_arena.h>
 
 #include <QtTest>
 
+#include <sys/resource.h>
+
+#include <cstring>
+
 using namespace plume::sim;
+
+namespace {
+
+/// The argument that makes this executable run brokenContract() instead of the tests.
+constexpr const char *kBrokenContractArgument = "--plume-broken-contract";
+
+/// An internal stage handed grids that do not match its domain: the divergence of an 8x8
+/// velocity on a 16x16 domain. With PLUME_ASSERT compiled in it aborts; a product build
+/// returns with `out` zero.
+int brokenContract()
+{
+    const rlimit noCore{0, 0}; // the abort is expected: no core file
+    setrlimit(RLIMIT_CORE, &noCore);
+    const Domain domain{Int3{16, 16, 1}, 1.f / 16.f};
+    const MacGrid vel(Int3{8, 8, 1});
+    ScalarGrid out;
+    PressureSolver::divergence(vel, FlagGrid(domain.cells), domain, out);
+    return 0;
+}
+
+} // namespace
 
 class TestSimGrid : public QObject
 {
@@ -133,7 +160,32 @@ private slots:
         AdvectionOrder a;
         QVERIFY(kAdvectionOrderNames.parse("bfecc", a) && a == AdvectionOrder::Bfecc);
     }
+
+    // A broken internal contract aborts a test build with file:line, the condition and the
+    // message (PLUME_ASSERT, core/sim/base/assert.h). Run in a child process: this executable
+    // again, with kBrokenContractArgument.
+    void brokenContractAborts()
+    {
+        if (!kAssertsEnabled)
+            QSKIP("PLUME_ASSERT is compiled out (configured with -DPLUME_ASSERTS=OFF)");
+        QProcess child;
+        child.start(QCoreApplication::applicationFilePath(), {kBrokenContractArgument});
+        QVERIFY(child.waitForFinished(60000));
+        const QByteArray err = child.readAllStandardError();
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit); // SIGABRT
+        QVERIFY2(err.contains("core/sim/ops/pressure.cpp:"), err.constData());
+        QVERIFY2(err.contains("PLUME_ASSERT(vel.cells() == n) failed: divergence: the velocity "
+                              "does not match the domain"),
+                 err.constData());
+    }
 };
 
-QTEST_GUILESS_MAIN(TestSimGrid)
+int main(int argc, char **argv)
+{
+    if (argc == 2 && std::strcmp(argv[1], kBrokenContractArgument) == 0)
+        return brokenContract();
+    QCoreApplication app(argc, argv);
+    TestSimGrid test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_sim_grid.moc"

@@ -5,6 +5,8 @@
 // passes (obstaclewalk.h, samplesweep.h).
 #include <core/sim/ops/advection.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/ops/samplesweep.h>
 
 #include <algorithm>
@@ -263,8 +265,10 @@ void accounting(const Setup &c, ScalarGrid &q, const MacGrid &vel, float scale, 
 void Advector::advectAccounting(ScalarGrid &q, const MacGrid &vel, float dt, Workspace &work) const
 {
     const float scale = dt / mDomain.cellSize;
-    if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
-        || !std::isfinite(scale))
+    PLUME_ASSERT_OR_RETURN(q.size() == mDomain.cells && q.offset() == kCellCentre
+                               && velocityFits(vel, mDomain),
+                           "accounting advection: the grids do not match the domain");
+    if (!std::isfinite(scale))
         return;
     const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     ScalarGrid &movedHi = work[0];

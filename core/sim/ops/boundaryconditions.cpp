@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/sim/ops/boundaryconditions.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/base/parallel.h>
 
 namespace plume::sim {
@@ -34,7 +36,9 @@ void admitAmbientAtOpenFaces(std::span<const AmbientField> fields, const MacGrid
                              const FlagGrid &solids, const Domain &domain, float dt)
 {
     const Int3 n = domain.cells;
-    if (fields.empty() || vel.cells() != n || solids.size() != n || !(dt > 0.f))
+    PLUME_ASSERT_OR_RETURN(vel.cells() == n && solids.size() == n,
+                           "open boundaries: the grids do not match the domain");
+    if (fields.empty() || !(dt > 0.f))
         return;
     const float steps = dt / domain.cellSize; // face velocity -> cells moved in the step
     for (int axis = 0; axis < domain.dimensions(); ++axis) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/sim/ops/pressure.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/numerics/multigrid.h>
 
 #include <algorithm>
@@ -474,7 +476,8 @@ void PressureSolver::precondition(const ScalarGrid &r, ScalarGrid &z)
 {
     const Int3 n = d->domain.cells;
     z.reshape(n, kCellCentre, 0.f);
-    if (!d->ready || !d->multigridUsable || r.size() != n)
+    PLUME_ASSERT_OR_RETURN(r.size() == n, "multigrid: the residual does not match the domain");
+    if (!d->ready || !d->multigridUsable)
         return;
     const Level &l = d->levels[0];
     forEachRow(n, [&](int j, int k) {
@@ -496,8 +499,7 @@ void PressureSolver::divergence(const MacGrid &vel, const FlagGrid &solids, cons
     const Int3 n = domain.cells;
     if (out.size() != n)
         out.reshape(n, kCellCentre, 0.f);
-    if (vel.cells() != n)
-        return;
+    PLUME_ASSERT_OR_RETURN(vel.cells() == n, "divergence: the velocity does not match the domain");
     const std::uint8_t *sf = solids.size() == n ? solids.data() : nullptr;
     const float invH = 1.f / domain.cellSize;
     forEachRow(n, [&](int j, int k) {

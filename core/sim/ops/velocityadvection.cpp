@@ -4,6 +4,8 @@
 // scalars and of the faces compile side by side).
 #include <core/sim/ops/advection.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/ops/advectionpasses.h>
 
 #include <cmath>
@@ -16,7 +18,9 @@ using namespace detail;
 void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const
 {
     const float scale = dt / mDomain.cellSize;
-    if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
+    PLUME_ASSERT_OR_RETURN(velocityFits(vel, mDomain),
+                           "velocity advection: the velocity does not match the domain");
+    if (!std::isfinite(scale))
         return;
     const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     const int axes = mDomain.dimensions();

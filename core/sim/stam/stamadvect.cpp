@@ -3,6 +3,8 @@
 // obstacles by the shared voxel walk (voxelwalk.h), and (bi/tri)linear interpolation that
 // leaves solid corners out.
 #include <core/sim/numerics/voxelwalk.h>
+
+#include <core/sim/base/assert.h>
 #include <core/sim/stam/stamkernels.h>
 
 #include <algorithm>
@@ -244,10 +246,15 @@ void BasicStamSolver<T>::advect(const Carried *fields, int count, const Grid &u,
                                 const Grid &w, float dt) const
 {
     const StamLayout &L = mLayout;
+    PLUME_ASSERT(count <= kMaxCarried, "stam advect: more fields than one pass carries");
+    PLUME_ASSERT(u.size() == L.padded && v.size() == L.padded && (!L.is3D || w.size() == L.padded),
+                 "stam advect: the velocity is not the padded layout's");
     const T dt0 = T(dt / mDomain.cellSize);
     T *dst[kMaxCarried];
     const T *src[kMaxCarried];
     for (int f = 0; f < count; ++f) {
+        PLUME_ASSERT(fields[f].dst->size() == L.padded && fields[f].src->size() == L.padded,
+                     "stam advect: a carried field is not the padded layout's");
         dst[f] = fields[f].dst->data();
         src[f] = fields[f].src->data();
     }

@@ -3,6 +3,8 @@
 // paper's order or red-black, diffuse and project.
 #include <core/sim/stam/stamkernels.h>
 
+#include <core/sim/base/assert.h>
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -154,6 +156,8 @@ template<class T>
 void BasicStamSolver<T>::linSolve(Quantity q, Grid &x, const Grid &x0, float a, float c) const
 {
     const StamLayout &L = mLayout;
+    PLUME_ASSERT(x.size() == L.padded && x0.size() == L.padded,
+                 "stam lin_solve: the grids are not the padded layout's");
     const T *wall = wallsOf(q);
     const Relax<T> relax{x.data(),
                          x0.data(),
@@ -186,6 +190,8 @@ void BasicStamSolver<T>::diffuse(Quantity q, Grid &x, const Grid &x0, float diff
 {
     const float h = mDomain.cellSize;
     const float a = dt * diff / (h * h);
+    PLUME_ASSERT(x.size() == mLayout.padded && x0.size() == mLayout.padded,
+                 "stam diffuse: the grids are not the padded layout's");
     if (a != 0.f) {
         linSolve(q, x, x0, a, 1.f + float(mLayout.is3D ? 6 : 4) * a);
         return;
@@ -204,6 +210,8 @@ template<class T>
 void BasicStamSolver<T>::project(Grid &u, Grid &v, Grid &w)
 {
     const StamLayout &L = mLayout;
+    PLUME_ASSERT(u.size() == L.padded && v.size() == L.padded && (!L.is3D || w.size() == L.padded),
+                 "stam project: the velocity is not the padded layout's");
     const float h = mDomain.cellSize;
     // Fixed point solves for p / h instead of p (sample() scales it back): the paper's p is O(h u),
     // so in Q12.20 it would keep 6 fewer bits at N = 64 and the gradient's 1 / h would scale the
