@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/viewport/surfaceview.h>
 
+#include <ui/viewport/shaderfile.h>
+
 #include <QMatrix4x4>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -17,52 +19,6 @@ namespace plume {
 namespace {
 
 constexpr int kFloatsPerVertex = 7;
-
-const char *const kVertex = R"(#version 330 core
-layout(location = 0) in vec3 position;
-layout(location = 1) in vec3 normal;
-layout(location = 2) in float foam;
-uniform mat4 viewProj;
-uniform vec2 offset;
-out vec3 worldPos;
-out vec3 worldNormal;
-out float foamAmount;
-void main()
-{
-    worldPos = position + vec3(offset, 0.0);
-    worldNormal = normal;
-    foamAmount = foam;
-    gl_Position = viewProj * vec4(worldPos, 1.0);
-}
-)";
-
-// z is up. Sun: diffuse on deep-water colour plus a glint; the sky reflects by Schlick's
-// Fresnel term; foam mixes towards white.
-const char *const kFragment = R"(#version 330 core
-in vec3 worldPos;
-in vec3 worldNormal;
-in float foamAmount;
-uniform vec3 eye;
-uniform vec3 sun;
-out vec4 colour;
-void main()
-{
-    vec3 n = normalize(worldNormal);
-    vec3 v = normalize(eye - worldPos);
-    if (dot(n, v) < 0.0)
-        n = -n;
-    const vec3 deep = vec3(0.01, 0.09, 0.14);
-    const vec3 sky = vec3(0.55, 0.70, 0.86);
-    float diffuse = max(dot(n, sun), 0.0);
-    float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
-    vec3 r = reflect(-v, n);
-    float glint = pow(max(dot(r, sun), 0.0), 180.0);
-    vec3 c = mix(deep * (0.35 + 0.65 * diffuse), sky, fresnel) + vec3(1.0, 0.95, 0.85) * glint;
-    vec3 white = vec3(0.92, 0.95, 0.97) * (0.55 + 0.45 * diffuse);
-    c = mix(c, white, clamp(foamAmount, 0.0, 1.0));
-    colour = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
-}
-)";
 
 } // namespace
 
@@ -175,10 +131,8 @@ void SurfaceView::initializeGL()
         doneCurrent();
     });
     mProgram = std::make_unique<QOpenGLShaderProgram>();
-    if (!mProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kVertex)
-        || !mProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment)
-        || !mProgram->link()) {
-        fail("the surface shaders did not compile: " + mProgram->log().left(300));
+    if (QString error; !buildShaderProgram(*mProgram, "surface.vert", "surface.frag", &error)) {
+        fail("the surface shaders did not compile: " + error.left(300));
         mProgram.reset();
         mGl = nullptr;
         return;
