@@ -20,10 +20,25 @@ namespace {
 
 constexpr int kFloatsPerVertex = 7;
 
+/// z is up, yaw about +z (0 looks along +y), the distance in diagonals of the 2 x 2 tiles
+/// (setUnit), kept above the surface and never straight down.
+OrbitCamera::Rig surfaceRig()
+{
+    return {.sinAxis = {-1.f, 0.f, 0.f},
+            .cosAxis = {0.f, -1.f, 0.f},
+            .up = {0.f, 0.f, 1.f},
+            .minPitch = 2.f,
+            .maxPitch = 89.f,
+            .minDistance = 0.05f,
+            .maxDistance = 20.f,
+            .zoomPerNotch = std::pow(0.999, 120)};
+}
+
 } // namespace
 
 SurfaceView::SurfaceView(QWidget *parent)
     : OffscreenGLWidget(parent)
+    , mCamera(surfaceRig(), 20.f, 30.f, 1.2f)
 {
     setObjectName("surfaceView");
     setFocusPolicy(Qt::StrongFocus);
@@ -64,9 +79,7 @@ void SurfaceView::releaseGL()
 
 void SurfaceView::setCamera(float yaw, float pitch, float distance)
 {
-    mYaw = yaw;
-    mPitch = std::clamp(pitch, 2.f, 89.f);
-    mDistance = std::clamp(distance, 0.05f, 20.f);
+    mCamera.set(yaw, pitch, distance);
     update();
 }
 
@@ -189,21 +202,17 @@ void SurfaceView::paintGL()
         ++mUploads;
     }
     const sim::Vec3 e = d.extent();
-    const QVector3D target(d.origin.x + e.x, d.origin.y + e.y, 0.f);
+    // The camera looks at the centre of the 2 x 2 tiles, its distance in their diagonals.
+    mCamera.setTarget({d.origin.x + e.x, d.origin.y + e.y, 0.f});
     const float diagonal = 2.f * std::hypot(e.x, e.y);
-    const float yaw = qDegreesToRadians(mYaw), pitch = qDegreesToRadians(mPitch);
-    const QVector3D eye = target
-                          + mDistance * diagonal
-                                * QVector3D(-std::sin(yaw) * std::cos(pitch),
-                                            -std::cos(yaw) * std::cos(pitch), std::sin(pitch));
-    QMatrix4x4 proj, view;
-    proj.perspective(40.f, float(width()) / float(std::max(height(), 1)), 0.01f * diagonal,
-                     10.f * diagonal * std::max(mDistance, 1.f));
-    view.lookAt(eye, target, {0.f, 0.f, 1.f});
+    mCamera.setUnit(diagonal);
+    const QMatrix4x4 viewProj =
+        mCamera.viewProjection(float(width()) / float(std::max(height(), 1)), 0.01f * diagonal,
+                               10.f * diagonal * std::max(mCamera.distance(), 1.f));
     mGl->glEnable(GL_DEPTH_TEST);
     mProgram->bind();
-    mProgram->setUniformValue("viewProj", proj * view);
-    mProgram->setUniformValue("eye", eye);
+    mProgram->setUniformValue("viewProj", viewProj);
+    mProgram->setUniformValue("eye", mCamera.eye());
     mProgram->setUniformValue("sun", QVector3D(-0.35f, 0.55f, 0.75f).normalized());
     for (int t = 0; t < 4; ++t) {
         mProgram->setUniformValue("offset", QVector2D(float(t % 2) * e.x, float(t / 2) * e.y));
@@ -220,14 +229,15 @@ void SurfaceView::mouseMoveEvent(QMouseEvent *event)
 {
     if (!(event->buttons() & Qt::LeftButton))
         return;
-    const QPointF delta = event->position() - mLastPos;
+    mCamera.orbit(event->position() - mLastPos);
     mLastPos = event->position();
-    setCamera(mYaw + float(delta.x()) * 0.4f, mPitch + float(delta.y()) * 0.4f, mDistance);
+    update();
 }
 
 void SurfaceView::wheelEvent(QWheelEvent *event)
 {
-    setCamera(mYaw, mPitch, mDistance * std::pow(0.999f, float(event->angleDelta().y())));
+    mCamera.zoom(event->angleDelta().y());
+    update();
 }
 
 } // namespace plume

@@ -27,19 +27,24 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 namespace plume {
 
 namespace {
 
-constexpr float kFov = 40.f; // vertical field of view, degrees
-
-/// The orbit's pitch stays within the export camera's (renderParams::pitch).
-float clampPitch(float degrees)
+/// Yaw about +y (0 looks along -z), the pitch within the export camera's
+/// (renderParams::pitch), the distance in world units; a wheel notch moves 15 % nearer.
+OrbitCamera::Rig volumeRig()
 {
-    return std::clamp(degrees, float(renderParams::pitch.min), float(renderParams::pitch.max));
+    return {.sinAxis = {1.f, 0.f, 0.f},
+            .cosAxis = {0.f, 0.f, 1.f},
+            .up = {0.f, 1.f, 0.f},
+            .minPitch = float(renderParams::pitch.min),
+            .maxPitch = float(renderParams::pitch.max),
+            .minDistance = 1e-3f,
+            .maxDistance = 1e6f,
+            .zoomPerNotch = 0.85};
 }
 
 // Blackbody colours from emissionMin (1000 K) to emissionMax (6500 K), texel n at
@@ -82,7 +87,9 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
     , mDocument(document)
     , mTex(std::make_unique<Textures>())
     , mMeshes(std::make_unique<MeshSurfaces>())
+    , mCamera(volumeRig(), 30.f, 20.f, 3.f)
 {
+    mCamera.setTarget({0.5f, 0.5f, 0.5f});
     setFormat(volumeSurfaceFormat());
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(160, 160);
@@ -192,9 +199,7 @@ void VolumeView::setSkipEmptySpace(bool on)
 
 void VolumeView::setCamera(float yaw, float pitch, float distance)
 {
-    mYaw = yaw;
-    mPitch = clampPitch(pitch);
-    mDistance = std::max(distance, 1e-3f);
+    mCamera.set(yaw, pitch, distance);
     mFramed = true;
     changed();
 }
@@ -203,28 +208,17 @@ void VolumeView::frameDomain()
 {
     const sim::Domain d = makeDomain(mDocument->scene().domain);
     const sim::Vec3 e = d.extent();
-    mTarget = qv(d.origin + e * 0.5f);
-    const float radius = 0.5f * length(e);
-    mDistance = 1.1f * radius / std::sin(0.5f * kFov * std::numbers::pi_v<float> / 180.f);
+    mCamera.frame(qv(d.origin + e * 0.5f), 0.5f * length(e));
     mFramed = true;
     changed();
 }
 
-QVector3D VolumeView::eye() const
-{
-    const float y = mYaw * std::numbers::pi_v<float> / 180.f;
-    const float p = mPitch * std::numbers::pi_v<float> / 180.f;
-    const QVector3D direction(std::cos(p) * std::sin(y), std::sin(p), std::cos(p) * std::cos(y));
-    return mTarget + mDistance * direction;
-}
-
 QMatrix4x4 VolumeView::viewProjection() const
 {
-    QMatrix4x4 proj, view;
-    proj.perspective(kFov, float(width()) / float(std::max(1, height())), 0.01f * mDistance,
-                     100.f * mDistance);
-    view.lookAt(eye(), mTarget, {0.f, 1.f, 0.f});
-    return proj * view;
+    // The rays start on the near plane (drawVolume), a hundredth of the distance away.
+    const float d = mCamera.distance();
+    return mCamera.viewProjection(float(width()) / float(std::max(1, height())), 0.01f * d,
+                                  100.f * d);
 }
 
 void VolumeView::fail(const QString &reason)
@@ -733,19 +727,10 @@ void VolumeView::mouseMoveEvent(QMouseEvent *event)
         return;
     const QPointF delta = event->position() - mLastPos;
     mLastPos = event->position();
-    if (mPanDrag) {
-        // Moves the target in the view plane, one pixel per pixel at the target's depth.
-        const float perPixel = 2.f * mDistance
-                               * std::tan(0.5f * kFov * std::numbers::pi_v<float> / 180.f)
-                               / float(std::max(1, height()));
-        const QVector3D forward = (mTarget - eye()).normalized();
-        const QVector3D right = QVector3D::crossProduct(forward, {0.f, 1.f, 0.f}).normalized();
-        const QVector3D up = QVector3D::crossProduct(right, forward);
-        mTarget += (-float(delta.x()) * right + float(delta.y()) * up) * perPixel;
-    } else if (mDragButton == Qt::LeftButton) {
-        mYaw -= 0.4f * float(delta.x());
-        mPitch = clampPitch(mPitch + 0.4f * float(delta.y()));
-    }
+    if (mPanDrag)
+        mCamera.pan(delta, height());
+    else if (mDragButton == Qt::LeftButton)
+        mCamera.orbit(delta);
     changed();
 }
 
@@ -757,8 +742,7 @@ void VolumeView::mouseReleaseEvent(QMouseEvent *)
 
 void VolumeView::wheelEvent(QWheelEvent *event)
 {
-    const double steps = event->angleDelta().y() / 120.0;
-    mDistance = float(std::clamp(mDistance * std::pow(0.85, steps), 1e-3, 1e4));
+    mCamera.zoom(event->angleDelta().y());
     changed();
 }
 
