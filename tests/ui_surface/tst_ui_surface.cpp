@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The ocean's lit surface view under Xvfb with Mesa: a surface facing the sun is brighter than
-// one facing away, foam whitens it, frames upload once each, the layout offers the view for
-// ocean scenes only, and with OpenGL forced off it says why.
+// one facing away, foam whitens it, frames upload once each, the camera follows drags and the
+// wheel, the layout offers the view for ocean scenes only, and with OpenGL forced off it says
+// why.
 #include <ui/document/document.h>
 #include <ui/tools/tooloptions.h>
 #include <ui/viewport/glprobe.h>
@@ -63,6 +64,27 @@ double centreGrey(SurfaceView &view)
     return sum / count;
 }
 
+/// A drag from `from` to `to` with the left button held, as the pointer sends it to `w`.
+void drag(QWidget *w, QPoint from, QPoint to)
+{
+    const Qt::MouseButton left = Qt::LeftButton;
+    QMouseEvent press(QEvent::MouseButtonPress, from, w->mapToGlobal(from), left, left, {});
+    QCoreApplication::sendEvent(w, &press);
+    QMouseEvent move(QEvent::MouseMove, to, w->mapToGlobal(to), Qt::NoButton, left, {});
+    QCoreApplication::sendEvent(w, &move);
+    QMouseEvent release(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), left, {}, {});
+    QCoreApplication::sendEvent(w, &release);
+}
+
+/// A wheel turn of `angleDelta` eighths of a degree over `w` (120: one notch away from the user).
+void wheel(QWidget *w, int angleDelta)
+{
+    const QPointF at(20.0, 20.0);
+    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, angleDelta), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &event);
+}
+
 } // namespace
 
 class TestUiSurface : public QObject
@@ -110,6 +132,32 @@ private slots:
         view.showFrame(nullptr); // no frame: the sky only
         const QImage sky = view.grabFramebuffer();
         QCOMPARE(sky.pixel(80, 80), sky.pixel(5, 5));
+    }
+
+    // The orbit camera (OrbitCamera): a left drag turns it 0.4 degrees per pixel with the scene
+    // following the pointer (right: the yaw grows about +z; down: the eye rises), the pitch
+    // between 2 and 89 degrees; the wheel moves nearer or further (0.999 per eighth of a
+    // degree), between 0.05 and 20 diagonals.
+    void cameraFollowsThePointer()
+    {
+        SurfaceView view;
+        view.resize(160, 160);
+        view.setCamera(0.f, 30.f, 1.2f);
+        drag(&view, {50, 50}, {60, 45});
+        QCOMPARE(view.yaw(), 4.f);
+        QCOMPARE(view.pitch(), 28.f);
+        drag(&view, {50, 50}, {50, 500});
+        QCOMPARE(view.pitch(), 89.f);
+        drag(&view, {50, 500}, {50, 0});
+        QCOMPARE(view.pitch(), 2.f);
+        wheel(&view, 120);
+        QCOMPARE(view.distance(), float(1.2 * std::pow(0.999, 120)));
+        for (int n = 0; n < 100; ++n)
+            wheel(&view, 120);
+        QCOMPARE(view.distance(), 0.05f);
+        for (int n = 0; n < 100; ++n)
+            wheel(&view, -120);
+        QCOMPARE(view.distance(), 20.f);
     }
 
     // The layout offers Surface View for ocean scenes only and shows the view in place of the

@@ -3,10 +3,10 @@
 // its lit side, an empty domain shows the background, an obstacle in front hides what is
 // behind it; a flame glows warm (blackbody: red > green > blue); skipping empty space keeps
 // the picture; a mesh obstacle is a lit
-// surface; the level surface is a lit mesh; textures are uploaded once per changed frame; a still
-// follows interaction; the offscreen picture is upright with its overlay on top, and the main
-// window stays a raster window; and with OpenGL forced off the layout says why and the slices
-// still work.
+// surface; the level surface is a lit mesh; textures are uploaded once per changed frame; the
+// camera follows drags and the wheel; a still follows interaction; the offscreen picture is upright
+// with its overlay on top, and the main window stays a raster window; and with OpenGL forced off
+// the layout says why and the slices still work.
 #include <ui/document/document.h>
 #include <ui/mainwindow/mainwindow.h>
 #include <ui/mainwindow/viewexport.h>
@@ -129,6 +129,29 @@ struct FrontView
     }
     VolumeView view;
 };
+
+/// A drag from `from` to `to` with `button` held, as the pointer sends it to `w`.
+void drag(QWidget *w, QPoint from, QPoint to, Qt::MouseButton button = Qt::LeftButton,
+          Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QMouseEvent press(QEvent::MouseButtonPress, from, w->mapToGlobal(from), button, button,
+                      modifiers);
+    QCoreApplication::sendEvent(w, &press);
+    QMouseEvent move(QEvent::MouseMove, to, w->mapToGlobal(to), Qt::NoButton, button, modifiers);
+    QCoreApplication::sendEvent(w, &move);
+    QMouseEvent release(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), button, Qt::NoButton,
+                        modifiers);
+    QCoreApplication::sendEvent(w, &release);
+}
+
+/// A wheel turn of `angleDelta` eighths of a degree over `w` (120: one notch away from the user).
+void wheel(QWidget *w, int angleDelta)
+{
+    const QPointF at(20.0, 20.0);
+    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, angleDelta), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &event);
+}
 
 } // namespace
 
@@ -458,6 +481,38 @@ private slots:
         front.view.setLevelSurface(false);
         QCOMPARE(front.view.grabFramebuffer(), smoke);
         QCOMPARE(front.view.glErrors(), 0);
+    }
+
+    // The orbit camera (OrbitCamera): a left drag turns it 0.4 degrees per pixel with the scene
+    // following the pointer (right: the yaw falls; down: the eye rises), the pitch within the
+    // export camera's range; a wheel notch moves 15 % nearer; Shift + left drag pans (the
+    // picture moves, the angles and distance stay); F frames the domain again.
+    void cameraFollowsThePointer()
+    {
+        Document doc;
+        doc.reset(litScene(), {});
+        FrontView front(&doc);
+        VolumeView &view = front.view;
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showFrame(makeFrame(true, false));
+        drag(&view, {50, 50}, {60, 45});
+        QCOMPARE(view.yaw(), -4.f);
+        QCOMPARE(view.pitch(), -2.f);
+        drag(&view, {50, 50}, {50, 500});
+        QCOMPARE(view.pitch(), 89.f);
+        view.setCamera(0.f, 0.f, 2.5f);
+        wheel(&view, 120);
+        QCOMPARE(view.distance(), 2.125f);
+        const QImage before = view.renderStill();
+        drag(&view, {50, 50}, {70, 50}, Qt::LeftButton, Qt::ShiftModifier);
+        QCOMPARE(view.yaw(), 0.f);
+        QCOMPARE(view.pitch(), 0.f);
+        QCOMPARE(view.distance(), 2.125f);
+        QVERIFY(view.renderStill() != before);
+        QTest::keyClick(&view, Qt::Key_F);
+        const double radius = 0.5 * std::sqrt(3.0); // the unit cube's
+        QCOMPARE(view.distance(), float(1.1 * radius / std::sin(20.0 * std::numbers::pi / 180.0)));
+        QCOMPARE(view.glErrors(), 0);
     }
 
     // A change draws with the interactive settings; 250 ms later a still follows.

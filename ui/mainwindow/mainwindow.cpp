@@ -2,7 +2,6 @@
 #include <ui/mainwindow/mainwindow.h>
 
 #include <ui/mainwindow/autosave.h>
-#include <ui/mainwindow/editactions.h>
 #include <ui/mainwindow/gettingstarted.h>
 #include <ui/mainwindow/importmodeldialog.h>
 #include <ui/mainwindow/preferencesdialog.h>
@@ -22,7 +21,6 @@
 #include <ui/export/exportdialog.h>
 #include <ui/panels/outliner.h>
 #include <ui/panels/propertiespanel.h>
-#include <ui/panels/propertyhelp.h>
 #include <ui/panels/steadylabel.h>
 #include <ui/panels/timeline.h>
 #include <ui/panels/tooloptionspanel.h>
@@ -40,24 +38,18 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
-#include <QListView>
 #include <QLocale>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
-#include <QToolBar>
-#include <QUrl>
 
 // The embedded scenes live in a static library: register them explicitly (outside any
 // namespace, as Q_INIT_RESOURCE requires).
@@ -67,12 +59,10 @@ namespace plume {
 
 namespace {
 
-const Preference<QStringList> kRecentFiles("file/recent", {});
 const Preference<QByteArray> kGeometry("window/geometry", {});
 const Preference<QByteArray> kState("window/state", {});
 const Preference<QString> kLastDirectory("file/lastDirectory", QDir::homePath());
 const Preference<QString> kLastModelDirectory("file/lastModelDirectory", QDir::homePath());
-constexpr int kMaxRecent = 8;
 const char *const kDefaultScene = ":/scenes/plume-2d.plume";
 
 } // namespace
@@ -165,263 +155,6 @@ QAction *MainWindow::toolAction(const QString &name) const
 QAction *MainWindow::action(const QString &objectName) const
 {
     return findChild<QAction *>(objectName);
-}
-
-void MainWindow::createActions()
-{
-    auto make = [this](const QString &text, const char *name, const QKeySequence &key = {}) {
-        auto *a = new QAction(text, this);
-        a->setObjectName(name);
-        a->setShortcut(key);
-        return a;
-    };
-    // File
-    QMenu *file = menuBar()->addMenu("&File");
-    QAction *newAction = make("&New", "actionNew", QKeySequence::New);
-    QAction *fromTemplate = make("New from &Template...", "actionNewFromTemplate",
-                                 QKeySequence("Ctrl+Shift+N"));
-    fromTemplate->setStatusTip("Starts from an example scene: smoke, fire, explosion, wake...");
-    QAction *open = make("&Open...", "actionOpen", QKeySequence::Open);
-    QAction *saveAction = make("&Save", "actionSave", QKeySequence::Save);
-    QAction *saveAsAction = make("Save &As...", "actionSaveAs", QKeySequence::SaveAs);
-    QAction *revertAction = make("&Revert", "actionRevert");
-    QAction *exportAction = make("&Export...", "actionExport", QKeySequence("Ctrl+E"));
-    QAction *importModelAction = make("Import &Model...", "actionImportModel",
-                                      QKeySequence("Ctrl+I"));
-    importModelAction->setStatusTip("Adds a model file (OBJ, glTF, FBX, STL, PLY...) as an "
-                                    "obstacle or emitter; dropping one on a view does too");
-    QAction *quit = make("&Quit", "actionQuit", QKeySequence::Quit);
-    connect(newAction, &QAction::triggered, this, &MainWindow::newScene);
-    connect(fromTemplate, &QAction::triggered, this, &MainWindow::newFromTemplate);
-    connect(open, &QAction::triggered, this, &MainWindow::openWithPrompt);
-    connect(saveAction, &QAction::triggered, this, &MainWindow::save);
-    connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
-    connect(revertAction, &QAction::triggered, this, &MainWindow::revert);
-    connect(exportAction, &QAction::triggered, this, &MainWindow::exportScene);
-    connect(importModelAction, &QAction::triggered, this, &MainWindow::importModelWithPrompt);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
-    file->addAction(newAction);
-    file->addAction(fromTemplate);
-    file->addAction(open);
-    mRecentMenu = file->addMenu("Open &Recent");
-    QMenu *examples = file->addMenu("E&xamples");
-    for (const QString &path : exampleScenes())
-        examples->addAction(QFileInfo(path).completeBaseName(), this, [this, path] {
-            if (maybeSave())
-                openFile(path);
-        });
-    file->addSeparator();
-    file->addAction(saveAction);
-    file->addAction(saveAsAction);
-    file->addAction(revertAction);
-    file->addSeparator();
-    file->addAction(importModelAction);
-    file->addAction(exportAction);
-    file->addSeparator();
-    file->addAction(quit);
-    updateRecentMenu();
-
-    // Edit
-    QMenu *edit = menuBar()->addMenu("&Edit");
-    // The menu says what would be undone ("Undo Add obstacle stroke"); the toolbar button keeps
-    // a short label (the text is in its tooltip), or it grows with every command's name and
-    // pushes the tool buttons into the toolbar's overflow menu.
-    QAction *undo = mDocument->undoStack()->createUndoAction(this, "&Undo");
-    undo->setObjectName("actionUndo");
-    undo->setIconText("Undo");
-    undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = mDocument->undoStack()->createRedoAction(this, "&Redo");
-    redo->setObjectName("actionRedo");
-    redo->setIconText("Redo");
-    // Platform themes differ (Ctrl+Y or Ctrl+Shift+Z): accept both everywhere.
-    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
-    for (const QKeySequence &k : {QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")})
-        if (!redoKeys.contains(k))
-            redoKeys << k;
-    redo->setShortcuts(redoKeys);
-    QAction *del = make("&Delete", "actionDelete", QKeySequence::Delete);
-    connect(del, &QAction::triggered, this, &MainWindow::deleteSelected);
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addSeparator();
-    edit->addAction(del);
-    addSelectionActions(edit, this, mDocument,
-                        [this](const QString &text) { statusBar()->showMessage(text, 8000); });
-    edit->addSeparator();
-    // Keyframes: the timeline's Auto-Key and Insert Key (docs/animation.md).
-    mTimeline = new Timeline(mDocument);
-    edit->addAction(mTimeline->autoKeyAction());
-    edit->addAction(mTimeline->insertKeyAction());
-    edit->addSeparator();
-    QAction *savePreset = make("Save Item as Pre&set...", "actionSaveItemPreset");
-    savePreset->setStatusTip("Keeps the selected item's settings and shape for reuse in any "
-                             "scene (Edit > Add Preset)");
-    connect(savePreset, &QAction::triggered, this, [this] { saveItemPresetWithPrompt(); });
-    connect(mDocument, &Document::selectionChanged, savePreset,
-            [savePreset](int selected) { savePreset->setEnabled(selected >= 0); });
-    savePreset->setEnabled(false);
-    edit->addAction(savePreset);
-    mPresetMenu = edit->addMenu("&Add Preset");
-    mPresetMenu->setObjectName("menuAddPreset");
-    connect(mPresetMenu, &QMenu::aboutToShow, this, &MainWindow::updatePresetMenu);
-    updatePresetMenu();
-    edit->addSeparator();
-    QAction *preferences = make("&Preferences...", "actionPreferences", QKeySequence::Preferences);
-    connect(preferences, &QAction::triggered, this, &MainWindow::showPreferences);
-    edit->addAction(preferences);
-
-    // Simulation
-    QMenu *simMenu = menuBar()->addMenu("&Simulation");
-    mPlayAction = make("&Play", "actionPlay", Qt::Key_Space);
-    QAction *stepAction = make("S&tep", "actionStep", QKeySequence("."));
-    QAction *resetAction = make("&Reset", "actionReset", QKeySequence("Ctrl+R"));
-    connect(mPlayAction, &QAction::triggered, mSimulation, &SimulationController::togglePlay);
-    connect(stepAction, &QAction::triggered, mSimulation, &SimulationController::step);
-    connect(resetAction, &QAction::triggered, mSimulation, &SimulationController::reset);
-    connect(mSimulation, &SimulationController::playingChanged, this,
-            [this](bool playing) { mPlayAction->setText(playing ? "&Pause" : "&Play"); });
-    simMenu->addAction(mPlayAction);
-    simMenu->addAction(stepAction);
-    simMenu->addAction(resetAction);
-    simMenu->addSeparator();
-    QAction *clearCache = make("&Clear Cache", "actionClearCache");
-    clearCache->setToolTip("Frees every cached frame (memory and disk) and checkpoint, and "
-                           "starts again at frame 0");
-    connect(clearCache, &QAction::triggered, this, [this] {
-        mSimulation->clearCache();
-        showCacheUse();
-    });
-    simMenu->addAction(clearCache);
-
-    // View
-    QMenu *view = menuBar()->addMenu("&View");
-    auto *fieldCombo = new QComboBox(this);
-    fieldCombo->setObjectName("fieldCombo");
-    auto *fieldGroup = new QActionGroup(this);
-    QMenu *fields = view->addMenu("&Field");
-    for (ViewField f : kViewFields) {
-        QAction *a = fields->addAction(toDisplayName(f));
-        a->setCheckable(true);
-        a->setChecked(f == ViewField::Dye);
-        fieldGroup->addAction(a);
-        fieldCombo->addItem(toDisplayName(f));
-        connect(a, &QAction::triggered, this, [this, f, fieldCombo] {
-            mViewport->setField(f);
-            fieldCombo->setCurrentIndex(int(f));
-        });
-    }
-    connect(fieldCombo, &QComboBox::currentIndexChanged, this, [fieldGroup](int n) {
-        if (n >= 0 && !fieldGroup->actions()[n]->isChecked())
-            fieldGroup->actions()[n]->trigger();
-    });
-    // Ocean scenes offer the ocean's fields, the other schemes the fluid's; a field that leaves
-    // the menu gives way to the first one offered.
-    auto offerFields = [this, fieldGroup, fieldCombo] {
-        const bool ocean = mDocument->scene().simulation.params.scheme == sim::Scheme::Ocean;
-        auto *list = qobject_cast<QListView *>(fieldCombo->view());
-        for (ViewField f : kViewFields) {
-            const bool offered = isOceanView(f) == ocean;
-            fieldGroup->actions()[int(f)]->setVisible(offered);
-            if (list)
-                list->setRowHidden(int(f), !offered);
-        }
-        if (isOceanView(ViewField(fieldCombo->currentIndex())) != ocean)
-            fieldGroup->actions()[int(ocean ? ViewField::Height : ViewField::Dye)]->trigger();
-    };
-    connect(mDocument, &Document::changed, this, [offerFields](const ChangeEvent &e) {
-        if (e.type == ChangeEvent::Type::Reset || e.type == ChangeEvent::Type::Simulation)
-            offerFields();
-    });
-    offerFields();
-    struct OverlayAction
-    {
-        const char *text;
-        const char *name;
-        Viewport::Overlay overlay;
-        const char *tip;
-    };
-    const OverlayAction overlays[] = {
-        {"Velocity &Arrows", "actionArrows", Viewport::Arrows,
-         "Arrows along the velocity, the fastest as long as their spacing"},
-        {"&Streamlines", "actionStreamlines", Viewport::Streamlines,
-         "Evenly spaced streamlines of the velocity, coloured by speed (deep blue: still, "
-         "near white: the frame's top speed in units/s)"},
-        {"&Grid", "actionGrid", Viewport::Grid, "The simulation cells"},
-        {"&Obstacles", "actionObstacles", Viewport::Obstacles, "Obstacles filled"},
-        {"Item &Outlines", "actionOutlines", Viewport::Outlines, "Every item's outline"},
-        {"Colour &Legend", "actionLegend", Viewport::Legend,
-         "The colour map's range with units, and the value under the pointer with its cell"},
-        {"&Particles", "actionParticles", Viewport::Particles,
-         "The liquid's particles (sph scheme), coloured by speed"}};
-    for (const OverlayAction &o : overlays) {
-        QAction *a = make(o.text, o.name);
-        view->addAction(a);
-        a->setCheckable(true);
-        a->setChecked(mViewport->overlay(o.overlay));
-        a->setToolTip(o.tip);
-        a->setStatusTip(o.tip);
-        connect(a, &QAction::toggled, this,
-                [this, overlay = o.overlay](bool on) { mViewport->setOverlay(overlay, on); });
-    }
-    view->addSeparator();
-    QAction *fit = view->addAction("&Fit to View", mViewport, &Viewport::fitToView);
-    fit->setShortcut(QKeySequence("Home"));
-    mViewLayout->addMenuActions(view);
-    QAction *resetLayoutAction = make("&Reset Layout", "actionResetLayout");
-    resetLayoutAction->setStatusTip(
-        "Puts the window, docks and toolbars back as on the first start");
-    connect(resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
-    view->addAction(resetLayoutAction);
-    view->addSeparator();
-    QAction *saveImage = make("Save View &Image...", "actionSaveViewImage", QKeySequence("F12"));
-    saveImage->setStatusTip("Saves the views as shown (slices, overlays, volume) as a PNG");
-    connect(saveImage, &QAction::triggered, this, [this] { saveViewImageWithPrompt(); });
-    view->addAction(saveImage);
-    QAction *turntable = make("Save &Turntable...", "actionSaveTurntable");
-    turntable->setStatusTip("Saves PNG frames of the volume view turning once round the smoke");
-    connect(turntable, &QAction::triggered, this, [this] { saveTurntableWithPrompt(); });
-    // Offered for 3D scenes while the volume view exists (the action explains itself if
-    // triggered otherwise, e.g. from a test).
-    connect(mDocument, &Document::changed, turntable, [this, turntable] {
-        turntable->setEnabled(mDocument->scene().domain.dimension == Dimension::ThreeD
-                              && mViewLayout->volumeView());
-    });
-    view->addAction(turntable);
-
-    // Tools
-    QMenu *toolsMenu = menuBar()->addMenu("&Tools");
-    mToolGroup = new QActionGroup(this);
-    const char *keys[] = {"S", "E", "O", "W", "X", "C", "B", "K"};
-    for (std::size_t n = 0; n < mTools.size(); ++n) {
-        Tool *tool = mTools[n].get();
-        QAction *a = toolsMenu->addAction(tool->name());
-        a->setCheckable(true);
-        a->setShortcut(QKeySequence(keys[n]));
-        a->setStatusTip(tool->hint());
-        a->setToolTip(toolHelp(tool->name(), keys[n], tool->hint()));
-        a->setChecked(n == 0);
-        mToolGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, tool] { mViewport->setTool(tool); });
-    }
-
-    // Toolbars
-    QToolBar *fileBar = addToolBar("File");
-    fileBar->setObjectName("fileToolBar");
-    fileBar->addAction(newAction);
-    fileBar->addAction(open);
-    fileBar->addAction(saveAction);
-    fileBar->addAction(undo);
-    fileBar->addAction(redo);
-    QToolBar *simBar = addToolBar("Simulation");
-    simBar->setObjectName("simulationToolBar");
-    simBar->addAction(mPlayAction);
-    simBar->addAction(stepAction);
-    simBar->addAction(resetAction);
-    simBar->addSeparator();
-    simBar->addWidget(fieldCombo);
-    QToolBar *toolBar = addToolBar("Tools");
-    toolBar->setObjectName("toolsToolBar");
-    toolBar->addActions(mToolGroup->actions());
 }
 
 void MainWindow::createDocks()
@@ -672,12 +405,6 @@ void MainWindow::openWithPrompt()
         openFile(path);
 }
 
-void MainWindow::openRecent(const QString &path)
-{
-    if (maybeSave())
-        openFile(path);
-}
-
 bool MainWindow::saveTo(const QString &path)
 {
     if (sim::Status st = mDocument->save(path); !st) {
@@ -733,27 +460,6 @@ bool MainWindow::maybeSave()
     case QMessageBox::Discard: return true;
     default: return false;
     }
-}
-
-void MainWindow::addRecent(const QString &path)
-{
-    QStringList recent = kRecentFiles.get();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    kRecentFiles.set(recent);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    mRecentMenu->clear();
-    const QStringList recent = kRecentFiles.get();
-    for (const QString &path : recent)
-        mRecentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openRecent(path); })
-            ->setToolTip(path);
-    mRecentMenu->setEnabled(!recent.isEmpty());
 }
 
 bool MainWindow::saveViewImageWithPrompt(const QString &chosenPath)
@@ -864,29 +570,6 @@ bool MainWindow::addItemPreset(const QString &path)
     mDocument->undoStack()->push(new AddItem(mDocument, index, std::move(item)));
     mDocument->setSelectedItem(index);
     return true;
-}
-
-void MainWindow::updatePresetMenu()
-{
-    mPresetMenu->clear();
-    const QList<ItemPreset> presets = itemPresets();
-    const Dimension dimension = mDocument->scene().domain.dimension;
-    for (const ItemPreset &p : presets) {
-        QAction *a = mPresetMenu->addAction(QString("%1 (%2, %3)")
-                                                .arg(p.name, toString(p.kind),
-                                                     p.dimension == Dimension::ThreeD ? "3D"
-                                                                                      : "2D"),
-                                            this, [this, path = p.path] { addItemPreset(path); });
-        a->setEnabled(p.dimension == dimension);
-    }
-    if (presets.isEmpty())
-        mPresetMenu->addAction("No presets yet: select an item, Edit > Save Item as Preset")
-            ->setEnabled(false);
-    mPresetMenu->addSeparator();
-    mPresetMenu->addAction("Open Presets Folder", this, [] {
-        QDir().mkpath(itemPresetFolder());
-        QDesktopServices::openUrl(QUrl::fromLocalFile(itemPresetFolder()));
-    });
 }
 
 // The export dialog (flipbook, images, OpenVDB); it previews the frame shown. The interactive

@@ -9,6 +9,7 @@
 
 class QAction;
 class QActionGroup;
+class QComboBox;
 class QMenu;
 class QTimer;
 
@@ -123,10 +124,22 @@ protected:
 
 private:
     void createTools();
+    /// The menus and toolbars (mainwindowmenus.cpp), one function per menu.
     void createActions();
+    void createFileMenu();
+    void createEditMenu();
+    void addPresetActions(QMenu *edit);
+    void createSimulationMenu();
+    /// Returns the field combo box for the simulation toolbar.
+    QComboBox *createViewMenu();
+    QComboBox *addFieldActions(QMenu *view);
+    void addOverlayActions(QMenu *view);
+    void addViewImageActions(QMenu *view);
+    void createToolsMenu();
+    void createHelpMenu();
+    void createToolBars(QComboBox *fieldCombo);
     void createDocks();
     void createStatusBar();
-    void createHelpMenu();
     void applyDefaultDockSizes();
     void newScene();
     /// File > New from Template: the examples as starting points (TemplateDialog).

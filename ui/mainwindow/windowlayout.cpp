@@ -14,7 +14,6 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImageReader>
-#include <QMenuBar>
 #include <QMimeData>
 #include <QScreen>
 #include <QStatusBar>
@@ -74,16 +73,6 @@ void MainWindow::resetLayout()
     setGeometry(defaultGeometry());
     applyDefaultDockSizes();
     statusBar()->showMessage("Layout reset", 3000);
-}
-
-void MainWindow::createHelpMenu()
-{
-    QMenu *help = menuBar()->addMenu("&Help");
-    QAction *start = help->addAction("&Getting Started");
-    start->setObjectName("actionGettingStarted");
-    start->setShortcut(QKeySequence::HelpContents);
-    start->setStatusTip("Five things to try first, with their shortcuts");
-    connect(start, &QAction::triggered, this, &MainWindow::showGettingStarted);
 }
 
 void MainWindow::showGettingStarted() { mGettingStarted->popUp(); }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/viewport/meshsurfaces.h>
 
+#include <ui/viewport/shaderfile.h>
+
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
 
@@ -9,40 +11,6 @@
 namespace plume {
 
 namespace {
-
-const char *kMeshVertex = R"(#version 330 core
-layout(location = 0) in vec3 aPos;
-layout(location = 1) in vec3 aNormal;
-uniform mat4 uViewProj;
-uniform mat4 uModel;
-uniform mat3 uNormalMatrix;
-out vec3 vNormal;
-void main()
-{
-    vNormal = uNormalMatrix * aNormal;
-    gl_Position = uViewProj * (uModel * vec4(aPos, 1.0));
-}
-)";
-
-// Two-sided Lambert: a model's winding (and an open one's inside) is not known. One-sided for
-// meshes wound outwards.
-const char *kMeshFragment = R"(#version 330 core
-in vec3 vNormal;
-out vec4 fragColor;
-uniform vec4 uColor;
-uniform vec3 uLightDir;
-uniform vec3 uLight;
-uniform float uAmbient;
-uniform int uOneSided;
-void main()
-{
-    float len = length(vNormal);
-    float facing = len > 0.0 ? dot(vNormal / len, uLightDir) : 0.0;
-    float lambert = uOneSided != 0 ? max(facing, 0.0) : abs(facing);
-    vec3 c = uColor.rgb * (uLight * lambert + vec3(uAmbient));
-    fragColor = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), uColor.a);
-}
-)";
 
 QMatrix4x4 toMatrix(const Affine &a)
 {
@@ -66,12 +34,11 @@ bool MeshSurfaces::create(QOpenGLFunctions_3_3_Core *gl, QString *error)
 {
     mGl = gl;
     mProgram = std::make_unique<QOpenGLShaderProgram>();
-    const bool ok = mProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kMeshVertex)
-                    && mProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kMeshFragment)
-                    && mProgram->link();
+    QString log;
+    const bool ok = buildShaderProgram(*mProgram, "mesh.vert", "mesh.frag", &log);
     if (!ok) {
         if (error)
-            *error = "the mesh shaders did not compile: " + mProgram->log().left(300);
+            *error = "the mesh shaders did not compile: " + log.left(300);
         mProgram.reset();
         mGl = nullptr;
     }

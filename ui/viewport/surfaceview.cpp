@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/viewport/surfaceview.h>
 
+#include <ui/viewport/shaderfile.h>
+
 #include <QMatrix4x4>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -18,56 +20,25 @@ namespace {
 
 constexpr int kFloatsPerVertex = 7;
 
-const char *const kVertex = R"(#version 330 core
-layout(location = 0) in vec3 position;
-layout(location = 1) in vec3 normal;
-layout(location = 2) in float foam;
-uniform mat4 viewProj;
-uniform vec2 offset;
-out vec3 worldPos;
-out vec3 worldNormal;
-out float foamAmount;
-void main()
+/// z is up, yaw about +z (0 looks along +y), the distance in diagonals of the 2 x 2 tiles
+/// (setUnit), kept above the surface and never straight down.
+OrbitCamera::Rig surfaceRig()
 {
-    worldPos = position + vec3(offset, 0.0);
-    worldNormal = normal;
-    foamAmount = foam;
-    gl_Position = viewProj * vec4(worldPos, 1.0);
+    return {.sinAxis = {-1.f, 0.f, 0.f},
+            .cosAxis = {0.f, -1.f, 0.f},
+            .up = {0.f, 0.f, 1.f},
+            .minPitch = 2.f,
+            .maxPitch = 89.f,
+            .minDistance = 0.05f,
+            .maxDistance = 20.f,
+            .zoomPerNotch = std::pow(0.999, 120)};
 }
-)";
-
-// z is up. Sun: diffuse on deep-water colour plus a glint; the sky reflects by Schlick's
-// Fresnel term; foam mixes towards white.
-const char *const kFragment = R"(#version 330 core
-in vec3 worldPos;
-in vec3 worldNormal;
-in float foamAmount;
-uniform vec3 eye;
-uniform vec3 sun;
-out vec4 colour;
-void main()
-{
-    vec3 n = normalize(worldNormal);
-    vec3 v = normalize(eye - worldPos);
-    if (dot(n, v) < 0.0)
-        n = -n;
-    const vec3 deep = vec3(0.01, 0.09, 0.14);
-    const vec3 sky = vec3(0.55, 0.70, 0.86);
-    float diffuse = max(dot(n, sun), 0.0);
-    float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
-    vec3 r = reflect(-v, n);
-    float glint = pow(max(dot(r, sun), 0.0), 180.0);
-    vec3 c = mix(deep * (0.35 + 0.65 * diffuse), sky, fresnel) + vec3(1.0, 0.95, 0.85) * glint;
-    vec3 white = vec3(0.92, 0.95, 0.97) * (0.55 + 0.45 * diffuse);
-    c = mix(c, white, clamp(foamAmount, 0.0, 1.0));
-    colour = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
-}
-)";
 
 } // namespace
 
 SurfaceView::SurfaceView(QWidget *parent)
     : OffscreenGLWidget(parent)
+    , mCamera(surfaceRig(), 20.f, 30.f, 1.2f)
 {
     setObjectName("surfaceView");
     setFocusPolicy(Qt::StrongFocus);
@@ -108,9 +79,7 @@ void SurfaceView::releaseGL()
 
 void SurfaceView::setCamera(float yaw, float pitch, float distance)
 {
-    mYaw = yaw;
-    mPitch = std::clamp(pitch, 2.f, 89.f);
-    mDistance = std::clamp(distance, 0.05f, 20.f);
+    mCamera.set(yaw, pitch, distance);
     update();
 }
 
@@ -175,10 +144,8 @@ void SurfaceView::initializeGL()
         doneCurrent();
     });
     mProgram = std::make_unique<QOpenGLShaderProgram>();
-    if (!mProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kVertex)
-        || !mProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kFragment)
-        || !mProgram->link()) {
-        fail("the surface shaders did not compile: " + mProgram->log().left(300));
+    if (QString error; !buildShaderProgram(*mProgram, "surface.vert", "surface.frag", &error)) {
+        fail("the surface shaders did not compile: " + error.left(300));
         mProgram.reset();
         mGl = nullptr;
         return;
@@ -235,21 +202,17 @@ void SurfaceView::paintGL()
         ++mUploads;
     }
     const sim::Vec3 e = d.extent();
-    const QVector3D target(d.origin.x + e.x, d.origin.y + e.y, 0.f);
+    // The camera looks at the centre of the 2 x 2 tiles, its distance in their diagonals.
+    mCamera.setTarget({d.origin.x + e.x, d.origin.y + e.y, 0.f});
     const float diagonal = 2.f * std::hypot(e.x, e.y);
-    const float yaw = qDegreesToRadians(mYaw), pitch = qDegreesToRadians(mPitch);
-    const QVector3D eye = target
-                          + mDistance * diagonal
-                                * QVector3D(-std::sin(yaw) * std::cos(pitch),
-                                            -std::cos(yaw) * std::cos(pitch), std::sin(pitch));
-    QMatrix4x4 proj, view;
-    proj.perspective(40.f, float(width()) / float(std::max(height(), 1)), 0.01f * diagonal,
-                     10.f * diagonal * std::max(mDistance, 1.f));
-    view.lookAt(eye, target, {0.f, 0.f, 1.f});
+    mCamera.setUnit(diagonal);
+    const QMatrix4x4 viewProj =
+        mCamera.viewProjection(float(width()) / float(std::max(height(), 1)), 0.01f * diagonal,
+                               10.f * diagonal * std::max(mCamera.distance(), 1.f));
     mGl->glEnable(GL_DEPTH_TEST);
     mProgram->bind();
-    mProgram->setUniformValue("viewProj", proj * view);
-    mProgram->setUniformValue("eye", eye);
+    mProgram->setUniformValue("viewProj", viewProj);
+    mProgram->setUniformValue("eye", mCamera.eye());
     mProgram->setUniformValue("sun", QVector3D(-0.35f, 0.55f, 0.75f).normalized());
     for (int t = 0; t < 4; ++t) {
         mProgram->setUniformValue("offset", QVector2D(float(t % 2) * e.x, float(t / 2) * e.y));
@@ -266,14 +229,15 @@ void SurfaceView::mouseMoveEvent(QMouseEvent *event)
 {
     if (!(event->buttons() & Qt::LeftButton))
         return;
-    const QPointF delta = event->position() - mLastPos;
+    mCamera.orbit(event->position() - mLastPos);
     mLastPos = event->position();
-    setCamera(mYaw + float(delta.x()) * 0.4f, mPitch + float(delta.y()) * 0.4f, mDistance);
+    update();
 }
 
 void SurfaceView::wheelEvent(QWheelEvent *event)
 {
-    setCamera(mYaw, mPitch, mDistance * std::pow(0.999f, float(event->angleDelta().y())));
+    mCamera.zoom(event->angleDelta().y());
+    update();
 }
 
 } // namespace plume

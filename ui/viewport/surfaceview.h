@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ui/viewport/offscreenglwidget.h>
+#include <ui/viewport/orbitcamera.h>
 
 #include <ui/simulation/framecache.h>
 
@@ -21,7 +22,7 @@ namespace plume {
 /// shaded with its normals: a sun (diffuse and a specular glint), sky reflection weighted by
 /// Schlick's Fresnel term over deep-water colour, foam whitening it. The periodic patch is drawn
 /// 2 x 2 times, so that its seams show that it tiles. Frames without ocean fields draw only the
-/// sky. Camera: left drag orbits, the wheel zooms. Create it only when
+/// sky. Camera (OrbitCamera): left drag orbits, the wheel zooms. Create it only when
 /// openGLUnavailableReason() is empty.
 class SurfaceView : public OffscreenGLWidget
 {
@@ -36,6 +37,9 @@ public:
     /// Orbit camera about the centre of the 2 x 2 tiles: degrees about +z (0 looks along +y),
     /// degrees above the horizon, distance in patch diagonals.
     void setCamera(float yaw, float pitch, float distance);
+    float yaw() const { return mCamera.yaw(); }
+    float pitch() const { return mCamera.pitch(); }
+    float distance() const { return mCamera.distance(); }
     /// Vertex uploads so far (one per shown frame that changed the surface).
     int uploads() const { return mUploads; }
     /// Why the OpenGL resources could not be made, or empty.
@@ -67,7 +71,7 @@ private:
     bool mDirty = false;
     int mUploads = 0;
     QString mFailure;
-    float mYaw = 20.f, mPitch = 30.f, mDistance = 1.2f;
+    OrbitCamera mCamera;
     QPointF mLastPos;
 };
 

@@ -4,6 +4,7 @@
 #include <ui/viewport/gizmo.h>
 #include <ui/viewport/glprobe.h>
 #include <ui/viewport/meshsurfaces.h>
+#include <ui/viewport/shaderfile.h>
 #include <ui/viewport/viewport.h>
 
 #include <core/render/blackbody.h>
@@ -26,216 +27,29 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 namespace plume {
 
 namespace {
 
-constexpr float kFov = 40.f; // vertical field of view, degrees
-
-/// The orbit's pitch stays within the export camera's (renderParams::pitch).
-float clampPitch(float degrees)
+/// Yaw about +y (0 looks along -z), the pitch within the export camera's
+/// (renderParams::pitch), the distance in world units; a wheel notch moves 15 % nearer.
+OrbitCamera::Rig volumeRig()
 {
-    return std::clamp(degrees, float(renderParams::pitch.min), float(renderParams::pitch.max));
+    return {.sinAxis = {1.f, 0.f, 0.f},
+            .cosAxis = {0.f, 0.f, 1.f},
+            .up = {0.f, 1.f, 0.f},
+            .minPitch = float(renderParams::pitch.min),
+            .maxPitch = float(renderParams::pitch.max),
+            .minDistance = 1e-3f,
+            .maxDistance = 1e6f,
+            .zoomPerNotch = 0.85};
 }
-
-// A triangle covering the viewport, from gl_VertexID alone (no vertex buffer).
-const char *kScreenVertex = R"(#version 330 core
-out vec2 vNdc;
-void main()
-{
-    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2) * 2.0 - 1.0;
-    vNdc = p;
-    gl_Position = vec4(p, 0.0, 1.0);
-}
-)";
 
 // Blackbody colours from emissionMin (1000 K) to emissionMax (6500 K), texel n at
 // kelvin 1000 + 5500 n / (kBlackbodyTexels - 1): the CPU renderer's table (blackbody.h).
 constexpr int kBlackbodyTexels = 256;
-
-// Front-to-back emission-absorption ray march with single scattering, as core/render's
-// volumemarch.cpp does it on the CPU: each sample is lit by the light attenuated along a march
-// towards it (Beer-Lambert) plus the ambient term; hot gas and flame emit blackbody light
-// (emissionColor in renderer.h); the first solid cell is an opaque Lambert surface.
-const char *kVolumeFragment = R"(#version 330 core
-in vec2 vNdc;
-out vec4 fragColor;
-uniform mat4 uInvViewProj;
-uniform vec3 uBoxMin;
-uniform vec3 uBoxMax;
-uniform vec3 uTexel;
-uniform float uCell;
-// What every march sample reads, in one fetch: density, solid (0 or 1), the transmittance
-// towards the light (precomputed per frame at the cells, lightvolume.h: 0 in and behind solids,
-// exp(-densityScale * integral of density) elsewhere) and temperature.
-uniform sampler3D uMarch;
-uniform sampler3D uDye;
-uniform sampler3D uFlame;
-uniform sampler1D uBlackbody;
-uniform int uHasVolume;
-uniform int uHasFlame;
-uniform int uHasDye;
-uniform int uHasSolids;
-uniform vec3 uLightDir;
-uniform vec3 uLight;
-uniform float uAmbient;
-uniform vec3 uSmoke;
-uniform float uDensityScale;
-uniform float uStep;
-uniform float uEmission;
-uniform float uEmissionMin;
-uniform float uEmissionMax;
-uniform float uFlameIntensity;
-uniform float uAmbientTemperature;
-uniform float uBlackbodyTexels;
-uniform vec3 uBgBottom;
-uniform vec3 uBgTop;
-uniform vec3 uMarchMin;
-uniform vec3 uMarchMax;
-uniform int uMarchEmpty;
-
-vec3 toUvw(vec3 p) { return (p - uBoxMin) / (uBoxMax - uBoxMin); }
-
-bool boxHit(vec3 o, vec3 d, out float t0, out float t1)
-{
-    vec3 inv = 1.0 / d;
-    vec3 a = (uBoxMin - o) * inv;
-    vec3 b = (uBoxMax - o) * inv;
-    vec3 lo = min(a, b);
-    vec3 hi = max(a, b);
-    t0 = max(max(lo.x, lo.y), max(lo.z, 0.0));
-    t1 = min(min(hi.x, hi.y), hi.z);
-    return t1 > t0;
-}
-
-// The samples [first, last] of a march from t0 in steps of uStep that can fall inside the box
-// outside which nothing shows (marchbounds.h); the others add nothing and are skipped. One
-// sample of slack either side covers rounding.
-bool marchRange(vec3 o, vec3 d, float t0, int steps, out int first, out int last)
-{
-    first = 0;
-    last = -1;
-    if (uMarchEmpty != 0)
-        return false;
-    vec3 inv = 1.0 / d;
-    vec3 a = (uMarchMin - o) * inv;
-    vec3 b = (uMarchMax - o) * inv;
-    vec3 lo = min(a, b);
-    vec3 hi = max(a, b);
-    float ta = max(max(lo.x, lo.y), lo.z);
-    float tb = min(min(hi.x, hi.y), hi.z);
-    if (!(tb >= ta))
-        return false;
-    float n = float(steps);
-    first = int(clamp(floor((ta - t0) / uStep - 0.5) - 1.0, 0.0, n));
-    last = int(clamp(ceil((tb - t0) / uStep - 0.5) + 1.0, -1.0, n - 1.0));
-    return first <= last;
-}
-
-float solid(vec3 uvw) { return uHasSolids != 0 ? texture(uMarch, uvw).g : 0.0; }
-
-// Transmittance from p to the light.
-float shadow(vec3 p) { return texture(uMarch, toUvw(p)).b; }
-
-// emissionColor: the blackbody colour at the temperature's kelvin, as bright as t^2 times
-// the emission intensity plus the flame times the flame intensity.
-vec3 emission(float temp, float flame)
-{
-    float t = clamp((temp - uEmissionMin) / (uEmissionMax - uEmissionMin), 0.0, 1.0);
-    float brightness = t * t * max(uEmission, 0.0) + uFlameIntensity * max(flame, 0.0);
-    vec3 c = texture(uBlackbody, (t * (uBlackbodyTexels - 1.0) + 0.5) / uBlackbodyTexels).rgb;
-    return c * brightness;
-}
-
-// The outward normal from the filtered solid flags' gradient over two cells each way, smooth
-// enough to shade a voxelised sphere as a sphere.
-vec3 solidNormal(vec3 uvw, vec3 d)
-{
-    vec3 e = 2.0 * uTexel;
-    vec3 g = vec3(solid(uvw + vec3(e.x, 0.0, 0.0)) - solid(uvw - vec3(e.x, 0.0, 0.0)),
-                  solid(uvw + vec3(0.0, e.y, 0.0)) - solid(uvw - vec3(0.0, e.y, 0.0)),
-                  solid(uvw + vec3(0.0, 0.0, e.z)) - solid(uvw - vec3(0.0, 0.0, e.z)));
-    return length(g) > 1e-4 ? -normalize(g) : -d;
-}
-
-void main()
-{
-    vec4 a = uInvViewProj * vec4(vNdc, -1.0, 1.0);
-    vec4 b = uInvViewProj * vec4(vNdc, 1.0, 1.0);
-    vec3 o = a.xyz / a.w;
-    vec3 d = normalize(b.xyz / b.w - o);
-    vec3 bg = mix(uBgBottom, uBgTop, vNdc.y * 0.5 + 0.5);
-    vec3 color = vec3(0.0);
-    float trans = 1.0;
-    float t0, t1;
-    if (uHasVolume != 0 && boxHit(o, d, t0, t1)) {
-        // A per-pixel offset of the first sample turns step banding into fine noise.
-        t0 += uStep * fract(sin(dot(gl_FragCoord.xy, vec2(12.9898, 78.233))) * 43758.5453);
-        int steps = int(ceil((t1 - t0) / uStep));
-        int first, last;
-        marchRange(o, d, t0, steps, first, last);
-        float emissionRate = 0.5 * uDensityScale;
-        for (int k = first; k <= last && trans > 0.003; ++k) {
-            float ta = t0 + float(k) * uStep;
-            float ds = min(uStep, t1 - ta);
-            vec3 p = o + d * (ta + 0.5 * ds);
-            vec3 uvw = toUvw(p);
-            vec4 m = texture(uMarch, uvw);
-            if (uHasSolids != 0 && m.g > 0.5) {
-                // Bisect back to where the filtered solid flags cross 0.5, so the surface and
-                // its normal do not depend on where the jittered step landed in the voxel.
-                float lo = max(ta + 0.5 * ds - uStep, t0);
-                float hi = ta + 0.5 * ds;
-                for (int b = 0; b < 6; ++b) {
-                    float mid = 0.5 * (lo + hi);
-                    if (solid(toUvw(o + d * mid)) > 0.5)
-                        hi = mid;
-                    else
-                        lo = mid;
-                }
-                p = o + d * hi;
-                uvw = toUvw(p);
-                vec3 n = solidNormal(uvw, d);
-                float lambert = max(dot(n, uLightDir), 0.0) * shadow(p + n * (1.5 * uCell));
-                color += trans * vec3(0.55, 0.6, 0.68) * (uLight * lambert + uAmbient);
-                trans = 0.0;
-                break;
-            }
-            if (uEmission > 0.0 || uHasFlame != 0) {
-                float temp = m.a - uAmbientTemperature;
-                float flame = uHasFlame != 0 ? texture(uFlame, uvw).r : 0.0;
-                color += trans * (1.0 - exp(-emissionRate * ds)) * emission(temp, flame);
-            }
-            float rho = m.r;
-            if (rho <= 1e-6)
-                continue;
-            float alpha = 1.0 - exp(-uDensityScale * rho * ds);
-            vec3 albedo = uSmoke;
-            if (uHasDye != 0)
-                albedo = min(texture(uDye, uvw).rgb / rho, vec3(1.0));
-            color += trans * alpha * albedo * (uLight * m.b + uAmbient);
-            trans *= 1.0 - alpha;
-        }
-    }
-    vec3 c = color + trans * bg;
-    fragColor = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
-}
-)";
-
-const char *kLineVertex = R"(#version 330 core
-layout(location = 0) in vec3 aPos;
-uniform mat4 uViewProj;
-void main() { gl_Position = uViewProj * vec4(aPos, 1.0); }
-)";
-
-const char *kLineFragment = R"(#version 330 core
-uniform vec4 uColor;
-out vec4 fragColor;
-void main() { fragColor = uColor; }
-)";
 
 QVector3D qv(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -273,7 +87,9 @@ VolumeView::VolumeView(Document *document, QWidget *parent)
     , mDocument(document)
     , mTex(std::make_unique<Textures>())
     , mMeshes(std::make_unique<MeshSurfaces>())
+    , mCamera(volumeRig(), 30.f, 20.f, 3.f)
 {
+    mCamera.setTarget({0.5f, 0.5f, 0.5f});
     setFormat(volumeSurfaceFormat());
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(160, 160);
@@ -383,9 +199,7 @@ void VolumeView::setSkipEmptySpace(bool on)
 
 void VolumeView::setCamera(float yaw, float pitch, float distance)
 {
-    mYaw = yaw;
-    mPitch = clampPitch(pitch);
-    mDistance = std::max(distance, 1e-3f);
+    mCamera.set(yaw, pitch, distance);
     mFramed = true;
     changed();
 }
@@ -394,28 +208,17 @@ void VolumeView::frameDomain()
 {
     const sim::Domain d = makeDomain(mDocument->scene().domain);
     const sim::Vec3 e = d.extent();
-    mTarget = qv(d.origin + e * 0.5f);
-    const float radius = 0.5f * length(e);
-    mDistance = 1.1f * radius / std::sin(0.5f * kFov * std::numbers::pi_v<float> / 180.f);
+    mCamera.frame(qv(d.origin + e * 0.5f), 0.5f * length(e));
     mFramed = true;
     changed();
 }
 
-QVector3D VolumeView::eye() const
-{
-    const float y = mYaw * std::numbers::pi_v<float> / 180.f;
-    const float p = mPitch * std::numbers::pi_v<float> / 180.f;
-    const QVector3D direction(std::cos(p) * std::sin(y), std::sin(p), std::cos(p) * std::cos(y));
-    return mTarget + mDistance * direction;
-}
-
 QMatrix4x4 VolumeView::viewProjection() const
 {
-    QMatrix4x4 proj, view;
-    proj.perspective(kFov, float(width()) / float(std::max(1, height())), 0.01f * mDistance,
-                     100.f * mDistance);
-    view.lookAt(eye(), mTarget, {0.f, 1.f, 0.f});
-    return proj * view;
+    // The rays start on the near plane (drawVolume), a hundredth of the distance away.
+    const float d = mCamera.distance();
+    return mCamera.viewProjection(float(width()) / float(std::max(1, height())), 0.01f * d,
+                                  100.f * d);
 }
 
 void VolumeView::fail(const QString &reason)
@@ -447,16 +250,10 @@ void VolumeView::initializeGL()
     });
     mVolumeProgram = std::make_unique<QOpenGLShaderProgram>();
     mLineProgram = std::make_unique<QOpenGLShaderProgram>();
-    const bool ok = mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kScreenVertex)
-                    && mVolumeProgram->addShaderFromSourceCode(QOpenGLShader::Fragment,
-                                                               kVolumeFragment)
-                    && mVolumeProgram->link()
-                    && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Vertex, kLineVertex)
-                    && mLineProgram->addShaderFromSourceCode(QOpenGLShader::Fragment, kLineFragment)
-                    && mLineProgram->link();
-    if (!ok) {
-        const QString log = mVolumeProgram->log() + mLineProgram->log();
-        fail("the volume shaders did not compile: " + log.left(300));
+    // The shaders are files in ui/viewport/shaders (volume: the ray march; line: the gizmos).
+    if (QString error; !buildShaderProgram(*mVolumeProgram, "volume.vert", "volume.frag", &error)
+                       || !buildShaderProgram(*mLineProgram, "line.vert", "line.frag", &error)) {
+        fail("the volume shaders did not compile: " + error.left(300));
         mGl = nullptr;
         return;
     }
@@ -930,19 +727,10 @@ void VolumeView::mouseMoveEvent(QMouseEvent *event)
         return;
     const QPointF delta = event->position() - mLastPos;
     mLastPos = event->position();
-    if (mPanDrag) {
-        // Moves the target in the view plane, one pixel per pixel at the target's depth.
-        const float perPixel = 2.f * mDistance
-                               * std::tan(0.5f * kFov * std::numbers::pi_v<float> / 180.f)
-                               / float(std::max(1, height()));
-        const QVector3D forward = (mTarget - eye()).normalized();
-        const QVector3D right = QVector3D::crossProduct(forward, {0.f, 1.f, 0.f}).normalized();
-        const QVector3D up = QVector3D::crossProduct(right, forward);
-        mTarget += (-float(delta.x()) * right + float(delta.y()) * up) * perPixel;
-    } else if (mDragButton == Qt::LeftButton) {
-        mYaw -= 0.4f * float(delta.x());
-        mPitch = clampPitch(mPitch + 0.4f * float(delta.y()));
-    }
+    if (mPanDrag)
+        mCamera.pan(delta, height());
+    else if (mDragButton == Qt::LeftButton)
+        mCamera.orbit(delta);
     changed();
 }
 
@@ -954,8 +742,7 @@ void VolumeView::mouseReleaseEvent(QMouseEvent *)
 
 void VolumeView::wheelEvent(QWheelEvent *event)
 {
-    const double steps = event->angleDelta().y() / 120.0;
-    mDistance = float(std::clamp(mDistance * std::pow(0.85, steps), 1e-3, 1e4));
+    mCamera.zoom(event->angleDelta().y());
     changed();
 }
 

@@ -3,6 +3,7 @@
 
 #include <ui/viewport/levelsurface.h>
 #include <ui/viewport/offscreenglwidget.h>
+#include <ui/viewport/orbitcamera.h>
 
 #include <ui/simulation/framecache.h>
 
@@ -73,9 +74,9 @@ public:
     Quality stillQuality() const { return mStill; }
     /// Orbit camera: degrees about +y and above the horizon, distance from the target.
     void setCamera(float yaw, float pitch, float distance);
-    float yaw() const { return mYaw; }
-    float pitch() const { return mPitch; }
-    float distance() const { return mDistance; }
+    float yaw() const { return mCamera.yaw(); }
+    float pitch() const { return mCamera.pitch(); }
+    float distance() const { return mCamera.distance(); }
     /// Level surface mode: the density's iso-surface at `iso` instead of the smoke.
     void setLevelSurface(bool on);
     void setLevelSurfaceIso(float iso);
@@ -128,7 +129,6 @@ private:
     float marchResolution(const Quality &q) const;
     void uploadBlackbody();
     QMatrix4x4 viewProjection() const;
-    QVector3D eye() const;
     void drawVolume(const QMatrix4x4 &viewProj, bool still);
     void drawMeshes(const QMatrix4x4 &viewProj);
     void drawLines(const QMatrix4x4 &viewProj);
@@ -159,11 +159,8 @@ private:
     bool mStillDue = false;
     QTimer mStillTimer;
     QElapsedTimer mFrameClock; ///< time since the last new volume was shown
-    float mYaw = 30.f;
-    float mPitch = 20.f;
-    float mDistance = 3.f;
+    OrbitCamera mCamera;
     bool mCaption = true; ///< false while renderStill() draws
-    QVector3D mTarget{0.5f, 0.5f, 0.5f};
     QPointF mLastPos;
     Qt::MouseButton mDragButton = Qt::NoButton;
     bool mPanDrag = false;
