@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/bake/bakerecord.h>
 
+#include <core/bake/sinks/bakesink.h>
+
 #include <core/export/frameimage.h>
 #include <core/io/scenehash.h>
 #include <core/io/scenewriter.h>
@@ -14,6 +16,16 @@
 #include <vector>
 
 namespace plume {
+
+std::filesystem::path checkpointPath(const std::filesystem::path &resumeDir)
+{
+    return resumeDir / "checkpoint.plumeckpt";
+}
+
+std::filesystem::path keptFramePath(const std::filesystem::path &resumeDir, int frame)
+{
+    return resumeDir / ("flipbook." + frameNumber(frame) + ".frame");
+}
 
 namespace {
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <core/bake/baker.h>
+#include <core/bake/bakesettings.h>
 
 #include <core/render/renderer.h>
+#include <core/scene/scene.h>
 
 #include <QJsonObject>
 
@@ -23,6 +24,11 @@ namespace plume {
 
 /// The resume folder's name.
 inline constexpr const char *kResumeFolder = ".plume-bake";
+
+/// <resumeDir>/checkpoint.plumeckpt: the solver state at the last checkpoint.
+std::filesystem::path checkpointPath(const std::filesystem::path &resumeDir);
+/// <resumeDir>/flipbook.<frame:04d>.frame: a flipbook frame kept until the atlas is written.
+std::filesystem::path keptFramePath(const std::filesystem::path &resumeDir, int frame);
 
 /// What identifies a bake: the same record means the same output files.
 struct BakeRecord

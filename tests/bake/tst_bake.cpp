@@ -253,7 +253,7 @@ private slots:
         settings.lastFrame = s.simulation.frameEnd;
         const BakeResult result = bakeScene(s, settings, &observer);
         QVERIFY(!result.status.ok());
-        QVERIFY(result.cancelled);
+        QVERIFY(isCancelled(result.outcome));
         QCOMPARE(int(result.files.size()), 2);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
         for (const auto &f : result.files) {
@@ -290,7 +290,7 @@ private slots:
 
         settings.outputDirectory = dir.filePath("cut").toStdString();
         const BakeResult cut = bakeScene(s, settings, &observer);
-        QVERIFY(cut.cancelled && cut.resumable);
+        QVERIFY(isCancelled(cut.outcome) && isResumable(cut.outcome));
         QVERIFY(QFile::exists(dir.filePath("cut/.plume-bake/checkpoint.plumeckpt")));
         settings.resume = true;
         const BakeResult resumed = bakeScene(s, settings);
@@ -308,16 +308,16 @@ private slots:
 
         // Nothing left to resume; other settings are refused by name.
         const BakeResult again = bakeScene(s, settings);
-        QVERIFY(again.refused);
+        QCOMPARE(again.outcome, BakeOutcome::ResumeRefused);
         QVERIFY2(again.status.error.find("holds no interrupted bake") != std::string::npos,
                  again.status.error.c_str());
         settings.resume = false;
         settings.outputDirectory = dir.filePath("cut2").toStdString();
-        QVERIFY(bakeScene(s, settings, &observer).cancelled);
+        QVERIFY(isCancelled(bakeScene(s, settings, &observer).outcome));
         settings.resume = true;
         settings.render.width = 40;
         const BakeResult other = bakeScene(s, settings);
-        QVERIFY(other.refused);
+        QCOMPARE(other.outcome, BakeOutcome::ResumeRefused);
         QVERIFY2(other.status.error.find("the bake's options changed: export.render.width 32 "
                                          "-> 40")
                      != std::string::npos,
@@ -365,7 +365,7 @@ private slots:
         QCOMPARE(surface->getGridClass(), openvdb::GRID_LEVEL_SET);
 
         settings.outputDirectory = dir.filePath("cut").toStdString();
-        QVERIFY(bakeScene(s, settings, &observer).cancelled);
+        QVERIFY(isCancelled(bakeScene(s, settings, &observer).outcome));
         settings.resume = true;
         const BakeResult resumed = bakeScene(s, settings);
         QVERIFY2(resumed.status.ok(), resumed.status.error.c_str());
@@ -380,11 +380,11 @@ private slots:
         settings.outputDirectory = dir.filePath("cut2").toStdString();
         settings.resume = false;
         observer.written = 0;
-        QVERIFY(bakeScene(s, settings, &observer).cancelled);
+        QVERIFY(isCancelled(bakeScene(s, settings, &observer).outcome));
         settings.resume = true;
         settings.levelSurfaceIso = 0.1f;
         const BakeResult other = bakeScene(s, settings);
-        QVERIFY(other.refused);
+        QCOMPARE(other.outcome, BakeOutcome::ResumeRefused);
         QVERIFY2(other.status.error.find("levelSurfaceIso") != std::string::npos,
                  other.status.error.c_str());
     }
@@ -447,7 +447,7 @@ private slots:
             settings.mesh = QString(what) == "meshes";
             settings.levelSurface = QString(what) == "a level surface";
             const BakeResult r = bakeScene(s, settings);
-            QVERIFY(r.invalid);
+            QCOMPARE(r.outcome, BakeOutcome::Invalid);
             const QString message = QString::fromStdString(r.status.error);
             QVERIFY2(message.contains(QString(what) + " of a domain above 512^3 cells")
                          && message.contains("1024 x 1024 x 1024"),

@@ -339,7 +339,7 @@ private slots:
         dialog.cancelExport();
         QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().first().toBool(), false);
-        QVERIFY(dialog.lastResult().cancelled);
+        QVERIFY(isCancelled(dialog.lastResult().outcome));
         QVERIFY(dialog.lastResult().files.size() < 300);
         QVERIFY(!exists(dir.filePath("cancel_flipbook.png")));
         QVERIFY(!exists(dir.filePath("cancel_flipbook.json")));

@@ -2,10 +2,12 @@
 #include <ui/export/exportdialog.h>
 
 #include <ui/export/atlaspreview.h>
+#include <ui/export/exportwidgets.h>
 #include <ui/export/framepreview.h>
 #include <ui/export/oceanmapsgroup.h>
 #include <ui/export/passeseditor.h>
 
+#include <core/bake/bakeplan.h>
 #include <core/export/flipbook.h>
 #include <core/export/passes.h>
 #include <ui/document/document.h>
@@ -40,18 +42,9 @@
 
 namespace plume {
 
-namespace {
+using namespace exportwidgets;
 
-/// Two widgets in one form row, with an optional word between them ("to", "x").
-QHBoxLayout *sideBySide(QWidget *first, QWidget *second, const QString &between = {})
-{
-    auto *row = new QHBoxLayout;
-    row->addWidget(first);
-    if (!between.isEmpty())
-        row->addWidget(new QLabel(between));
-    row->addWidget(second);
-    return row;
-}
+namespace {
 
 const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
 const char *const kVdbKey = "vdb";
@@ -66,70 +59,6 @@ TextureOptions previewedTextures(const BakeSettings &s)
 /// Preview channel entries past colour, emission and motion: kTextureEntry + 2 * texture
 /// index (+ 1 for its alpha channel).
 constexpr int kTextureEntry = 100;
-
-/// What plume-cli bakes from presets alone: OpenVDB unless an image output is enabled.
-bool cliWritesVdb(const ExportPresets &p) { return !p.flipbook.enabled && !p.images.enabled; }
-
-QComboBox *comboBox(const char *name, std::initializer_list<std::pair<const char *, int>> items)
-{
-    auto *box = new QComboBox;
-    box->setObjectName(name);
-    for (const auto &[text, value] : items)
-        box->addItem(text, value);
-    return box;
-}
-
-void select(QComboBox *box, int value) { box->setCurrentIndex(std::max(0, box->findData(value))); }
-int selected(const QComboBox *box) { return box->currentData().toInt(); }
-
-QSpinBox *spinBox(const char *name, int lo, int hi, const QString &special = {})
-{
-    auto *box = new QSpinBox;
-    box->setObjectName(name);
-    box->setRange(lo, hi);
-    box->setSpecialValueText(special);
-    return box;
-}
-
-/// A spin box with a setting's range (the one the scene reader and plume-cli check).
-QSpinBox *spinBox(const char *name, const sim::Param &range, const QString &special = {})
-{
-    return spinBox(name, int(range.lowest()), int(range.highest()), special);
-}
-
-QDoubleSpinBox *doubleBox(const char *name, const sim::Param &range, double step,
-                          const QString &suffix = {})
-{
-    auto *box = new QDoubleSpinBox;
-    box->setObjectName(name);
-    box->setDecimals(range.decimals);
-    box->setRange(range.lowest(), range.highest());
-    box->setSingleStep(step);
-    box->setSuffix(suffix);
-    return box;
-}
-
-QCheckBox *checkBox(const char *name, const QString &text)
-{
-    auto *box = new QCheckBox(text);
-    box->setObjectName(name);
-    return box;
-}
-
-QComboBox *alphaBox(const char *name)
-{
-    return comboBox(name, {{"Premultiplied", int(AlphaMode::Premultiplied)},
-                           {"Straight", int(AlphaMode::Straight)}});
-}
-
-QComboBox *depthBox(const char *name) { return comboBox(name, {{"8 bit", 8}, {"16 bit", 16}}); }
-
-QComboBox *emissionBox(const char *name)
-{
-    return comboBox(name, {{"None", int(EmissionOutput::None)},
-                           {"Added to colour", int(EmissionOutput::Combined)},
-                           {"Separate atlas/images", int(EmissionOutput::Separate)}});
-}
 
 } // namespace
 
@@ -459,7 +388,7 @@ void ExportDialog::load(const ExportPresets &p)
     mFlipbookOn->setChecked(p.flipbook.enabled);
     mImagesOn->setChecked(p.images.enabled);
     mVdbOn->setChecked(p.extra.contains(kVdbKey) ? p.extra.value(kVdbKey).toBool()
-                                                 : cliWritesVdb(p));
+                                                 : vdbByDefault(p));
     const int first = p.flipbook.first != kBakeRange ? p.flipbook.first : p.images.first;
     const int last = p.flipbook.last != kBakeRange ? p.flipbook.last : p.images.last;
     mFirst->setValue(first == kBakeRange ? scene.simulation.frameStart : first);
@@ -591,7 +520,7 @@ ExportPresets ExportDialog::presets() const
 
     if (!mOcean) { // an ocean's bake writes maps, never a volume: its presets keep the key
         p.extra.remove(kVdbKey);
-        if (mVdbOn->isChecked() != cliWritesVdb(p))
+        if (mVdbOn->isChecked() != vdbByDefault(p))
             p.extra.insert(kVdbKey, mVdbOn->isChecked());
     }
     return p;
@@ -617,22 +546,12 @@ BakeSettings ExportDialog::bakeSettings() const
     s.flipbook.first = s.flipbook.last = s.images.first = s.images.last = kBakeRange;
     s.flipbook.fileName.clear();
     s.images.fileName.clear();
+    if (oceanMapsEnabled()) // the plan gives them the bake's folder, base name and frames
+        s.oceanMaps = mOceanGroup->settings();
     return s;
 }
 
 bool ExportDialog::oceanMapsEnabled() const { return mOcean && mOceanOn->isChecked(); }
-
-OceanBakeSettings ExportDialog::oceanSettings() const
-{
-    OceanBakeSettings s = mOceanGroup->settings();
-    const BakeSettings b = bakeSettings();
-    s.outputDirectory = b.outputDirectory;
-    s.baseName = b.baseName;
-    s.firstFrame = b.firstFrame;
-    s.lastFrame = b.lastFrame;
-    s.plumeVersion = b.plumeVersion;
-    return s;
-}
 
 void ExportDialog::optionsChanged()
 {
@@ -743,41 +662,12 @@ void ExportDialog::requestFrame()
     mFrame->request(std::move(r));
 }
 
-// Why the options cannot bake, or empty.
+// Why the options cannot bake, or empty: the bake plan's refusal, word for word what plume-cli
+// prints for the same settings.
 QString ExportDialog::validate() const
 {
-    const BakeSettings s = bakeSettings();
-    const bool ocean = oceanMapsEnabled();
-    if (!s.vdb && !s.flipbook.enabled && !s.images.enabled && !s.flowMap && !ocean)
-        return "Choose at least one output.";
-    if (ocean && !mOceanGroup->problem().isEmpty())
-        return mOceanGroup->problem();
-    if (s.outputDirectory.empty())
-        return "Choose an output folder.";
-    if (s.baseName.empty())
-        return "Enter a base name.";
-    if (sim::Status st = checkFrameRange(mDocument->scene(), s.firstFrame, s.lastFrame); !st)
-        return QString::fromStdString(st.error);
-    const bool is2D = mDocument->scene().domain.dimension == Dimension::TwoD;
-    if (s.flipbook.enabled) {
-        if (sim::Status st = checkPasses(passTextures(textureOptions(s.flipbook)), is2D); !st)
-            return "Flipbook: " + QString::fromStdString(st.error);
-    }
-    if (s.images.enabled) {
-        if (sim::Status st = checkPasses(passTextures(textureOptions(s.images)), is2D); !st)
-            return "Images: " + QString::fromStdString(st.error);
-    }
-    if (s.flipbook.enabled) {
-        std::vector<int> frames;
-        int step = 1;
-        if (sim::Status st = selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames,
-                                                  step);
-            !st)
-            return "Flipbook: " + QString::fromStdString(st.error);
-    }
-    if (sim::Status st = checkRenderSettings(s.render); !st)
-        return QString::fromStdString(st.error);
-    return {};
+    const PlannedBake planned = planBake(mDocument->scene(), bakeSettings());
+    return QString::fromStdString(planned.message);
 }
 
 void ExportDialog::browse()
@@ -791,8 +681,9 @@ bool ExportDialog::startExport()
 {
     if (isExporting())
         return false;
-    if (const QString problem = validate(); !problem.isEmpty()) {
-        mMessage->setText(problem);
+    const PlannedBake planned = planBake(mDocument->scene(), bakeSettings());
+    if (!planned.ok()) {
+        mMessage->setText(QString::fromStdString(planned.message));
         return false;
     }
     const ExportPresets p = presets();
@@ -800,31 +691,16 @@ bool ExportDialog::startExport()
         mDocument->undoStack()->push(new ChangeValue<values::SceneExports>(mDocument, -1, p));
     kExportDirectory.set(mDirectory->text().trimmed());
 
-    const Scene scene = mDocument->scene();
-    const BakeSettings settings = bakeSettings();
-    const bool ocean = oceanMapsEnabled();
-    const OceanBakeSettings oceanSettings = this->oceanSettings();
-    const bool others = settings.vdb || settings.flipbook.enabled || settings.images.enabled
-                        || settings.flowMap;
     mObserver = std::make_unique<Observer>(this);
     mResult = {};
-    mProgress->setRange(0, settings.lastFrame - settings.firstFrame + 1);
+    mProgress->setRange(0, planned.plan.settings.lastFrame - planned.plan.settings.firstFrame + 1);
     mProgress->setValue(0);
     mReport->clear();
     mMessage->setText("Exporting...");
-    Observer *observer = mObserver.get();
-    // Ocean maps first, then the other outputs; the files of both are listed.
-    mThread = QThread::create([this, scene, settings, ocean, oceanSettings, others, observer] {
-        BakeResult maps;
-        if (ocean) {
-            maps = bakeOceanMaps(scene, oceanSettings, observer);
-            if (!maps.status || !others) {
-                mResult = maps;
-                return;
-            }
-        }
-        mResult = bakeScene(scene, settings, observer);
-        mResult.files.insert(mResult.files.begin(), maps.files.begin(), maps.files.end());
+    // The ocean maps and the other outputs in one bake loop; the files of all are listed.
+    mThread = QThread::create(
+        [this, scene = mDocument->scene(), plan = planned.plan, observer = mObserver.get()] {
+        mResult = runBake(scene, plan, observer);
     });
     connect(mThread, &QThread::finished, this, &ExportDialog::finishExport);
     setExportingUi(true);
@@ -862,7 +738,7 @@ void ExportDialog::finishExport()
     const bool ok = bool(mResult.status);
     if (ok)
         mMessage->setText(QString("Wrote %1 files to %2.").arg(names.size()).arg(dir));
-    else if (mResult.cancelled)
+    else if (isCancelled(mResult.outcome))
         mMessage->setText(QString("Cancelled. %1 complete files were written before it stopped; "
                                   "no flipbook atlas.")
                               .arg(names.size()));

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <core/bake/baker.h>
-#include <core/bake/oceanbake.h>
 #include <core/settings/exportsettings.h>
 
 #include <QDialog>
@@ -39,10 +38,13 @@ class PassesEditor;
 /// emission, motion vectors or any of the pass textures the options make (six-way lightmaps,
 /// normal and depth maps, alpha, packed textures; each packed texture's RGB and its A).
 ///
+/// Its checks and its bake are the bake plan's (bake/bakeplan.h), as plume-cli's are: the same
+/// settings are refused with the same message.
+///
 /// The OpenVDB section's up axis and half floats are the scene's `export.openvdb` preset.
 /// Not stored in the scene: the output folder (a user preference). The OpenVDB choice is
 /// stored as `export.vdb` only when it differs from what plume-cli would do with the presets
-/// (OpenVDB exactly when neither flipbook nor images are enabled).
+/// (bake/bakeplan.h's vdbByDefault()).
 class ExportDialog : public QDialog
 {
     Q_OBJECT
@@ -56,9 +58,8 @@ public:
     ExportPresets presets() const;
     /// What Export would bake.
     BakeSettings bakeSettings() const;
-    /// Ocean scenes: whether Export bakes the ocean maps, and what it writes then.
+    /// Ocean scenes: whether Export bakes the ocean maps (bakeSettings().oceanMaps).
     bool oceanMapsEnabled() const;
-    OceanBakeSettings oceanSettings() const;
 
     AtlasPreview *atlasPreview() const { return mAtlas; }
     FramePreview *framePreview() const { return mFrame; }

@@ -84,12 +84,4 @@ OceanBakeSettings OceanMapsGroup::settings() const
     return s;
 }
 
-QString OceanMapsGroup::problem() const
-{
-    for (QCheckBox *box : mMaps)
-        if (box->isChecked())
-            return {};
-    return "Ocean maps: choose at least one of height, normal and foam.";
-}
-
 } // namespace plume

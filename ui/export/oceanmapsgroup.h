@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <core/bake/oceanbake.h>
+#include <core/bake/bakesettings.h>
 
 #include <QGroupBox>
 
@@ -23,8 +23,6 @@ public:
 
     /// The maps, layout and format (the caller fills folder, base name and frames).
     OceanBakeSettings settings() const;
-    /// Why the options cannot bake, or empty.
-    QString problem() const;
 
 signals:
     void changed();

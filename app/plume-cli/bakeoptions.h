@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// plume-cli bake's options and the one function that turns them into bake settings: the CLI's
+// half of the bake plan (core/bake/bakeplan.h). A library of its own, so the tests can hold
+// the CLI and the export dialog to the same refusals.
+
+#include <core/bake/bakesettings.h>
+#include <core/scene/scene.h>
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QList>
+#include <QString>
+
+namespace plume::cli {
+
+/// Checkpoints of a bake, in frames: resuming repeats at most this many frames less one, plus
+/// the one that was cut short; the cost is measured in docs/performance.md.
+constexpr int kDefaultCheckpointEvery = 5;
+
+/// The export options of bake; each one overrides the scene's preset.
+struct ExportOptions
+{
+    QCommandLineOption flipbook{"flipbook",
+                                "Write a flipbook atlas of ROWSxCOLUMNS frames, its motion-vector "
+                                "atlas and a JSON sidecar (docs/flipbook.md).",
+                                "RxC"};
+    QCommandLineOption images{"images", "Write an image sequence: one PNG per frame."};
+    QCommandLineOption size{"size", "Frame size in pixels.", "WxH"};
+    QCommandLineOption step{"step", "Frames between flipbook tiles and images (flipbook 0: fit).",
+                            "N"};
+    QCommandLineOption padding{"padding", "Flipbook gutter pixels per frame side.", "N"};
+    QCommandLineOption alpha{"alpha", "straight or premultiplied.", "mode"};
+    QCommandLineOption depth{"depth", "Bits per PNG channel: 8 or 16.", "bits"};
+    QCommandLineOption emission{"emission", "none, combined or separate.", "mode"};
+    QCommandLineOption noMotion{"no-motion", "No motion-vector atlas."};
+    QCommandLineOption motionRange{"motion-range",
+                                   "Pixels per frame at motion RG 0 or 1 (default: largest).",
+                                   "px"};
+    QCommandLineOption loop{"loop", "Crossfade N frames into the start for a seamless loop.", "N"};
+    QCommandLineOption camera{"camera", "3D camera yaw and pitch in degrees (0,0 = front).",
+                              "yaw,pitch"};
+    QCommandLineOption perspective{"perspective",
+                                   "3D perspective camera with this vertical "
+                                   "field of view (default orthographic).",
+                                   "degrees"};
+    QCommandLineOption look{"look",
+                            "Look: dye, field or texture (2D; texture is the scene's liquid "
+                            "texture, docs/liquid-textures.md), volume (3D smoke, the default) or "
+                            "surface (2D and 3D: the lit liquid surface, or for grid smoke the "
+                            "level surface at --level-surface ISO; docs/surfaces.md).",
+                            "name"};
+    QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
+    // Passes (docs/flipbook.md), for the flipbook and the images alike.
+    QCommandLineOption lighting{"lighting",
+                                "standard, or six-way: also the two six-way lightmap textures "
+                                "(Unity's Six Way layout).",
+                                "mode"};
+    QCommandLineOption normals{"normals", "Also a normal map (see --normal-convention)."};
+    QCommandLineOption normalConvention{"normal-convention",
+                                        "opengl (green up, default) or directx (green down).",
+                                        "name"};
+    QCommandLineOption depthMap{"depth-map", "Also a depth map (3D only)."};
+    QCommandLineOption alphaMap{"alpha-map", "Also the alpha alone, one channel."};
+    QCommandLineOption format{"format", "png (default) or exr (OpenEXR, linear, HDR; see --exr).",
+                              "name"};
+    QCommandLineOption exr{"exr", "EXR channels: half (default) or float.", "precision"};
+    QCommandLineOption pack{"pack",
+                            "Packing preset: separate, unity-six-way, unreal-subuv, godot or "
+                            "custom (see --pack-channels).",
+                            "preset"};
+    QCommandLineOption packChannels{"pack-channels",
+                                    "custom packing: four channel names R,G,B,A, e.g. "
+                                    "normal.x,normal.y,depth,alpha (docs/flipbook.md).",
+                                    "r,g,b,a"};
+
+    QList<QCommandLineOption> all() const
+    {
+        return {flipbook,    images,   size,     step,        padding, alpha,
+                depth,       emission, noMotion, motionRange, loop,    camera,
+                perspective, look,     field,    lighting,    normals, normalConvention,
+                depthMap,    alphaMap, format,   exr,         pack,    packChannels};
+    }
+};
+
+/// The OpenVDB options of bake (docs/using-exports.md).
+struct VdbOptions
+{
+    QCommandLineOption up{"up",
+                          "OpenVDB up axis: y (as simulated; Houdini, Maya, Unity) or z (rotated "
+                          "for Blender and Unreal).",
+                          "y|z"};
+    QCommandLineOption half{"half", "Store the OpenVDB grids as 16-bit half floats."};
+    QCommandLineOption velocityMask{"velocity-mask",
+                                    "Where OpenVDB vel is stored: density (inside the smoke) or "
+                                    "speed (wherever the air moves).",
+                                    "mode"};
+
+    QCommandLineOption levelSurface{
+        "level-surface",
+        "Grid smoke: also write `surface`, the level set where density = ISO (a level surface), "
+        "into each VDB file; ISO is also --mesh's iso value (default 0.5). Liquid (particle) "
+        "scenes always write their surface and points (docs/surfaces.md).",
+        "ISO"};
+    QCommandLineOption mesh{"mesh",
+                            "Write DIR/<scene>.<frame>.obj: the liquid's surface, or for grid "
+                            "smoke the density's level surface at --level-surface ISO (default "
+                            "0.5); world units, axes as --up; add --vdb for the VDB files too "
+                            "(docs/surfaces.md)."};
+
+    QList<QCommandLineOption> all() const { return {up, half, velocityMask, levelSurface, mesh}; }
+};
+
+/// Every option of plume-cli bake.
+struct BakeOptions
+{
+    QCommandLineOption output{{"o", "output"}, "Output folder (created when missing).", "dir"};
+    QCommandLineOption frames{"frames", "Frames to write, inclusive (default: the scene's range).",
+                              "A:B"};
+    QCommandLineOption threads{"threads", "Worker threads (default: all cores).", "N"};
+    QCommandLineOption vdb{"vdb", "Write OpenVDB files (the default output when no "
+                                  "flipbook or images are asked for or preset)."};
+    QCommandLineOption flowMap{
+        "flow-map", "2D: also write DIR/<scene>_flowmap.png and .json, the velocity averaged over "
+                    "the frames as RG = 0.5 + 0.5 v / vmax, B = speed / vmax "
+                    "(docs/liquid-textures.md). Not with --resume."};
+    QCommandLineOption quiet{"quiet", "Print nothing but errors."};
+    QCommandLineOption progress{"progress", "Show the progress line even when stderr is not a "
+                                            "terminal."};
+    QCommandLineOption resume{
+        "resume", "Continue an interrupted bake into the same folder from its last checkpoint; "
+                  "the scene and options must be the same (docs/checkpoints.md)."};
+    QCommandLineOption checkpointEvery{
+        "checkpoint-every",
+        "Checkpoint the simulation every N frames so that --resume can continue (0: no resume "
+        "record; default "
+            + QString::number(kDefaultCheckpointEvery) + ").",
+        "N", QString::number(kDefaultCheckpointEvery)};
+    VdbOptions vdbOptions;
+    ExportOptions exportOptions;
+    QCommandLineOption oceanMaps{
+        "ocean-maps",
+        "Ocean scenes: the maps to write, comma-separated: height, normal, foam (default all).",
+        "list"};
+    QCommandLineOption oceanFlipbook{"ocean-flipbook",
+                                     "Ocean scenes: one atlas per map with C columns (0: square) "
+                                     "instead of an image per frame.",
+                                     "C"};
+
+    /// Adds them to `parser` in the order --help lists them.
+    void addTo(QCommandLineParser &parser) const;
+};
+
+/// Turns bake's parsed options into the settings for baking `scene`, read from `path` (its
+/// base name names the files): the scene's export presets with the options applied, OpenVDB
+/// by default as core/bake/bakeplan.h's vdbByDefault() says, an ocean scene's maps. Returns
+/// a usage error, or empty; the rules that need the scene as well are the plan's.
+QString bakeSettingsFromOptions(const QCommandLineParser &parser, const BakeOptions &options,
+                                const Scene &scene, const QString &path, BakeSettings &settings);
+
+} // namespace plume::cli

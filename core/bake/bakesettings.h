@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <core/export/oceanmaps.h>
+#include <core/render/rendersettings.h>
+#include <core/settings/exportsettings.h>
+#include <core/sim/base/types.h>
+#include <core/surface/surface.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plume {
+
+/// What an ocean bake writes (docs/ocean.md): 16-bit PNG or OpenEXR maps per frame, or one
+/// atlas per map.
+struct OceanBakeSettings
+{
+    std::filesystem::path outputDirectory; ///< created when missing
+    std::string baseName;
+    int firstFrame = 1; ///< inclusive, within the scene's frame range
+    int lastFrame = 1;
+    std::vector<OceanMap> maps{OceanMap::Height, OceanMap::Normal, OceanMap::Foam};
+    bool flipbook = false; ///< one atlas per map instead of an image per frame
+    int columns = 0;       ///< atlas columns; 0: the smallest square that fits
+    /// PNG: 16 bit, height scaled to [0, 1] by its range. OpenEXR (half or float, linear): the
+    /// height in metres as it is; normal and foam encoded as in the PNGs.
+    ImageFormat format = ImageFormat::Png;
+    ExrPrecision exrPrecision = ExrPrecision::Half;
+    std::string plumeVersion;
+};
+
+/// Progress and cancellation for a bake (like OpenVDB's util::NullInterrupter): the CLI's
+/// progress line and the GUI's dialog implement it; the core never knows which.
+class BakeObserver
+{
+public:
+    virtual ~BakeObserver() = default;
+    /// Called after each written frame: `done` of `total` frames, this frame's wall time.
+    virtual void frameWritten(int /*frame*/, int /*done*/, int /*total*/, double /*ms*/) {}
+    /// Called just before frameWritten() for a scene with the adaptive domain: the share of
+    /// the domain its box held in the frame's last step (docs/adaptive.md).
+    virtual void adaptiveBox(int /*frame*/, double /*share*/) {}
+    /// Called for a simulated frame whose pressure solve fell back or missed its tolerance;
+    /// `note` says which (sim::pressureTrouble). The bake goes on.
+    virtual void pressureTrouble(int /*frame*/, const std::string & /*note*/) {}
+    /// Polled between frames and steps; true stops the bake. Per-frame files written so far
+    /// stay; a flipbook atlas is written only after its last frame, so none appears.
+    virtual bool cancelRequested() { return false; }
+};
+
+/// What to bake and where. One simulation feeds every output; each frame is rendered once
+/// for the flipbook and the image sequence together.
+struct BakeSettings
+{
+    std::filesystem::path outputDirectory; ///< created when missing
+    std::string baseName;                  ///< files are <baseName>.<frame:04d>.vdb
+    int firstFrame = 1;                    ///< inclusive; the simulation runs from the scene's
+    int lastFrame = 1;                     ///< frameStart regardless, writing [first, last]
+    std::string plumeVersion;
+    bool vdb = true;     ///< write OpenVDB files for [firstFrame, lastFrame]
+    VdbSettings openvdb; ///< their up axis, half floats and velocity mask
+    /// Grid schemes: the VDB files also hold `surface`, the level set of the density's level
+    /// surface at levelSurfaceIso (particle schemes always write their liquid's surface).
+    bool levelSurface = false;
+    float levelSurfaceIso = kDefaultLevelSurfaceIso; ///< also the OBJ meshes' iso value
+    /// Also write <baseName>.<frame:04d>.obj for [firstFrame, lastFrame]: the liquid's surface
+    /// (particle schemes) or the density's level surface at levelSurfaceIso, in the VDB
+    /// files' up axis (docs/surfaces.md).
+    bool mesh = false;
+    RenderSettings render;        ///< the look of flipbooks and images
+    FlipbookSettings flipbook;    ///< written when enabled; kBakeRange = [first, last]
+    ImageSequenceSettings images; ///< written when enabled; kBakeRange likewise
+    /// 2D: also write <baseName>_flowmap.png and .json, the velocity averaged over
+    /// [firstFrame, lastFrame] (export/flowmap.h). Cannot be resumed.
+    bool flowMap = false;
+    /// > 0: keep a resume record in <outputDirectory>/.plume-bake (bakerecord.h) with a solver
+    /// checkpoint every this many simulated frames; it is removed when the bake finishes.
+    int checkpointEvery = 0;
+    /// Continue an interrupted bake from its resume record's last checkpoint. Refused when the
+    /// folder holds no record, or the scene or these settings differ from the record's.
+    bool resume = false;
+    /// Ocean scenes: also bake the height, normal and foam maps (bake/oceanbake.h), before the
+    /// other outputs; their folder, base name, frames and version are this bake's.
+    std::optional<OceanBakeSettings> oceanMaps;
+};
+
+/// How a bake ended; plume-cli maps each to an exit code (app/plume-cli/common.h).
+enum class BakeOutcome {
+    Done,
+    /// The scene or the settings cannot be baked as asked; found before anything is written.
+    Invalid,
+    /// --resume refused: no record, another scene or other settings.
+    ResumeRefused,
+    /// The grid does not fit in memory; refused before allocating.
+    OutOfMemory,
+    /// Failed while running (a blow-up, a write error) with nothing to resume.
+    Failed,
+    /// Failed while running (a failed write) with a resume record in place: resume continues.
+    FailedResumable,
+    /// Cancelled between frames with nothing to resume.
+    Cancelled,
+    /// Cancelled between frames with a resume record in place: resume continues.
+    CancelledResumable,
+};
+
+/// Whether the bake was stopped by its observer.
+inline bool isCancelled(BakeOutcome o)
+{
+    return o == BakeOutcome::Cancelled || o == BakeOutcome::CancelledResumable;
+}
+
+/// Whether a resumed bake can continue where this one stopped.
+inline bool isResumable(BakeOutcome o)
+{
+    return o == BakeOutcome::FailedResumable || o == BakeOutcome::CancelledResumable;
+}
+
+/// The outcome: success, or the reason (blow-up, I/O error, cancelled) naming the frame.
+struct BakeResult
+{
+    BakeOutcome outcome = BakeOutcome::Done;
+    sim::Status status; ///< failed, with the message, for every outcome but Done
+    /// With resume: the frame whose checkpoint the bake continued from (frameStart - 1: none
+    /// had been written, the simulation started over). Frames after it were simulated again.
+    int resumedAfter = 0;
+    std::vector<std::filesystem::path> files; ///< written, in frame order
+
+    /// A result that ended with `outcome` and `message`.
+    static BakeResult stopped(BakeOutcome outcome, std::string message)
+    {
+        BakeResult r;
+        r.outcome = outcome;
+        r.status = sim::Status::failure(std::move(message));
+        return r;
+    }
+};
+
+} // namespace plume

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <core/bake/bakeplan.h>
+
+#include <core/render/renderer.h>
+#include <core/sim/base/solver.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace plume {
+
+/// One simulated frame as the bake loop hands it to the sinks.
+struct BakeFrame
+{
+    int number = 0;
+    const sim::Solver *solver = nullptr;
+    /// The frame rendered for the flipbook and the images (plan.renders(number)), else null.
+    /// The flipbook sink, the last to see it, may take it.
+    RenderedFrame *image = nullptr;
+};
+
+/// An output of the bake loop (bake/baker.h): VDB files, meshes, images, the flipbook, the
+/// flow map. The loop calls begin() once, frame() for every frame the plan writes (a sink
+/// skips those it does not want), finish() after the last; each appends the files it wrote,
+/// every one complete (written atomically), to `files`. A failed status stops the bake.
+class BakeSink
+{
+public:
+    virtual ~BakeSink() = default;
+    virtual sim::Status begin() { return sim::Status::success(); }
+    virtual sim::Status frame(const BakeFrame &frame,
+                              std::vector<std::filesystem::path> &files) = 0;
+    virtual sim::Status finish(std::vector<std::filesystem::path> & /*files*/)
+    {
+        return sim::Status::success();
+    }
+};
+
+/// "0042": the frame number in every per-frame file name.
+std::string frameNumber(int frame);
+
+/// <dir>/<baseName>.<frame:04d><extension>: the VDB files and meshes.
+std::filesystem::path framePath(const BakeSettings &settings, int frame,
+                                const char *extension = ".vdb");
+
+} // namespace plume

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <core/bake/sinks/bakesink.h>
+
+namespace plume {
+
+/// <baseName>.<frame:04d>.vdb for the plan's VDB frames (export/vdbwriter.h): density,
+/// temperature, vel, and what the scene has of dye, combustion, particles and the level surface.
+class VdbSink : public BakeSink
+{
+public:
+    explicit VdbSink(const BakePlan &plan)
+        : mPlan(plan)
+    {}
+    sim::Status frame(const BakeFrame &frame, std::vector<std::filesystem::path> &files) override;
+
+private:
+    const BakePlan &mPlan;
+};
+
+} // namespace plume
