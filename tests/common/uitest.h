@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QMouseEvent>
 #include <QTest>
+#include <QWheelEvent>
 #include <QWidget>
 
 #include <cmath>
@@ -73,6 +74,29 @@ inline void turnView(Viewport &view, QPointF handle, QPointF pivot, double degre
         QApplication::sendEvent(&view, &move);
     }
     QTest::mouseRelease(&view, Qt::LeftButton, modifiers, p.toPoint());
+}
+
+/// A drag from `from` to `to` with `button` held, as the pointer sends it to `w`.
+inline void drag(QWidget *w, QPoint from, QPoint to, Qt::MouseButton button = Qt::LeftButton,
+                 Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QMouseEvent press(QEvent::MouseButtonPress, from, w->mapToGlobal(from), button, button,
+                      modifiers);
+    QCoreApplication::sendEvent(w, &press);
+    QMouseEvent move(QEvent::MouseMove, to, w->mapToGlobal(to), Qt::NoButton, button, modifiers);
+    QCoreApplication::sendEvent(w, &move);
+    QMouseEvent release(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), button, Qt::NoButton,
+                        modifiers);
+    QCoreApplication::sendEvent(w, &release);
+}
+
+/// A wheel turn of `angleDelta` eighths of a degree over `w` (120: one notch away from the user).
+inline void wheel(QWidget *w, int angleDelta)
+{
+    const QPointF at(20.0, 20.0);
+    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, angleDelta), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &event);
 }
 
 } // namespace plume::test

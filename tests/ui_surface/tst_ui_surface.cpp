@@ -3,6 +3,7 @@
 // one facing away, foam whitens it, frames upload once each, the camera follows drags and the
 // wheel, the layout offers the view for ocean scenes only, and with OpenGL forced off it says
 // why.
+#include <tests/common/uitest.h>
 #include <ui/document/document.h>
 #include <ui/tools/tooloptions.h>
 #include <ui/viewport/glprobe.h>
@@ -64,28 +65,10 @@ double centreGrey(SurfaceView &view)
     return sum / count;
 }
 
-/// A drag from `from` to `to` with the left button held, as the pointer sends it to `w`.
-void drag(QWidget *w, QPoint from, QPoint to)
-{
-    const Qt::MouseButton left = Qt::LeftButton;
-    QMouseEvent press(QEvent::MouseButtonPress, from, w->mapToGlobal(from), left, left, {});
-    QCoreApplication::sendEvent(w, &press);
-    QMouseEvent move(QEvent::MouseMove, to, w->mapToGlobal(to), Qt::NoButton, left, {});
-    QCoreApplication::sendEvent(w, &move);
-    QMouseEvent release(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), left, {}, {});
-    QCoreApplication::sendEvent(w, &release);
-}
-
-/// A wheel turn of `angleDelta` eighths of a degree over `w` (120: one notch away from the user).
-void wheel(QWidget *w, int angleDelta)
-{
-    const QPointF at(20.0, 20.0);
-    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, angleDelta), Qt::NoButton,
-                      Qt::NoModifier, Qt::NoScrollPhase, false);
-    QCoreApplication::sendEvent(w, &event);
-}
-
 } // namespace
+
+using plume::test::drag;
+using plume::test::wheel;
 
 class TestUiSurface : public QObject
 {

@@ -7,6 +7,7 @@
 // camera follows drags and the wheel; a still follows interaction; the offscreen picture is upright
 // with its overlay on top, and the main window stays a raster window; and with OpenGL forced off
 // the layout says why and the slices still work.
+#include <tests/common/uitest.h>
 #include <ui/document/document.h>
 #include <ui/mainwindow/mainwindow.h>
 #include <ui/mainwindow/viewexport.h>
@@ -130,30 +131,10 @@ struct FrontView
     VolumeView view;
 };
 
-/// A drag from `from` to `to` with `button` held, as the pointer sends it to `w`.
-void drag(QWidget *w, QPoint from, QPoint to, Qt::MouseButton button = Qt::LeftButton,
-          Qt::KeyboardModifiers modifiers = Qt::NoModifier)
-{
-    QMouseEvent press(QEvent::MouseButtonPress, from, w->mapToGlobal(from), button, button,
-                      modifiers);
-    QCoreApplication::sendEvent(w, &press);
-    QMouseEvent move(QEvent::MouseMove, to, w->mapToGlobal(to), Qt::NoButton, button, modifiers);
-    QCoreApplication::sendEvent(w, &move);
-    QMouseEvent release(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), button, Qt::NoButton,
-                        modifiers);
-    QCoreApplication::sendEvent(w, &release);
-}
-
-/// A wheel turn of `angleDelta` eighths of a degree over `w` (120: one notch away from the user).
-void wheel(QWidget *w, int angleDelta)
-{
-    const QPointF at(20.0, 20.0);
-    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, angleDelta), Qt::NoButton,
-                      Qt::NoModifier, Qt::NoScrollPhase, false);
-    QCoreApplication::sendEvent(w, &event);
-}
-
 } // namespace
+
+using plume::test::drag;
+using plume::test::wheel;
 
 class TestUiVolume : public QObject
 {

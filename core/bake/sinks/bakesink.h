@@ -39,6 +39,18 @@ public:
     }
 };
 
+/// Runs `write(written)`, a writer that lists the files it wrote as strings (the flipbook's and
+/// flow map's), and on success appends them to `files`.
+template<class Write>
+sim::Status appendWritten(std::vector<std::filesystem::path> &files, Write &&write)
+{
+    std::vector<std::string> written;
+    if (sim::Status st = write(written); !st)
+        return st;
+    files.insert(files.end(), written.begin(), written.end());
+    return sim::Status::success();
+}
+
 /// "0042": the frame number in every per-frame file name.
 std::string frameNumber(int frame);
 

@@ -27,14 +27,10 @@ sim::Status FlipbookSink::finish(std::vector<std::filesystem::path> &files)
                             s.plumeVersion};
     const std::string base = s.flipbook.fileName.empty() ? s.baseName + "_flipbook"
                                                          : s.flipbook.fileName;
-    std::vector<std::string> written;
-    if (sim::Status st = writeFlipbook(std::move(mTiles), s.flipbook, info,
-                                       s.outputDirectory.string(), base, written);
-        !st)
-        return st;
-    for (const std::string &w : written)
-        files.push_back(w);
-    return sim::Status::success();
+    return appendWritten(files, [&](std::vector<std::string> &written) {
+        return writeFlipbook(std::move(mTiles), s.flipbook, info, s.outputDirectory.string(), base,
+                             written);
+    });
 }
 
 } // namespace plume

@@ -15,14 +15,10 @@ sim::Status FlowMapSink::finish(std::vector<std::filesystem::path> &files)
     const BakeSettings &s = mPlan.settings;
     const FlowMapInfo info{s.baseName, mPlan.flowMap.first, mPlan.flowMap.last, mCellSize,
                            s.plumeVersion};
-    std::vector<std::string> written;
-    if (sim::Status st = writeFlowMap(mSum, info, s.outputDirectory.string(),
-                                      s.baseName + "_flowmap", written);
-        !st)
-        return st;
-    for (const std::string &w : written)
-        files.push_back(w);
-    return sim::Status::success();
+    return appendWritten(files, [&](std::vector<std::string> &written) {
+        return writeFlowMap(mSum, info, s.outputDirectory.string(), s.baseName + "_flowmap",
+                            written);
+    });
 }
 
 } // namespace plume
