@@ -6,6 +6,7 @@
 #include <core/sim/ocean/oceansolver.h>
 #include <core/sim/ocean/oceanspectrum.h>
 #include <core/sim/ocean/oceansurface.h>
+#include <core/sim/run/memoryestimate.h>
 #include <core/sim/run/simulation.h>
 #include <core/sim/run/solverfactory.h>
 
