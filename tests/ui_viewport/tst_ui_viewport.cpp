@@ -71,6 +71,16 @@ FramePtr particleFrame(const Document &document, float z)
 
 } // namespace
 
+// Waiting budgets (not timing checks): an instrumented build simulates several times slower,
+// ThreadSanitizer's most (docs/sanitizers.md), so it waits longer for the same frames.
+#if defined(__SANITIZE_THREAD__)
+constexpr int kWaitScale = 5;
+#elif defined(__SANITIZE_ADDRESS__)
+constexpr int kWaitScale = 3;
+#else
+constexpr int kWaitScale = 1;
+#endif
+
 class TestUiViewport : public QObject
 {
     Q_OBJECT
@@ -143,11 +153,11 @@ private slots:
         DomainSettings domain = doc->scene().domain;
         domain.resolution = 80;
         doc->undoStack()->push(new ChangeValue<values::SceneDomain>(doc, -1, domain));
-        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() >= 36, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() >= 36, 60000 * kWaitScale);
         // Pause and go back to frame 36: at 80 cells the solver runs well ahead of the test,
         // and both the checks and the wall are about the young plume.
         sim->pause();
-        QTRY_VERIFY_WITH_TIMEOUT(!sim->isPlaying(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!sim->isPlaying(), 10000 * kWaitScale);
         QTest::qWait(200);
         sim->scrub(36);
         QCOMPARE(sim->currentFrameNumber(), 36);
@@ -181,9 +191,9 @@ private slots:
         // The edit re-simulates from the frame shown, not from the start.
         const int edited = sim->currentFrameNumber();
         QCOMPARE(edited, 36);
-        QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() == edited, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() == edited, 10000 * kWaitScale);
         sim->play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() >= edited + 60, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(sim->currentFrameNumber() >= edited + 60, 60000 * kWaitScale);
         // Look at frame edited + 60 itself: the solver may already be past it.
         sim->pause();
         sim->scrub(edited + 60);
