@@ -170,10 +170,11 @@ bool BakeRun::bakeFrame(int frame)
     const bool written = frame >= mPlan.firstWritten;
     if (written) {
         const sim::Solver &solver = mSimulation.solver();
+        const bool rendered = mPlan.renders(frame);
         RenderedFrame image;
-        if (mPlan.renders(frame))
+        if (rendered)
             image = render(solver);
-        const BakeFrame out{frame, &solver, mPlan.renders(frame) ? &image : nullptr};
+        const BakeFrame out{frame, &solver, rendered ? &image : nullptr};
         for (const auto &sink : mSinks) {
             if (sim::Status st = sink->frame(out, mResult.files); !st)
                 return stop(st.error);
