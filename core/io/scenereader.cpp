@@ -206,6 +206,8 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
     r.number(sp::buoyancyTemperature, p.buoyancyTemperature);
     r.number(sp::vorticity, p.vorticity);
     r.enumeration("advection", p.advection, sim::kAdvectionOrderNames);
+    p.velocityAdvection = p.advection; // files from before the key meant both
+    r.enumeration("velocityAdvection", p.velocityAdvection, sim::kAdvectionOrderNames);
     r.boolean("accountingDensity", p.accountingDensity);
     r.boolean("adaptiveDomain", p.adaptiveDomain);
     if (r.has("pressure")) {

@@ -212,6 +212,8 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     o.add("buoyancyTemperature", number(p.buoyancyTemperature));
     o.add("vorticity", number(p.vorticity));
     o.add("advection", string(sim::toString(p.advection)));
+    if (p.velocityAdvection != p.advection) // older files stay byte-identical
+        o.add("velocityAdvection", string(sim::toString(p.velocityAdvection)));
     o.add("accountingDensity", boolean(p.accountingDensity));
     if (p.adaptiveDomain) // older files stay byte-identical
         o.add("adaptiveDomain", boolean(true));

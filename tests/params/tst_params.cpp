@@ -369,6 +369,7 @@ private slots:
         bare.remove("items");
         check("simulation", "scheme", sim::kSchemeNames, bare);
         check("simulation", "advection", sim::kAdvectionOrderNames);
+        check("simulation", "velocityAdvection", sim::kAdvectionOrderNames);
         check("simulation", "stamSweep", sim::kSweepOrderNames);
         check("simulation", "stamNumeric", sim::kStamNumericNames);
         check("items/0/emitter", "velocityMode", sim::kEmitterVelocityNames);

@@ -574,6 +574,10 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     addChoice(
         f, "Advection", names(sim::kAdvectionOrderNames), [s] { return int(s().params.advection); },
         setS([](S &x, int v) { x.params.advection = sim::AdvectionOrder(v); }));
+    addChoice(
+        f, "Velocity advection", names(sim::kAdvectionOrderNames),
+        [s] { return int(s().params.velocityAdvection); },
+        setS([](S &x, int v) { x.params.velocityAdvection = sim::AdvectionOrder(v); }));
     addBool(
         f, "Accounting density", [s] { return s().params.accountingDensity; },
         setS([](S &x, bool v) { x.params.accountingDensity = v; }));

@@ -106,7 +106,12 @@ const Help kHelp[] = {
     {"Buoyancy (temperature)", "units/s^2 per unit temperature",
      "hot gas rises by this acceleration per degree above ambient"},
     {"Vorticity", "epsilon", "vorticity confinement: puts back small swirls"},
-    {"Advection", "", "linear, MacCormack or BFECC: higher orders keep more detail"},
+    {"Advection", "",
+     "how density, temperature and dye move: linear (soft), cubic (sharp, no grain), MacCormack "
+     "or BFECC (sharpest, some grain); docs/advection.md"},
+    {"Velocity advection", "",
+     "how the velocity moves itself: linear (smooth flow, no grain; the default) or a higher "
+     "order, which keeps swirls but adds grid-scale noise; docs/advection.md"},
     {"Accounting density", "", "mass-conserving density advection"},
     {"Adaptive domain", "",
      "solve only in a box around the smoke, with a coarse far field (faster; up to 1024^3 "

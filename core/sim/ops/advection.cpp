@@ -228,6 +228,12 @@ void Advector::advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionO
     ActiveSpans spans;
     if (fastest)
         spans.find(mDomain, *fastest, scale, lone);
+    if (order == AdvectionOrder::MonotoneCubic) {
+        // The cubic reads at most two cells beyond a trace: within the spans' reach.
+        advectCubic(q, vel, dt, work, spans.lo.empty() ? nullptr : spans.lo.data(),
+                    spans.hi.empty() ? nullptr : spans.hi.data());
+        return;
+    }
     spans.use(c);
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
@@ -258,8 +264,10 @@ void Advector::advectScalars(std::span<ScalarGrid *const> fields, const MacGrid 
     if (!velocityFits(vel, mDomain) || !std::isfinite(scale))
         return;
     const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
-    const int most = order == AdvectionOrder::SemiLagrangian ? Workspace::kGrids
-                                                             : Workspace::kGrids / 2;
+    // Cubic moves one grid at a time (its pass reads each sample's 64 neighbours itself).
+    const int most = order == AdvectionOrder::SemiLagrangian
+                         ? Workspace::kGrids
+                         : (order == AdvectionOrder::MonotoneCubic ? 1 : Workspace::kGrids / 2);
     std::array<ScalarGrid *, std::size_t(Workspace::kGrids)> group{};
     int count = 0;
     // The velocity is scanned for its largest component once for all the groups.

@@ -24,16 +24,19 @@ Vec3 sampleVelocity(const MacGrid &vel, Vec3 p, const Domain &domain);
 ///
 /// Backtraces stop at the first solid cell on the way (a 3D DDA walk along the path), so an
 /// obstacle one cell thin still blocks; samples never read solid cells (their weights go to the
-/// fluid corners). Second order variants (MacCormack, BFECC) clamp the corrected value to the
-/// range of the values used by the first-order step, so they stay stable (clamped, not
-/// reverted to the first-order value). Traces are single Euler steps from the sample with the
-/// velocity there (cell centre: average of the two faces per axis). Without solid cells the
-/// walk is skipped; with them it is skipped too wherever the trace, its interpolation corners
-/// and the sample's velocity cannot touch a solid cell or a closed face (a per-cell distance
-/// to the nearest solid decides, sample by sample): that plain path gives the same bits as the
-/// exact one there, so obstacles cost time only near them. A solid diagonal that touches only
-/// at cell corners can leak through the interpolation footprint; walls sharing faces always
-/// block.
+/// fluid corners). Second order variants (MacCormack, BFECC) keep the corrected value only
+/// where it stays within the range of the values the first-order step interpolated, and fall
+/// back to the first-order value where it leaves it (Selle et al. 2008's limiter, reverting
+/// rather than clamping: a clamp pins the overshooting samples to the range's edge one by one,
+/// which leaves grid-scale grain in thin smoke). The monotone cubic order traces once as the
+/// first-order scheme and interpolates with Fritsch-Carlson cubics (cubicadvection.cpp). Traces are
+/// single Euler steps from the sample with the velocity there (cell centre: average of the two
+/// faces per axis). Without solid cells the walk is skipped; with them it is skipped too wherever
+/// the trace, its interpolation corners and the sample's velocity cannot touch a solid cell or a
+/// closed face (a per-cell distance to the nearest solid decides, sample by sample): that plain
+/// path gives the same bits as the exact one there, so obstacles cost time only near them. A solid
+/// diagonal that touches only at cell corners can leak through the interpolation footprint; walls
+/// sharing faces always block.
 class Advector
 {
 public:
@@ -88,6 +91,18 @@ private:
     /// computed (null).
     void advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                    Workspace &work, const double *fastest) const;
+    /// The monotone cubic step (cubicadvection.cpp) of a cell-centred scalar. Uses work[0],
+    /// and next to solids work[2] (the exact first-order step runs first there). With
+    /// activeLo/Hi (per row j + ny k), only those samples are computed, the rest are zero.
+    void advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspace &work,
+                     const int *activeLo, const int *activeHi) const;
+    /// Writes the cubic step of q (cell-centred: faceAxis -1; else the velocity's face
+    /// component `faceAxis`, with `vel` the velocity before any component moved) into out at
+    /// every sample, or with onlyClear only where the trace and its stencil cannot reach a
+    /// solid (out keeps the rest). activeLo/Hi as advectCubic's (cell-centred only).
+    void cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, int faceAxis,
+                   bool onlyClear, ScalarGrid &out, const int *activeLo = nullptr,
+                   const int *activeHi = nullptr) const;
 
     Domain mDomain;
     const FlagGrid *mSolids = nullptr;

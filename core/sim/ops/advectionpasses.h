@@ -193,9 +193,16 @@ struct Passes
         });
     }
 
-    /// MacCormack correction (Selle et al. 2008): phi1 + (q - A_rev(phi1)) / 2, clamped to the
-    /// corners that the forward step interpolated (kept by advect<true> in lo and hi, or
-    /// gathered again).
+    /// Selle et al. (2008)'s limiter: the corrected value where it lies within [l, h], the
+    /// range of the corners the first-order step interpolated, else the first-order value.
+    PLUME_INLINE static float limited(float corrected, float firstOrder, float l, float h)
+    {
+        return corrected >= l && corrected <= h ? corrected : firstOrder;
+    }
+
+    /// MacCormack correction (Selle et al. 2008): phi1 + (q - A_rev(phi1)) / 2, reverted to
+    /// phi1 where it leaves the range of the corners that the forward step interpolated (kept
+    /// by advect<true> in lo and hi, or gathered again).
     template<bool kKeptRange = false>
     void maccormack(const In &q, const In &phi1, const Out &out, const In *lo = nullptr,
                     const In *hi = nullptr) const
@@ -225,7 +232,7 @@ struct Passes
                 } else {
                     rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], l, h);
                 }
-                out[f][dst] = std::min(std::max(t[n] + 0.5f * (s[n] - back), l), h);
+                out[f][dst] = limited(t[n] + 0.5f * (s[n] - back), t[n], l, h);
             }
             },
             [&](const PlainRun &r) {
@@ -251,7 +258,7 @@ struct Passes
                     cornerRangeRun<k3D>(q[f], behind, r.count, range[0], range[1]);
                 }
                 for (int i = 0; i < r.count; ++i)
-                    o[i] = std::min(std::max(t[i] + 0.5f * (s[i] - back[i]), l[i]), h[i]);
+                    o[i] = limited(t[i] + 0.5f * (s[i] - back[i]), t[i], l[i], h[i]);
                 for (int i = 0; anyNear && i < r.count; ++i)
                     o[i] = near[i] ? t[i] : o[i];
             }
@@ -288,7 +295,8 @@ struct Passes
         });
     }
 
-    /// BFECC final step: A(compensated), clamped to the corners of q that A(q) interpolated.
+    /// BFECC final step: A(compensated), reverted to A(q) where it leaves the range of the
+    /// corners of q that A(q) interpolated.
     void bfeccFinal(const In &q, const In &compensated, const Out &out) const
     {
         const GridMap m = gridMap(layout, c.domain);
@@ -308,7 +316,8 @@ struct Passes
                 const float v = valueAt<k3D, kPath>(c, faceAxis, t, behind, t[n]);
                 float l, h;
                 rangeAt<k3D, kPath>(c, faceAxis, s, behind, s[n], l, h);
-                out[f][dst] = std::min(std::max(v, l), h);
+                out[f][dst] = v >= l && v <= h ? v
+                                               : valueAt<k3D, kPath>(c, faceAxis, s, behind, s[n]);
             }
             },
             [&](const PlainRun &r) {
@@ -318,16 +327,14 @@ struct Passes
             const bool anyNear = nearSolidRun(r, near);
             for (std::size_t f = 0; f < std::size_t(kCount); ++f) {
                 float *o = out[f] + r.dst;
-                float v[kRun], l[kRun], h[kRun];
+                float v[kRun], first[kRun], l[kRun], h[kRun];
                 interpolateRun<k3D>(compensated[f], behind, r.count, v);
+                interpolateRun<k3D>(q[f], behind, r.count, first);
                 cornerRangeRun<k3D>(q[f], behind, r.count, l, h);
                 for (int i = 0; i < r.count; ++i)
-                    o[i] = std::min(std::max(v[i], l[i]), h[i]);
-                if (anyNear) {
-                    interpolateRun<k3D>(q[f], behind, r.count, v);
-                    for (int i = 0; i < r.count; ++i)
-                        o[i] = near[i] ? v[i] : o[i];
-                }
+                    o[i] = limited(v[i], first[i], l[i], h[i]);
+                for (int i = 0; anyNear && i < r.count; ++i)
+                    o[i] = near[i] ? first[i] : o[i];
             }
         });
     }
@@ -340,7 +347,10 @@ struct Passes
              const Out *hi = nullptr) const
     {
         switch (order) {
-        case AdvectionOrder::SemiLagrangian: advect(q, b); return false;
+        case AdvectionOrder::SemiLagrangian:
+        case AdvectionOrder::MonotoneCubic: // the Advector runs the cubic's own pass instead
+            advect(q, b);
+            return false;
         case AdvectionOrder::MacCormack:
             if (lo && hi && faceAxis < 0) {
                 const In keptLo = reading(*lo);

@@ -22,8 +22,28 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Work
                            "velocity advection: the velocity does not match the domain");
     if (!std::isfinite(scale))
         return;
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     const int axes = mDomain.dimensions();
+    if (order == AdvectionOrder::MonotoneCubic) {
+        // Every component traces through the old velocity. Without solids each lands in its
+        // workspace grid; with them the exact first-order step runs first and the cubic
+        // replaces it wherever the traces are clear of solids.
+        if (!mAnySolid) {
+            for (int axis = 0; axis < axes; ++axis) {
+                const ScalarGrid &old = vel.component(axis);
+                work[axis].reshapeForOverwrite(old.size(), old.offset());
+                cubicPass(old, vel, scale, axis, false, work[axis]);
+            }
+            for (int axis = 0; axis < axes; ++axis)
+                vel.component(axis).swap(work[axis]);
+            return;
+        }
+        const MacGrid old = vel;
+        advectVelocity(vel, dt, AdvectionOrder::SemiLagrangian, work);
+        for (int axis = 0; axis < axes; ++axis)
+            cubicPass(old.component(axis), old, scale, axis, true, vel.component(axis));
+        return;
+    }
+    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
         auto advectComponent = [&](auto axisConstant) {

@@ -304,10 +304,10 @@ void SmokeSolver::enforceBoundaries()
     mDrivenFaces.apply(mVelocity);
 }
 
-// Semi-Lagrangian self-advection (Stam 1999), optionally corrected to second order.
+// Semi-Lagrangian self-advection (Stam 1999), optionally cubic or corrected to second order.
 void SmokeSolver::advectVelocity(float dt)
 {
-    mAdvector.advectVelocity(mVelocity, dt, mParams.advection, mWork);
+    mAdvector.advectVelocity(mVelocity, dt, mParams.velocityAdvection, mWork);
     enforceBoundaries();
 }
 
@@ -382,9 +382,9 @@ StepStats SmokeSolver::project(float dt, bool expanding)
     return stats;
 }
 
-// Scalars follow the projected flow: semi-Lagrangian / MacCormack / BFECC, sharing one trace
-// per sample; density optionally by West's mass-conserving accounting advection (2008). Fuel
-// and flame live a fraction of a second (they burn and cool): one shared semi-Lagrangian pass
+// Scalars follow the projected flow: semi-Lagrangian / cubic / MacCormack / BFECC, sharing
+// one trace per sample; density optionally by West's mass-conserving accounting advection (2008).
+// Fuel and flame live a fraction of a second (they burn and cool): one shared semi-Lagrangian pass
 // moves them, as a second-order pass would cost as much as density's and temperature's.
 void SmokeSolver::advectScalars(float dt)
 {
