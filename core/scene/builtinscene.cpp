@@ -57,7 +57,8 @@ bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Sc
     p.buoyancyDensity = 0.05f;
     p.temperatureDissipation = 0.3f;
     p.vorticity = options.scheme == Scheme::Smoke ? 0.2f : 0.f;
-    p.advection = AdvectionOrder::MacCormack;
+    p.advection = AdvectionOrder::MonotoneCubic; // sharp smoke without grain (docs/advection.md)
+    p.velocityAdvection = AdvectionOrder::SemiLagrangian;
     p.pressure.tolerance = 1e-5;
     s.simulation.time.frameRate = 24.f;
     s.simulation.time.substeps = 2;

@@ -135,6 +135,7 @@ private slots:
     void featureRoundTrip();
     void filesWithoutCombustionLoad();
     void stamNumericWrittenOnlyWhenFixed();
+    void velocityAdvectionDefaultsToAdvection();
     void unknownKeysKept();
     void badFiles_data();
     void badFiles();
@@ -299,6 +300,26 @@ void TestSceneIo::stamNumericWrittenOnlyWhenFixed()
         sceneToJson(fixed.scene, scenesDir().toStdString()).contains("\"stamNumeric\": \"fixed\""));
 }
 
+// Files from before simulation.velocityAdvection moved the velocity with `advection`: they
+// still do, and are written back without the key (byte-identical); a scene that sets it apart
+// keeps it.
+void TestSceneIo::velocityAdvectionDefaultsToAdvection()
+{
+    const SceneReadResult old = readSceneFile(scenesDir() + "/plume-2d.plume");
+    QVERIFY2(old.ok, old.error.c_str());
+    const sim::SimParams &p = old.scene.simulation.params;
+    QCOMPARE(p.advection, sim::AdvectionOrder::MacCormack);
+    QCOMPARE(p.velocityAdvection, sim::AdvectionOrder::MacCormack);
+    QVERIFY(!sceneToJson(old.scene, scenesDir().toStdString()).contains("velocityAdvection"));
+    const SceneReadResult split = readSceneFile(scenesDir() + "/plume-3d.plume");
+    QVERIFY2(split.ok, split.error.c_str());
+    QCOMPARE(split.scene.simulation.params.advection, sim::AdvectionOrder::MonotoneCubic);
+    QCOMPARE(split.scene.simulation.params.velocityAdvection, sim::AdvectionOrder::SemiLagrangian);
+    const QByteArray json = sceneToJson(split.scene, scenesDir().toStdString());
+    QVERIFY(json.contains("\"advection\": \"cubic\""));
+    QVERIFY(json.contains("\"velocityAdvection\": \"linear\""));
+}
+
 void TestSceneIo::filesWithoutCombustionLoad()
 {
     QJsonObject root = QJsonDocument::fromJson(readAll(scenesDir() + "/plume-2d.plume")).object();
@@ -421,6 +442,8 @@ void TestSceneIo::badFiles_data()
     row("unknown-kind.plume", {"items[1].kind", "one of emitter, obstacle, force", "\"light\""});
     row("unknown-shape.plume", {"items[0].shape.type", "sphere, circle, box", "\"torus\""});
     row("unknown-scheme.plume", {"simulation.scheme", "one of stam, smoke"});
+    row("unknown-velocity-advection.plume",
+        {"simulation.velocityAdvection", "one of linear, maccormack, bfecc, cubic", "\"weno\""});
     row("unknown-up-axis.plume", {"export.openvdb.up", "one of y, z", "\"x\""});
     row("unknown-interpolation.plume",
         {"items[0].emitter.rate.interpolation", "one of linear, smooth"});
