@@ -1,24 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/export/exportdialog.h>
 
-#include <ui/export/atlaspreview.h>
+#include <ui/export/exportgroup.h>
+#include <ui/export/exportpreview.h>
 #include <ui/export/exportwidgets.h>
 #include <ui/export/flipbookgroup.h>
-#include <ui/export/framepreview.h>
 #include <ui/export/imagesgroup.h>
 #include <ui/export/oceanmapsgroup.h>
 #include <ui/export/rendergroup.h>
 #include <ui/export/vdbgroup.h>
 
 #include <core/bake/bakeplan.h>
-#include <core/export/flipbook.h>
-#include <core/export/passes.h>
 #include <ui/document/document.h>
 #include <ui/document/undocommands.h>
 #include <ui/preferences.h>
 
 #include <QCheckBox>
-#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -33,10 +30,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QThread>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -50,18 +45,6 @@ namespace {
 
 const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
 const char *const kVdbKey = "vdb";
-constexpr int kFrameDelayMs = 150; ///< preview renders once the options stop changing
-/// The textures the preview offers: the flipbook's, or the image sequence's when only it is on.
-TextureOptions previewedTextures(const BakeSettings &s)
-{
-    return s.flipbook.enabled || !s.images.enabled ? textureOptions(s.flipbook)
-                                                   : textureOptions(s.images);
-}
-
-/// Preview channel entries past colour, emission and motion: kTextureEntry + 2 * texture
-/// index (+ 1 for its alpha channel).
-constexpr int kTextureEntry = 100;
-
 /// What the groups show of the presets: OpenVDB as stored, or what plume-cli would do.
 BakeSettings fromPresets(const ExportPresets &p)
 {
@@ -154,9 +137,10 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
         mProgress->setValue(done);
     });
 
+    mPreview = new ExportPreview(document);
     auto *top = new QHBoxLayout;
     top->addWidget(scroll);
-    top->addWidget(createPreview(), 1);
+    top->addWidget(mPreview, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top, 1);
     layout->addWidget(mMessage);
@@ -166,10 +150,10 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
 
     const Scene &scene = document->scene();
     const int lo = scene.simulation.frameStart, hi = scene.simulation.frameEnd;
-    for (QSpinBox *box : {mFirst, mLast, mPreviewFrame})
-        box->setRange(lo, hi);
-    mPreviewFrame->setValue(std::clamp(previewFrame, lo, hi));
-    mPreviewFrame->setToolTip("The frame shown, simulated and rendered as the export will");
+    mFirst->setRange(lo, hi);
+    mLast->setRange(lo, hi);
+    mPreview->setFrameRange(lo, hi);
+    mPreview->setFrame(std::clamp(previewFrame, lo, hi));
     const bool is3D = scene.domain.dimension == Dimension::ThreeD;
     for (ExportGroup *group : groups())
         group->setThreeD(is3D);
@@ -194,6 +178,9 @@ ExportDialog::~ExportDialog()
         delete mThread;
     }
 }
+
+AtlasPreview *ExportDialog::atlasPreview() const { return mPreview->atlasPreview(); }
+FramePreview *ExportDialog::framePreview() const { return mPreview->framePreview(); }
 
 // Where the files go, and which outputs: each output's box, above the section of its options.
 QWidget *ExportDialog::createOutputGroup()
@@ -231,40 +218,6 @@ QWidget *ExportDialog::createFramesGroup()
     return group;
 }
 
-QWidget *ExportDialog::createPreview()
-{
-    auto *panel = new QWidget;
-    auto *layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto *atlasGroup = new QGroupBox("Atlas layout");
-    auto *atlasLayout = new QVBoxLayout(atlasGroup);
-    mAtlas = new AtlasPreview;
-    mAtlas->setObjectName("atlasPreview");
-    atlasLayout->addWidget(mAtlas);
-    auto *frameGroup = new QGroupBox("Frame");
-    auto *frameLayout = new QVBoxLayout(frameGroup);
-    auto *controls = new QHBoxLayout;
-    mPreviewFrame = spinBox("previewFrame", 0, 0);
-    mChannel = comboBox("previewChannel", {{"Colour", int(PreviewChannel::Color)},
-                                           {"Emission", int(PreviewChannel::Emission)},
-                                           {"Motion vectors", int(PreviewChannel::Motion)}});
-    controls->addWidget(new QLabel("Frame"));
-    controls->addWidget(mPreviewFrame);
-    controls->addWidget(mChannel);
-    controls->addStretch();
-    frameLayout->addLayout(controls);
-    mFrame = new FramePreview;
-    mFrame->setObjectName("framePreview");
-    frameLayout->addWidget(mFrame, 1);
-    layout->addWidget(atlasGroup, 1);
-    layout->addWidget(frameGroup, 1);
-    mFrameTimer = new QTimer(this);
-    mFrameTimer->setSingleShot(true);
-    mFrameTimer->setInterval(kFrameDelayMs);
-    connect(mFrameTimer, &QTimer::timeout, this, &ExportDialog::requestFrame);
-    return panel;
-}
-
 // Widgets from presets; the base name from the file names they hold.
 void ExportDialog::load(const ExportPresets &p)
 {
@@ -293,9 +246,8 @@ void ExportDialog::load(const ExportPresets &p)
 void ExportDialog::connectChanges()
 {
     const auto changed = &ExportDialog::optionsChanged;
-    for (QSpinBox *b : {mFirst, mLast, mPreviewFrame})
+    for (QSpinBox *b : {mFirst, mLast})
         connect(b, &QSpinBox::valueChanged, this, changed);
-    connect(mChannel, &QComboBox::currentIndexChanged, this, changed);
     for (QLineEdit *e : {mDirectory, mBaseName})
         connect(e, &QLineEdit::textChanged, this, changed);
     connect(mFlowMapOn, &QCheckBox::toggled, this, changed);
@@ -361,93 +313,13 @@ bool ExportDialog::oceanMapsEnabled() const { return mOceanGroup->isOn(); }
 
 void ExportDialog::optionsChanged()
 {
-    // The previewed frame stays inside the exported range (setRange clamps the value).
-    {
-        const QSignalBlocker block(mPreviewFrame);
-        mPreviewFrame->setRange(mFirst->value(), std::max(mFirst->value(), mLast->value()));
-    }
-    updateAtlas();
-    updateChannels();
+    const BakeSettings s = bakeSettings();
+    // The previewed frame stays inside the exported range.
+    mPreview->setFrameRange(s.firstFrame, std::max(s.firstFrame, s.lastFrame));
+    mPreview->setSettings(s);
     const QString problem = validate();
     mMessage->setText(problem);
     mExportButton->setEnabled(!isExporting() && problem.isEmpty());
-    mFrameTimer->start();
-}
-
-// The layout core writes (AtlasLayout) and the frames selectFlipbookFrames picks, less those
-// the loop folds into the start.
-void ExportDialog::updateAtlas()
-{
-    const BakeSettings s = bakeSettings();
-    AtlasLayout layout;
-    layout.rows = s.flipbook.rows;
-    layout.columns = s.flipbook.columns;
-    layout.frameWidth = s.render.width;
-    layout.frameHeight = s.render.height;
-    layout.padding = s.flipbook.padding;
-    std::vector<int> frames;
-    int step = 1;
-    QString error;
-    if (sim::Status st = selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames, step);
-        !st) {
-        error = QString::fromStdString(st.error);
-        frames.clear();
-    } else {
-        frames.resize(frames.size() - std::size_t(std::max(0, s.flipbook.loopFrames)));
-    }
-    mAtlas->setAtlas(layout, std::move(frames), error);
-}
-
-// The preview's entries: colour, emission, motion vectors, then each pass texture of the
-// flipbook (or, when only images are on, of the image sequence) and each packed texture's A.
-void ExportDialog::updateChannels()
-{
-    const BakeSettings s = bakeSettings();
-    const std::vector<PassTexture> textures = passTextures(previewedTextures(s));
-    const int current = selected(mChannel);
-    const QSignalBlocker block(mChannel);
-    while (mChannel->count() > 3)
-        mChannel->removeItem(3);
-    for (std::size_t n = 0; n < textures.size(); ++n) {
-        const PassTexture &t = textures[n];
-        if (t.kind != TextureKind::Packed)
-            continue;
-        // Short names ("sixway_rtb RGB"); the texture's purpose is the entry's tooltip.
-        const QString name = QString::fromStdString(t.suffix).mid(1);
-        const QString purpose = QString::fromStdString(t.purpose);
-        mChannel->addItem(t.channels == 4 ? name + " RGB" : name, kTextureEntry + 2 * int(n));
-        mChannel->setItemData(mChannel->count() - 1, purpose, Qt::ToolTipRole);
-        if (t.channels == 4) {
-            mChannel->addItem(name + " A", kTextureEntry + 2 * int(n) + 1);
-            mChannel->setItemData(mChannel->count() - 1, purpose, Qt::ToolTipRole);
-        }
-    }
-    select(mChannel, current); // the first entry when that texture is gone
-}
-
-void ExportDialog::requestFrame()
-{
-    const BakeSettings s = bakeSettings();
-    FramePreview::Request r;
-    r.scene = mDocument->scene();
-    r.frame = mPreviewFrame->value();
-    r.render = s.render;
-    const int entry = selected(mChannel);
-    if (entry >= kTextureEntry) {
-        r.channel = PreviewChannel::Texture;
-        r.textures = previewedTextures(s);
-        r.texture = (entry - kTextureEntry) / 2;
-        r.alphaChannel = (entry - kTextureEntry) % 2 == 1;
-    } else {
-        r.channel = PreviewChannel(entry);
-    }
-    r.emission = s.flipbook.enabled ? s.flipbook.emission : s.images.emission;
-    r.motionRange = s.flipbook.motionRange;
-    std::vector<int> frames;
-    int step = 1;
-    if (selectFlipbookFrames(s.flipbook, s.firstFrame, s.lastFrame, frames, step))
-        r.motionStep = step;
-    mFrame->request(std::move(r));
 }
 
 // Why the options cannot bake, or empty: the bake plan's refusal, word for word what plume-cli

@@ -11,7 +11,6 @@
 #include <memory>
 
 class QCheckBox;
-class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -19,13 +18,13 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QThread;
-class QTimer;
 
 namespace plume {
 
 class AtlasPreview;
 class Document;
 class ExportGroup;
+class ExportPreview;
 class FlipbookGroup;
 class FramePreview;
 class ImagesGroup;
@@ -51,8 +50,8 @@ class VdbGroup;
 ///
 /// Each output's options are a group of their own (FlipbookGroup, ImagesGroup, VdbGroup,
 /// OceanMapsGroup, and RenderGroup for the look) that fills its part of the bake settings; the
-/// dialog composes them with the folder, base name and frames, the preview and the export's
-/// progress.
+/// dialog composes them with the folder, base name and frames, the preview (ExportPreview)
+/// and the export's progress.
 class ExportDialog : public QDialog
 {
     Q_OBJECT
@@ -69,8 +68,8 @@ public:
     /// Ocean scenes: whether Export bakes the ocean maps (bakeSettings().oceanMaps).
     bool oceanMapsEnabled() const;
 
-    AtlasPreview *atlasPreview() const { return mAtlas; }
-    FramePreview *framePreview() const { return mFrame; }
+    AtlasPreview *atlasPreview() const;
+    FramePreview *framePreview() const;
 
     bool isExporting() const { return mThread != nullptr; }
     /// The outcome of the last export.
@@ -91,15 +90,11 @@ signals:
 private:
     QWidget *createOutputGroup();
     QWidget *createFramesGroup();
-    QWidget *createPreview();
     void load(const ExportPresets &presets);
     void connectChanges();
     std::array<ExportGroup *, 5> groups() const;
     BakeSettings fromGroups() const;
     void optionsChanged();
-    void updateAtlas();
-    void updateChannels();
-    void requestFrame();
     QString validate() const;
     void browse();
     void finishExport();
@@ -122,12 +117,7 @@ private:
     VdbGroup *mVdb;
     OceanMapsGroup *mOceanGroup; ///< ocean scenes; not stored, like plume-cli's --ocean-maps
     RenderGroup *mRender;
-    // Preview
-    AtlasPreview *mAtlas;
-    FramePreview *mFrame;
-    QSpinBox *mPreviewFrame;
-    QComboBox *mChannel;
-    QTimer *mFrameTimer;
+    ExportPreview *mPreview;
     QLabel *mMessage;
     QProgressBar *mProgress;
     QPlainTextEdit *mReport;
