@@ -7,6 +7,7 @@
 #include <ui/export/flipbookgroup.h>
 #include <ui/export/imagesgroup.h>
 #include <ui/export/oceanmapsgroup.h>
+#include <ui/export/outputgroup.h>
 #include <ui/export/rendergroup.h>
 #include <ui/export/vdbgroup.h>
 
@@ -15,24 +16,20 @@
 #include <ui/document/undocommands.h>
 #include <ui/preferences.h>
 
-#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QThread>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -45,6 +42,7 @@ namespace {
 
 const Preference<QString> kExportDirectory("export/directory", QDir::homePath());
 const char *const kVdbKey = "vdb";
+
 /// What the groups show of the presets: OpenVDB as stored, or what plume-cli would do.
 BakeSettings fromPresets(const ExportPresets &p)
 {
@@ -98,9 +96,14 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     mVdb = new VdbGroup;
     mOceanGroup = new OceanMapsGroup;
     mRender = new RenderGroup;
+    // Where the files go, and which outputs: each output's box, above the section of its options.
+    mOutput = new OutputGroup;
+    for (QCheckBox *box : {mFlipbook->toggle(), mImages->toggle(), mVdb->toggle(),
+                           mOutput->flowMapBox(), mOceanGroup->toggle()})
+        mOutput->addOutput(box);
     auto *options = new QWidget;
     auto *optionsLayout = new QVBoxLayout(options);
-    optionsLayout->addWidget(createOutputGroup());
+    optionsLayout->addWidget(mOutput);
     optionsLayout->addWidget(createFramesGroup());
     for (ExportGroup *group : groups()) // the ocean's for ocean scenes only, under what it shapes
         optionsLayout->addWidget(group);
@@ -157,8 +160,8 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     const bool is3D = scene.domain.dimension == Dimension::ThreeD;
     for (ExportGroup *group : groups())
         group->setThreeD(is3D);
-    mFlowMapOn->setEnabled(!is3D);
-    mDirectory->setText(kExportDirectory.get());
+    mOutput->setThreeD(is3D);
+    mOutput->setFolder(kExportDirectory.get());
     load(mScenePresets);
     // An ocean bakes its maps (an OpenVDB volume it has not); other scenes have no maps.
     mOcean = scene.simulation.params.scheme == sim::Scheme::Ocean;
@@ -181,32 +184,6 @@ ExportDialog::~ExportDialog()
 
 AtlasPreview *ExportDialog::atlasPreview() const { return mPreview->atlasPreview(); }
 FramePreview *ExportDialog::framePreview() const { return mPreview->framePreview(); }
-
-// Where the files go, and which outputs: each output's box, above the section of its options.
-QWidget *ExportDialog::createOutputGroup()
-{
-    auto *group = new QGroupBox("Output");
-    auto *form = new QFormLayout(group);
-    mDirectory = new QLineEdit;
-    mDirectory->setObjectName("outputDirectory");
-    auto *browseButton = new QToolButton;
-    browseButton->setText("...");
-    connect(browseButton, &QToolButton::clicked, this, &ExportDialog::browse);
-    form->addRow("Folder", sideBySide(mDirectory, browseButton));
-    mBaseName = new QLineEdit;
-    mBaseName->setObjectName("baseName");
-    form->addRow("Base name", mBaseName);
-    form->addRow(mFlipbook->toggle());
-    form->addRow(mImages->toggle());
-    form->addRow(mVdb->toggle());
-    mFlowMapOn = checkBox("flowMapEnabled", "Flow map (<base>_flowmap.png + .json; 2D)");
-    mFlowMapOn->setToolTip("The time-averaged velocity over the frames as RG = 0.5 + 0.5 v / vmax, "
-                           "B = speed / vmax, for shaders that distort any texture "
-                           "(docs/liquid-textures.md)");
-    form->addRow(mFlowMapOn);
-    form->addRow(mOceanGroup->toggle());
-    return group;
-}
 
 QWidget *ExportDialog::createFramesGroup()
 {
@@ -231,7 +208,7 @@ void ExportDialog::load(const ExportPresets &p)
     else if (flipName.endsWith("_flipbook"))
         base = flipName.chopped(int(qstrlen("_flipbook")));
     mLoadedBase = base;
-    mBaseName->setText(base);
+    mOutput->setBaseName(base);
     const int first = p.flipbook.first != kBakeRange ? p.flipbook.first : p.images.first;
     const int last = p.flipbook.last != kBakeRange ? p.flipbook.last : p.images.last;
     mFirst->setValue(first == kBakeRange ? scene.simulation.frameStart : first);
@@ -248,9 +225,7 @@ void ExportDialog::connectChanges()
     const auto changed = &ExportDialog::optionsChanged;
     for (QSpinBox *b : {mFirst, mLast})
         connect(b, &QSpinBox::valueChanged, this, changed);
-    for (QLineEdit *e : {mDirectory, mBaseName})
-        connect(e, &QLineEdit::textChanged, this, changed);
-    connect(mFlowMapOn, &QCheckBox::toggled, this, changed);
+    connect(mOutput, &OutputGroup::changed, this, changed);
     for (ExportGroup *group : groups())
         connect(group, &ExportGroup::changed, this, changed);
 }
@@ -279,7 +254,7 @@ ExportPresets ExportDialog::presets() const
                        && mLast->value() == scene.simulation.frameEnd;
     p.flipbook.first = p.images.first = whole ? kBakeRange : mFirst->value();
     p.flipbook.last = p.images.last = whole ? kBakeRange : mLast->value();
-    const QString base = mBaseName->text().trimmed();
+    const QString base = mOutput->baseName();
     if (base != mLoadedBase) {
         p.flipbook.fileName = (base + "_flipbook").toStdString();
         p.images.fileName = base.toStdString();
@@ -296,12 +271,10 @@ ExportPresets ExportDialog::presets() const
 BakeSettings ExportDialog::bakeSettings() const
 {
     BakeSettings s = fromGroups();
-    s.outputDirectory = mDirectory->text().trimmed().toStdString();
-    s.baseName = mBaseName->text().trimmed().toStdString();
+    mOutput->apply(s);
     s.firstFrame = mFirst->value();
     s.lastFrame = mLast->value();
     s.plumeVersion = QCoreApplication::applicationVersion().toStdString();
-    s.flowMap = mFlowMapOn->isChecked() && mFlowMapOn->isEnabled();
     // The dialog's range and base name decide; the presets hold them only to remember them.
     s.flipbook.first = s.flipbook.last = s.images.first = s.images.last = kBakeRange;
     s.flipbook.fileName.clear();
@@ -330,13 +303,6 @@ QString ExportDialog::validate() const
     return QString::fromStdString(planned.message);
 }
 
-void ExportDialog::browse()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, "Export to", mDirectory->text());
-    if (!dir.isEmpty())
-        mDirectory->setText(dir);
-}
-
 bool ExportDialog::startExport()
 {
     if (isExporting())
@@ -349,7 +315,7 @@ bool ExportDialog::startExport()
     const ExportPresets p = presets();
     if (!(p == mDocument->scene().exports))
         mDocument->undoStack()->push(new ChangeValue<values::SceneExports>(mDocument, -1, p));
-    kExportDirectory.set(mDirectory->text().trimmed());
+    kExportDirectory.set(mOutput->folder());
 
     mObserver = std::make_unique<Observer>(this);
     mResult = {};

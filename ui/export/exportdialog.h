@@ -10,9 +10,7 @@
 #include <atomic>
 #include <memory>
 
-class QCheckBox;
 class QLabel;
-class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -29,6 +27,7 @@ class FlipbookGroup;
 class FramePreview;
 class ImagesGroup;
 class OceanMapsGroup;
+class OutputGroup;
 class RenderGroup;
 class VdbGroup;
 
@@ -50,8 +49,8 @@ class VdbGroup;
 ///
 /// Each output's options are a group of their own (FlipbookGroup, ImagesGroup, VdbGroup,
 /// OceanMapsGroup, and RenderGroup for the look) that fills its part of the bake settings; the
-/// dialog composes them with the folder, base name and frames, the preview (ExportPreview)
-/// and the export's progress.
+/// dialog composes them with the folder, base name and outputs' boxes (OutputGroup), the frame
+/// range, the preview (ExportPreview) and the export's progress.
 class ExportDialog : public QDialog
 {
     Q_OBJECT
@@ -88,7 +87,6 @@ signals:
     void exportFinished(bool ok);
 
 private:
-    QWidget *createOutputGroup();
     QWidget *createFramesGroup();
     void load(const ExportPresets &presets);
     void connectChanges();
@@ -96,7 +94,6 @@ private:
     BakeSettings fromGroups() const;
     void optionsChanged();
     QString validate() const;
-    void browse();
     void finishExport();
     void setExportingUi(bool exporting);
 
@@ -107,9 +104,7 @@ private:
     QString mLoadedBase; ///< the base name the presets gave
     bool mOcean = false; ///< the scene is of the ocean scheme
 
-    QLineEdit *mDirectory;
-    QLineEdit *mBaseName;
-    QCheckBox *mFlowMapOn; ///< not stored in the presets, like plume-cli's --flow-map
+    OutputGroup *mOutput;
     QSpinBox *mFirst;
     QSpinBox *mLast;
     FlipbookGroup *mFlipbook;
