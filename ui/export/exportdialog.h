@@ -6,29 +6,30 @@
 
 #include <QDialog>
 
+#include <array>
 #include <atomic>
 #include <memory>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QGroupBox;
 class QLabel;
-class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QThread;
-class QTimer;
 
 namespace plume {
 
 class AtlasPreview;
 class Document;
+class ExportGroup;
+class ExportPreview;
+class FlipbookGroup;
 class FramePreview;
+class ImagesGroup;
 class OceanMapsGroup;
-class PassesEditor;
+class OutputGroup;
+class RenderGroup;
+class VdbGroup;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
 /// image sequence, an OpenVDB sequence and (2D) a flow map with the core bake loop (bake/baker.h)
@@ -45,6 +46,11 @@ class PassesEditor;
 /// Not stored in the scene: the output folder (a user preference). The OpenVDB choice is
 /// stored as `export.vdb` only when it differs from what plume-cli would do with the presets
 /// (bake/bakeplan.h's vdbByDefault()).
+///
+/// Each output's options are a group of their own (FlipbookGroup, ImagesGroup, VdbGroup,
+/// OceanMapsGroup, and RenderGroup for the look) that fills its part of the bake settings; the
+/// dialog composes them with the folder, base name and outputs' boxes (OutputGroup), the frame
+/// range, the preview (ExportPreview) and the export's progress.
 class ExportDialog : public QDialog
 {
     Q_OBJECT
@@ -61,8 +67,8 @@ public:
     /// Ocean scenes: whether Export bakes the ocean maps (bakeSettings().oceanMaps).
     bool oceanMapsEnabled() const;
 
-    AtlasPreview *atlasPreview() const { return mAtlas; }
-    FramePreview *framePreview() const { return mFrame; }
+    AtlasPreview *atlasPreview() const;
+    FramePreview *framePreview() const;
 
     bool isExporting() const { return mThread != nullptr; }
     /// The outcome of the last export.
@@ -81,22 +87,13 @@ signals:
     void exportFinished(bool ok);
 
 private:
-    QWidget *createOutputGroup();
     QWidget *createFramesGroup();
-    QWidget *createRenderGroup();
-    QWidget *createFlipbookGroup();
-    QWidget *createImagesGroup();
-    QWidget *createVdbGroup();
-    QWidget *createPreview();
     void load(const ExportPresets &presets);
     void connectChanges();
+    std::array<ExportGroup *, 5> groups() const;
+    BakeSettings fromGroups() const;
     void optionsChanged();
-    void updateEnabled();
-    void updateAtlas();
-    void updateChannels();
-    void requestFrame();
     QString validate() const;
-    void browse();
     void finishExport();
     void setExportingUi(bool exporting);
 
@@ -105,68 +102,17 @@ private:
     Document *mDocument;
     ExportPresets mScenePresets;
     QString mLoadedBase; ///< the base name the presets gave
-
-    // Output
-    QLineEdit *mDirectory;
-    QLineEdit *mBaseName;
-    QCheckBox *mFlipbookOn;
-    QCheckBox *mImagesOn;
-    QCheckBox *mVdbOn;
-    QCheckBox *mFlowMapOn; ///< not stored in the presets, like plume-cli's --flow-map
-    QCheckBox *mOceanOn;   ///< ocean scenes; not stored, like plume-cli's --ocean-maps
-    OceanMapsGroup *mOceanGroup;
     bool mOcean = false; ///< the scene is of the ocean scheme
-    // Frames
+
+    OutputGroup *mOutput;
     QSpinBox *mFirst;
     QSpinBox *mLast;
-    // Render
-    QSpinBox *mWidth;
-    QSpinBox *mHeight;
-    QComboBox *mLook;
-    QComboBox *mLook3D;
-    QDoubleSpinBox *mSurfaceIso;
-    QComboBox *mField;
-    QComboBox *mColorMap;
-    QDoubleSpinBox *mFieldMin;
-    QDoubleSpinBox *mFieldMax;
-    QComboBox *mProjection;
-    QDoubleSpinBox *mYaw;
-    QDoubleSpinBox *mPitch;
-    QDoubleSpinBox *mFov;
-    QDoubleSpinBox *mZoom;
-    QDoubleSpinBox *mEmissionIntensity;
-    QDoubleSpinBox *mFlameIntensity;
-    // Flipbook
-    QGroupBox *mFlipbookGroup;
-    QSpinBox *mRows;
-    QSpinBox *mColumns;
-    QSpinBox *mFlipStep;
-    QSpinBox *mPadding;
-    QComboBox *mFlipAlpha;
-    QComboBox *mFlipDepth;
-    QComboBox *mFlipEmission;
-    QCheckBox *mMotion;
-    QDoubleSpinBox *mMotionRange;
-    QSpinBox *mLoop;
-    PassesEditor *mFlipPasses;
-    // Images
-    QGroupBox *mImagesGroup;
-    QSpinBox *mImageStep;
-    QComboBox *mImageAlpha;
-    QComboBox *mImageDepth;
-    QComboBox *mImageEmission;
-    PassesEditor *mImagePasses;
-    // OpenVDB
-    QGroupBox *mVdbGroup;
-    QComboBox *mVdbUp;
-    QCheckBox *mVdbHalf;
-    // Preview
-    AtlasPreview *mAtlas;
-    FramePreview *mFrame;
-    QSpinBox *mPreviewFrame;
-    QComboBox *mChannel;
-    QTimer *mFrameTimer;
-    // Export
+    FlipbookGroup *mFlipbook;
+    ImagesGroup *mImages;
+    VdbGroup *mVdb;
+    OceanMapsGroup *mOceanGroup; ///< ocean scenes; not stored, like plume-cli's --ocean-maps
+    RenderGroup *mRender;
+    ExportPreview *mPreview;
     QLabel *mMessage;
     QProgressBar *mProgress;
     QPlainTextEdit *mReport;
@@ -177,7 +123,6 @@ private:
     QThread *mThread = nullptr;
     std::unique_ptr<Observer> mObserver;
     BakeResult mResult;
-    bool mLoading = false;
 };
 
 } // namespace plume

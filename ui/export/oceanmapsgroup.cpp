@@ -21,9 +21,11 @@ constexpr const char *kMapTips[3] = {
 } // namespace
 
 OceanMapsGroup::OceanMapsGroup(QWidget *parent)
-    : QGroupBox("Ocean maps", parent)
+    : ExportGroup("Ocean maps", "oceanMapsGroup", parent)
 {
-    setObjectName("oceanMapsGroup");
+    makeToggle("oceanMapsEnabled",
+               "Ocean maps (<base>_height/_normal/_foam + <base>_ocean.json; ocean)");
+    toggle()->setToolTip("Height, normal and foam maps that tile and loop (docs/ocean.md)");
     auto *form = new QFormLayout(this);
     auto *maps = new QWidget;
     auto *row = new QHBoxLayout(maps);
@@ -34,7 +36,7 @@ OceanMapsGroup::OceanMapsGroup(QWidget *parent)
         mMaps[m]->setChecked(true);
         mMaps[m]->setToolTip(kMapTips[m]);
         row->addWidget(mMaps[m]);
-        connect(mMaps[m], &QCheckBox::toggled, this, &OceanMapsGroup::changed);
+        connect(mMaps[m], &QCheckBox::toggled, this, &OceanMapsGroup::edited);
     }
     row->addStretch();
     form->addRow("Maps", maps);
@@ -60,15 +62,19 @@ OceanMapsGroup::OceanMapsGroup(QWidget *parent)
                         "encoded as in the PNGs");
     form->addRow("Format", mFormat);
 
-    auto layoutChanged = [this] {
-        mColumns->setEnabled(mLayout->currentIndex() == 1);
-        Q_EMIT changed();
-    };
-    connect(mLayout, &QComboBox::currentIndexChanged, this, layoutChanged);
-    connect(mColumns, &QSpinBox::valueChanged, this, &OceanMapsGroup::changed);
-    connect(mFormat, &QComboBox::currentIndexChanged, this, &OceanMapsGroup::changed);
-    mColumns->setEnabled(false);
+    watchEdits();
 }
+
+void OceanMapsGroup::setOceanScene(bool ocean)
+{
+    mOcean = ocean;
+    toggle()->setEnabled(ocean);
+    toggle()->setChecked(ocean);
+    setVisible(ocean);
+    updateEnabled();
+}
+
+bool OceanMapsGroup::isOn() const { return mOcean && toggle()->isChecked(); }
 
 OceanBakeSettings OceanMapsGroup::settings() const
 {
@@ -82,6 +88,18 @@ OceanBakeSettings OceanMapsGroup::settings() const
     s.format = mFormat->currentIndex() == 0 ? ImageFormat::Png : ImageFormat::Exr;
     s.exrPrecision = mFormat->currentIndex() == 2 ? ExrPrecision::Float : ExrPrecision::Half;
     return s;
+}
+
+void OceanMapsGroup::apply(BakeSettings &s) const
+{
+    if (isOn())
+        s.oceanMaps = settings();
+}
+
+void OceanMapsGroup::updateEnabled()
+{
+    setEnabled(isOn());
+    mColumns->setEnabled(mLayout->currentIndex() == 1);
 }
 
 } // namespace plume
