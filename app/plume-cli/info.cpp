@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <string>
 
 namespace plume::cli {
 
@@ -51,6 +52,42 @@ void printParticleEstimate(const plume::Scene &scene, const plume::sim::Domain &
                     std::uint64_t(most * plume::sim::SphSolver::kBytesPerParticle))
                     .c_str(),
                 l.maxParticles);
+}
+
+/// "temperature 0.1..1" (and the ramp's keys when it is not the identity), or "none".
+std::string describeMask(const plume::sim::ControlMask &m)
+{
+    if (!m.active())
+        return "none";
+    char text[96];
+    std::snprintf(text, sizeof text, "%s %g..%g", plume::sim::toString(m.field), double(m.from),
+                  double(m.to));
+    std::string out = text;
+    if (m.ramp != plume::sim::Ramp{}) {
+        out += ", ramp";
+        for (const plume::sim::RampKey &k : m.ramp.keys) {
+            std::snprintf(text, sizeof text, " (%g, %g)", double(k.position), double(k.value));
+            out += text;
+        }
+    }
+    return out;
+}
+
+/// The shaping controls (docs/look.md) of a force item: a disturbance's blocks and refreshes,
+/// and any field's mask. Nothing for the other fields, so their lines stay as they were.
+void printShaping(const plume::Item &item)
+{
+    if (item.kind != plume::ItemKind::ForceField)
+        return;
+    const plume::ForceSettings &f = item.force;
+    if (f.type == plume::sim::ForceType::Disturbance)
+        std::printf("           disturbance: blocks of %g units, %g refreshes/s, strength %g "
+                    "units/s^2%s, mask %s\n",
+                    double(f.scale), double(f.timeScale), double(f.strength.value),
+                    f.strength.isAnimated() ? " (keyed)" : "", describeMask(f.mask).c_str());
+    else if (f.mask.active())
+        std::printf("           %s, mask %s\n", plume::sim::toString(f.type),
+                    describeMask(f.mask).c_str());
 }
 
 } // namespace
@@ -137,11 +174,18 @@ int info(const QStringList &arguments)
     }
     if (s.params.scheme == plume::sim::Scheme::Sph)
         printParticleEstimate(*scene, domain);
+    const plume::sim::SimParams &p = s.params;
+    if (p.vorticity > 0.f && (p.vorticityLength > 0.f || p.vorticityMask.active()))
+        std::printf("confinement: epsilon %g over %g units (%s), mask %s\n", double(p.vorticity),
+                    double(p.vorticityLength > 0.f ? p.vorticityLength : domain.cellSize),
+                    p.vorticityLength > 0.f ? "vorticityLength" : "the cell size",
+                    describeMask(p.vorticityMask).c_str());
     std::printf("items:      %zu\n", scene->items.size());
     for (const plume::Item &item : scene->items) {
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),
                     plume::toString(item.shape.type), item.name.c_str(),
                     item.enabled ? "" : " (disabled)");
+        printShaping(item);
     }
     return kExitOk;
 }

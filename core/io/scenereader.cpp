@@ -15,6 +15,7 @@
 #include <QJsonObject>
 
 #include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -174,6 +175,56 @@ void readLiquidTexture(ObjectReader &r, LiquidTextureSettings &t)
     r.number(liquidTextureParams::tiling, t.tiling);
 }
 
+/// A control mask at `key` (docs/look.md): {"field", "from", "to", "ramp": [[position, value],
+/// ...]}; `to` differs from `from`, ramp positions increase strictly.
+void readMask(ObjectReader &parent, const char *key, sim::ControlMask &m, QJsonObject &extra)
+{
+    if (!parent.ok() || !parent.has(key))
+        return;
+    namespace mp = sim::controlMaskParams;
+    ObjectReader r(parent.context(), parent.take(key), parent.path(key));
+    r.enumeration("field", m.field, sim::kControlFieldNames);
+    r.number(mp::from, m.from);
+    r.number(mp::to, m.to);
+    if (r.ok() && m.from == m.to) {
+        char from[32];
+        const auto end = std::to_chars(from, from + sizeof from, m.from).ptr; // shortest float
+        return r.context().failMessage(r.path("to"), "expected a number other than from ("
+                                                         + std::string(from, end)
+                                                         + "): the mask remaps from..to to 0..1");
+    }
+    if (r.ok() && r.has("ramp")) {
+        const std::string at = r.path("ramp");
+        const QJsonValue v = r.take("ramp");
+        const QJsonArray keys = v.toArray();
+        const std::string expected = "an array of 1 to " + std::to_string(sim::Ramp::kMaxKeys)
+                                     + " [position, value] pairs";
+        if (!v.isArray() || keys.isEmpty() || keys.size() > qsizetype(sim::Ramp::kMaxKeys))
+            return r.context().fail(at, expected, v);
+        sim::Ramp ramp;
+        ramp.keys.clear();
+        for (int n = 0; n < int(keys.size()); ++n) {
+            const std::string keyAt = at + "[" + std::to_string(n) + "]";
+            const QJsonArray pair = keys[n].toArray();
+            if (!keys[n].isArray() || pair.size() != 2)
+                return r.context().fail(keyAt, "a [position, value] pair of numbers", keys[n]);
+            sim::RampKey k;
+            if (!r.readNumber(pair[0], keyAt + "[0]", k.position, mp::rampPosition)
+                || !r.readNumber(pair[1], keyAt + "[1]", k.value, mp::rampValue))
+                return;
+            if (!ramp.keys.empty() && !(k.position > ramp.keys.back().position))
+                return r.context().fail(
+                    keyAt + "[0]",
+                    Param::above(ramp.keys.back().position, false).describe("position")
+                        + " (ramp keys are sorted by position)",
+                    pair[0]);
+            ramp.keys.push_back(k);
+        }
+        m.ramp = std::move(ramp);
+    }
+    extra = r.finish();
+}
+
 void readSimulation(ObjectReader &r, SimulationSettings &s)
 {
     sim::SimParams &p = s.params;
@@ -205,6 +256,8 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
     r.number(sp::buoyancyDensity, p.buoyancyDensity);
     r.number(sp::buoyancyTemperature, p.buoyancyTemperature);
     r.number(sp::vorticity, p.vorticity);
+    r.number(sp::vorticityLength, p.vorticityLength);
+    readMask(r, "vorticityMask", p.vorticityMask, s.vorticityMaskExtra);
     r.enumeration("advection", p.advection, sim::kAdvectionOrderNames);
     p.velocityAdvection = p.advection; // files from before the key meant both
     r.enumeration("velocityAdvection", p.velocityAdvection, sim::kAdvectionOrderNames);
@@ -370,6 +423,7 @@ void readForce(ObjectReader &r, ForceSettings &f)
     r.number(forceParams::scale, f.scale);
     r.number(forceParams::timeScale, f.timeScale);
     r.number(forceParams::falloff, f.falloff);
+    readMask(r, "mask", f.mask, f.maskExtra);
 }
 
 void readItem(ObjectReader &r, Item &item, Dimension dim)
@@ -684,6 +738,14 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
             ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].emitter.fuel")
                                    + ": the stam scheme has no combustion, so this fuel does "
                                      "nothing (scheme \"smoke\" burns it)");
+        // Control masks read the smoke scheme's fields (docs/look.md).
+        const sim::Scheme scheme = scene.simulation.params.scheme;
+        if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::ForceField
+            && item.force.mask.active())
+            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].force.mask")
+                                   + ": the " + sim::toString(scheme)
+                                   + " scheme ignores control masks (the field acts everywhere "
+                                     "in its shape); scheme \"smoke\" applies them");
     }
     result.warnings = std::move(ctx.warnings);
     if (ctx.failed()) {

@@ -171,6 +171,30 @@ Node animated(const Animated<T> &a)
     return o;
 }
 
+/// A control mask: field, from, to and the ramp as [position, value] pairs.
+Node maskNode(const sim::ControlMask &m, const QJsonObject &extra)
+{
+    Node o = Node::object();
+    o.add("field", string(sim::toString(m.field)));
+    o.add("from", number(m.from));
+    o.add("to", number(m.to));
+    Node &ramp = o.add("ramp", Node::array());
+    for (const sim::RampKey &k : m.ramp.keys) {
+        Node pair = Node::array();
+        pair.elements.push_back(number(k.position));
+        pair.elements.push_back(number(k.value));
+        ramp.elements.push_back(std::move(pair));
+    }
+    addExtra(o, extra);
+    return o;
+}
+
+/// Whether a mask is worth writing: set, or with keys this version does not know.
+bool hasMask(const sim::ControlMask &m, const QJsonObject &extra)
+{
+    return m != sim::ControlMask{} || !extra.isEmpty();
+}
+
 Node domainNode(const DomainSettings &d)
 {
     Node o = Node::object();
@@ -211,6 +235,11 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     o.add("buoyancyDensity", number(p.buoyancyDensity));
     o.add("buoyancyTemperature", number(p.buoyancyTemperature));
     o.add("vorticity", number(p.vorticity));
+    // The shaping settings are written when set: older files stay byte-identical.
+    if (p.vorticityLength != 0.f)
+        o.add("vorticityLength", number(p.vorticityLength));
+    if (hasMask(p.vorticityMask, s.vorticityMaskExtra))
+        o.add("vorticityMask", maskNode(p.vorticityMask, s.vorticityMaskExtra));
     o.add("advection", string(sim::toString(p.advection)));
     if (p.velocityAdvection != p.advection) // older files stay byte-identical
         o.add("velocityAdvection", string(sim::toString(p.velocityAdvection)));
@@ -363,6 +392,8 @@ Node forceNode(const ForceSettings &f)
     o.add("scale", number(f.scale));
     o.add("timeScale", number(f.timeScale));
     o.add("falloff", number(f.falloff));
+    if (hasMask(f.mask, f.maskExtra)) // files without masks stay byte-identical
+        o.add("mask", maskNode(f.mask, f.maskExtra));
     addExtra(o, f.extra);
     return o;
 }

@@ -349,6 +349,7 @@ void SceneRasterizer::buildForces(const std::vector<Source> &sources)
         f.scale = fs.scale;
         f.timeScale = fs.timeScale;
         f.seed = itemSeed(mScene.simulation.seed, item.name);
+        f.mask = fs.mask;
         f.region.falloff = fs.falloff;
         const Shape &shape = item.shape;
         if (usesMask(item)) {

@@ -108,6 +108,7 @@ struct SimulationSettings
     QJsonObject combustionExtra;
     QJsonObject oceanExtra;
     QJsonObject sphExtra;
+    QJsonObject vorticityMaskExtra;
 
     friend bool operator==(const SimulationSettings &, const SimulationSettings &) = default;
 };
@@ -195,9 +196,13 @@ struct ForceSettings
     Animated<float> strength{1.f};      ///< units/s^2 (drag: 1/s), keyframable
     sim::Vec3 direction{0.f, 1.f, 0.f}; ///< directional: push; vortex: axis (3D)
     sim::Vec3 centre{0.5f, 0.5f, 0.5f}; ///< vortex, radial: centre (moves with offset)
-    float scale = 0.25f;                ///< turbulence feature size, world units
-    float timeScale = 1.f;              ///< turbulence evolution, periods per second
-    float falloff = 0.f;                ///< soft edge outside the shape, world units
+    float scale = 0.25f;   ///< turbulence feature size; disturbance block size (world units)
+    float timeScale = 1.f; ///< turbulence: periods per second; disturbance: refreshes per second
+    float falloff = 0.f;   ///< soft edge outside the shape, world units
+    /// Where it acts, read from a simulated field (smoke scheme; docs/look.md). Written when
+    /// set, so files of scenes without masks stay as they were.
+    sim::ControlMask mask;
+    QJsonObject maskExtra; ///< unknown keys of the "mask" object
     QJsonObject extra;
 
     friend bool operator==(const ForceSettings &, const ForceSettings &) = default;

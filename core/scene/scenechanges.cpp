@@ -84,7 +84,8 @@ bool changesSimulation(const Item &item, ItemChanges changes)
 {
     using P = Item::Property;
     const bool seededByName = item.kind == ItemKind::ForceField
-                              && item.force.type == sim::ForceType::Turbulence;
+                              && (item.force.type == sim::ForceType::Turbulence
+                                  || item.force.type == sim::ForceType::Disturbance);
     return !changes.within({P::Name, P::Hidden, P::Locked})
            || (seededByName && changes.has(P::Name));
 }

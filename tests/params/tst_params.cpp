@@ -117,6 +117,7 @@ QList<Probe> probes()
         {sim, sp::buoyancyDensity},
         {sim, sp::buoyancyTemperature},
         {sim, sp::vorticity},
+        {sim, sp::vorticityLength},
         {sim, sp::stamIterations},
         {"simulation/pressure", sp::pressureTolerance},
         {"simulation/pressure", sp::pressureMaxIterations},
@@ -161,6 +162,8 @@ QList<Probe> probes()
         {"items/2/force", forceParams::scale},
         {"items/2/force", forceParams::timeScale},
         {"items/2/force", forceParams::falloff},
+        {"items/2/force/mask", sim::controlMaskParams::from},
+        {"items/2/force/mask", sim::controlMaskParams::to},
         {render, rp::width},
         {render, rp::height},
         {render, rp::fieldMin},
@@ -274,6 +277,7 @@ private slots:
         checkNames(sim::kFieldKindNames);
         checkNames(sim::kEmitterVelocityNames);
         checkNames(sim::kForceTypeNames);
+        checkNames(sim::kControlFieldNames);
         checkNames(kInterpolationNames);
         checkNames(kDimensionNames);
         checkNames(kItemKindNames);
@@ -373,6 +377,8 @@ private slots:
         check("simulation", "stamSweep", sim::kSweepOrderNames);
         check("simulation", "stamNumeric", sim::kStamNumericNames);
         check("items/0/emitter", "velocityMode", sim::kEmitterVelocityNames);
+        check("items/2/force", "type", sim::kForceTypeNames);
+        check("items/2/force/mask", "field", sim::kControlFieldNames);
         check("export/render", "field", sim::kFieldKindNames);
         check("export/render", "colorMap", kColorMapNames);
         check("export/render", "look2d", kLook2DNames);

@@ -370,6 +370,11 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
         addDouble(
             f, "Falloff", [this] { return item().force.falloff; },
             setF([](ForceSettings &e, double v) { e.falloff = float(v); }), forceParams::falloff);
+        addMask(
+            f, "Mask", "mask", [this] { return item().force.mask; },
+            [this](const sim::ControlMask &m) {
+            editSelected<values::ItemForce>([&](ForceSettings &e) { e.mask = m; });
+            });
     }
 }
 
@@ -571,6 +576,15 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     addDouble(
         f, "Vorticity", [s] { return s().params.vorticity; },
         setS([](S &x, double v) { x.params.vorticity = float(v); }), sim::simParams::vorticity);
+    addDouble(
+        f, "Vorticity length", [s] { return s().params.vorticityLength; },
+        setS([](S &x, double v) { x.params.vorticityLength = float(v); }),
+        sim::simParams::vorticityLength);
+    addMask(
+        f, "Vorticity mask", "vorticityMask", [s] { return s().params.vorticityMask; },
+        [setS](const sim::ControlMask &m) {
+        setS([](S &x, const sim::ControlMask &v) { x.params.vorticityMask = v; })(m);
+        });
     addChoice(
         f, "Advection", names(sim::kAdvectionOrderNames), [s] { return int(s().params.advection); },
         setS([](S &x, int v) { x.params.advection = sim::AdvectionOrder(v); }));

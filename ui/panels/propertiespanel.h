@@ -110,6 +110,11 @@ private:
     void addKeyed(QFormLayout *form, const QString &label, AnimProperty property,
                   const sim::Param &range);
     QLabel *addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
+    /// A control mask's field, from, to and ramp, labelled "<label>", "<label> from", ...;
+    /// `set` receives only valid masks (masksection.cpp).
+    void addMask(QFormLayout *form, const QString &label, const char *objectPrefix,
+                 std::function<sim::ControlMask()> get,
+                 std::function<void(const sim::ControlMask &)> set);
 
     Document *mDocument;
     int mIndex = -1;

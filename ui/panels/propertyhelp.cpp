@@ -66,13 +66,25 @@ const Help kHelp[] = {
     {"Velocity", "units/s^2 (force) or units/s (inflow)", "what Velocity mode says"},
     {"Rate", "factor", "multiplies density, temperature, dye and fuel; animatable"},
     // Force
-    {"Type", "", "directional, vortex, radial, turbulence or drag"},
+    {"Type", "",
+     "directional, vortex, radial, turbulence, drag or disturbance (random kicks on blocks that "
+     "break smooth fronts into billows)"},
     {"Strength", "units/s^2 (drag: 1/s)", "acceleration of the field; animatable"},
     {"Direction", "vector", "push direction (directional); vortex axis (3D)"},
     {"Force/Centre", "units", "vortex and radial centre; moves with the offset"},
-    {"Force/Scale", "units", "turbulence feature size"},
-    {"Time scale", "periods per second", "how fast turbulence evolves"},
+    {"Force/Scale", "units", "turbulence feature size; disturbance block size"},
+    {"Time scale", "per second",
+     "turbulence: noise periods per second; disturbance: new kick directions per second"},
     {"Falloff", "units", "soft edge outside the shape (smoothstep)"},
+    {"Mask", "",
+     "where the force acts, read from a field (smoke scheme): none (everywhere in the shape), "
+     "density, temperature (above ambient), flame, fuel, speed or vorticity"},
+    {"Mask from", "the field's units (speed: units/s, vorticity: 1/s)",
+     "this value of the field gives weight 0 (the ramp's start)"},
+    {"Mask to", "the field's units (speed: units/s, vorticity: 1/s)",
+     "this value gives weight 1 (the ramp's end); below from if the mask should fall"},
+    {"Mask ramp", "position value pairs in [0, 1]",
+     "shapes the weight between from and to, e.g. \"0 0, 1 1\" (linear) or \"0 0, 0.5 1, 1 0\""},
     // Domain
     {"Scene name", "", "used for output file names"},
     {"Dimension", "", "2D is one cell deep; 3D a box"},
@@ -106,6 +118,16 @@ const Help kHelp[] = {
     {"Buoyancy (temperature)", "units/s^2 per unit temperature",
      "hot gas rises by this acceleration per degree above ambient"},
     {"Vorticity", "epsilon", "vorticity confinement: puts back small swirls"},
+    {"Vorticity length", "units",
+     "the confinement's length L (f = epsilon L (N x omega)): the same swirls at any resolution; "
+     "0: one cell (weakens as the resolution rises)"},
+    {"Vorticity mask", "",
+     "where the confinement acts, read from a field: none (everywhere), density, temperature, "
+     "flame, fuel, speed or vorticity"},
+    {"Vorticity mask from", "the field's units", "this value of the field gives weight 0"},
+    {"Vorticity mask to", "the field's units", "this value gives weight 1"},
+    {"Vorticity mask ramp", "position value pairs in [0, 1]",
+     "shapes the weight between from and to, e.g. \"0 0, 1 1\""},
     {"Advection", "",
      "how density, temperature and dye move: linear (soft), cubic (sharp, no grain), MacCormack "
      "or BFECC (sharpest, some grain); docs/advection.md"},

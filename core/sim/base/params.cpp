@@ -32,6 +32,7 @@ Status SimParams::validate() const
         {simParams::temperatureDissipation, temperatureDissipation},
         {simParams::velocityDissipation, velocityDissipation},
         {simParams::vorticity, vorticity},
+        {simParams::vorticityLength, vorticityLength},
         {simParams::ambientTemperature, ambientTemperature},
         {simParams::buoyancyDensity, buoyancyDensity},
         {simParams::buoyancyTemperature, buoyancyTemperature},
@@ -46,6 +47,8 @@ Status SimParams::validate() const
     }
     if (up.x == 0.f && up.y == 0.f && up.z == 0.f)
         return Status::failure("parameter up is the zero vector; it needs a direction");
+    if (Status s = sim::validate(vorticityMask); !s)
+        return Status::failure("parameter vorticityMask" + s.error.substr(4)); // "mask: ..."
     if (Status s = check(simParams::pressureTolerance, pressure.tolerance, "pressure.tolerance");
         !s)
         return s;

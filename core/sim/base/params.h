@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <core/sim/base/controlmask.h>
 #include <core/sim/base/types.h>
 
 #include <cstdint>
@@ -62,6 +63,9 @@ inline constexpr Param ambientTemperature{.key = "ambientTemperature"};
 inline constexpr Param buoyancyDensity{.key = "buoyancyDensity"};
 inline constexpr Param buoyancyTemperature{.key = "buoyancyTemperature"};
 inline constexpr Param vorticity{.key = "vorticity", .min = 0, .softMax = 100};
+/// World units; 0: the cell size (the paper's confinement, which weakens as cells shrink).
+inline constexpr Param vorticityLength{
+    .key = "vorticityLength", .min = 0, .max = 1e4, .softMax = 10, .decimals = 4};
 inline constexpr Param stamIterations{.key = "stamIterations",
                                       .min = 1,
                                       .max = 100000,
@@ -201,6 +205,12 @@ struct SimParams
     float buoyancyDensity = 0.f;     ///< alpha: sinking acceleration per unit density
     float buoyancyTemperature = 1.f; ///< beta: rising acceleration per unit temperature
     float vorticity = 0.f;           ///< vorticity confinement epsilon (dimensionless)
+    /// The length L of the confinement f = epsilon L (N x omega), world units: a confinement
+    /// that keeps its meaning when the resolution changes. 0: L is the cell size h (Fedkiw,
+    /// Stam and Jensen 2001, eq. 11), as scenes without the key always had.
+    float vorticityLength = 0.f;
+    /// Where the confinement acts (smoke scheme): f is multiplied by the weight at each cell.
+    ControlMask vorticityMask;
 
     AdvectionOrder advection = AdvectionOrder::MacCormack; ///< density, temperature, dye
     /// The velocity's self-advection. Second-order corrections of the velocity keep grid-scale

@@ -60,17 +60,20 @@ Status validate(const ForceField &f)
         && length(f.direction) == 0.f)
         return Status::failure(std::string(toString(f.type))
                                + " force: direction is the zero vector");
-    if (f.type == ForceType::Turbulence) {
+    if (f.type == ForceType::Turbulence || f.type == ForceType::Disturbance) {
+        const std::string name = toString(f.type);
         if (!std::isfinite(f.scale) || f.scale <= 0.f)
-            return Status::failure("turbulence force: scale " + std::to_string(f.scale)
+            return Status::failure(name + " force: scale " + std::to_string(f.scale)
                                    + " must be a positive finite number");
         if (!std::isfinite(f.timeScale) || f.timeScale < 0.f)
-            return Status::failure("turbulence force: time scale must be finite and >= 0");
+            return Status::failure(name + " force: time scale must be finite and >= 0");
     }
     if (f.type == ForceType::Drag && f.strength < 0.f)
         return Status::failure("drag force: strength " + std::to_string(f.strength)
                                + " must not be negative");
     if (Status s = validate(f.region); !s)
+        return Status::failure(std::string(toString(f.type)) + " force: " + s.error);
+    if (Status s = validate(f.mask); !s)
         return Status::failure(std::string(toString(f.type)) + " force: " + s.error);
     return Status::success();
 }

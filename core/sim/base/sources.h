@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <core/sim/base/controlmask.h>
 #include <core/sim/base/grid.h>
 #include <core/sim/base/types.h>
 
@@ -50,13 +51,16 @@ enum class ForceType : std::uint8_t {
     Radial,      ///< towards (strength > 0) or away from (strength < 0) `centre`
     Turbulence,  ///< divergence-free curl noise of feature size `scale`, evolving with time
     Drag,        ///< acceleration -strength * velocity
+    /// Random kicks on blocks of `scale` world units, a new direction per block `timeScale`
+    /// times a second, blended smoothly between block centres (docs/look.md)
+    Disturbance,
 };
 
 inline constexpr EnumNames<EmitterVelocity, 3> kEmitterVelocityNames{{"none", "force", "inflow"}};
 inline constexpr EnumNames<LiquidMode, 3> kLiquidModeNames{{"none", "fill", "emit"}};
 inline const char *toString(LiquidMode m) { return kLiquidModeNames.name(m); }
-inline constexpr EnumNames<ForceType, 5> kForceTypeNames{
-    {"directional", "vortex", "radial", "turbulence", "drag"}};
+inline constexpr EnumNames<ForceType, 6> kForceTypeNames{
+    {"directional", "vortex", "radial", "turbulence", "drag", "disturbance"}};
 inline const char *toString(EmitterVelocity v) { return kEmitterVelocityNames.name(v); }
 inline const char *toString(ForceType t) { return kForceTypeNames.name(t); }
 
@@ -89,10 +93,13 @@ struct ForceField
     Vec3 direction{0.f, 1.f, 0.f}; ///< Directional: push direction; Vortex: axis (normalised
                                    ///< on use; in 2D the swirl is about z whatever this says)
     Vec3 centre{0.f, 0.f, 0.f};    ///< Vortex, Radial: the centre
-    float scale = 0.25f;           ///< Turbulence: feature size, world units
-    float timeScale = 1.f;         ///< Turbulence: evolution speed (noise periods per second)
-    std::uint32_t seed = 0;        ///< Turbulence: noise seed
-    Region region;                 ///< where it acts
+    float scale = 0.25f;    ///< Turbulence: feature size; Disturbance: block size (world units)
+    float timeScale = 1.f;  ///< Turbulence: noise periods per second; Disturbance: refreshes / s
+    std::uint32_t seed = 0; ///< Turbulence, Disturbance: noise seed
+    Region region;          ///< where it acts
+    /// Where it acts, read from a simulated field (the smoke scheme; other schemes ignore it):
+    /// the acceleration is multiplied by the mask's weight at each face. None: weight 1.
+    ControlMask mask;
 };
 
 /// Motion of the solid cells: each solid cell's velocity (world units / s) at its centre,

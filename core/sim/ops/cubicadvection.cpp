@@ -32,7 +32,8 @@ struct Axis
 
 /// The four sample indices around grid coordinate x (sample i at x = i) and the fraction t
 /// between the middle two. Periodic axes wrap (sample `period` is sample 0); others clamp x
-/// to the samples, as the linear sampler (numerics/sampling.h) does. A non-finite x counts as the first sample.
+/// to the samples, as the linear sampler (numerics/sampling.h) does. A non-finite x counts as the
+/// first sample.
 inline float taps(float x, Axis a, int idx[4])
 {
     const float top = a.periodic ? 1e7f : float(a.n - 1);
@@ -71,8 +72,8 @@ inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x)
     // The result lies within the range of the eight middle samples (the trilinear corners):
     // where they agree (empty air, a uniform field) it is their value, with no cubic at all.
     {
-        const float c = d[std::size_t(iy[1]) * sy + std::size_t(ix[1])
-                          + (k3D ? std::size_t(iz[1]) * sz : 0)];
+        const float c =
+            d[std::size_t(iy[1]) * sy + std::size_t(ix[1]) + (k3D ? std::size_t(iz[1]) * sz : 0)];
         bool same = true;
         for (int cz = 1; cz <= (k3D ? 2 : 1); ++cz)
             for (int cy = 1; cy <= 2; ++cy) {

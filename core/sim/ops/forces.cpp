@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// ForceEvaluator: the scene's force fields (directional, vortex, radial, turbulence, drag) in
-// their regions, added at the open faces. The noise of the turbulence fields is in
-// curlnoise.{h,cpp}; buoyancy and vorticity confinement are buoyancy.cpp and vorticity.cpp.
+// ForceEvaluator: the scene's force fields (directional, vortex, radial, turbulence, drag,
+// disturbance) in their regions and control masks, added at the open faces. The noise of the
+// turbulence fields is in curlnoise.{h,cpp}, the disturbance's blocks in blocknoise.h; buoyancy
+// and vorticity confinement are buoyancy.cpp and vorticity.cpp.
 #include <core/sim/ops/forces.h>
 
+#include <core/sim/numerics/blocknoise.h>
 #include <core/sim/numerics/curlnoise.h>
 #include <core/sim/ops/faceloops.h>
 
@@ -11,6 +13,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <utility>
 
 namespace plume::sim {
 
@@ -71,10 +74,94 @@ inline float weightAt(const Region &r, const ScalarGrid &mask, const Domain &d, 
     return 0.f;
 }
 
+/// A cell-centred weight grid at a face of `axis`: the mean of the face's two cells (faceCells:
+/// wrapped on periodic axes, the one cell at the other ends).
+inline float faceWeight(const ScalarGrid &w, const Domain &d, int axis, int i, int j, int k)
+{
+    int c[3] = {i, j, k};
+    int lo = 0, hi = 0;
+    faceCells(c[axis], d.cells[axis], d.boundary(axis, false) == Boundary::Periodic, lo, hi);
+    c[axis] = lo;
+    const float a = w(c[0], c[1], c[2]);
+    c[axis] = hi;
+    return 0.5f * (a + w(c[0], c[1], c[2]));
+}
+
+/// Blends node(a, b, c) (a float or a Vec3) between the block centres around world point
+/// (x, y, z): block n is centred at (n + 1/2) / invScale; the weights are blockFade's.
+template<class Node>
+inline auto blendBlocks(float x, float y, float z, float invScale, bool is2D, Node &&node)
+{
+    const float q[3] = {x * invScale - 0.5f, y * invScale - 0.5f, z * invScale - 0.5f};
+    int i[3];
+    float t[3];
+    for (int a = 0; a < 3; ++a) {
+        const float fl = std::floor(q[a]);
+        i[a] = int(fl);
+        t[a] = blockFade(q[a] - fl);
+    }
+    auto lerp = [](auto p, auto r, float s) { return p + (r - p) * s; };
+    auto plane = [&](int c) {
+        return lerp(lerp(node(i[0], i[1], c), node(i[0] + 1, i[1], c), t[0]),
+                    lerp(node(i[0], i[1] + 1, c), node(i[0] + 1, i[1] + 1, c), t[0]), t[1]);
+    };
+    if (is2D)
+        return plane(0);
+    return lerp(plane(i[2]), plane(i[2] + 1), t[2]);
+}
+
+/// The refreshes of a disturbance that [time, time + dt] spans and the share of the span each
+/// takes (refresh r covers [r, r + 1) / rate). At most kMaxRefreshes (equal shares beyond
+/// that: averages of so many random directions are near zero anyway). Rate 0: refresh 0.
+constexpr int kMaxRefreshes = 64;
+int refreshesOf(double time, float dt, float rate, std::int64_t *index, float *share)
+{
+    const double t0 = time * double(rate), t1 = (time + double(dt)) * double(rate);
+    const double first = std::floor(t0);
+    index[0] = std::int64_t(first);
+    share[0] = 1.f;
+    if (!(t1 > t0) || std::floor(t1) == first)
+        return 1;
+    int count = 0;
+    for (double r = first; r < t1 && count < kMaxRefreshes; r += 1.0) {
+        index[count] = std::int64_t(r);
+        share[count] = float((std::fmin(t1, r + 1.0) - std::fmax(t0, r)) / (t1 - t0));
+        ++count;
+    }
+    if (count == kMaxRefreshes && first + double(kMaxRefreshes) < t1) {
+        for (int c = 0; c < count; ++c)
+            share[c] = 1.f / float(count);
+    }
+    return count;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
 // ForceEvaluator
+
+/// A disturbance's block kicks for one step: one vector per block centre over the field's
+/// box, the blocks' unit directions averaged over the step's refreshes.
+struct ForceEvaluator::BlockLattice
+{
+    Int3 lo{0, 0, 0};    ///< first block index per axis
+    Int3 count{0, 0, 0}; ///< blocks per axis
+    float invScale = 0.f;
+    bool is2D = false;
+    std::vector<Vec3> kick;
+
+    /// Component `axis` of the blended kick at a world point.
+    float at(int axis, float x, float y, float z) const
+    {
+        return blendBlocks(x, y, z, invScale, is2D, [&](int a, int b, int c) {
+            a = std::clamp(a - lo.x, 0, count.x - 1);
+            b = std::clamp(b - lo.y, 0, count.y - 1);
+            c = is2D ? 0 : std::clamp(c - lo.z, 0, count.z - 1);
+            return kick[std::size_t(a) + std::size_t(count.x) * (b + std::size_t(count.y) * c)]
+                       [axis];
+        });
+    }
+};
 
 /// Per-block sums of acceleration on the faces of each axis, and the potential of a turbulence
 /// field on the block's edges. Rows have nx + 1 entries for every axis.
@@ -133,8 +220,10 @@ void ForceEvaluator::setup(const Domain &domain, std::vector<ForceField> fields)
                                                          : normalizedOrZero(field.direction);
         p.lo = Int3{0, 0, 0};
         p.hi = n;
+        const bool noisy = field.type == ForceType::Turbulence
+                           || field.type == ForceType::Disturbance;
         p.active = field.strength != 0.f && std::isfinite(field.strength)
-                   && !(field.type == ForceType::Turbulence && !(field.scale > 0.f));
+                   && !(noisy && !(field.scale > 0.f));
         const Region &r = field.region;
         Vec3 lo{}, hi{};
         if (!r.mask.empty()) {
@@ -233,6 +322,16 @@ Vec3 ForceEvaluator::acceleration(Vec3 world, Vec3 velocity, double time) const
                 * f.strength;
             break;
         case ForceType::Drag: a = velocity * -f.strength; break;
+        case ForceType::Disturbance: {
+            const std::int64_t refresh = std::int64_t(std::floor(time * double(f.timeScale)));
+            const bool is2D = mDomain.is2D();
+            a = blendBlocks(world.x, world.y, world.z, 1.f / std::fmax(f.scale, mDomain.cellSize),
+                            is2D,
+                            [&](int i, int j,
+                                int k) { return blockDirection(f.seed, i, j, k, refresh, is2D); })
+                * f.strength;
+            break;
+        }
         }
         sum = sum + a * weight;
     }
@@ -262,13 +361,14 @@ bool ForceEvaluator::faceRange(std::size_t n, int axis, const Block &block, Int3
 }
 
 void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Block &block,
-                                     double time, BlockScratch &s) const
+                                     const FieldStep &step, BlockScratch &s) const
 {
     const ForceField &f = mFields[n];
     if (f.type == ForceType::Turbulence) {
-        accumulateTurbulence(n, block, time, s);
+        accumulateTurbulence(n, block, step, s);
         return;
     }
+    const ScalarGrid *mask = step.mask;
     const Vec3 unit = mPrepared[n].unit;
     const bool everywhere = mMasks[n].count() == 0 && f.region.shape == RegionShape::Everywhere;
     const bool is2D = mDomain.is2D();
@@ -290,6 +390,17 @@ void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Bl
                     const float y = o.y + (float(j) + off.y) * h;
                     float *acc = s.accRow(axis, block, j, k);
                     const float *u = comp.data() + comp.index(0, j, k);
+                    if (mask) {
+                        for (int i = lo.x; i <= hi.x; ++i) {
+                            const float x = o.x + (float(i) + off.x) * h;
+                            const float w = (everywhere
+                                                 ? 1.f
+                                                 : weightAt(f.region, mMasks[n], mDomain, x, y, z))
+                                            * faceWeight(*mask, mDomain, axis, i, j, k);
+                            acc[i] += w * (f.strength * accel(x, y, z, u[i]));
+                        }
+                        continue;
+                    }
                     if (everywhere) {
                         for (int i = lo.x; i <= hi.x; ++i) {
                             const float x = o.x + (float(i) + off.x) * h;
@@ -333,13 +444,20 @@ void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Bl
             break;
         case ForceType::Drag: rows([](float, float, float, float u) { return -u; }); break;
         case ForceType::Turbulence: break;
+        case ForceType::Disturbance:
+            if (step.lattice && !step.lattice->kick.empty())
+                rows([&, axis](float x, float y, float z, float) {
+                    return step.lattice->at(axis, x, y, z);
+                });
+            break;
         }
     }
 }
 
-void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, double time,
+void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, const FieldStep &step,
                                           BlockScratch &s) const
 {
+    const double time = step.time;
     // Edge-sampled vector potential; its discrete curl on the faces is exactly discretely
     // divergence-free (Stokes on every cell face), so the force adds no divergence of its own.
     const ForceField &f = mFields[n];
@@ -413,13 +531,25 @@ void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, dou
                     b1 = s.edgeRow(0, block, j + 1, k);
                 }
                 float *acc = s.accRow(axis, block, j, k);
+                const float y = o.y + (float(j) + offset.y) * h;
+                const float z = o.z + (float(k) + offset.z) * h;
+                if (step.mask) {
+                    for (int i = lo.x; i <= hi.x; ++i) {
+                        const float region = everywhere
+                                                 ? 1.f
+                                                 : weightAt(f.region, mMasks[n], mDomain,
+                                                            o.x + (float(i) + offset.x) * h, y, z);
+                        const float weight = region
+                                             * faceWeight(*step.mask, mDomain, axis, i, j, k);
+                        acc[i] += weight * (factor * ((a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i])));
+                    }
+                    continue;
+                }
                 if (everywhere) {
                     for (int i = lo.x; i <= hi.x; ++i)
                         acc[i] += factor * ((a1[i + sa] - a0[i]) - (b1[i + sb] - b0[i]));
                     continue;
                 }
-                const float y = o.y + (float(j) + offset.y) * h;
-                const float z = o.z + (float(k) + offset.z) * h;
                 for (int i = lo.x; i <= hi.x; ++i) {
                     const float weight = weightAt(f.region, mMasks[n], mDomain,
                                                   o.x + (float(i) + offset.x) * h, y, z);
@@ -430,7 +560,44 @@ void ForceEvaluator::accumulateTurbulence(std::size_t n, const Block &block, dou
     }
 }
 
-void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, double time) const
+void ForceEvaluator::buildLattice(std::size_t n, float dt, double time, BlockLattice &out) const
+{
+    const ForceField &f = mFields[n];
+    const Prepared &p = mPrepared[n];
+    const bool is2D = mDomain.is2D();
+    const float h = mDomain.cellSize;
+    out.is2D = is2D;
+    out.invScale = 1.f / std::fmax(f.scale, h); // blocks of at least one cell
+    // Blocks whose centres surround the box's faces: those below and above each end.
+    for (int a = 0; a < 3; ++a) {
+        if (is2D && a == 2) {
+            out.lo[a] = 0;
+            out.count[a] = 1;
+            continue;
+        }
+        const float lo = mDomain.origin[a] + float(p.lo[a]) * h;
+        const float hi = mDomain.origin[a] + float(p.hi[a]) * h;
+        out.lo[a] = int(std::floor(lo * out.invScale - 0.5f));
+        out.count[a] = int(std::floor(hi * out.invScale - 0.5f)) + 2 - out.lo[a];
+    }
+    std::int64_t index[kMaxRefreshes];
+    float share[kMaxRefreshes];
+    const int refreshes = refreshesOf(time, dt, f.timeScale, index, share);
+    out.kick.resize(std::size_t(out.count.volume()));
+    const Int3 lo = out.lo, count = out.count;
+    forEachIndex(std::int64_t(out.kick.size()), [&](std::int64_t c) {
+        const int a = int(c % count.x), b = int(c / count.x % count.y),
+                  d = int(c / (std::int64_t(count.x) * count.y));
+        Vec3 sum;
+        for (int r = 0; r < refreshes; ++r)
+            sum = sum
+                  + blockDirection(f.seed, lo.x + a, lo.y + b, lo.z + d, index[r], is2D) * share[r];
+        out.kick[std::size_t(c)] = sum;
+    });
+}
+
+void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, double time,
+                                const ControlWeights *weights) const
 {
     const Int3 n = mDomain.cells;
     if (mFields.empty() || dt == 0.f || vel.cells() != n || solids.size() != n)
@@ -445,6 +612,22 @@ void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, 
     const int blocksY = (faceRows + kRows - 1) / kRows;
     const int blocksZ = (faceSlabs + slabsPerBlock - 1) / slabsPerBlock;
     const FaceClosure closure{solids, mDomain, solids.anySolid()};
+    // Per field: this step's disturbance blocks and control-mask weights.
+    std::vector<BlockLattice> lattices(mFields.size());
+    std::vector<FieldStep> steps(mFields.size());
+    for (std::size_t f = 0; f < mFields.size(); ++f) {
+        steps[f].time = time;
+        if (!mPrepared[f].active)
+            continue;
+        if (mFields[f].type == ForceType::Disturbance) {
+            buildLattice(f, dt, time, lattices[f]);
+            steps[f].lattice = &lattices[f];
+        }
+        if (weights)
+            steps[f].mask = weights->find(mFields[f].mask);
+        if (steps[f].mask && steps[f].mask->size() != n)
+            steps[f].mask = nullptr;
+    }
     forEachSlab(blocksY * blocksZ, [&](int b) {
         Block block;
         block.j0 = (b % blocksY) * kRows;
@@ -454,7 +637,7 @@ void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, 
         BlockScratch scratch(n.x);
         for (std::size_t f = 0; f < mFields.size(); ++f) {
             if (mPrepared[f].active)
-                accumulateField(f, vel, block, time, scratch);
+                accumulateField(f, vel, block, steps[f], scratch);
         }
         for (int axis = 0; axis < mDomain.dimensions(); ++axis) {
             if (scratch.acc[std::size_t(axis)].empty())

@@ -7,6 +7,7 @@
 #include <core/sim/base/sources.h>
 #include <core/sim/base/workspace.h>
 #include <core/sim/numerics/curlnoise.h>
+#include <core/sim/ops/controlmask.h>
 
 #include <vector>
 
@@ -22,6 +23,16 @@ namespace plume::sim {
 /// - applyToMac() computes turbulence as the discrete curl of the noise potential sampled on
 ///   cell edges (2D: corners), so inside full-weight regions it adds no discrete divergence;
 ///   it matches acceleration() to second order in h / scale.
+/// - Disturbance (docs/look.md): a random unit direction per block of `scale` world units (at
+///   least one cell) and per refresh (`timeScale` refreshes per second), hashed from the seed,
+///   the block and the refresh (numerics/blocknoise.h), blended between block centres with a
+///   smoothstep so that block edges leave no seams. applyToMac() applies each step the
+///   directions averaged over the step's time span, so the velocity a refresh gives does not
+///   depend on where the steps fall; acceleration() takes the refresh at `time`.
+/// - A field's control mask (ControlMask): applyToMac() multiplies its acceleration at each face
+///   by the mean weight of the face's two cells, read from the grid the ControlWeights hold;
+///   without that grid (acceleration(), or no weights given) the mask is not applied. A field
+///   without a mask runs exactly the code it always did.
 /// - Fields with limited regions only visit the faces inside their region's bounding box.
 /// All methods are const after setup() and safe to call from several threads at once.
 class ForceEvaluator
@@ -30,6 +41,7 @@ public:
     /// Keeps the fields and turns mask regions into dense coverage for fast lookup.
     void setup(const Domain &domain, std::vector<ForceField> fields);
     bool empty() const { return mFields.empty(); }
+    const std::vector<ForceField> &fields() const { return mFields; }
 
     /// Weight of field `n`'s region at a world position: 1 inside, smooth falloff outside.
     float regionWeight(std::size_t n, Vec3 world) const;
@@ -38,9 +50,11 @@ public:
     /// `velocity`, summed over all fields, at simulation time `time`.
     Vec3 acceleration(Vec3 world, Vec3 velocity, double time) const;
 
-    /// Adds dt * acceleration to every open face of the MAC grid (closed faces are skipped).
-    /// Drag uses each face's own velocity component.
-    void applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, double time) const;
+    /// Adds dt * acceleration to every open face of the MAC grid (closed faces are skipped),
+    /// for the step [time, time + dt]. Drag uses each face's own velocity component. `weights`
+    /// holds this step's control-mask grids (null: masks are not applied).
+    void applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, double time,
+                    const ControlWeights *weights = nullptr) const;
 
 private:
     /// What setup() derives from a field once, so that the per-face loops stay cheap.
@@ -56,15 +70,26 @@ private:
         int j0 = 0, k0 = 0, rows = 1, slabs = 1;
     };
     struct BlockScratch;
+    struct BlockLattice;
+    /// What one field needs during one applyToMac().
+    struct FieldStep
+    {
+        double time = 0.0;
+        const BlockLattice *lattice = nullptr; ///< Disturbance: this step's block kicks
+        const ScalarGrid *mask = nullptr;      ///< the control mask's weights, or null
+    };
 
     /// Face index range of field `n` on the face grid of `axis`, limited to `block`: [lo, hi].
     bool faceRange(std::size_t n, int axis, const Block &block, Int3 &lo, Int3 &hi) const;
     /// Adds field `n`'s weighted acceleration at the faces of `block` to the block's sums.
-    void accumulateField(std::size_t n, const MacGrid &vel, const Block &block, double time,
-                         BlockScratch &s) const;
+    void accumulateField(std::size_t n, const MacGrid &vel, const Block &block,
+                         const FieldStep &step, BlockScratch &s) const;
     /// Turbulence on the MAC grid: the discrete curl of an edge-sampled curl-noise potential.
-    void accumulateTurbulence(std::size_t n, const Block &block, double time,
+    void accumulateTurbulence(std::size_t n, const Block &block, const FieldStep &step,
                               BlockScratch &s) const;
+    /// Disturbance field `n`'s block directions over its region's box, averaged over the
+    /// refreshes of [time, time + dt].
+    void buildLattice(std::size_t n, float dt, double time, BlockLattice &out) const;
 
     Domain mDomain;
     std::vector<ForceField> mFields;
@@ -79,12 +104,27 @@ private:
 void addBuoyancy(MacGrid &vel, const ScalarGrid &density, const ScalarGrid &temperature,
                  const SimParams &params, const FlagGrid &solids, const Domain &domain, float dt);
 
-/// Vorticity confinement (Fedkiw, Stam and Jensen 2001, eq. 9-11): f = epsilon * h * (N x omega)
-/// with N = grad|omega| / |grad|omega||, computed at cell centres and averaged to the open faces
-/// (dt * f is added).
+/// The vorticity confinement's settings for one step.
+struct Confinement
+{
+    float epsilon = 0.f;              ///< dimensionless strength
+    float length = 0.f;               ///< L, world units; 0: the cell size h (the paper's)
+    const ScalarGrid *mask = nullptr; ///< cell-centred weights (a control mask), or null
+};
+
+/// Vorticity confinement (Fedkiw, Stam and Jensen 2001, eq. 9-11): f = epsilon * L * (N x omega)
+/// with N = grad|omega| / |grad|omega|| and L the confinement's length (the cell size h in the
+/// paper, eq. 11), computed at cell centres, times the mask's weight there when there is one,
+/// and averaged to the open faces (dt * f is added).
 /// Uses the four workspace grids.
-void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids,
+void addVorticityConfinement(MacGrid &vel, const Confinement &confinement, const FlagGrid &solids,
                              const Domain &domain, float dt, Workspace &work);
+/// The paper's confinement: L = h, no mask.
+inline void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids,
+                                    const Domain &domain, float dt, Workspace &work)
+{
+    addVorticityConfinement(vel, Confinement{.epsilon = epsilon}, solids, domain, dt, work);
+}
 
 /// Magnitude of the curl of `vel` at cell centres (1/s), central differences of the
 /// centre-averaged velocity (one-sided next to walls, open ends and solids, wrapped on periodic

@@ -217,12 +217,16 @@ void vorticityMagnitude(const MacGrid &vel, const FlagGrid &solids, const Domain
     computeVorticity(vel, solids, domain, nullptr, nullptr, nullptr, out);
 }
 
-void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids,
+void addVorticityConfinement(MacGrid &vel, const Confinement &confinement, const FlagGrid &solids,
                              const Domain &domain, float dt, Workspace &work)
 {
     const Int3 n = domain.cells;
+    const float epsilon = confinement.epsilon;
     if (epsilon == 0.f || dt == 0.f || vel.cells() != n || solids.size() != n)
         return;
+    const float *weight = confinement.mask && confinement.mask->size() == n
+                              ? confinement.mask->data()
+                              : nullptr;
     const bool is3D = !domain.is2D();
     ScalarGrid &magnitude = work[3];
     // 3D: work[0..2] hold omega; 2D: work[2] holds omega_z and work[0..1] receive the force.
@@ -233,10 +237,11 @@ void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids
         work[1].reshapeForOverwrite(n, kCellCentre);
     }
 
-    // Eq. 10-11: N = grad|omega| / |grad|omega||, f = epsilon h (N x omega), in place per cell.
+    // Eq. 10-11: N = grad|omega| / |grad|omega||, f = epsilon L (N x omega), in place per cell;
+    // L is h unless the confinement gives a world length.
     const bool anySolid = solids.anySolid();
     const CellStencils cells{solids, domain, anySolid, 1.f / domain.cellSize};
-    const float eh = epsilon * domain.cellSize;
+    const float eh = epsilon * (confinement.length > 0.f ? confinement.length : domain.cellSize);
     const std::ptrdiff_t sy_ = n.x, sz_ = std::ptrdiff_t(n.x) * n.y;
     ScalarGrid &fx = work[0], &fy = work[1], &fz = work[2];
     forEachRow(n, [&](int j, int k) {
@@ -258,6 +263,14 @@ void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid &solids
         for (int i0 = 0; i0 < n.x; i0 += CellStencils::kSegment) {
             cells.visitSegment(j, k, i0, std::min(n.x, i0 + CellStencils::kSegment), sy, sz,
                                forceAt, [&](int i) { px[i] = py[i] = pz[i] = 0.f; });
+        }
+        if (weight) { // the control mask, per cell
+            const float *w = weight + row;
+            for (int i = 0; i < n.x; ++i) {
+                px[i] *= w[i];
+                py[i] *= w[i];
+                pz[i] *= w[i];
+            }
         }
     });
 

@@ -334,16 +334,40 @@ double SmokeSolver::burnFuel(float dt)
                 &mExpansion);
 }
 
-// Force fields (directional, vortex, radial, turbulence, drag), buoyancy and vorticity
-// confinement (Fedkiw, Stam and Jensen 2001, eq. 8-11).
+// Force fields (directional, vortex, radial, turbulence, drag, disturbance), buoyancy and
+// vorticity confinement (Fedkiw, Stam and Jensen 2001, eq. 8-11), where their control masks say.
 void SmokeSolver::addForces(float dt, double time)
 {
+    evaluateControlMasks();
     if (!mForces.empty())
-        mForces.applyToMac(mVelocity, mSolids, dt, time);
+        mForces.applyToMac(mVelocity, mSolids, dt, time, &mControlWeights);
     if (mParams.buoyancyDensity != 0.f || mParams.buoyancyTemperature != 0.f)
         addBuoyancy(mVelocity, mDensity, mTemperature, mParams, mSolids, mDomain, dt);
+    if (mParams.vorticity > 0.f) {
+        const Confinement confinement{.epsilon = mParams.vorticity,
+                                      .length = mParams.vorticityLength,
+                                      .mask = mControlWeights.find(mParams.vorticityMask)};
+        addVorticityConfinement(mVelocity, confinement, mSolids, mDomain, dt, mWork);
+    }
+}
+
+// Control masks (docs/look.md): every distinct mask of this step's force fields and
+// confinement, evaluated once on the fields as the force stage finds them.
+void SmokeSolver::evaluateControlMasks()
+{
+    std::vector<const ControlMask *> masks;
+    for (const ForceField &f : mForces.fields())
+        masks.push_back(&f.mask);
     if (mParams.vorticity > 0.f)
-        addVorticityConfinement(mVelocity, mParams.vorticity, mSolids, mDomain, dt, mWork);
+        masks.push_back(&mParams.vorticityMask);
+    const ControlFields fields{.density = &mDensity,
+                               .temperature = &mTemperature,
+                               .ambientTemperature = mParams.ambientTemperature,
+                               .flame = &mFlame,
+                               .fuel = &mFuel,
+                               .velocity = &mVelocity,
+                               .solids = &mSolids};
+    mControlWeights.evaluate(masks, fields, mDomain);
 }
 
 // Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight).
@@ -587,7 +611,8 @@ std::size_t SmokeSolver::memoryBytes() const
     std::size_t total = mSolids.count() + mVelocity.u.bytes() + mVelocity.v.bytes()
                         + mVelocity.w.bytes() + mDensity.bytes() + mTemperature.bytes()
                         + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes()
-                        + mAdvector.memoryBytes() + mDrivenFaces.memoryBytes();
+                        + mAdvector.memoryBytes() + mDrivenFaces.memoryBytes()
+                        + mControlWeights.bytes();
     for (const ScalarGrid &c : mDye)
         total += c.bytes();
     total += mFuel.bytes() + mFlame.bytes() + mExpansion.bytes() + mIgnite.size();

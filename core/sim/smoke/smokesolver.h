@@ -67,6 +67,7 @@ private:
     void addSources(float dt);
     double burnFuel(float dt);
     void addForces(float dt, double time);
+    void evaluateControlMasks();
     void applyInflow();
     void diffuseVelocity(float dt);
     void beforeProjection(float dt);
@@ -87,6 +88,8 @@ private:
     detail::DrivenFaces mDrivenFaces;
     std::vector<Emitter> mEmitters;
     ForceEvaluator mForces;
+    /// This step's control-mask weights (scratch, rebuilt every step; none without masks).
+    ControlWeights mControlWeights;
     Advector mAdvector;
     PressureSolver mPressure;
     Workspace mWork;

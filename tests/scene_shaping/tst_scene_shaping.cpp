@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shaping controls of docs/look.md in scene files: control masks, the disturbance force
+// field and the confinement's world length are read, validated (messages naming the file, the
+// key path and what was expected), written only when set (older files stay byte-identical),
+// round-trip, and reach the solver inputs.
+
+#include <core/io/scenereader.h>
+#include <core/io/scenewriter.h>
+#include <core/scene/rasterize.h>
+#include <core/scene/scene.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace plume;
+
+namespace {
+
+/// A smoke scene with one disturbance force (items[0]) masked by temperature, and a masked
+/// confinement with a world length.
+QJsonObject shapedScene()
+{
+    const QJsonObject mask{{"field", "temperature"},
+                           {"from", 0.1},
+                           {"to", 1},
+                           {"ramp",
+                            QJsonArray{QJsonArray{0, 0}, QJsonArray{0.5, 1}, QJsonArray{1, 0.5}}}};
+    const QJsonObject force{{"type", "disturbance"},
+                            {"strength", 40},
+                            {"scale", 0.16},
+                            {"timeScale", 8},
+                            {"mask", mask}};
+    const QJsonObject item{{"name", "billows"},
+                           {"kind", "force"},
+                           {"shape", QJsonObject{{"type", "everywhere"}}},
+                           {"force", force}};
+    const QJsonObject vorticityMask{{"field", "density"}, {"from", 0.05}, {"to", 0.5}};
+    return QJsonObject{
+        {"format", "plume-scene"},
+        {"version", 1},
+        {"domain",
+         QJsonObject{{"dimension", "3d"}, {"size", QJsonArray{1, 1, 1}}, {"resolution", 16}}},
+        {"simulation", QJsonObject{{"vorticity", 0.4},
+                                   {"vorticityLength", 0.02},
+                                   {"vorticityMask", vorticityMask}}},
+        {"items", QJsonArray{item}},
+    };
+}
+
+/// Sets the value at a path like "items/0/force/mask/to" (numbers index arrays); an undefined
+/// value removes the key.
+QJsonValue setPath(const QJsonValue &node, QStringList path, const QJsonValue &value)
+{
+    if (path.isEmpty())
+        return value;
+    const QString head = path.takeFirst();
+    bool isIndex = false;
+    const int index = head.toInt(&isIndex);
+    if (isIndex) {
+        QJsonArray a = node.toArray();
+        a[index] = setPath(a[index], path, value);
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    if (path.isEmpty() && value.isUndefined())
+        o.remove(head);
+    else
+        o[head] = setPath(o.value(head), path, value);
+    return o;
+}
+
+SceneReadResult read(const QJsonObject &scene)
+{
+    return readSceneJson(QJsonDocument(scene).toJson(), "shaped.plume", ".");
+}
+
+QString scenesDir() { return QStringLiteral(PLUME_SOURCE_DIR "/resources/scenes"); }
+
+} // namespace
+
+class TestSceneShaping : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsTheControls()
+    {
+        const SceneReadResult r = read(shapedScene());
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings.front().c_str());
+        const ForceSettings &f = r.scene.items[0].force;
+        QCOMPARE(f.type, sim::ForceType::Disturbance);
+        QCOMPARE(f.strength.value, 40.f);
+        QCOMPARE(f.scale, 0.16f);
+        QCOMPARE(f.timeScale, 8.f);
+        QCOMPARE(f.mask.field, sim::ControlField::Temperature);
+        QCOMPARE(f.mask.from, 0.1f);
+        QCOMPARE(f.mask.to, 1.f);
+        QCOMPARE(f.mask.ramp.keys.size(), std::size_t(3));
+        QCOMPARE(f.mask.ramp.keys[1].position, 0.5f);
+        QCOMPARE(f.mask.ramp.keys[2].value, 0.5f);
+        const sim::SimParams &p = r.scene.simulation.params;
+        QCOMPARE(p.vorticityLength, 0.02f);
+        QCOMPARE(p.vorticityMask.field, sim::ControlField::Density);
+        QCOMPARE(p.vorticityMask.ramp, sim::Ramp{}); // the default identity
+    }
+
+    // load -> save -> load gives the same scene; the second save is byte-identical; unknown
+    // keys inside a mask are kept.
+    void roundTrip()
+    {
+        QJsonObject json = shapedScene();
+        json = setPath(json, {"items", "0", "force", "mask", "future"}, 3).toObject();
+        const SceneReadResult first = read(json);
+        QVERIFY2(first.ok, first.error.c_str());
+        QCOMPARE(first.warnings.size(), std::size_t(1)); // the unknown key, kept
+        const QByteArray a = sceneToJson(first.scene, {});
+        const SceneReadResult second = readSceneJson(a, "a.plume", ".");
+        QVERIFY2(second.ok, second.error.c_str());
+        QVERIFY(second.scene == first.scene);
+        QCOMPARE(sceneToJson(second.scene, {}), a);
+        QVERIFY(a.contains("\"future\": 3"));
+        QVERIFY(a.contains("\"ramp\": [\n"));
+        QVERIFY(a.contains("[0.5, 1],\n"));
+        QVERIFY(a.contains("\"vorticityLength\": 0.02"));
+    }
+
+    // Defaults write nothing new: a default scene and every shipped scene without the controls
+    // keep the text they had (no mask, vorticityLength or vorticityMask keys).
+    void defaultsWriteNothingNew()
+    {
+        Scene scene;
+        Item force;
+        force.name = "wind";
+        force.kind = ItemKind::ForceField;
+        force.shape.type = ShapeType::Everywhere;
+        scene.items.push_back(force);
+        scene.simulation.params.vorticity = 0.3f;
+        const QByteArray text = sceneToJson(scene, {});
+        for (const char *key : {"\"mask\"", "\"vorticityLength\"", "\"vorticityMask\""})
+            QVERIFY2(!text.contains(key), key);
+        int scenes = 0;
+        for (const QString &f : QDir(scenesDir()).entryList({"*.plume"}, QDir::Files)) {
+            QFile file(scenesDir() + "/" + f);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray original = file.readAll();
+            if (original.contains("\"mask\"") || original.contains("\"vorticityLength\""))
+                continue; // the examples of the controls
+            const SceneReadResult r = readSceneFile(scenesDir() + "/" + f);
+            QVERIFY2(r.ok, r.error.c_str());
+            const QByteArray written = sceneToJson(r.scene, scenesDir().toStdString());
+            for (const char *key : {"\"mask\"", "\"vorticityLength\"", "\"vorticityMask\""})
+                QVERIFY2(!written.contains(key), qPrintable(f + ": " + key));
+            ++scenes;
+        }
+        QVERIFY(scenes >= 10);
+    }
+
+    void badValuesAreRefused_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("message");
+        const QString mask = "items/0/force/mask/";
+        QTest::newRow("unknown field")
+            << mask + "field" << QJsonValue("heat")
+            << "items[0].force.mask.field: expected one of none, density, temperature, flame, "
+               "fuel, speed, vorticity, got string \"heat\"";
+        QTest::newRow("from == to") << mask + "to" << QJsonValue(0.1)
+                                    << "items[0].force.mask.to: expected a number other than "
+                                       "from (0.1)";
+        QTest::newRow("from not a number") << mask + "from" << QJsonValue("low")
+                                           << "items[0].force.mask.from: expected a finite number";
+        QTest::newRow("ramp not an array")
+            << mask + "ramp" << QJsonValue(1)
+            << "items[0].force.mask.ramp: expected an array of 1 to 16 [position, value] pairs";
+        QTest::newRow("ramp empty") << mask + "ramp" << QJsonValue(QJsonArray{})
+                                    << "items[0].force.mask.ramp: expected an array of 1 to 16";
+        QTest::newRow("ramp key not a pair")
+            << mask + "ramp" << QJsonValue(QJsonArray{QJsonArray{0, 0, 1}})
+            << "items[0].force.mask.ramp[0]: expected a [position, value] pair of numbers";
+        QTest::newRow("ramp position above 1")
+            << mask + "ramp" << QJsonValue(QJsonArray{QJsonArray{1.5, 0}})
+            << "items[0].force.mask.ramp[0][0]: expected a number in [0, 1], got number 1.5";
+        QTest::newRow("ramp value below 0")
+            << mask + "ramp" << QJsonValue(QJsonArray{QJsonArray{0, 0}, QJsonArray{1, -0.5}})
+            << "items[0].force.mask.ramp[1][1]: expected a number in [0, 1], got number -0.5";
+        QTest::newRow("ramp unsorted")
+            << mask + "ramp" << QJsonValue(QJsonArray{QJsonArray{0.5, 0}, QJsonArray{0.25, 1}})
+            << "items[0].force.mask.ramp[1][0]: expected a position > 0.5 (ramp keys are sorted "
+               "by position), got number 0.25";
+        QJsonArray seventeen;
+        for (int n = 0; n < 17; ++n)
+            seventeen.append(QJsonArray{n / 16.0, 0});
+        QTest::newRow("ramp too long") << mask + "ramp" << QJsonValue(seventeen)
+                                       << "items[0].force.mask.ramp: expected an array of 1 to 16";
+        QTest::newRow("mask not an object") << "items/0/force/mask" << QJsonValue(true)
+                                            << "items[0].force.mask: expected an object";
+        QTest::newRow("block size 0") << "items/0/force/scale" << QJsonValue(0)
+                                      << "items[0].force.scale: expected a number > 0";
+        QTest::newRow("refresh rate negative")
+            << "items/0/force/timeScale" << QJsonValue(-1)
+            << "items[0].force.timeScale: expected a number >= 0";
+        QTest::newRow("length negative")
+            << "simulation/vorticityLength" << QJsonValue(-0.1)
+            << "simulation.vorticityLength: expected a number in [0, 10000], got number -0.1";
+        QTest::newRow("vorticity mask to == from")
+            << "simulation/vorticityMask/to" << QJsonValue(0.05)
+            << "simulation.vorticityMask.to: expected a number other than from (0.05)";
+        QTest::newRow("unknown force type")
+            << "items/0/force/type" << QJsonValue("shred")
+            << "items[0].force.type: expected one of directional, vortex, radial, turbulence, "
+               "drag, disturbance, got string \"shred\"";
+    }
+
+    void badValuesAreRefused()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, message);
+        const QJsonValue scene = setPath(shapedScene(), path.split('/'), value);
+        const SceneReadResult r = read(scene.toObject());
+        QVERIFY(!r.ok);
+        const QString error = QString::fromStdString(r.error);
+        QVERIFY2(error.startsWith("shaped.plume: "), qPrintable(error));
+        QVERIFY2(error.contains(message), qPrintable(error));
+    }
+
+    // Masks read the smoke scheme's fields: other schemes warn that they ignore them.
+    void otherSchemesWarn()
+    {
+        const QJsonValue stam = setPath(shapedScene(), {"simulation", "scheme"}, "stam");
+        const SceneReadResult r = read(stam.toObject());
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.warnings.size(), std::size_t(1));
+        QVERIFY2(r.warnings[0].find("items[0].force.mask: the stam scheme ignores control masks")
+                     != std::string::npos,
+                 r.warnings[0].c_str());
+    }
+
+    // The rasteriser hands the solver the disturbance with its mask, seed and keyed strength.
+    void reachesTheSolverInputs()
+    {
+        QJsonObject json = shapedScene();
+        const QJsonObject keyed{{"keys", QJsonArray{QJsonObject{{"frame", 1}, {"value", 0}},
+                                                    QJsonObject{{"frame", 3}, {"value", 50}}}}};
+        json = setPath(json, {"items", "0", "force", "strength"}, keyed).toObject();
+        const SceneReadResult r = read(json);
+        QVERIFY2(r.ok, r.error.c_str());
+        SceneSetup setup;
+        QVERIFY(rasterizeScene(r.scene, 2.0, setup));
+        QCOMPARE(setup.forces.size(), std::size_t(1));
+        const sim::ForceField &f = setup.forces[0];
+        QCOMPARE(f.type, sim::ForceType::Disturbance);
+        QCOMPARE(f.strength, 25.f);
+        QCOMPARE(f.scale, 0.16f);
+        QCOMPARE(f.timeScale, 8.f);
+        QCOMPARE(f.seed, itemSeed(r.scene.simulation.seed, "billows"));
+        QVERIFY(f.mask == r.scene.items[0].force.mask);
+        QCOMPARE(f.region.shape, sim::RegionShape::Everywhere);
+        QVERIFY(sim::validate(f));
+    }
+
+    // The example scene reads without warnings and holds a masked disturbance.
+    void exampleScene()
+    {
+        const SceneReadResult r = readSceneFile(scenesDir() + "/explosion-disturbed-3d.plume");
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.warnings.empty());
+        const Item *billows = r.scene.findItem("billows");
+        QVERIFY(billows);
+        QCOMPARE(billows->force.type, sim::ForceType::Disturbance);
+        QCOMPARE(billows->force.mask.field, sim::ControlField::Temperature);
+    }
+};
+
+QTEST_MAIN(TestSceneShaping)
+#include "tst_scene_shaping.moc"

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shaping controls in the Properties dock (docs/look.md): a force field's mask and the
+// confinement's length and mask are edited through undoable commands, invalid masks are not
+// applied, and every editor has a tooltip with its unit.
+
+#include <ui/document/document.h>
+#include <ui/panels/propertiespanel.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace plume;
+
+namespace {
+
+/// The editor of type T whose tooltip starts with `label` (the tooltip is "Label (unit): ...").
+template<class T>
+T *editor(QWidget *root, const QString &label)
+{
+    for (T *w : root->findChildren<T *>()) {
+        const QString tip = w->toolTip();
+        if (tip.startsWith(label + ":") || tip.startsWith(label + " ("))
+            return w;
+    }
+    return nullptr;
+}
+
+Scene disturbedScene()
+{
+    Scene scene;
+    Item f;
+    f.name = "billows";
+    f.kind = ItemKind::ForceField;
+    f.shape.type = ShapeType::Everywhere;
+    f.force.type = sim::ForceType::Disturbance;
+    scene.items.push_back(f);
+    scene.simulation.params.vorticity = 0.3f;
+    return scene;
+}
+
+} // namespace
+
+class TestUiShaping : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void forceMaskEditsAreUndoable()
+    {
+        Document document;
+        document.reset(disturbedScene(), {});
+        document.setSelectedItem(0);
+        PropertiesPanel panel(&document);
+        auto mask = [&] { return document.scene().items[0].force.mask; };
+
+        QComboBox *field = editor<QComboBox>(&panel, "Mask");
+        QVERIFY(field);
+        QCOMPARE(field->count(), 7);
+        const int before = document.undoStack()->count();
+        field->setCurrentIndex(int(sim::ControlField::Temperature));
+        QCOMPARE(mask().field, sim::ControlField::Temperature);
+        QCOMPARE(document.undoStack()->count(), before + 1);
+        document.undoStack()->undo();
+        QCOMPARE(mask().field, sim::ControlField::None);
+        QCOMPARE(field->currentIndex(), 0); // the panel follows the document
+        document.undoStack()->redo();
+        QCOMPARE(field->currentIndex(), int(sim::ControlField::Temperature));
+
+        auto *from = panel.findChild<QDoubleSpinBox *>("maskFrom");
+        auto *to = panel.findChild<QDoubleSpinBox *>("maskTo");
+        QVERIFY(from && to);
+        from->setValue(0.1);
+        QCOMPARE(mask().from, 0.1f);
+        to->setValue(0.1); // from == to: refused
+        QCOMPARE(mask().to, 1.f);
+
+        QLineEdit *ramp = editor<QLineEdit>(&panel, "Mask ramp");
+        QVERIFY(ramp);
+        QCOMPARE(ramp->text(), QString("0 0, 1 1"));
+        ramp->setText("0 0, 0.5 1, 1 0.25");
+        Q_EMIT ramp->editingFinished();
+        QCOMPARE(mask().ramp.keys.size(), std::size_t(3));
+        QCOMPARE(mask().ramp.keys[2].value, 0.25f);
+        const int edits = document.undoStack()->count();
+        for (const char *bad : {"1 0, 0 1", "0 0, 1 2", "zero one", ""}) {
+            ramp->setText(bad);
+            Q_EMIT ramp->editingFinished();
+            QCOMPARE(mask().ramp.keys.size(), std::size_t(3));
+            QCOMPARE(ramp->text(), QString("0 0, 0.5 1, 1 0.25")); // back to the value
+        }
+        QCOMPARE(document.undoStack()->count(), edits);
+        document.undoStack()->undo();
+        QCOMPARE(mask().ramp, sim::Ramp{});
+    }
+
+    void confinementEditsAreUndoable()
+    {
+        Document document;
+        document.reset(disturbedScene(), {});
+        PropertiesPanel panel(&document);
+        const sim::SimParams &p = document.scene().simulation.params;
+        auto *length = panel.findChild<QDoubleSpinBox *>("vorticityLength");
+        QVERIFY(length);
+        length->setValue(0.02);
+        QCOMPARE(p.vorticityLength, 0.02f);
+        document.undoStack()->undo();
+        QCOMPARE(document.scene().simulation.params.vorticityLength, 0.f);
+        QComboBox *field = editor<QComboBox>(&panel, "Vorticity mask");
+        QVERIFY(field);
+        field->setCurrentIndex(int(sim::ControlField::Vorticity));
+        QCOMPARE(document.scene().simulation.params.vorticityMask.field,
+                 sim::ControlField::Vorticity);
+        auto *to = panel.findChild<QDoubleSpinBox *>("vorticityMaskTo");
+        QVERIFY(to);
+        to->setValue(20.0);
+        QCOMPARE(document.scene().simulation.params.vorticityMask.to, 20.f);
+    }
+
+    void tooltipsGiveUnits()
+    {
+        Document document;
+        document.reset(disturbedScene(), {});
+        document.setSelectedItem(0);
+        PropertiesPanel panel(&document);
+        auto tip = [&](const char *name) {
+            auto *w = panel.findChild<QWidget *>(name);
+            return w ? w->toolTip() : QString();
+        };
+        QVERIFY2(tip("maskFrom").contains("units/s"), qPrintable(tip("maskFrom")));
+        QVERIFY2(tip("vorticityLength").startsWith("Vorticity length (units)"),
+                 qPrintable(tip("vorticityLength")));
+        QVERIFY(editor<QLineEdit>(&panel, "Mask ramp")->toolTip().contains("[0, 1]"));
+        QVERIFY(editor<QComboBox>(&panel, "Type")->toolTip().contains("disturbance"));
+        const auto scale = panel.findChildren<QDoubleSpinBox *>("scale");
+        QVERIFY(!scale.isEmpty());
+        QVERIFY2(scale.front()->toolTip().contains("disturbance block size"),
+                 qPrintable(scale.front()->toolTip()));
+    }
+};
+
+QTEST_MAIN(TestUiShaping)
+#include "tst_ui_shaping.moc"
