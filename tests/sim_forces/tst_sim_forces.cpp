@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <core/sim/base/assert.h>
 #include <core/sim/base/domain.h>
 #include <core/sim/base/grid.h>
 #include <core/sim/base/parallel.h>
@@ -11,13 +12,20 @@
 
 #include <QtTest>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <random>
 
 using namespace plume::sim;
+
+namespace {
+constexpr const char *kMismatchArgument = "--plume-mismatched-stage";
+} // namespace
 
 Q_DECLARE_METATYPE(plume::sim::Vec3)
 
@@ -964,25 +972,80 @@ private slots:
         QVERIFY(compared > 20000);
     }
 
-    void mismatchedSizesAreIgnored()
+    // Grids that do not match the domain break the stages' contract (the smoke scheme never
+    // hands them such grids). With PLUME_ASSERT compiled in (every test and sanitizer build)
+    // each stage aborts naming itself; a product build returns, leaving the velocity as it
+    // is. Each stage runs in a child process of this test (kMismatchArgument).
+    void mismatchedSizesBreakTheContract_data()
     {
-        // Library code never aborts: wrong sizes leave the velocity as it is.
-        const Domain d = makeDomain(Int3{8, 8, 8});
-        MacGrid vel(Int3{4, 4, 4});
-        fillRandom(vel, 1);
-        const MacGrid before = vel;
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("forces") << "forces"
+                                << "force fields: the velocity or the solids do not match";
+        QTest::newRow("buoyancy") << "buoyancy"
+                                  << "buoyancy: the grids do not match the domain";
+        QTest::newRow("confinement")
+            << "confinement"
+            << "vorticity confinement: the velocity or the solids do not match";
+    }
+
+    void mismatchedSizesBreakTheContract()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, message);
+        QProcess child;
+        child.start(QCoreApplication::applicationFilePath(), {kMismatchArgument, stage});
+        QVERIFY(child.waitForFinished(60000));
+        const QByteArray err = child.readAllStandardError();
+        if (!kAssertsEnabled) {
+            // The stage returned and the child checked the velocity was left as it was.
+            QCOMPARE(child.exitStatus(), QProcess::NormalExit);
+            QVERIFY2(child.exitCode() == 0, err.constData());
+            return;
+        }
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit); // SIGABRT
+        QVERIFY2(err.contains("PLUME_ASSERT("), err.constData());
+        QVERIFY2(err.contains(message.toUtf8()), err.constData());
+    }
+};
+
+namespace {
+
+/// Runs one stage with a 4^3 velocity on an 8^3 domain (mismatchedSizesBreakTheContract):
+/// aborts with asserts; else returns 0 when the velocity was left as it was.
+int runMismatchedStage(const char *stage)
+{
+    const rlimit noCore{0, 0}; // the abort is expected: no core file
+    setrlimit(RLIMIT_CORE, &noCore);
+    const Domain d = makeDomain(Int3{8, 8, 8});
+    MacGrid vel(Int3{4, 4, 4});
+    fillRandom(vel, 1);
+    const MacGrid before = vel;
+    const FlagGrid solids(d.cells);
+    Workspace work;
+    if (std::strcmp(stage, "forces") == 0) {
         ForceField f;
         f.strength = 1.f;
         ForceEvaluator ev;
         ev.setup(d, {f});
-        ev.applyToMac(vel, FlagGrid(d.cells), 0.1f, 0.0);
-        ScalarGrid s(d.cells, kCellCentre, 1.f);
-        addBuoyancy(vel, s, s, SimParams{}, FlagGrid(d.cells), d, 0.1f);
-        Workspace work;
-        addVorticityConfinement(vel, 1.f, FlagGrid(d.cells), d, 0.1f, work);
-        QVERIFY(sameVelocity(vel, before));
+        ev.applyToMac(vel, solids, 0.1f, 0.0);
+    } else if (std::strcmp(stage, "buoyancy") == 0) {
+        const ScalarGrid s(d.cells, kCellCentre, 1.f);
+        addBuoyancy(vel, s, s, SimParams{}, solids, d, 0.1f);
+    } else {
+        addVorticityConfinement(vel, 1.f, solids, d, 0.1f, work);
     }
-};
+    return sameVelocity(vel, before) ? 0 : 1;
+}
 
-QTEST_GUILESS_MAIN(TestSimForces)
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && std::strcmp(argv[1], kMismatchArgument) == 0)
+        return runMismatchedStage(argv[2]);
+    QCoreApplication app(argc, argv);
+    TestSimForces test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_sim_forces.moc"

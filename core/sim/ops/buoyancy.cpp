@@ -2,6 +2,8 @@
 // Buoyancy (Fedkiw, Stam and Jensen 2001, eq. 8) at the open faces.
 #include <core/sim/ops/forces.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/ops/faceloops.h>
 
 namespace plume::sim {
@@ -12,8 +14,9 @@ void addBuoyancy(MacGrid &vel, const ScalarGrid &density, const ScalarGrid &temp
                  const SimParams &params, const FlagGrid &solids, const Domain &domain, float dt)
 {
     const Int3 n = domain.cells;
-    if (vel.cells() != n || solids.size() != n || density.size() != n || temperature.size() != n)
-        return;
+    PLUME_ASSERT_OR_RETURN(vel.cells() == n && solids.size() == n && density.size() == n
+                               && temperature.size() == n,
+                           "buoyancy: the grids do not match the domain");
     const Vec3 up = normalizedOrZero(params.up);
     const float alpha = params.buoyancyDensity;
     const float beta = params.buoyancyTemperature;

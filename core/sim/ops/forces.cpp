@@ -5,6 +5,8 @@
 // and vorticity confinement are buoyancy.cpp and vorticity.cpp.
 #include <core/sim/ops/forces.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/numerics/blocknoise.h>
 #include <core/sim/numerics/curlnoise.h>
 #include <core/sim/ops/faceloops.h>
@@ -600,8 +602,10 @@ void ForceEvaluator::applyToMac(MacGrid &vel, const FlagGrid &solids, float dt, 
                                 const ControlWeights *weights) const
 {
     const Int3 n = mDomain.cells;
-    if (mFields.empty() || dt == 0.f || vel.cells() != n || solids.size() != n)
+    if (mFields.empty() || dt == 0.f)
         return;
+    PLUME_ASSERT_OR_RETURN(vel.cells() == n && solids.size() == n,
+                           "force fields: the velocity or the solids do not match the domain");
     if (std::none_of(mPrepared.begin(), mPrepared.end(),
                      [](const Prepared &p) { return p.active; }))
         return;

@@ -4,6 +4,8 @@
 // force averaged to the open faces.
 #include <core/sim/ops/forces.h>
 
+#include <core/sim/base/assert.h>
+
 #include <core/sim/ops/faceloops.h>
 
 #include <algorithm>
@@ -222,8 +224,11 @@ void addVorticityConfinement(MacGrid &vel, const Confinement &confinement, const
 {
     const Int3 n = domain.cells;
     const float epsilon = confinement.epsilon;
-    if (epsilon == 0.f || dt == 0.f || vel.cells() != n || solids.size() != n)
+    if (epsilon == 0.f || dt == 0.f)
         return;
+    PLUME_ASSERT_OR_RETURN(vel.cells() == n && solids.size() == n,
+                           "vorticity confinement: the velocity or the solids do not match the "
+                           "domain");
     const float *weight = confinement.mask && confinement.mask->size() == n
                               ? confinement.mask->data()
                               : nullptr;
