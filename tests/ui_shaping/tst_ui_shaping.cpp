@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // The shaping controls in the Properties dock (docs/look.md): a force field's mask and the
 // confinement's length and mask are edited through undoable commands, invalid masks are not
-// applied, and every editor has a tooltip with its unit.
+// applied, and every editor has a tooltip with its unit. And the dock's wheel rule: scrolling
+// over an editor that has no focus scrolls the dock instead of editing the scene.
 
 #include <ui/document/document.h>
 #include <ui/panels/propertiespanel.h>
+
+#include <tests/common/uitest.h>
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTest>
 #include <QUndoStack>
+#include <QWheelEvent>
 
 using namespace plume;
 
@@ -49,6 +54,40 @@ class TestUiShaping : public QObject
     Q_OBJECT
 
 private slots:
+    void wheelScrollsTheDockNotTheScene()
+    {
+        Document document;
+        document.reset(disturbedScene(), {});
+        PropertiesPanel panel(&document);
+        panel.resize(320, 300);
+        QVERIFY(test::showActive(panel));
+        QComboBox *advection = editor<QComboBox>(&panel, "Advection");
+        QVERIFY(advection);
+        QVERIFY(!advection->hasFocus());
+        QScrollBar *bar = panel.verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        const int index = advection->currentIndex();
+        const int edits = document.undoStack()->count();
+        const int top = bar->value();
+        auto wheel = [&] {
+            const QPointF at(advection->width() / 2.0, advection->height() / 2.0);
+            QWheelEvent event(at, advection->mapToGlobal(at), QPoint(), QPoint(0, -120),
+                              Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(advection, &event);
+        };
+        wheel();
+        QCOMPARE(advection->currentIndex(), index);
+        QCOMPARE(document.undoStack()->count(), edits);
+        QVERIFY2(bar->value() > top, "the dock did not scroll");
+        // Clicked into (focused), the wheel turns the value: an undoable edit as any other.
+        QCOMPARE(advection->focusPolicy(), Qt::StrongFocus);
+        advection->setFocus(Qt::MouseFocusReason);
+        QVERIFY(advection->hasFocus());
+        wheel();
+        QVERIFY(advection->currentIndex() != index);
+        QCOMPARE(document.undoStack()->count(), edits + 1);
+    }
+
     void forceMaskEditsAreUndoable()
     {
         Document document;

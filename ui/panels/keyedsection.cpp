@@ -32,6 +32,7 @@ void PropertiesPanel::addKeyed(QFormLayout *form, const QString &label, AnimProp
     std::vector<QDoubleSpinBox *> boxes;
     for (int c = 0; c < components(property); ++c) {
         auto *box = new QDoubleSpinBox;
+        guardWheel(box);
         box->setObjectName(QString::fromLatin1(range.key));
         box->setDecimals(range.decimals);
         box->setRange(range.lowest(), range.highest());

@@ -110,6 +110,8 @@ private:
     void addKeyed(QFormLayout *form, const QString &label, AnimProperty property,
                   const sim::Param &range);
     QLabel *addNote(QFormLayout *form, const QString &label, std::function<QString()> get);
+    /// The wheel turns the editor's value only while it has focus (propertyeditors.cpp).
+    void guardWheel(QWidget *editor);
     /// A control mask's field, from, to and ramp, labelled "<label>", "<label> from", ...;
     /// `set` receives only valid masks (masksection.cpp).
     void addMask(QFormLayout *form, const QString &label, const char *objectPrefix,
@@ -117,6 +119,7 @@ private:
                  std::function<void(const sim::ControlMask &)> set);
 
     Document *mDocument;
+    QObject *mWheelGuard = nullptr; ///< the editors' wheel filter, made on first use
     int mIndex = -1;
     std::string mStructure;
     std::array<std::vector<std::function<void()>>, 4> mRefreshers; ///< per Section
