@@ -73,10 +73,18 @@ std::string describeMask(const plume::sim::ControlMask &m)
     return out;
 }
 
-/// The shaping controls (docs/look.md) of a force item: a disturbance's blocks and refreshes,
-/// and any field's mask. Nothing for the other fields, so their lines stay as they were.
-void printShaping(const plume::Item &item)
+/// The shaping controls (docs/look.md) of an item: an emitter's noise, a disturbance's blocks
+/// and refreshes, and any field's mask. Nothing for the others, so their lines stay as they were.
+void printShaping(const plume::Item &item, float cellSize)
 {
+    if (item.kind == plume::ItemKind::Emitter && item.emitter.noise.isSet()) {
+        const plume::EmitterNoiseSettings &n = item.emitter.noise;
+        std::printf("           noise: size %g units (%.1f cells), amplitude %g%s, speed %g "
+                    "periods/s, seed %u\n",
+                    double(n.size), double(n.size / cellSize), double(n.amplitude.value),
+                    n.amplitude.isAnimated() ? " (keyed)" : "", double(n.speed), unsigned(n.seed));
+        return;
+    }
     if (item.kind != plume::ItemKind::ForceField)
         return;
     const plume::ForceSettings &f = item.force;
@@ -185,7 +193,7 @@ int info(const QStringList &arguments)
         std::printf("  %-8s %-10s %s%s\n", plume::toString(item.kind),
                     plume::toString(item.shape.type), item.name.c_str(),
                     item.enabled ? "" : " (disabled)");
-        printShaping(item);
+        printShaping(item, domain.cellSize);
     }
     return kExitOk;
 }

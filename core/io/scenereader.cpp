@@ -407,6 +407,15 @@ void readEmitter(ObjectReader &r, EmitterSettings &e)
     r.vec3(emitterParams::velocity, e.velocity);
     readAnimated(r, emitterParams::rate, e.rate);
     r.enumeration("liquid", e.liquid, sim::kLiquidModeNames);
+    if (r.ok() && r.has("noise")) { // a noisy source (docs/look.md)
+        namespace np = emitterNoiseParams;
+        ObjectReader n(r.context(), r.take("noise"), r.path("noise"));
+        n.number(np::size, e.noise.size);
+        readAnimated(n, np::amplitude, e.noise.amplitude);
+        n.number(np::speed, e.noise.speed);
+        n.number(np::seed, e.noise.seed);
+        e.noise.extra = n.finish();
+    }
 }
 
 void readForce(ObjectReader &r, ForceSettings &f)
@@ -740,6 +749,13 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
                                      "nothing (scheme \"smoke\" burns it)");
         // Control masks read the smoke scheme's fields (docs/look.md).
         const sim::Scheme scheme = scene.simulation.params.scheme;
+        // Noisy sources are the smoke scheme's too.
+        if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::Emitter
+            && item.emitter.noise.active())
+            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].emitter.noise")
+                                   + ": the " + sim::toString(scheme)
+                                   + " scheme ignores an emitter's noise (its rates stay "
+                                     "steady); scheme \"smoke\" applies it");
         if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::ForceField
             && item.force.mask.active())
             ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].force.mask")

@@ -378,6 +378,14 @@ Node emitterNode(const EmitterSettings &e)
     o.add("rate", animated(e.rate));
     if (e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
         o.add("liquid", string(toString(e.liquid)));
+    if (e.noise.isSet()) { // files without noise stay byte-identical
+        Node &n = o.add("noise", Node::object());
+        n.add("size", number(e.noise.size));
+        n.add("amplitude", animated(e.noise.amplitude));
+        n.add("speed", number(e.noise.speed));
+        n.add("seed", number(std::int64_t(e.noise.seed)));
+        addExtra(n, e.noise.extra);
+    }
     addExtra(o, e.extra);
     return o;
 }

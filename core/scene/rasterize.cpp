@@ -217,6 +217,7 @@ InputChanges SceneRasterizer::update(double frame, double motionFrames)
                 && frame - 1.0 >= std::max(item.activeStart, double(mScene.simulation.frameStart)))
                 break;
             src.scalar = item.emitter.rate.at(frame);
+            src.amplitude = item.emitter.noise.amplitude.at(frame);
             emitters.push_back(src);
             break;
         case ItemKind::ForceField:
@@ -330,6 +331,10 @@ void SceneRasterizer::buildEmitters(const std::vector<Source> &sources)
         e.velocity = es.velocity;
         e.liquid = es.liquid;
         e.liquidRate = s.scalar;
+        e.noise.size = es.noise.size;
+        e.noise.amplitude = s.amplitude;
+        e.noise.speed = es.noise.speed;
+        e.noise.seed = emitterNoiseSeed(mScene.simulation.seed, es.noise.seed);
         mSetup.emitters.push_back(std::move(e));
     }
 }

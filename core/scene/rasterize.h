@@ -81,6 +81,7 @@ private:
         Placement placement;
         Placement previous; ///< moving obstacles: the placement motionFrames before
         float scalar = 0.f;
+        float amplitude = 0.f; ///< emitters: the noise's amplitude at the frame
         friend bool operator==(const Source &, const Source &) = default;
     };
 

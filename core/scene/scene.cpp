@@ -63,4 +63,9 @@ std::uint32_t itemSeed(std::uint32_t sceneSeed, const std::string &itemName)
     return h ^ (sceneSeed * 2654435761u);
 }
 
+std::uint32_t emitterNoiseSeed(std::uint32_t sceneSeed, std::uint32_t noiseSeed)
+{
+    return (noiseSeed * 2246822519u + 0x165667B1u) ^ (sceneSeed * 2654435761u);
+}
+
 } // namespace plume

@@ -12,6 +12,7 @@
 
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -170,6 +171,30 @@ struct Shape
 
 /// Emitter parameters. Rates are per second; `rate` multiplies density, temperature, dye and
 /// fuel.
+/// An emitter's noise (docs/look.md): its rates and velocity are multiplied by
+/// max(0, 1 + amplitude * n(x, t)), n a smooth noise in [-1, 1] of feature size `size` that
+/// evolves `speed` periods a second. Written only when set, so older files stay as they were.
+struct EmitterNoiseSettings
+{
+    float size = 0.1f;              ///< feature size, world units
+    Animated<float> amplitude{0.f}; ///< 0..1, a fraction of the rate; keyframable; 0: off
+    float speed = 1.f;              ///< noise periods per second of simulation time
+    std::uint32_t seed = 0;         ///< mixed with the scene's seed
+    QJsonObject extra;              ///< unknown keys of the "noise" object
+
+    /// Whether it differs from the default (and so is written).
+    bool isSet() const { return !(*this == EmitterNoiseSettings{}); }
+    /// Whether it modulates the rates at some frame (an amplitude above 0).
+    bool active() const
+    {
+        if (!amplitude.isAnimated())
+            return amplitude.value > 0.f;
+        return std::any_of(amplitude.keys.begin(), amplitude.keys.end(),
+                           [](const Key<float> &k) { return k.value > 0.f; });
+    }
+    friend bool operator==(const EmitterNoiseSettings &, const EmitterNoiseSettings &) = default;
+};
+
 struct EmitterSettings
 {
     float density = 1.f;          ///< density per second
@@ -184,6 +209,7 @@ struct EmitterSettings
     /// active, "emit" pours `rate` shape volumes per second with the inflow velocity. The grid
     /// schemes ignore it; the sph scheme ignores emitters without it.
     sim::LiquidMode liquid = sim::LiquidMode::None;
+    EmitterNoiseSettings noise; ///< a puffy, flickering source (smoke scheme; docs/look.md)
     QJsonObject extra;
 
     friend bool operator==(const EmitterSettings &, const EmitterSettings &) = default;
@@ -399,6 +425,15 @@ inline constexpr sim::Param velocity{.key = "velocity"};
 inline constexpr sim::Param rate{.key = "rate", .min = 0};
 } // namespace emitterParams
 
+/// An emitter's "noise" object (docs/look.md).
+namespace emitterNoiseParams {
+inline constexpr sim::Param size{
+    .key = "size", .min = 0, .openMin = true, .softMax = 100, .decimals = 4};
+inline constexpr sim::Param amplitude{.key = "amplitude", .min = 0, .max = 1};
+inline constexpr sim::Param speed{.key = "speed", .min = 0, .softMax = 100};
+inline constexpr sim::Param seed{.key = "seed", .min = 0, .max = 4294967295.0, .integer = true};
+} // namespace emitterNoiseParams
+
 namespace forceParams {
 /// Drag's strength is also >= 0 (dragStrength).
 inline constexpr sim::Param strength{.key = "strength"};
@@ -414,5 +449,9 @@ inline constexpr sim::Param falloff{.key = "falloff", .min = 0, .softMax = 100, 
 /// Stable seed of an item's turbulence: the scene seed mixed with the item name (FNV-1a), so
 /// reordering items does not change the noise.
 std::uint32_t itemSeed(std::uint32_t sceneSeed, const std::string &itemName);
+
+/// Seed of an emitter's noise: the scene seed mixed with the noise's own seed (not the item's
+/// name, so that renaming keeps the flicker and equal seeds flicker alike).
+std::uint32_t emitterNoiseSeed(std::uint32_t sceneSeed, std::uint32_t noiseSeed);
 
 } // namespace plume

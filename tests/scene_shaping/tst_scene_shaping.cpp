@@ -2,7 +2,7 @@
 // The shaping controls of docs/look.md in scene files: control masks, the disturbance force
 // field and the confinement's world length are read, validated (messages naming the file, the
 // key path and what was expected), written only when set (older files stay byte-identical),
-// round-trip, and reach the solver inputs.
+// round-trip, and reach the solver inputs. So do noisy sources (an emitter's "noise").
 
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
@@ -72,6 +72,26 @@ QJsonValue setPath(const QJsonValue &node, QStringList path, const QJsonValue &v
     else
         o[head] = setPath(o.value(head), path, value);
     return o;
+}
+
+/// A smoke scene with one emitter (items[0]) whose rates a noise modulates.
+QJsonObject noisyScene()
+{
+    const QJsonObject noise{{"size", 0.1}, {"amplitude", 0.6}, {"speed", 1.5}, {"seed", 3}};
+    const QJsonObject emitter{{"density", 2}, {"temperature", 5}, {"noise", noise}};
+    const QJsonObject item{{"name", "torch"},
+                           {"kind", "emitter"},
+                           {"shape", QJsonObject{{"type", "sphere"},
+                                                 {"centre", QJsonArray{0.5, 0.2, 0.5}},
+                                                 {"radius", 0.15}}},
+                           {"emitter", emitter}};
+    return QJsonObject{
+        {"format", "plume-scene"},
+        {"version", 1},
+        {"domain",
+         QJsonObject{{"dimension", "3d"}, {"size", QJsonArray{1, 1, 1}}, {"resolution", 16}}},
+        {"items", QJsonArray{item}},
+    };
 }
 
 SceneReadResult read(const QJsonObject &scene)
@@ -276,6 +296,174 @@ private slots:
         QVERIFY(billows);
         QCOMPARE(billows->force.type, sim::ForceType::Disturbance);
         QCOMPARE(billows->force.mask.field, sim::ControlField::Temperature);
+    }
+
+    // ---- noisy sources -------------------------------------------------------------------------
+
+    void readsTheNoise()
+    {
+        const SceneReadResult r = read(noisyScene());
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.warnings.empty());
+        const EmitterNoiseSettings &n = r.scene.items[0].emitter.noise;
+        QCOMPARE(n.size, 0.1f);
+        QCOMPARE(n.amplitude.value, 0.6f);
+        QVERIFY(!n.amplitude.isAnimated());
+        QCOMPARE(n.speed, 1.5f);
+        QCOMPARE(n.seed, 3u);
+        QVERIFY(n.isSet() && n.active());
+        // Missing keys keep their defaults.
+        const QJsonValue partial = setPath(noisyScene(), {"items", "0", "emitter", "noise"},
+                                           QJsonObject{{"amplitude", 0.25}});
+        const SceneReadResult p = read(partial.toObject());
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(p.scene.items[0].emitter.noise.size, EmitterNoiseSettings{}.size);
+        QCOMPARE(p.scene.items[0].emitter.noise.speed, 1.f);
+        QCOMPARE(p.scene.items[0].emitter.noise.seed, 0u);
+    }
+
+    // load -> save -> load: the same scene and bytes, keyed amplitude and unknown keys kept; the
+    // noise is written after the emitter's other keys.
+    void noiseRoundTrip()
+    {
+        QJsonObject json = noisyScene();
+        const QJsonObject keyed{{"interpolation", "smooth"},
+                                {"keys", QJsonArray{QJsonObject{{"frame", 0}, {"value", 0.2}},
+                                                    QJsonObject{{"frame", 24}, {"value", 0.8}}}}};
+        json = setPath(json, {"items", "0", "emitter", "noise", "amplitude"}, keyed).toObject();
+        json = setPath(json, {"items", "0", "emitter", "noise", "future"}, 7).toObject();
+        const SceneReadResult first = read(json);
+        QVERIFY2(first.ok, first.error.c_str());
+        QCOMPARE(first.warnings.size(), std::size_t(1)); // the unknown key, kept
+        QVERIFY2(first.warnings[0].find("items[0].emitter.noise.future") != std::string::npos,
+                 first.warnings[0].c_str());
+        const QByteArray a = sceneToJson(first.scene, {});
+        const SceneReadResult second = readSceneJson(a, "a.plume", ".");
+        QVERIFY2(second.ok, second.error.c_str());
+        QVERIFY(second.scene == first.scene);
+        QCOMPARE(sceneToJson(second.scene, {}), a);
+        QVERIFY(a.contains("\"future\": 7"));
+        QVERIFY(a.contains("\"noise\": {\n"));
+        QVERIFY(a.contains("\"size\": 0.1,\n"));
+        QVERIFY(a.contains("\"speed\": 1.5,\n"));
+        QVERIFY(a.contains("\"seed\": 3"));
+        QCOMPARE(second.scene.items[0].emitter.noise.amplitude.keys.size(), std::size_t(2));
+        QCOMPARE(second.scene.items[0].emitter.noise.amplitude.at(12.0), 0.5f);
+    }
+
+    // An emitter without noise writes no "noise" key, and no shipped scene gains one.
+    void noiseDefaultsWriteNothingNew()
+    {
+        Scene scene;
+        Item emitter;
+        emitter.name = "smoke";
+        emitter.kind = ItemKind::Emitter;
+        scene.items.push_back(emitter);
+        QVERIFY(!sceneToJson(scene, {}).contains("\"noise\""));
+        int scenes = 0;
+        for (const QString &f : QDir(scenesDir()).entryList({"*.plume"}, QDir::Files)) {
+            QFile file(scenesDir() + "/" + f);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            if (file.readAll().contains("\"noise\""))
+                continue; // the examples of noisy sources
+            const SceneReadResult r = readSceneFile(scenesDir() + "/" + f);
+            QVERIFY2(r.ok, r.error.c_str());
+            for (const Item &item : r.scene.items)
+                QVERIFY(!item.emitter.noise.isSet());
+            QVERIFY2(!sceneToJson(r.scene, scenesDir().toStdString()).contains("\"noise\""),
+                     qPrintable(f));
+            ++scenes;
+        }
+        QVERIFY(scenes >= 10);
+    }
+
+    void badNoiseIsRefused_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("message");
+        const QString noise = "items/0/emitter/noise";
+        QTest::newRow("not an object")
+            << noise << QJsonValue(0.5) << "items[0].emitter.noise: expected an object";
+        QTest::newRow("size 0") << noise + "/size" << QJsonValue(0)
+                                << "items[0].emitter.noise.size: expected a number > 0";
+        QTest::newRow("amplitude above 1")
+            << noise + "/amplitude" << QJsonValue(1.5)
+            << "items[0].emitter.noise.amplitude: expected a number in [0, 1], got number 1.5";
+        QTest::newRow("amplitude key below 0")
+            << noise + "/amplitude"
+            << QJsonValue(
+                   QJsonObject{{"keys", QJsonArray{QJsonObject{{"frame", 0}, {"value", -1}}}}})
+            << "items[0].emitter.noise.amplitude.keys[0].value: expected a number in [0, 1]";
+        QTest::newRow("speed negative") << noise + "/speed" << QJsonValue(-1)
+                                        << "items[0].emitter.noise.speed: expected a number >= 0";
+        QTest::newRow("seed fractional")
+            << noise + "/seed" << QJsonValue(1.5)
+            << "items[0].emitter.noise.seed: expected an integer in [0, 4294967295]";
+        QTest::newRow("seed negative")
+            << noise + "/seed" << QJsonValue(-1)
+            << "items[0].emitter.noise.seed: expected an integer in [0, 4294967295]";
+        QTest::newRow("size a string") << noise + "/size" << QJsonValue("big")
+                                       << "items[0].emitter.noise.size: expected a number > 0";
+    }
+
+    void badNoiseIsRefused()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, message);
+        const QJsonValue scene = setPath(noisyScene(), path.split('/'), value);
+        const SceneReadResult r = read(scene.toObject());
+        QVERIFY(!r.ok);
+        const QString error = QString::fromStdString(r.error);
+        QVERIFY2(error.startsWith("shaped.plume: "), qPrintable(error));
+        QVERIFY2(error.contains(message), qPrintable(error));
+    }
+
+    // Noisy sources are the smoke scheme's: others warn.
+    void otherSchemesWarnAboutNoise()
+    {
+        const QJsonValue stam = setPath(noisyScene(), {"simulation"},
+                                        QJsonObject{{"scheme", "stam"}});
+        const SceneReadResult r = read(stam.toObject());
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.warnings.size(), std::size_t(1));
+        QVERIFY2(r.warnings[0].find("items[0].emitter.noise: the stam scheme ignores an "
+                                    "emitter's noise")
+                     != std::string::npos,
+                 r.warnings[0].c_str());
+        // Amplitude 0: nothing to warn about.
+        const QJsonValue off = setPath(stam, {"items", "0", "emitter", "noise", "amplitude"}, 0);
+        QVERIFY(read(off.toObject()).warnings.empty());
+    }
+
+    // The rasteriser hands the solver the noise with the keyed amplitude at the frame and the
+    // seed mixed with the scene's.
+    void noiseReachesTheSolverInputs()
+    {
+        QJsonObject json = noisyScene();
+        const QJsonObject keyed{{"keys", QJsonArray{QJsonObject{{"frame", 1}, {"value", 0}},
+                                                    QJsonObject{{"frame", 3}, {"value", 0.6}}}}};
+        json = setPath(json, {"items", "0", "emitter", "noise", "amplitude"}, keyed).toObject();
+        const SceneReadResult r = read(json);
+        QVERIFY2(r.ok, r.error.c_str());
+        SceneSetup setup;
+        QVERIFY(rasterizeScene(r.scene, 2.0, setup));
+        QCOMPARE(setup.emitters.size(), std::size_t(1));
+        const sim::EmitterNoise &n = setup.emitters[0].noise;
+        QCOMPARE(n.amplitude, 0.3f);
+        QCOMPARE(n.size, 0.1f);
+        QCOMPARE(n.speed, 1.5f);
+        QCOMPARE(n.seed, emitterNoiseSeed(r.scene.simulation.seed, 3));
+        QVERIFY(emitterNoiseSeed(1, 3) != emitterNoiseSeed(2, 3));
+        QVERIFY(emitterNoiseSeed(1, 3) != emitterNoiseSeed(1, 4));
+        QVERIFY(sim::validate(setup.emitters[0], std::size_t(16 * 16 * 16)));
+        // A keyed amplitude updates the inputs from one frame to the next.
+        SceneRasterizer raster;
+        QVERIFY(raster.setScene(r.scene));
+        raster.update(2.0);
+        QVERIFY(raster.update(2.5).emitters);
+        QCOMPARE(raster.setup().emitters[0].noise.amplitude, 0.45f);
     }
 };
 

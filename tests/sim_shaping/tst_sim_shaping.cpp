@@ -2,12 +2,15 @@
 // The shaping controls of docs/look.md at the solver level: control masks (ramps, the remap,
 // each control field evaluated on a hand-made grid, the same bytes for any thread count), the
 // disturbance force field (blocks in world units, smooth, independent of threads and of where
-// the steps fall), masked force fields, and vorticity confinement in world units with a mask.
+// the steps fall), masked force fields, vorticity confinement in world units with a mask, and
+// noisy sources (smooth noise in [-1, 1], the exact factor in the injected amounts, velocity
+// modulated, independent of threads and of where the substeps fall).
 
 #include <core/sim/base/controlmask.h>
 #include <core/sim/base/domain.h>
 #include <core/sim/base/grid.h>
 #include <core/sim/base/parallel.h>
+#include <core/sim/numerics/sourcenoise.h>
 #include <core/sim/ops/controlmask.h>
 #include <core/sim/ops/forces.h>
 #include <core/sim/smoke/smokesolver.h>
@@ -710,6 +713,266 @@ private slots:
             QVERIFY(serial->density().identical(parallel->density()));
         }
         QVERIFY(!sameVelocity(serial->velocity(), run(false)->velocity()));
+    }
+
+    // ---- noisy sources -------------------------------------------------------------------------
+
+    // n is a smooth gradient noise in [-1, 1]: exactly 0 at its lattice nodes (x / size and
+    // t * speed whole), reaching both ends, of RMS near 0.44, and changing by less than 0.6
+    // between points a tenth of its size apart (white noise would jump by up to 2).
+    void sourceNoiseIsSmoothAndBounded()
+    {
+        EmitterNoise noise;
+        noise.size = 0.25f;
+        noise.amplitude = 0.6f;
+        noise.speed = 1.5f;
+        noise.seed = 3;
+        QCOMPARE(sourceNoise(noise, {0.5f, 0.75f, 1.f}, 2.0, false), 0.f);
+        QCOMPARE(sourceNoiseFactor(noise, {0.5f, 0.75f, 1.f}, 2.0, false), 1.f);
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> u(-3.f, 3.f);
+        double squares = 0.0;
+        float lo = 0.f, hi = 0.f, step = 0.f, drift = 0.f;
+        constexpr int kPoints = 20000;
+        for (int n = 0; n < kPoints; ++n) {
+            const Vec3 x{u(rng), u(rng), u(rng)};
+            const double t = 3.0 + double(u(rng));
+            const float v = sourceNoise(noise, x, t, false);
+            squares += double(v) * double(v);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            const Vec3 next{x.x + 0.025f, x.y, x.z};
+            step = std::max(step, std::abs(sourceNoise(noise, next, t, false) - v));
+            drift = std::max(drift, std::abs(sourceNoise(noise, x, t + 1.0 / 96.0, false) - v));
+            const float f = sourceNoiseFactor(noise, x, t, false);
+            QCOMPARE(f, std::max(0.f, 1.f + 0.6f * v));
+        }
+        QCOMPARE(lo, -1.f);
+        QCOMPARE(hi, 1.f);
+        const double rms = std::sqrt(squares / kPoints);
+        QVERIFY2(rms > 0.38 && rms < 0.5, qPrintable(QString::number(rms)));
+        QVERIFY2(step < 0.6f, qPrintable(QString::number(step)));
+        QVERIFY2(drift < 0.1f, qPrintable(QString::number(drift))); // 1/96 s at 1.5 periods/s
+        // Amplitude 1 where n = -1 stops the source; never a negative rate.
+        noise.amplitude = 1.f;
+        float least = 1.f;
+        for (int n = 0; n < kPoints; ++n)
+            least = std::min(least, sourceNoiseFactor(noise, {u(rng), u(rng), 0.f}, 1.0, true));
+        QCOMPARE(least, 0.f);
+        // Another seed, other noise; 2D ignores z.
+        EmitterNoise other = noise;
+        other.seed = 4;
+        QVERIFY(sourceNoise(noise, {0.3f, 0.4f, 0.f}, 0.2, true)
+                != sourceNoise(other, {0.3f, 0.4f, 0.f}, 0.2, true));
+        QCOMPARE(sourceNoise(noise, {0.3f, 0.4f, 0.f}, 0.2, true),
+                 sourceNoise(noise, {0.3f, 0.4f, 9.f}, 0.2, true));
+    }
+
+    void noiseValidation_data()
+    {
+        QTest::addColumn<float>("size");
+        QTest::addColumn<float>("amplitude");
+        QTest::addColumn<float>("speed");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("size 0") << 0.f << 0.5f << 1.f
+                                << "emitter noise size 0.000000 must be a "
+                                   "positive finite number";
+        QTest::newRow("size inf") << INFINITY << 0.5f << 1.f << "noise size inf";
+        QTest::newRow("amplitude above 1")
+            << 0.1f << 1.5f << 1.f << "emitter noise amplitude 1.500000 must be in [0, 1]";
+        QTest::newRow("amplitude negative") << 0.1f << -0.1f << 1.f << "must be in [0, 1]";
+        QTest::newRow("amplitude NaN") << 0.1f << NAN << 1.f << "must be in [0, 1]";
+        QTest::newRow("speed negative")
+            << 0.1f << 0.5f << -1.f << "emitter noise speed -1.000000 must be a finite number >= 0";
+    }
+
+    void noiseValidation()
+    {
+        QFETCH(float, size);
+        QFETCH(float, amplitude);
+        QFETCH(float, speed);
+        QFETCH(QString, message);
+        Emitter e;
+        e.noise.size = size;
+        e.noise.amplitude = amplitude;
+        e.noise.speed = speed;
+        const Status s = validate(e, 8);
+        QVERIFY(!s);
+        QVERIFY2(QString::fromStdString(s.error).contains(message), s.error.c_str());
+        QVERIFY(validate(Emitter{}, 8));
+    }
+
+    // The exact amounts: with no velocity (no buoyancy, no force) a step leaves in each emitter
+    // cell dt * weight * factor * rate, the factor that of the noise at the cell centre and the
+    // middle of the step.
+    void noisyEmitterInjectsTheFactor()
+    {
+        const Domain d = makeDomain({16, 16, 16});
+        SimParams p;
+        p.buoyancyTemperature = 0.f;
+        SmokeSolver s(d, p);
+        Emitter e;
+        for (int k = 4; k < 12; ++k)
+            for (int j = 2; j < 10; ++j)
+                for (int i = 4; i < 12; ++i) {
+                    e.mask.cells.push_back(std::uint32_t(i + 16 * (j + 16 * k)));
+                    e.mask.weights.push_back(i == 4 ? 0.5f : 1.f);
+                }
+        e.density = 2.f;
+        e.temperature = 4.f;
+        e.noise = EmitterNoise{.size = 0.125f, .amplitude = 0.6f, .speed = 1.5f, .seed = 3};
+        QVERIFY(s.setEmitters({e}));
+        const float dt = 0.05f;
+        const double t = 0.7;
+        s.step(dt, t);
+        float least = 2.f, most = 0.f;
+        for (std::size_t m = 0; m < e.mask.size(); ++m) {
+            const std::uint32_t c = e.mask.cells[m];
+            const Int3 cell = cellOf(c, d.cells);
+            const float factor = sourceNoiseFactor(e.noise, d.cellCentre(cell.x, cell.y, cell.z),
+                                                   t + 0.5 * double(dt), false);
+            const float w = e.mask.weights[m] * dt * factor;
+            QCOMPARE(s.density()[c], w * 2.f);
+            QCOMPARE(s.temperature()[c], w * 4.f);
+            least = std::min(least, factor);
+            most = std::max(most, factor);
+        }
+        // The noise does something: the factor spans much of 1 -+ 0.6.
+        QVERIFY2(least < 0.8f && most > 1.2f,
+                 qPrintable(QString("%1..%2").arg(double(least)).arg(double(most))));
+        QCOMPARE(s.density()[0], 0.f); // nothing outside the emitter
+    }
+
+    // The velocity is modulated by the same factor: a one-cell emitter with noise gives what
+    // the same emitter gives without noise and with its rates and velocity times the factor
+    // (force and inflow).
+    void noisyEmitterModulatesTheVelocity_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("force") << int(EmitterVelocity::Force);
+        QTest::newRow("inflow") << int(EmitterVelocity::Inflow);
+    }
+
+    void noisyEmitterModulatesTheVelocity()
+    {
+        QFETCH(int, mode);
+        const Domain d = makeDomain({12, 12, 12});
+        Emitter e;
+        e.mask.cells = {std::uint32_t(5 + 12 * (3 + 12 * 6))};
+        e.mask.weights = {1.f};
+        e.density = 1.f;
+        e.velocityMode = EmitterVelocity(mode);
+        e.velocity = {0.5f, 2.f, -0.25f};
+        e.noise = EmitterNoise{.size = 0.2f, .amplitude = 0.8f, .speed = 2.f, .seed = 9};
+        const float dt = 0.04f;
+        const double t = 0.3;
+        const float factor = sourceNoiseFactor(e.noise, d.cellCentre(5, 3, 6), t + 0.5 * double(dt),
+                                               false);
+        QVERIFY2(std::abs(factor - 1.f) > 0.05f, qPrintable(QString::number(double(factor))));
+        Emitter scaled = e;
+        scaled.noise = EmitterNoise{};
+        scaled.density = factor;
+        scaled.velocity = e.velocity * factor;
+        auto run = [&](const Emitter &em) {
+            auto s = std::make_unique<SmokeSolver>(d, SimParams{});
+            (void)s->setEmitters({em});
+            s->step(dt, t);
+            return s;
+        };
+        const auto a = run(e), b = run(scaled);
+        double diff = 0.0, size = 0.0;
+        for (int axis = 0; axis < 3; ++axis) {
+            const ScalarGrid &ua = a->velocity().component(axis);
+            const ScalarGrid &ub = b->velocity().component(axis);
+            for (std::size_t n = 0; n < ua.count(); ++n) {
+                diff = std::max(diff, double(std::abs(ua[n] - ub[n])));
+                size = std::max(size, double(std::abs(ub[n])));
+            }
+        }
+        QVERIFY(size > 0.01);
+        QVERIFY2(diff <= 1e-5 * size, qPrintable(QString("%1 of %2").arg(diff).arg(size)));
+        // And without the factor it would differ.
+        Emitter plain = e;
+        plain.noise = EmitterNoise{};
+        const auto c = run(plain);
+        QVERIFY(!sameVelocity(a->velocity(), c->velocity()));
+    }
+
+    // The noise's time is the simulation time: a frame in one step or in six puts in the same
+    // amount to within the midpoint rule's error (the noise barely changes over a step).
+    void noisyEmitterIndependentOfSubsteps()
+    {
+        const Domain d = makeDomain({16, 16, 16});
+        SimParams p;
+        p.buoyancyTemperature = 0.f;
+        auto total = [&](int substeps) {
+            SmokeSolver s(d, p);
+            Emitter e;
+            for (int c = 0; c < 16 * 16 * 4; ++c) {
+                e.mask.cells.push_back(std::uint32_t(c));
+                e.mask.weights.push_back(1.f);
+            }
+            e.density = 1.f;
+            e.noise = EmitterNoise{.size = 0.1f, .amplitude = 1.f, .speed = 1.5f, .seed = 1};
+            (void)s.setEmitters({e});
+            const float frame = 1.f / 24.f, dt = frame / float(substeps);
+            for (int n = 0; n < substeps; ++n)
+                s.step(dt, 2.0 + double(n) * double(dt));
+            double sum = 0.0;
+            for (std::size_t c = 0; c < s.density().count(); ++c)
+                sum += double(s.density()[c]);
+            return sum;
+        };
+        const double one = total(1), six = total(6);
+        QVERIFY(one > 0.0);
+        QVERIFY2(std::abs(one - six) < 1e-3 * six, qPrintable(QString("%1 %2").arg(one).arg(six)));
+    }
+
+    // Noisy force, inflow and fuel emitters: the same bytes serially and with 1, 2 and 4
+    // threads; the noise changes the result.
+    void noisyEmittersAreThreadIndependent()
+    {
+        const Domain d = makeDomain({24, 32, 16});
+        auto run = [&](float amplitude) {
+            auto s = std::make_unique<SmokeSolver>(d, SimParams{});
+            Emitter puff, jet;
+            for (int k = 5; k < 11; ++k)
+                for (int j = 2; j < 6; ++j)
+                    for (int i = 3; i < 9; ++i) {
+                        puff.mask.cells.push_back(std::uint32_t(i + 24 * (j + 32 * k)));
+                        puff.mask.weights.push_back(1.f);
+                        jet.mask.cells.push_back(std::uint32_t(i + 12 + 24 * (j + 32 * k)));
+                        jet.mask.weights.push_back(0.75f);
+                    }
+            puff.density = 3.f;
+            puff.temperature = 6.f;
+            puff.fuel = 2.f;
+            puff.velocityMode = EmitterVelocity::Force;
+            puff.velocity = {0.f, 4.f, 0.f};
+            puff.noise = EmitterNoise{.size = 0.1f, .amplitude = amplitude, .speed = 2.f};
+            jet.density = 1.f;
+            jet.velocityMode = EmitterVelocity::Inflow;
+            jet.velocity = {0.f, 1.f, 0.f};
+            jet.noise = EmitterNoise{.size = 0.15f, .amplitude = amplitude, .seed = 5};
+            (void)s->setEmitters({puff, jet});
+            for (int step = 0; step < 6; ++step)
+                s->step(0.04f, 0.04 * step);
+            return s;
+        };
+        std::unique_ptr<SmokeSolver> serial;
+        {
+            SerialScope scope;
+            serial = run(0.7f);
+        }
+        for (int threads : {1, 2, 4}) {
+            std::unique_ptr<SmokeSolver> parallel;
+            oneapi::tbb::task_arena arena(threads);
+            arena.execute([&] { parallel = run(0.7f); });
+            QVERIFY(sameVelocity(serial->velocity(), parallel->velocity()));
+            QVERIFY(serial->density().identical(parallel->density()));
+            QVERIFY(serial->temperature().identical(parallel->temperature()));
+        }
+        QVERIFY(!serial->density().identical(run(0.f)->density()));
     }
 };
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The shaping controls in the Properties dock (docs/look.md): a force field's mask and the
-// confinement's length and mask are edited through undoable commands, invalid masks are not
-// applied, and every editor has a tooltip with its unit. And the dock's wheel rule: scrolling
-// over an editor that has no focus scrolls the dock instead of editing the scene.
+// The shaping controls in the Properties dock (docs/look.md): a force field's mask, the
+// confinement's length and mask and an emitter's noise are edited through undoable commands,
+// invalid masks are not applied, and every editor has a tooltip with its unit. And the dock's
+// wheel rule: scrolling over an editor that has no focus scrolls the dock instead of editing
+// the scene.
 
+#include <ui/document/animationstate.h>
 #include <ui/document/document.h>
+#include <ui/document/keyframes.h>
 #include <ui/panels/propertiespanel.h>
 
 #include <tests/common/uitest.h>
@@ -14,7 +17,9 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QTest>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -178,6 +183,70 @@ private slots:
         QVERIFY(!scale.isEmpty());
         QVERIFY2(scale.front()->toolTip().contains("disturbance block size"),
                  qPrintable(scale.front()->toolTip()));
+    }
+
+    // An emitter's noise: amplitude (keyable), size, speed and seed, each one undo step, with
+    // units in the tooltips and the tables' ranges.
+    void noiseEditsAreUndoable()
+    {
+        Scene scene;
+        Item e;
+        e.name = "torch";
+        e.kind = ItemKind::Emitter;
+        scene.items.push_back(e);
+        Document document;
+        document.reset(scene, {});
+        document.setSelectedItem(0);
+        PropertiesPanel panel(&document);
+        auto noise = [&] { return document.scene().items[0].emitter.noise; };
+
+        auto *amplitude = panel.findChild<QDoubleSpinBox *>("noiseAmplitude");
+        auto *size = panel.findChild<QDoubleSpinBox *>("noiseSize");
+        auto *speed = panel.findChild<QDoubleSpinBox *>("noiseSpeed");
+        auto *seed = panel.findChild<QSpinBox *>("noiseSeed");
+        QVERIFY(amplitude && size && speed && seed);
+        QCOMPARE(amplitude->maximum(), 1.0);
+        QCOMPARE(amplitude->minimum(), 0.0);
+        QVERIFY(size->minimum() > 0.0);
+        const int before = document.undoStack()->count();
+        amplitude->setValue(0.6);
+        QCOMPARE(noise().amplitude.value, 0.6f);
+        size->setValue(0.08);
+        QCOMPARE(noise().size, 0.08f);
+        speed->setValue(2.5);
+        QCOMPARE(noise().speed, 2.5f);
+        seed->setValue(7);
+        QCOMPARE(noise().seed, 7u);
+        QCOMPARE(document.undoStack()->count(), before + 4);
+        document.undoStack()->undo();
+        QCOMPARE(noise().seed, 0u);
+        QCOMPARE(seed->value(), 0); // the panel follows the document
+        document.undoStack()->undo();
+        document.undoStack()->undo();
+        document.undoStack()->undo();
+        QVERIFY(!noise().isSet());
+        QCOMPARE(amplitude->value(), 0.0);
+
+        // The amplitude is keyable: its key button keys it at the current frame.
+        auto *key = panel.findChild<QToolButton *>("key_noiseAmplitude");
+        QVERIFY(key);
+        amplitude->setValue(0.4);
+        document.animation()->setFrame(10);
+        key->click();
+        QVERIFY(noise().amplitude.isAnimated());
+        QCOMPARE(keyFrames(document.scene().items[0], AnimProperty::EmitterNoiseAmplitude),
+                 std::vector<double>{10.0});
+        QCOMPARE(propertyLabel(AnimProperty::EmitterNoiseAmplitude), QString("Noise amplitude"));
+
+        auto tip = [&](const char *name) {
+            auto *w = panel.findChild<QWidget *>(name);
+            return w ? w->toolTip() : QString();
+        };
+        QVERIFY2(tip("noiseSize").startsWith("Noise size (units)"), qPrintable(tip("noiseSize")));
+        QVERIFY2(tip("noiseSpeed").contains("periods per second"), qPrintable(tip("noiseSpeed")));
+        QVERIFY2(editor<QWidget>(&panel, "Noise amplitude"), "the amplitude row has a tooltip");
+        QVERIFY(
+            editor<QWidget>(&panel, "Noise amplitude")->toolTip().contains("fraction of the rate"));
     }
 };
 

@@ -13,7 +13,8 @@ Item::Property itemProperty(AnimProperty p)
     case AnimProperty::Offset: return Item::Property::Offset;
     case AnimProperty::Rotation: return Item::Property::Rotation;
     case AnimProperty::Scale: return Item::Property::Scale;
-    case AnimProperty::EmitterRate: return Item::Property::Emitter;
+    case AnimProperty::EmitterRate:
+    case AnimProperty::EmitterNoiseAmplitude: return Item::Property::Emitter;
     case AnimProperty::ForceStrength: break;
     }
     return Item::Property::Force;
@@ -104,7 +105,9 @@ void AnimationState::edit(int index, AnimProperty p, sim::Vec3 value)
         targets.clear();
         for (int i : mDocument->selectedItems()) {
             const ItemKind kind = items[std::size_t(i)].kind;
-            const bool has = (p != AnimProperty::EmitterRate || kind == ItemKind::Emitter)
+            const bool emitterOnly = p == AnimProperty::EmitterRate
+                                     || p == AnimProperty::EmitterNoiseAmplitude;
+            const bool has = (!emitterOnly || kind == ItemKind::Emitter)
                              && (p != AnimProperty::ForceStrength || kind == ItemKind::ForceField);
             if (has && (mAutoKey || !isAnimated(items[std::size_t(i)], p)))
                 targets.push_back(i);

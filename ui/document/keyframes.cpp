@@ -26,6 +26,7 @@ decltype(auto) visit(ItemT &item, AnimProperty p, F &&f)
     case AnimProperty::Rotation: return f(item.rotation);
     case AnimProperty::Scale: return f(item.scale);
     case AnimProperty::EmitterRate: return f(item.emitter.rate);
+    case AnimProperty::EmitterNoiseAmplitude: return f(item.emitter.noise.amplitude);
     case AnimProperty::ForceStrength: break;
     }
     return f(item.force.strength);
@@ -47,6 +48,7 @@ QString propertyLabel(AnimProperty p)
     case AnimProperty::Rotation: return "Rotation";
     case AnimProperty::Scale: return "Scale";
     case AnimProperty::EmitterRate: return "Emitter rate";
+    case AnimProperty::EmitterNoiseAmplitude: return "Noise amplitude";
     case AnimProperty::ForceStrength: break;
     }
     return "Force strength";
@@ -59,6 +61,7 @@ const char *propertyKey(AnimProperty p)
     case AnimProperty::Rotation: return "rotation";
     case AnimProperty::Scale: return "scale";
     case AnimProperty::EmitterRate: return "rate";
+    case AnimProperty::EmitterNoiseAmplitude: return "noiseAmplitude";
     case AnimProperty::ForceStrength: break;
     }
     return "strength";
@@ -66,7 +69,10 @@ const char *propertyKey(AnimProperty p)
 
 int components(AnimProperty p)
 {
-    return p == AnimProperty::EmitterRate || p == AnimProperty::ForceStrength ? 1 : 3;
+    return p == AnimProperty::EmitterRate || p == AnimProperty::ForceStrength
+                   || p == AnimProperty::EmitterNoiseAmplitude
+               ? 1
+               : 3;
 }
 
 bool isAnimated(const Item &item, AnimProperty p)

@@ -13,15 +13,24 @@ class Document;
 
 /// The keyframable properties of an item (every Animated<> member of Item). Values pass as
 /// Vec3 whatever the member's type: a float property uses x alone.
-enum class AnimProperty { Offset, Rotation, Scale, EmitterRate, ForceStrength };
+enum class AnimProperty {
+    Offset,
+    Rotation,
+    Scale,
+    EmitterRate,
+    ForceStrength,
+    EmitterNoiseAmplitude, ///< an emitter's noise amplitude (docs/look.md)
+};
 
-inline constexpr AnimProperty kAnimProperties[] = {AnimProperty::Offset, AnimProperty::Rotation,
-                                                   AnimProperty::Scale, AnimProperty::EmitterRate,
-                                                   AnimProperty::ForceStrength};
+inline constexpr AnimProperty kAnimProperties[] = {
+    AnimProperty::Offset,      AnimProperty::Rotation,      AnimProperty::Scale,
+    AnimProperty::EmitterRate, AnimProperty::ForceStrength, AnimProperty::EmitterNoiseAmplitude};
 
-/// "Offset", "Rotation", "Scale", "Emitter rate", "Force strength" (undo texts, strip rows).
+/// "Offset", "Rotation", "Scale", "Emitter rate", "Force strength", "Noise amplitude" (undo
+/// texts, strip rows).
 QString propertyLabel(AnimProperty p);
-/// "offset", "rotation", "scale", "rate", "strength" (object names of key buttons).
+/// "offset", "rotation", "scale", "rate", "strength", "noiseAmplitude" (object names of key
+/// buttons).
 const char *propertyKey(AnimProperty p);
 /// Offset, rotation and scale: what moving an item or "Insert Key" keys.
 inline constexpr AnimProperty kPlacement[] = {AnimProperty::Offset, AnimProperty::Rotation,

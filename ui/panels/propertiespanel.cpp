@@ -340,6 +340,22 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
             setE([](EmitterSettings &e, sim::Vec3 v) { e.velocity = v; }), 3,
             emitterParams::velocity);
         addKeyed(f, "Rate", AnimProperty::EmitterRate, emitterParams::rate);
+        // A noisy source (docs/look.md): the rates times max(0, 1 + amplitude * noise).
+        namespace np = emitterNoiseParams;
+        addKeyed(f, "Noise amplitude", AnimProperty::EmitterNoiseAmplitude,
+                 renamed(np::amplitude, "noiseAmplitude"));
+        addDouble(
+            f, "Noise size", [this] { return item().emitter.noise.size; },
+            setE([](EmitterSettings &e, double v) { e.noise.size = float(v); }),
+            renamed(np::size, "noiseSize"));
+        addDouble(
+            f, "Noise speed", [this] { return item().emitter.noise.speed; },
+            setE([](EmitterSettings &e, double v) { e.noise.speed = float(v); }),
+            renamed(np::speed, "noiseSpeed"));
+        addInt(
+            f, "Noise seed", [this] { return int(item().emitter.noise.seed); },
+            setE([](EmitterSettings &e, int v) { e.noise.seed = std::uint32_t(v); }),
+            renamed(np::seed, "noiseSeed"));
     } else if (item().kind == ItemKind::ForceField) {
         QFormLayout *f = section(layout, "Force");
         auto setF = [this](auto edit) {

@@ -65,6 +65,13 @@ const Help kHelp[] = {
      "none; force: Velocity is an acceleration; inflow: Velocity is the velocity set inside"},
     {"Velocity", "units/s^2 (force) or units/s (inflow)", "what Velocity mode says"},
     {"Rate", "factor", "multiplies density, temperature, dye and fuel; animatable"},
+    {"Noise amplitude", "0 to 1, a fraction of the rate",
+     "a puffy, flickering source: rates and velocity times max(0, 1 + amplitude x noise), the "
+     "noise between -1 and 1; 0: off; animatable (smoke scheme)"},
+    {"Noise size", "units",
+     "feature size of the source's noise (several cells, or it looks grainy)"},
+    {"Noise speed", "periods per second", "how fast the source's noise changes; 0: frozen"},
+    {"Noise seed", "integer", "another seed gives other puffs (mixed with the scene's seed)"},
     // Force
     {"Type", "",
      "directional, vortex, radial, turbulence, drag or disturbance (random kicks on blocks that "

@@ -46,6 +46,15 @@ Status validate(const Emitter &e, std::size_t cellCount)
     if (!std::isfinite(e.liquidRate) || e.liquidRate < 0.f)
         return Status::failure("emitter liquid rate " + std::to_string(e.liquidRate)
                                + " must be a finite number >= 0");
+    if (!std::isfinite(e.noise.size) || e.noise.size <= 0.f)
+        return Status::failure("emitter noise size " + std::to_string(e.noise.size)
+                               + " must be a positive finite number");
+    if (!(e.noise.amplitude >= 0.f && e.noise.amplitude <= 1.f))
+        return Status::failure("emitter noise amplitude " + std::to_string(e.noise.amplitude)
+                               + " must be in [0, 1]");
+    if (!std::isfinite(e.noise.speed) || e.noise.speed < 0.f)
+        return Status::failure("emitter noise speed " + std::to_string(e.noise.speed)
+                               + " must be a finite number >= 0");
     return Status::success();
 }
 

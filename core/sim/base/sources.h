@@ -25,6 +25,21 @@ enum class LiquidMode : std::uint8_t {
     Emit, ///< a hose: adds particles in the mask continuously, `liquidRate` times its volume/s
 };
 
+/// Animated noise that modulates an emitter's rates (a puffy, flickering source; docs/look.md):
+/// every rate and the velocity are multiplied by max(0, 1 + amplitude * n(x, t)), with n a
+/// smooth gradient noise in [-1, 1] of feature size `size` at the cell centre x, evolving
+/// `speed` noise periods per second of simulation time (numerics/sourcenoise.h).
+struct EmitterNoise
+{
+    float size = 0.1f;      ///< feature size, world units (> 0)
+    float amplitude = 0.f;  ///< 0..1, a fraction of the rate; 0: no noise
+    float speed = 1.f;      ///< noise periods per second (>= 0; 0: frozen)
+    std::uint32_t seed = 0; ///< noise seed
+
+    bool active() const { return amplitude > 0.f; }
+    friend bool operator==(const EmitterNoise &, const EmitterNoise &) = default;
+};
+
 /// Injects quantities inside a mask at a rate. Rates are per second and scale with the cell's
 /// coverage weight: density += weight * density * dt.
 struct Emitter
@@ -39,6 +54,9 @@ struct Emitter
     Vec3 velocity{0.f, 0.f, 0.f};         ///< acceleration (Force) or target velocity (Inflow)
     LiquidMode liquid = LiquidMode::None; ///< sph scheme: fill or emit particles
     float liquidRate = 0.f; ///< Emit: the mask's volume of liquid added per second (>= 0)
+    /// Modulates density, temperature, dye, fuel and velocity (the smoke scheme; the others
+    /// ignore it). Inactive by default.
+    EmitterNoise noise;
 
     bool hasDye() const { return dye.x != 0.f || dye.y != 0.f || dye.z != 0.f; }
     bool hasFuel() const { return fuel != 0.f; }

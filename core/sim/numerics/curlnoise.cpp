@@ -128,6 +128,24 @@ void noiseRow(float *out, int i0, int i1, const RowX &rx, Lattice1 ly, Lattice1 
     }
 }
 
+float gradientNoise(Vec3 q, Lattice1 lw, std::uint32_t seed)
+{
+    const Lattice1 l[3] = {lattice(q.x), lattice(q.y), lattice(q.z)};
+    float sum = 0.f;
+    for (int c = 0; c < 16; ++c) {
+        const int cx = c & 1, cy = (c >> 1) & 1, cz = (c >> 2) & 1, cw = c >> 3;
+        const float *g = latticeGradient(l[0].i + cx, l[1].i + cy, l[2].i + cz, lw.i + cw, seed);
+        const float dot = g[0] * (l[0].f - float(cx)) + g[1] * (l[1].f - float(cy))
+                          + g[2] * (l[2].f - float(cz)) + g[3] * (lw.f - float(cw));
+        const float wx = cx ? l[0].s : 1.f - l[0].s;
+        const float wy = cy ? l[1].s : 1.f - l[1].s;
+        const float wz = cz ? l[2].s : 1.f - l[2].s;
+        const float ww = cw ? lw.s : 1.f - lw.s;
+        sum += wx * wy * wz * ww * dot;
+    }
+    return sum;
+}
+
 Vec3 curlNoise(Vec3 p, float time, std::uint32_t seed, bool is2D)
 {
     return curlNoiseAt(p, latticeTime(double(time)), seed, is2D);

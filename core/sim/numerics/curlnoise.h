@@ -81,6 +81,12 @@ inline Lattice1 latticeTime(double tau)
 /// Curl of the gradient-noise vector potential (Bridson et al. 2007), time split as a lattice.
 Vec3 curlNoiseAt(Vec3 q, Lattice1 lw, std::uint32_t seed, bool is2D);
 
+/// Scalar 4D improved gradient noise (Perlin 2002) at q (in noise periods) and the time
+/// lattice lw: smooth (quintic fade), 0 at every lattice node; RMS 0.29 and |value| <= 1.05
+/// over 4 * 10^5 random points.
+/// The same lattice hash as the curl noise.
+float gradientNoise(Vec3 q, Lattice1 lw, std::uint32_t seed);
+
 /// Where the samples of a row lie along x: q_i = (origin + (i + offset) * h) / scale.
 struct RowX
 {

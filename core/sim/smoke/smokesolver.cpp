@@ -2,6 +2,7 @@
 #include <core/sim/smoke/smokesolver.h>
 
 #include <core/sim/base/parallel.h>
+#include <core/sim/numerics/sourcenoise.h>
 #include <core/sim/ops/boundaryconditions.h>
 #include <core/sim/ops/combustion.h>
 #include <core/sim/ops/diffusion.h>
@@ -45,17 +46,38 @@ struct Emitted
     ScalarGrid *fuel; ///< or null
 };
 
-/// q += dt * weight * rate in the emitter's fluid cells (each cell once: parallel).
-void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emitted &q)
+/// A noisy emitter's factor per mask cell (docs/look.md), the noise taken at the cell centre
+/// and the middle of the step [time, time + dt]; empty without noise (factor 1).
+void noiseFactors(const Emitter &e, float dt, double time, const Domain &domain,
+                  std::vector<float> &out)
+{
+    out.clear();
+    if (!e.noise.active())
+        return;
+    out.resize(e.mask.size());
+    const double middle = time + 0.5 * double(dt);
+    const bool is2D = domain.is2D();
+    forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
+        const Int3 c = cellOf(e.mask.cells[std::size_t(n)], domain.cells);
+        out[std::size_t(n)] = sourceNoiseFactor(e.noise, domain.cellCentre(c.x, c.y, c.z), middle,
+                                                is2D);
+    });
+}
+
+/// q += dt * weight * factor * rate in the emitter's fluid cells (each cell once: parallel);
+/// `factors` holds the noise's factor per mask cell, or is empty (1).
+void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emitted &q,
+                   const std::vector<float> &factors)
 {
     const std::uint32_t *cells = e.mask.cells.data();
     const float *weights = e.mask.weights.data();
+    const float *factor = factors.size() == e.mask.size() ? factors.data() : nullptr;
     const std::uint8_t *solid = solids.data();
     forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
         const std::uint32_t c = cells[n];
         if (solid[c])
             return;
-        const float w = weights[n] * dt;
+        const float w = factor ? weights[n] * dt * factor[n] : weights[n] * dt;
         q.density[c] += w * e.density;
         q.temperature[c] += w * e.temperature;
         if (q.dye) {
@@ -69,13 +91,15 @@ void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emi
 }
 
 /// A Force emitter's cells give half their weighted acceleration to each of their two faces
-/// per axis: u += dt * weight * a / 2. Faces are shared between cells, so this runs serially
-/// in mask order.
-void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel)
+/// per axis: u += dt * weight * factor * a / 2. Faces are shared between cells, so this runs
+/// serially in mask order.
+void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel,
+               const std::vector<float> &factors)
 {
     for (std::size_t m = 0; m < e.mask.size(); ++m) {
         const Int3 c = cellOf(e.mask.cells[m], domain.cells);
-        const float w = 0.5f * e.mask.weights[m] * dt;
+        const float w = factors.size() == e.mask.size() ? 0.5f * e.mask.weights[m] * dt * factors[m]
+                                                        : 0.5f * e.mask.weights[m] * dt;
         for (int axis = 0; axis < axesOf(domain); ++axis) {
             ScalarGrid &comp = vel.component(axis);
             int hi[3] = {c.x, c.y, c.z};
@@ -86,8 +110,10 @@ void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel)
     }
 }
 
-/// An Inflow emitter sets the faces around its fluid cells: u = lerp(u, target, weight).
-void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, MacGrid &vel)
+/// An Inflow emitter sets the faces around its fluid cells: u = lerp(u, factor * target,
+/// weight), with the noise's factor per mask cell (empty: 1).
+void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, MacGrid &vel,
+                const std::vector<float> &factors)
 {
     for (std::size_t m = 0; m < e.mask.size(); ++m) {
         const std::uint32_t cell = e.mask.cells[m];
@@ -95,13 +121,14 @@ void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, 
             continue;
         const Int3 c = cellOf(cell, domain.cells);
         const float w = e.mask.weights[m];
+        const Vec3 target = factors.size() == e.mask.size() ? e.velocity * factors[m] : e.velocity;
         for (int axis = 0; axis < axesOf(domain); ++axis) {
             ScalarGrid &comp = vel.component(axis);
             for (int side = 0; side < 2; ++side) {
                 int f[3] = {c.x, c.y, c.z};
                 f[axis] += side;
                 float &u = comp(f[0], f[1], f[2]);
-                u += w * (e.velocity[axis] - u);
+                u += w * (target[axis] - u);
             }
         }
     }
@@ -276,7 +303,7 @@ void SmokeSolver::reset()
 StepStats SmokeSolver::step(float dt, double time)
 {
     advectVelocity(dt);                         // u* = u(x - dt u), self-advection
-    addSources(dt);                             // emitters: density, heat, dye, fuel, force
+    addSources(dt, time);                       // emitters: density, heat, dye, fuel, force
     const double burnt = burnFuel(dt);          // fuel -> heat, soot, flame, expansion
     addForces(dt, time);                        // force fields, buoyancy, vorticity confinement
     applyInflow();                              // inflow emitters set the velocity
@@ -311,15 +338,19 @@ void SmokeSolver::advectVelocity(float dt)
     enforceBoundaries();
 }
 
-// Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode).
-void SmokeSolver::addSources(float dt)
+// Emitters inject density, temperature and dye at a rate, and push the fluid (Force mode);
+// a noisy emitter's rates are modulated by its noise at the middle of the step (docs/look.md).
+void SmokeSolver::addSources(float dt, double time)
 {
     const Emitted scalars{mDensity, mTemperature, hasDye() ? mDye : nullptr,
                           hasCombustion() ? &mFuel : nullptr};
-    for (const Emitter &e : mEmitters) {
-        injectAmounts(e, dt, mSolids, scalars);
+    mEmitterFactors.resize(mEmitters.size());
+    for (std::size_t n = 0; n < mEmitters.size(); ++n) {
+        const Emitter &e = mEmitters[n];
+        noiseFactors(e, dt, time, mDomain, mEmitterFactors[n]);
+        injectAmounts(e, dt, mSolids, scalars, mEmitterFactors[n]);
         if (e.velocityMode == EmitterVelocity::Force)
-            pushFaces(e, dt, mDomain, mVelocity);
+            pushFaces(e, dt, mDomain, mVelocity, mEmitterFactors[n]);
     }
 }
 
@@ -373,9 +404,10 @@ void SmokeSolver::evaluateControlMasks()
 // Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight).
 void SmokeSolver::applyInflow()
 {
-    for (const Emitter &e : mEmitters) {
-        if (e.velocityMode == EmitterVelocity::Inflow)
-            blendFaces(e, mSolids, mDomain, mVelocity);
+    for (std::size_t n = 0; n < mEmitters.size(); ++n) {
+        if (mEmitters[n].velocityMode == EmitterVelocity::Inflow)
+            blendFaces(mEmitters[n], mSolids, mDomain, mVelocity,
+                       n < mEmitterFactors.size() ? mEmitterFactors[n] : std::vector<float>{});
     }
     enforceBoundaries();
 }
@@ -613,6 +645,8 @@ std::size_t SmokeSolver::memoryBytes() const
                         + mPressureField.bytes() + mWork.bytes() + mPressure.memoryBytes()
                         + mAdvector.memoryBytes() + mDrivenFaces.memoryBytes()
                         + mControlWeights.bytes();
+    for (const std::vector<float> &f : mEmitterFactors)
+        total += f.size() * sizeof(float);
     for (const ScalarGrid &c : mDye)
         total += c.bytes();
     total += mFuel.bytes() + mFlame.bytes() + mExpansion.bytes() + mIgnite.size();

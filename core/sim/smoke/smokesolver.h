@@ -64,7 +64,7 @@ private:
     void applyForceFields(std::vector<ForceField> fields) override;
     void enforceBoundaries();
     void advectVelocity(float dt);
-    void addSources(float dt);
+    void addSources(float dt, double time);
     double burnFuel(float dt);
     void addForces(float dt, double time);
     void evaluateControlMasks();
@@ -87,6 +87,8 @@ private:
     /// the moving-obstacle state, built by setObstacles from the solids and their motion.
     detail::DrivenFaces mDrivenFaces;
     std::vector<Emitter> mEmitters;
+    /// This step's noise factor per emitter and mask cell (scratch; empty: no noise).
+    std::vector<std::vector<float>> mEmitterFactors;
     ForceEvaluator mForces;
     /// This step's control-mask weights (scratch, rebuilt every step; none without masks).
     ControlWeights mControlWeights;
