@@ -9,16 +9,16 @@
 #include <ui/panels/propertyhelp.h>
 
 #include <QCheckBox>
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSignalBlocker>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -36,8 +36,7 @@ public:
     explicit WheelGuard(QAbstractScrollArea *panel)
         : QObject(panel)
         , mPanel(panel)
-    {
-    }
+    {}
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
