@@ -469,6 +469,25 @@ private slots:
 
     // ---- shredding ---------------------------------------------------------------------------
 
+    // The torch example reads without warnings and holds a noisy source and a temperature-masked
+    // shredding field.
+    void torchExample()
+    {
+        const SceneReadResult r = readSceneFile(scenesDir() + "/torch-3d.plume");
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.warnings.empty());
+        const Item *flame = r.scene.findItem("flame");
+        QVERIFY(flame);
+        QVERIFY(flame->emitter.noise.active());
+        const Item *shredding = r.scene.findItem("shredding");
+        QVERIFY(shredding);
+        QCOMPARE(shredding->force.type, sim::ForceType::Shredding);
+        QCOMPARE(shredding->force.mask.field, sim::ControlField::Temperature);
+        QCOMPARE(r.scene.domain.resolution, 96);
+        QCOMPARE(r.scene.simulation.params.advection, sim::AdvectionOrder::MonotoneCubic);
+        QCOMPARE(r.scene.simulation.params.velocityAdvection, sim::AdvectionOrder::SemiLagrangian);
+    }
+
     // A shredding field reads, round-trips, reaches the solver with its keyed strength, edge
     // length and mask, and other schemes warn that they have none.
     void shreddingInFiles()
