@@ -74,7 +74,8 @@ std::string describeMask(const plume::sim::ControlMask &m)
 }
 
 /// The shaping controls (docs/look.md) of an item: an emitter's noise, a disturbance's blocks
-/// and refreshes, and any field's mask. Nothing for the others, so their lines stay as they were.
+/// and refreshes, a shredding field, and any field's mask. Nothing for the others, so their lines
+/// stay as they were.
 void printShaping(const plume::Item &item, float cellSize)
 {
     if (item.kind == plume::ItemKind::Emitter && item.emitter.noise.isSet()) {
@@ -93,6 +94,10 @@ void printShaping(const plume::Item &item, float cellSize)
                     "units/s^2%s, mask %s\n",
                     double(f.scale), double(f.timeScale), double(f.strength.value),
                     f.strength.isAnimated() ? " (keyed)" : "", describeMask(f.mask).c_str());
+    else if (f.type == plume::sim::ForceType::Shredding)
+        std::printf("           shredding: strength %g units/s^2%s, edge %g units, mask %s\n",
+                    double(f.strength.value), f.strength.isAnimated() ? " (keyed)" : "",
+                    double(f.scale), describeMask(f.mask).c_str());
     else if (f.mask.active())
         std::printf("           %s, mask %s\n", plume::sim::toString(f.type),
                     describeMask(f.mask).c_str());

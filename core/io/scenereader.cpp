@@ -749,6 +749,12 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
                                      "nothing (scheme \"smoke\" burns it)");
         // Control masks read the smoke scheme's fields (docs/look.md).
         const sim::Scheme scheme = scene.simulation.params.scheme;
+        if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::ForceField
+            && item.force.type == sim::ForceType::Shredding)
+            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].force.type")
+                                   + ": the " + sim::toString(scheme)
+                                   + " scheme has no shredding (it reads the smoke scheme's "
+                                     "temperature), so this field does nothing");
         // Noisy sources are the smoke scheme's too.
         if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::Emitter
             && item.emitter.noise.active())

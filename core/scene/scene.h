@@ -234,6 +234,17 @@ struct ForceSettings
     friend bool operator==(const ForceSettings &, const ForceSettings &) = default;
 };
 
+/// The mask a shredding field gets when the editor makes one (docs/look.md): temperature above
+/// ambient from 0.1 to 1, where the flame is.
+inline sim::ControlMask shreddingDefaultMask()
+{
+    sim::ControlMask m;
+    m.field = sim::ControlField::Temperature;
+    m.from = 0.1f;
+    m.to = 1.f;
+    return m;
+}
+
 /// Obstacle parameters: how a moving obstacle drags the fluid (docs/meshes.md).
 struct ObstacleSettings
 {

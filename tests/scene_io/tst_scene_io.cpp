@@ -160,6 +160,7 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("vortex-3d") << "vortex-3d.plume" << true << 48;
     QTest::newRow("torch-2d") << "torch-2d.plume" << false << 160;
     QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 64;
+    QTest::newRow("torch-3d") << "torch-3d.plume" << true << 96;
     QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 64;
     QTest::newRow("stam-fixed-2d") << "stam-fixed-2d.plume" << false << 64;
     QTest::newRow("lava-2d") << "lava-2d.plume" << false << 128;

@@ -2,7 +2,8 @@
 // The shaping controls of docs/look.md in scene files: control masks, the disturbance force
 // field and the confinement's world length are read, validated (messages naming the file, the
 // key path and what was expected), written only when set (older files stay byte-identical),
-// round-trip, and reach the solver inputs. So do noisy sources (an emitter's "noise").
+// round-trip, and reach the solver inputs. So do noisy sources (an emitter's "noise") and the
+// shredding force field.
 
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
@@ -235,7 +236,7 @@ private slots:
         QTest::newRow("unknown force type")
             << "items/0/force/type" << QJsonValue("shred")
             << "items[0].force.type: expected one of directional, vortex, radial, turbulence, "
-               "drag, disturbance, got string \"shred\"";
+               "drag, disturbance, shredding, got string \"shred\"";
     }
 
     void badValuesAreRefused()
@@ -464,6 +465,77 @@ private slots:
         raster.update(2.0);
         QVERIFY(raster.update(2.5).emitters);
         QCOMPARE(raster.setup().emitters[0].noise.amplitude, 0.45f);
+    }
+
+    // ---- shredding ---------------------------------------------------------------------------
+
+    // The torch example reads without warnings and holds a noisy source and a temperature-masked
+    // shredding field.
+    void torchExample()
+    {
+        const SceneReadResult r = readSceneFile(scenesDir() + "/torch-3d.plume");
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.warnings.empty());
+        const Item *flame = r.scene.findItem("flame");
+        QVERIFY(flame);
+        QVERIFY(flame->emitter.noise.active());
+        const Item *shredding = r.scene.findItem("shredding");
+        QVERIFY(shredding);
+        QCOMPARE(shredding->force.type, sim::ForceType::Shredding);
+        QCOMPARE(shredding->force.mask.field, sim::ControlField::Temperature);
+        QCOMPARE(r.scene.domain.resolution, 96);
+        QCOMPARE(r.scene.simulation.params.advection, sim::AdvectionOrder::MonotoneCubic);
+        QCOMPARE(r.scene.simulation.params.velocityAdvection, sim::AdvectionOrder::SemiLagrangian);
+    }
+
+    // A shredding field reads, round-trips, reaches the solver with its keyed strength, edge
+    // length and mask, and other schemes warn that they have none.
+    void shreddingInFiles()
+    {
+        QJsonObject json = shapedScene();
+        json = setPath(json, {"items", "0", "force", "type"}, "shredding").toObject();
+        json = setPath(json, {"items", "0", "force", "scale"}, 0.05).toObject();
+        const QJsonObject keyed{{"keys", QJsonArray{QJsonObject{{"frame", 0}, {"value", 10}},
+                                                    QJsonObject{{"frame", 4}, {"value", -6}}}}};
+        json = setPath(json, {"items", "0", "force", "strength"}, keyed).toObject();
+        const SceneReadResult r = read(json);
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.warnings.empty());
+        const ForceSettings &f = r.scene.items[0].force;
+        QCOMPARE(f.type, sim::ForceType::Shredding);
+        QCOMPARE(f.scale, 0.05f);
+        const QByteArray a = sceneToJson(r.scene, {});
+        QVERIFY(a.contains("\"type\": \"shredding\""));
+        const SceneReadResult back = readSceneJson(a, "a.plume", ".");
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY(back.scene == r.scene);
+        QCOMPARE(sceneToJson(back.scene, {}), a);
+
+        SceneSetup setup;
+        QVERIFY(rasterizeScene(r.scene, 2.0, setup));
+        QCOMPARE(setup.forces.size(), std::size_t(1));
+        QCOMPARE(setup.forces[0].type, sim::ForceType::Shredding);
+        QCOMPARE(setup.forces[0].strength, 2.f); // halfway from 10 to -6
+        QCOMPARE(setup.forces[0].scale, 0.05f);
+        QVERIFY(setup.forces[0].mask == f.mask);
+        QVERIFY(sim::validate(setup.forces[0]));
+
+        const QJsonValue stam = setPath(json, {"simulation", "scheme"}, "stam");
+        const SceneReadResult w = read(stam.toObject());
+        QVERIFY2(w.ok, w.error.c_str());
+        bool warned = false;
+        for (const std::string &m : w.warnings)
+            warned = warned
+                     || m.find("items[0].force.type: the stam scheme has no shredding")
+                            != std::string::npos;
+        QVERIFY(warned);
+        // Its edge length is refused like a block size.
+        const QJsonValue zero = setPath(json, {"items", "0", "force", "scale"}, 0);
+        const SceneReadResult z = read(zero.toObject());
+        QVERIFY(!z.ok);
+        QVERIFY2(QString::fromStdString(z.error).contains(
+                     "items[0].force.scale: expected a number > 0"),
+                 z.error.c_str());
     }
 };
 

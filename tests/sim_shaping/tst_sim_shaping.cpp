@@ -4,7 +4,8 @@
 // disturbance force field (blocks in world units, smooth, independent of threads and of where
 // the steps fall), masked force fields, vorticity confinement in world units with a mask, and
 // noisy sources (smooth noise in [-1, 1], the exact factor in the injected amounts, velocity
-// modulated, independent of threads and of where the substeps fall).
+// modulated, independent of threads and of where the substeps fall), and shredding (the exact
+// push on a linear temperature ramp, its limit, mask and region, smooth, thread-independent).
 
 #include <core/sim/base/controlmask.h>
 #include <core/sim/base/domain.h>
@@ -973,6 +974,204 @@ private slots:
             QVERIFY(serial->temperature().identical(parallel->temperature()));
         }
         QVERIFY(!serial->density().identical(run(0.f)->density()));
+    }
+
+    // ---- shredding ---------------------------------------------------------------------------
+
+    // T = c y (a linear ramp, steep enough for full strength) and a uniform velocity (1, 2, 0):
+    // N = +y, (u . N) / |u| = 2 / sqrt(5), so every open y face gains dt * strength * 2 /
+    // sqrt(5) and the x faces nothing. The limit caps the gain at the along-gradient velocity
+    // (2): a strong stretch doubles it, a strong squash removes it.
+    void shreddingOnALinearRamp_data()
+    {
+        QTest::addColumn<float>("strength");
+        QTest::addColumn<float>("v");
+        const float dt = 0.1f;
+        QTest::newRow("stretch") << 3.f << 2.f + dt * 3.f * 2.f / std::sqrt(5.f);
+        QTest::newRow("squash") << -3.f << 2.f - dt * 3.f * 2.f / std::sqrt(5.f);
+        QTest::newRow("stretch limited") << 100.f << 4.f;
+        QTest::newRow("squash limited") << -100.f << 0.f;
+    }
+
+    void shreddingOnALinearRamp()
+    {
+        QFETCH(float, strength);
+        QFETCH(float, v);
+        const Domain d = makeDomain({8, 10, 6});
+        ScalarGrid t(d.cells, kCellCentre);
+        for (int k = 0; k < 6; ++k)
+            for (int j = 0; j < 10; ++j)
+                for (int i = 0; i < 8; ++i)
+                    t(i, j, k) = 5.f * (float(j) + 0.5f) * d.cellSize; // c = 5 per unit
+        MacGrid vel(d.cells);
+        vel.u.fill(1.f);
+        vel.v.fill(2.f);
+        Workspace work;
+        const Shredding s{.strength = strength, .edge = 0.25f}; // 5 * 0.25 >= 1: G = 1
+        addShredding(vel, t, s, FlagGrid(d.cells), d, 0.1f, work);
+        for (int k = 0; k < 6; ++k)
+            for (int j = 1; j < 10; ++j) // the walls' faces stay closed
+                for (int i = 0; i < 8; ++i)
+                    QCOMPARE(vel.v(i, j, k), v);
+        for (std::size_t n = 0; n < vel.u.count(); ++n)
+            QCOMPARE(vel.u[n], 1.f);
+        QCOMPARE(vel.v(3, 0, 2), 2.f);
+        // A shallow ramp (c edge = 0.5) gives half the push.
+        for (std::size_t n = 0; n < t.count(); ++n)
+            t[n] *= 0.4f;
+        vel.v.fill(2.f);
+        addShredding(vel, t, Shredding{.strength = 3.f, .edge = 0.25f}, FlagGrid(d.cells), d, 0.1f,
+                     work);
+        QCOMPARE(vel.v(3, 4, 2), 2.f + 0.1f * 0.5f * 3.f * 2.f / std::sqrt(5.f));
+    }
+
+    // Without a gradient, or without motion along it, shredding does nothing; the control mask
+    // and the region scale it per cell.
+    void shreddingNeedsGradientMotionAndMask()
+    {
+        const Domain d = makeDomain({8, 10, 6});
+        ScalarGrid t(d.cells, kCellCentre, 2.f); // flat
+        MacGrid vel(d.cells);
+        vel.v.fill(2.f);
+        Workspace work;
+        const MacGrid before = vel;
+        addShredding(vel, t, Shredding{.strength = 5.f}, FlagGrid(d.cells), d, 0.1f, work);
+        QVERIFY(sameVelocity(vel, before));
+        for (int k = 0; k < 6; ++k)
+            for (int j = 0; j < 10; ++j)
+                for (int i = 0; i < 8; ++i)
+                    t(i, j, k) = float(i); // a gradient along x, the motion along y
+        addShredding(vel, t, Shredding{.strength = 5.f}, FlagGrid(d.cells), d, 0.1f, work);
+        QVERIFY(sameVelocity(vel, before));
+        // Ramp along y again; mask 0 for z < 3, region a box over x < 0.5.
+        for (int k = 0; k < 6; ++k)
+            for (int j = 0; j < 10; ++j)
+                for (int i = 0; i < 8; ++i)
+                    t(i, j, k) = float(j);
+        ScalarGrid mask(d.cells, kCellCentre, 1.f);
+        for (int k = 0; k < 3; ++k)
+            for (int j = 0; j < 10; ++j)
+                for (int i = 0; i < 8; ++i)
+                    mask(i, j, k) = 0.f;
+        ForceField field;
+        field.type = ForceType::Shredding;
+        field.strength = 5.f;
+        field.region.shape = RegionShape::Box;
+        field.region.centre = {0.f, 0.5f, 0.5f};
+        field.region.halfSize = {0.5f, 1.f, 1.f};
+        ForceEvaluator region;
+        region.setup(d, {field});
+        const Shredding s{.strength = 5.f, .edge = 1.f, .mask = &mask, .region = &region};
+        addShredding(vel, t, s, FlagGrid(d.cells), d, 0.1f, work);
+        QCOMPARE(vel.v(1, 5, 1), 2.f);                    // masked out
+        QCOMPARE(vel.v(6, 5, 4), 2.f);                    // outside the region
+        QCOMPARE(vel.v(1, 5, 4), 2.f + 0.1f * 5.f * 1.f); // N = u / |u|: the full strength
+        // The evaluator itself adds nothing for a shredding field (it has no temperature).
+        QCOMPARE(region.acceleration({0.1f, 0.5f, 0.5f}, {0.f, 2.f, 0.f}, 0.0), Vec3{});
+    }
+
+    // A smooth hot blob rising: the push varies smoothly from face to face (no cell-scale
+    // grain): neighbouring faces differ by at most half the largest push (per-cell noise would
+    // differ by up to twice it). And faint cell-scale noise on flat temperature, whose
+    // gradient direction is random, gets under 5 % of the strength (G = |grad T| edge is small).
+    void shreddingIsSmooth()
+    {
+        const Domain d = makeDomain({32, 32, 32});
+        ScalarGrid t(d.cells, kCellCentre);
+        MacGrid vel(d.cells);
+        for (int k = 0; k < 32; ++k)
+            for (int j = 0; j < 32; ++j)
+                for (int i = 0; i < 32; ++i) {
+                    const Vec3 x = d.cellCentre(i, j, k) - Vec3{0.5f, 0.4f, 0.5f};
+                    t(i, j, k) = 4.f * std::exp(-dot(x, x) / (2.f * 0.15f * 0.15f));
+                }
+        for (int k = 0; k < 32; ++k)
+            for (int j = 0; j <= 32; ++j)
+                for (int i = 0; i < 32; ++i) {
+                    const float x = (float(i) + 0.5f) / 32.f - 0.5f;
+                    vel.v(i, j, k) = 1.f + 0.5f * x; // rising, sheared
+                }
+        const MacGrid before = vel;
+        Workspace work;
+        const float dt = 0.02f, strength = 4.f;
+        auto measure = [&](float &largest, float &jump) {
+            largest = jump = 0.f;
+            for (int k = 1; k < 31; ++k)
+                for (int j = 1; j < 32; ++j)
+                    for (int i = 1; i < 31; ++i) {
+                        const float dv = vel.v(i, j, k) - before.v(i, j, k);
+                        largest = std::max(largest, std::abs(dv));
+                        for (Int3 o : {Int3{1, 0, 0}, Int3{0, 1, 0}, Int3{0, 0, 1}}) {
+                            const float next = vel.v(i + o.x, j + o.y, k + o.z)
+                                               - before.v(i + o.x, j + o.y, k + o.z);
+                            jump = std::max(jump, std::abs(next - dv));
+                        }
+                    }
+        };
+        addShredding(vel, t, Shredding{.strength = strength, .edge = 0.05f}, FlagGrid(d.cells), d,
+                     dt, work);
+        float largest = 0.f, jump = 0.f;
+        measure(largest, jump);
+        QVERIFY(largest > 0.5f * dt * strength);
+        QVERIFY2(jump < largest / 2.f,
+                 qPrintable(QString("%1 of %2").arg(double(jump)).arg(double(largest))));
+        // Flat temperature with +-0.01 of per-cell noise.
+        fillRandom(t, 11, 1.99f, 2.01f);
+        vel = before;
+        addShredding(vel, t, Shredding{.strength = strength, .edge = 0.05f}, FlagGrid(d.cells), d,
+                     dt, work);
+        measure(largest, jump);
+        QVERIFY2(largest < 0.05f * dt * strength, qPrintable(QString::number(double(largest))));
+    }
+
+    // A flame with a temperature-masked shredding field in the smoke scheme: the same bytes
+    // serially and with 1, 2 and 4 threads; shredding changes the flow.
+    void shreddingIsThreadIndependent()
+    {
+        const Domain d = makeDomain({24, 32, 16});
+        auto run = [&](float strength) {
+            auto s = std::make_unique<SmokeSolver>(d, SimParams{});
+            Emitter e;
+            for (int k = 5; k < 11; ++k)
+                for (int j = 2; j < 6; ++j)
+                    for (int i = 9; i < 15; ++i) {
+                        e.mask.cells.push_back(std::uint32_t(i + 24 * (j + 32 * k)));
+                        e.mask.weights.push_back(1.f);
+                    }
+            e.density = 1.f;
+            e.temperature = 8.f;
+            e.fuel = 3.f;
+            (void)s->setEmitters({e});
+            ForceField f;
+            f.type = ForceType::Shredding;
+            f.strength = strength;
+            f.scale = 0.05f;
+            f.mask = mask(ControlField::Temperature, 0.1f, 1.f);
+            (void)s->setForceFields({f});
+            for (int step = 0; step < 6; ++step)
+                s->step(0.04f, 0.04 * step);
+            return s;
+        };
+        std::unique_ptr<SmokeSolver> serial;
+        {
+            SerialScope scope;
+            serial = run(20.f);
+        }
+        for (int threads : {1, 2, 4}) {
+            std::unique_ptr<SmokeSolver> parallel;
+            oneapi::tbb::task_arena arena(threads);
+            arena.execute([&] { parallel = run(20.f); });
+            QVERIFY(sameVelocity(serial->velocity(), parallel->velocity()));
+            QVERIFY(serial->temperature().identical(parallel->temperature()));
+        }
+        QVERIFY(!sameVelocity(serial->velocity(), run(0.f)->velocity()));
+        // Its edge length must be positive, like a turbulence's scale.
+        ForceField bad;
+        bad.type = ForceType::Shredding;
+        bad.scale = 0.f;
+        QVERIFY(!validate(bad));
+        QVERIFY2(validate(bad).error.find("shredding force: scale") != std::string::npos,
+                 validate(bad).error.c_str());
     }
 };
 

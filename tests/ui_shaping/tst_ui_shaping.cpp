@@ -23,6 +23,8 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <memory>
+
 using namespace plume;
 
 namespace {
@@ -247,6 +249,36 @@ private slots:
         QVERIFY2(editor<QWidget>(&panel, "Noise amplitude"), "the amplitude row has a tooltip");
         QVERIFY(
             editor<QWidget>(&panel, "Noise amplitude")->toolTip().contains("fraction of the rate"));
+    }
+
+    // Choosing "shredding" gives a field without a mask a temperature mask, in the same undo
+    // step; a field with a mask keeps it.
+    void shreddingGetsATemperatureMask()
+    {
+        Document document;
+        document.reset(disturbedScene(), {});
+        document.setSelectedItem(0);
+        auto panel = std::make_unique<PropertiesPanel>(&document);
+        QComboBox *type = editor<QComboBox>(panel.get(), "Type");
+        QVERIFY(type);
+        QCOMPARE(type->count(), 7);
+        QVERIFY(type->toolTip().contains("shredding"));
+        const int before = document.undoStack()->count();
+        type->setCurrentIndex(int(sim::ForceType::Shredding)); // rebuilds the panel
+        const ForceSettings f = document.scene().items[0].force;
+        QCOMPARE(f.type, sim::ForceType::Shredding);
+        QVERIFY(f.mask == shreddingDefaultMask());
+        QCOMPARE(document.undoStack()->count(), before + 1);
+        document.undoStack()->undo();
+        QCOMPARE(document.scene().items[0].force.type, sim::ForceType::Disturbance);
+        QVERIFY(!document.scene().items[0].force.mask.active());
+        // With a mask already set, the mask stays.
+        QComboBox *field = editor<QComboBox>(panel.get(), "Mask");
+        QVERIFY(field);
+        field->setCurrentIndex(int(sim::ControlField::Flame));
+        panel = std::make_unique<PropertiesPanel>(&document);
+        editor<QComboBox>(panel.get(), "Type")->setCurrentIndex(int(sim::ForceType::Shredding));
+        QCOMPARE(document.scene().items[0].force.mask.field, sim::ControlField::Flame);
     }
 };
 

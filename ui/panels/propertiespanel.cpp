@@ -143,7 +143,14 @@ void PropertiesPanel::rebuild()
     if (mDocument->scene().simulation.params.scheme == sim::Scheme::Sph)
         buildSph(layout);
     layout->addStretch(1);
-    setWidget(content); // deletes the previous form
+    // The previous form goes later, not now: an edit in one of its editors (a force field's
+    // type) can rebuild the panel while that editor is still emitting its signal.
+    if (QWidget *previous = takeWidget()) {
+        previous->hide();
+        previous->setParent(nullptr);
+        previous->deleteLater();
+    }
+    setWidget(content);
     for (Section s : {Section::Item, Section::Domain, Section::Simulation})
         refresh(s);
 }
@@ -363,9 +370,15 @@ void PropertiesPanel::buildItem(QVBoxLayout *layout)
                 editSelected<values::ItemForce>([&](ForceSettings &e) { edit(e, v); });
             };
         };
+        // Shredding acts where the flame is: choosing it for a field without a mask gives the
+        // field a temperature mask (docs/look.md), in the same undo step.
         addChoice(
             f, "Type", names(sim::kForceTypeNames), [this] { return int(item().force.type); },
-            setF([](ForceSettings &e, int v) { e.type = sim::ForceType(v); }));
+            setF([](ForceSettings &e, int v) {
+                e.type = sim::ForceType(v);
+                if (e.type == sim::ForceType::Shredding && !e.mask.active())
+                    e.mask = shreddingDefaultMask();
+            }));
         addKeyed(f, "Strength", AnimProperty::ForceStrength,
                  item().force.type == sim::ForceType::Drag ? forceParams::dragStrength
                                                            : forceParams::strength);

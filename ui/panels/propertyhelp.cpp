@@ -74,12 +74,16 @@ const Help kHelp[] = {
     {"Noise seed", "integer", "another seed gives other puffs (mixed with the scene's seed)"},
     // Force
     {"Type", "",
-     "directional, vortex, radial, turbulence, drag or disturbance (random kicks on blocks that "
-     "break smooth fronts into billows)"},
-    {"Strength", "units/s^2 (drag: 1/s)", "acceleration of the field; animatable"},
+     "directional, vortex, radial, turbulence, drag, disturbance (random kicks on blocks that "
+     "break smooth fronts into billows) or shredding (stretches and tears flame along the "
+     "temperature gradient)"},
+    {"Strength", "units/s^2 (drag: 1/s)",
+     "acceleration of the field (shredding: > 0 stretches, < 0 squashes); animatable"},
     {"Direction", "vector", "push direction (directional); vortex axis (3D)"},
     {"Force/Centre", "units", "vortex and radial centre; moves with the offset"},
-    {"Force/Scale", "units", "turbulence feature size; disturbance block size"},
+    {"Force/Scale", "units",
+     "turbulence feature size; disturbance block size; shredding: the edge over which a "
+     "temperature change of 1 gets the full strength"},
     {"Time scale", "per second",
      "turbulence: noise periods per second; disturbance: new kick directions per second"},
     {"Falloff", "units", "soft edge outside the shape (smoothstep)"},

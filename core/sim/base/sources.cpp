@@ -69,7 +69,8 @@ Status validate(const ForceField &f)
         && length(f.direction) == 0.f)
         return Status::failure(std::string(toString(f.type))
                                + " force: direction is the zero vector");
-    if (f.type == ForceType::Turbulence || f.type == ForceType::Disturbance) {
+    if (f.type == ForceType::Turbulence || f.type == ForceType::Disturbance
+        || f.type == ForceType::Shredding) {
         const std::string name = toString(f.type);
         if (!std::isfinite(f.scale) || f.scale <= 0.f)
             return Status::failure(name + " force: scale " + std::to_string(f.scale)

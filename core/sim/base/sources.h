@@ -72,13 +72,18 @@ enum class ForceType : std::uint8_t {
     /// Random kicks on blocks of `scale` world units, a new direction per block `timeScale`
     /// times a second, blended smoothly between block centres (docs/look.md)
     Disturbance,
+    /// Stretches and tears flame: amplifies the velocity along the temperature gradient where
+    /// the gradient is steep (an edge of `scale` world units per unit of temperature), by up
+    /// to `strength` world units/s^2 (docs/look.md). Needs the temperature: the smoke scheme
+    /// applies it (ops addShredding), the others ignore it.
+    Shredding,
 };
 
 inline constexpr EnumNames<EmitterVelocity, 3> kEmitterVelocityNames{{"none", "force", "inflow"}};
 inline constexpr EnumNames<LiquidMode, 3> kLiquidModeNames{{"none", "fill", "emit"}};
 inline const char *toString(LiquidMode m) { return kLiquidModeNames.name(m); }
-inline constexpr EnumNames<ForceType, 6> kForceTypeNames{
-    {"directional", "vortex", "radial", "turbulence", "drag", "disturbance"}};
+inline constexpr EnumNames<ForceType, 7> kForceTypeNames{
+    {"directional", "vortex", "radial", "turbulence", "drag", "disturbance", "shredding"}};
 inline const char *toString(EmitterVelocity v) { return kEmitterVelocityNames.name(v); }
 inline const char *toString(ForceType t) { return kForceTypeNames.name(t); }
 
@@ -111,7 +116,8 @@ struct ForceField
     Vec3 direction{0.f, 1.f, 0.f}; ///< Directional: push direction; Vortex: axis (normalised
                                    ///< on use; in 2D the swirl is about z whatever this says)
     Vec3 centre{0.f, 0.f, 0.f};    ///< Vortex, Radial: the centre
-    float scale = 0.25f;    ///< Turbulence: feature size; Disturbance: block size (world units)
+    float scale = 0.25f;    ///< Turbulence: feature size; Disturbance: block size; Shredding:
+                            ///< the edge length (world units) of a full-strength gradient
     float timeScale = 1.f;  ///< Turbulence: noise periods per second; Disturbance: refreshes / s
     std::uint32_t seed = 0; ///< Turbulence, Disturbance: noise seed
     Region region;          ///< where it acts

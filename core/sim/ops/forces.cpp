@@ -224,8 +224,10 @@ void ForceEvaluator::setup(const Domain &domain, std::vector<ForceField> fields)
         p.hi = n;
         const bool noisy = field.type == ForceType::Turbulence
                            || field.type == ForceType::Disturbance;
+        // Shredding reads the temperature, which the evaluator does not see: the smoke scheme
+        // applies it (addShredding), and here it adds nothing.
         p.active = field.strength != 0.f && std::isfinite(field.strength)
-                   && !(noisy && !(field.scale > 0.f));
+                   && !(noisy && !(field.scale > 0.f)) && field.type != ForceType::Shredding;
         const Region &r = field.region;
         Vec3 lo{}, hi{};
         if (!r.mask.empty()) {
@@ -334,6 +336,7 @@ Vec3 ForceEvaluator::acceleration(Vec3 world, Vec3 velocity, double time) const
                 * f.strength;
             break;
         }
+        case ForceType::Shredding: break; // needs the temperature (addShredding)
         }
         sum = sum + a * weight;
     }
@@ -446,6 +449,7 @@ void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Bl
             break;
         case ForceType::Drag: rows([](float, float, float, float u) { return -u; }); break;
         case ForceType::Turbulence: break;
+        case ForceType::Shredding: break; // never active here
         case ForceType::Disturbance:
             if (step.lattice && !step.lattice->kick.empty())
                 rows([&, axis](float x, float y, float z, float) {

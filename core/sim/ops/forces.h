@@ -126,6 +126,30 @@ inline void addVorticityConfinement(MacGrid &vel, float epsilon, const FlagGrid 
     addVorticityConfinement(vel, Confinement{.epsilon = epsilon}, solids, domain, dt, work);
 }
 
+/// One shredding force field's settings for one step (docs/look.md).
+struct Shredding
+{
+    float strength = 0.f; ///< world units/s^2; > 0 stretches, < 0 squashes
+    /// World units over which a temperature change of 1 makes a full-strength edge: the push
+    /// fades with the gradient below 1 / edge, so that flat regions, whose gradient direction
+    /// is noise, are left alone.
+    float edge = 0.25f;
+    const ScalarGrid *mask = nullptr; ///< cell-centred control-mask weights, or null
+    /// The field's region (ForceEvaluator::regionWeight of field `field`), or null: everywhere.
+    const ForceEvaluator *region = nullptr;
+    std::size_t field = 0;
+};
+
+/// Shredding (Houdini Pyro's, as docs/look.md states it): at each fluid cell centre, with N the
+/// direction of grad T (central differences, one-sided at walls and solids), u the
+/// centre-averaged velocity and G = min(1, |grad T| edge),
+///     a = strength * mask * region * G * (u . N) / |u| * N,
+/// limited so that dt |a| <= |u . N| (a step at most doubles, or for a negative strength
+/// removes, the velocity along the gradient; still gas gets no push); averaged to the open
+/// faces (dt * a is added). Uses the four workspace grids.
+void addShredding(MacGrid &vel, const ScalarGrid &temperature, const Shredding &shredding,
+                  const FlagGrid &solids, const Domain &domain, float dt, Workspace &work);
+
 /// Magnitude of the curl of `vel` at cell centres (1/s), central differences of the
 /// centre-averaged velocity (one-sided next to walls, open ends and solids, wrapped on periodic
 /// axes); zero in solid cells. `out` is reshaped to the domain's cells.

@@ -365,13 +365,29 @@ double SmokeSolver::burnFuel(float dt)
                 &mExpansion);
 }
 
-// Force fields (directional, vortex, radial, turbulence, drag, disturbance), buoyancy and
-// vorticity confinement (Fedkiw, Stam and Jensen 2001, eq. 8-11), where their control masks say.
+// Force fields (directional, vortex, radial, turbulence, drag, disturbance, shredding), buoyancy
+// and vorticity confinement (Fedkiw, Stam and Jensen 2001, eq. 8-11), where their control masks
+// say.
 void SmokeSolver::addForces(float dt, double time)
 {
     evaluateControlMasks();
     if (!mForces.empty())
         mForces.applyToMac(mVelocity, mSolids, dt, time, &mControlWeights);
+    // Shredding reads the temperature, so it is applied here rather than by the evaluator.
+    const std::vector<ForceField> &fields = mForces.fields();
+    for (std::size_t n = 0; n < fields.size(); ++n) {
+        if (fields[n].type != ForceType::Shredding)
+            continue;
+        const Shredding shredding{.strength = fields[n].strength,
+                                  .edge = fields[n].scale,
+                                  .mask = mControlWeights.find(fields[n].mask),
+                                  .region = fields[n].region.shape == RegionShape::Everywhere
+                                                    && fields[n].region.mask.empty()
+                                                ? nullptr
+                                                : &mForces,
+                                  .field = n};
+        addShredding(mVelocity, mTemperature, shredding, mSolids, mDomain, dt, mWork);
+    }
     if (mParams.buoyancyDensity != 0.f || mParams.buoyancyTemperature != 0.f)
         addBuoyancy(mVelocity, mDensity, mTemperature, mParams, mSolids, mDomain, dt);
     if (mParams.vorticity > 0.f) {
