@@ -27,7 +27,7 @@ void addShredding(MacGrid &vel, const ScalarGrid &temperature, const Shredding &
                            "shredding: the velocity, temperature or solids do not match the "
                            "domain");
     const float *weight = shredding.mask && shredding.mask->size() == n ? shredding.mask->data()
-                                                                       : nullptr;
+                                                                        : nullptr;
     const bool is3D = !domain.is2D();
     for (int a = 0; a < 3; ++a)
         work[a].reshapeForOverwrite(n, kCellCentre); // every cell is written below
