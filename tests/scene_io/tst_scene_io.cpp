@@ -162,6 +162,7 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 64;
     QTest::newRow("torch-3d") << "torch-3d.plume" << true << 96;
     QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 64;
+    QTest::newRow("explosion-disturbed-3d") << "explosion-disturbed-3d.plume" << true << 64;
     QTest::newRow("stam-fixed-2d") << "stam-fixed-2d.plume" << false << 64;
     QTest::newRow("lava-2d") << "lava-2d.plume" << false << 128;
     QTest::newRow("dam-break-2d") << "dam-break-2d.plume" << false << 112;
