@@ -64,6 +64,13 @@ void noiseFactors(const Emitter &e, float dt, double time, const Domain &domain,
     });
 }
 
+/// Mask cell m's noise factor: noiseFactors' value, or 1 when it made none (x * 1 is exact, so a
+/// quiet emitter's arithmetic is unchanged).
+inline float factorAt(const std::vector<float> &factors, std::size_t m)
+{
+    return factors.empty() ? 1.f : factors[m];
+}
+
 /// q += dt * weight * factor * rate in the emitter's fluid cells (each cell once: parallel);
 /// `factors` holds the noise's factor per mask cell, or is empty (1).
 void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emitted &q,
@@ -71,13 +78,12 @@ void injectAmounts(const Emitter &e, float dt, const FlagGrid &solids, const Emi
 {
     const std::uint32_t *cells = e.mask.cells.data();
     const float *weights = e.mask.weights.data();
-    const float *factor = factors.size() == e.mask.size() ? factors.data() : nullptr;
     const std::uint8_t *solid = solids.data();
     forEachIndex(std::int64_t(e.mask.size()), [&](std::int64_t n) {
         const std::uint32_t c = cells[n];
         if (solid[c])
             return;
-        const float w = factor ? weights[n] * dt * factor[n] : weights[n] * dt;
+        const float w = weights[n] * dt * factorAt(factors, std::size_t(n));
         q.density[c] += w * e.density;
         q.temperature[c] += w * e.temperature;
         if (q.dye) {
@@ -98,8 +104,7 @@ void pushFaces(const Emitter &e, float dt, const Domain &domain, MacGrid &vel,
 {
     for (std::size_t m = 0; m < e.mask.size(); ++m) {
         const Int3 c = cellOf(e.mask.cells[m], domain.cells);
-        const float w = factors.size() == e.mask.size() ? 0.5f * e.mask.weights[m] * dt * factors[m]
-                                                        : 0.5f * e.mask.weights[m] * dt;
+        const float w = 0.5f * e.mask.weights[m] * dt * factorAt(factors, m);
         for (int axis = 0; axis < axesOf(domain); ++axis) {
             ScalarGrid &comp = vel.component(axis);
             int hi[3] = {c.x, c.y, c.z};
@@ -121,7 +126,7 @@ void blendFaces(const Emitter &e, const FlagGrid &solids, const Domain &domain, 
             continue;
         const Int3 c = cellOf(cell, domain.cells);
         const float w = e.mask.weights[m];
-        const Vec3 target = factors.size() == e.mask.size() ? e.velocity * factors[m] : e.velocity;
+        const Vec3 target = e.velocity * factorAt(factors, m);
         for (int axis = 0; axis < axesOf(domain); ++axis) {
             ScalarGrid &comp = vel.component(axis);
             for (int side = 0; side < 2; ++side) {
@@ -417,13 +422,13 @@ void SmokeSolver::evaluateControlMasks()
     mControlWeights.evaluate(masks, fields, mDomain);
 }
 
-// Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight).
+// Inflow emitters set the face velocities around their cells: u = lerp(u, target, weight),
+// the target modulated by the noise factors addSources found this step.
 void SmokeSolver::applyInflow()
 {
     for (std::size_t n = 0; n < mEmitters.size(); ++n) {
         if (mEmitters[n].velocityMode == EmitterVelocity::Inflow)
-            blendFaces(mEmitters[n], mSolids, mDomain, mVelocity,
-                       n < mEmitterFactors.size() ? mEmitterFactors[n] : std::vector<float>{});
+            blendFaces(mEmitters[n], mSolids, mDomain, mVelocity, mEmitterFactors[n]);
     }
     enforceBoundaries();
 }
