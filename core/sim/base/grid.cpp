@@ -4,6 +4,8 @@
 #include <core/sim/base/parallel.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace plume::sim {
@@ -130,6 +132,21 @@ void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, I
         float *to = dst.data() + dst.index(dstLo.x, dstLo.y + j, dstLo.z + k);
         std::memcpy(to, from, std::size_t(count.x) * sizeof(float));
     });
+}
+
+bool allFinite(const ScalarGrid &g)
+{
+    // A float is not finite when its exponent bits are all set.
+    const double nonFinite = maxRows(g.size(), [&](int j, int k) {
+        const float *row = g.data() + g.index(0, j, k);
+        std::uint32_t bad = 0;
+        for (int i = 0; i < g.size().x; ++i) {
+            const std::uint32_t exponent = std::bit_cast<std::uint32_t>(row[i]) & 0x7f800000u;
+            bad |= std::uint32_t(exponent == 0x7f800000u);
+        }
+        return bad ? 1.0 : 0.0;
+    });
+    return nonFinite == 0.0;
 }
 
 } // namespace plume::sim

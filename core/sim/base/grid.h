@@ -148,6 +148,9 @@ struct CellBox
 /// Copies `count` samples: dst(dstLo + t) = src(srcLo + t). Both must hold the block.
 void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count);
 
+/// Whether every value of g is finite (parallel over rows, without branches).
+bool allFinite(const ScalarGrid &g);
+
 /// Cell (i, j, k) of flat index c (x fastest, then y, then z) on a grid of n cells.
 inline Int3 cellOf(std::size_t c, Int3 n)
 {

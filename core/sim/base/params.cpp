@@ -98,6 +98,16 @@ Status SimParams::validate() const
         if (Status s = check(param, v, std::string("sph.") + param.key); !s)
             return s;
     }
+    const std::pair<const Param &, double> fine[] = {
+        {upresParams::factor, upres.factor},
+        {upresParams::strength, upres.strength},
+        {upresParams::size, upres.size},
+        {upresParams::lifetime, upres.lifetime},
+    };
+    for (const auto &[param, v] : fine) {
+        if (Status s = check(param, v, std::string("upres.") + param.key); !s)
+            return s;
+    }
     return check(simParams::stamIterations, stamIterations);
 }
 

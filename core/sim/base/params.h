@@ -103,6 +103,29 @@ struct CombustionSettings
     friend bool operator==(const CombustionSettings &, const CombustionSettings &) = default;
 };
 
+/// Keys and ranges of UpresSettings, in the "upres" object (docs/upres.md).
+namespace upresParams {
+inline constexpr Param factor{.key = "factor", .min = 1, .max = 4, .integer = true};
+inline constexpr Param strength{.key = "strength", .min = 0, .max = 100, .softMax = 10};
+inline constexpr Param size{.key = "size", .min = 0, .max = 1e4, .softMax = 10, .decimals = 4};
+inline constexpr Param lifetime{.key = "lifetime", .min = 0.05, .max = 100, .decimals = 3};
+} // namespace upresParams
+
+/// Upres (smoke scheme; core/sim/upres, docs/upres.md): density, temperature, dye, fuel and
+/// flame on a grid `factor` times finer per axis, carried by the simulation's velocity plus
+/// synthesised sub-grid turbulence (wavelet turbulence, Kim et al. 2008) and kept equal to the
+/// simulation's fields at the simulation's resolution.
+struct UpresSettings
+{
+    int factor = 1;        ///< fine cells per cell along each axis; 1: no upres
+    float strength = 4.f;  ///< scales the sub-grid turbulence (0: the fields only interpolated)
+    float size = 0.f;      ///< world units: wavelength of the largest noise octave; 0: 2 cells
+    float lifetime = 0.5f; ///< s: how long the noise follows the flow before it fades for new
+
+    bool active() const { return factor > 1; }
+    friend bool operator==(const UpresSettings &, const UpresSettings &) = default;
+};
+
 /// Keys and ranges of OceanSettings, in the "ocean" object (docs/ocean.md).
 namespace oceanParams {
 inline constexpr Param windSpeed{.key = "windSpeed", .min = 0, .max = 100, .openMin = true};
@@ -225,6 +248,8 @@ struct SimParams
     CombustionSettings combustion; ///< used where emitters emit fuel
     OceanSettings ocean;           ///< the ocean scheme's waves
     SphSettings sph;               ///< the sph scheme's liquid
+    /// Smoke scheme: the fine fields (upressolver.h). Fixed on a running solver, like the scheme.
+    UpresSettings upres;
 
     // stam scheme
     int stamIterations = 20; ///< Gauss-Seidel sweeps in diffuse and project
@@ -244,6 +269,13 @@ struct SimParams
 inline bool usesAdaptiveDomain(const SimParams &params)
 {
     return params.scheme == Scheme::Smoke && params.adaptiveDomain;
+}
+
+/// Whether these parameters add upres fields (the smoke scheme's setting; other schemes
+/// ignore it).
+inline bool usesUpres(const SimParams &params)
+{
+    return params.scheme == Scheme::Smoke && params.upres.active();
 }
 
 /// The most cells a domain may have for these parameters: Domain::kAdaptiveMaxCells for the

@@ -12,6 +12,12 @@ Status Solver::checkParamsChange(const SimParams &current, const SimParams &next
         return Status::failure(std::string("the scheme cannot change from ")
                                + toString(current.scheme) + " to " + toString(next.scheme)
                                + " on a running solver; make a new one");
+    if (usesUpres(next) != usesUpres(current)
+        || (usesUpres(next) && next.upres.factor != current.upres.factor))
+        return Status::failure("upres.factor cannot change from "
+                               + std::to_string(usesUpres(current) ? current.upres.factor : 1)
+                               + " to " + std::to_string(usesUpres(next) ? next.upres.factor : 1)
+                               + " on a running solver; make a new one");
     return next.validate();
 }
 

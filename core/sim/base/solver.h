@@ -15,7 +15,8 @@
 
 namespace plume::sim {
 
-/// Fields a solver can hand out, always resampled to cell centres of the domain grid.
+/// Fields a solver can hand out, always resampled to cell centres of the solver's sample grid
+/// (Solver::sampleDomain: the domain's, or upres's finer one).
 enum class FieldKind : std::uint8_t {
     Density,
     Temperature,
@@ -92,7 +93,11 @@ class Solver
 public:
     virtual ~Solver() = default;
 
+    /// The simulated grid: inputs (obstacles, emitters, force regions) are given on its cells.
     virtual const Domain &domain() const = 0;
+    /// The grid sample() writes: the domain, or with upres (core/sim/upres) the same box with
+    /// `factor` times as many cells per axis. Renderers and exporters read fields on it.
+    virtual const Domain &sampleDomain() const { return domain(); }
     virtual const SimParams &params() const = 0;
     /// Changes parameters that need no reallocation (everything but the scheme).
     virtual Status setParams(const SimParams &params) = 0;
@@ -119,13 +124,14 @@ public:
     /// Zero state (no smoke, fluid at rest); inputs are kept.
     virtual void reset() = 0;
 
-    /// Writes a field at cell centres into `out` (reshaped to the domain's cells).
+    /// Writes a field at cell centres into `out` (reshaped to sampleDomain()'s cells).
     virtual void sample(FieldKind kind, ScalarGrid &out) const = 0;
-    /// The cells outside which every field sample() gives is zero (the solid flags aside):
-    /// the whole domain unless the solver solves only a part of it (the adaptive domain's box).
-    virtual CellBox fieldBox() const { return {{0, 0, 0}, domain().cells}; }
-    /// sample() over `box` only (cells of the domain): `out` is reshaped to box.size() and
-    /// out(i, j, k) is the sample at cell box.lo + (i, j, k). `box` must lie in the domain.
+    /// The cells of sampleDomain() outside which every field sample() gives is zero (the solid
+    /// flags aside): all of them unless the solver solves only a part of the domain (the
+    /// adaptive domain's box) or upres keeps fine fields only around the smoke.
+    virtual CellBox fieldBox() const { return {{0, 0, 0}, sampleDomain().cells}; }
+    /// sample() over `box` only (cells of sampleDomain()): `out` is reshaped to box.size() and
+    /// out(i, j, k) is the sample at cell box.lo + (i, j, k). `box` must lie in sampleDomain().
     /// Large domains of the adaptive domain export through it without whole-domain grids.
     virtual void sampleIn(FieldKind kind, const CellBox &box, ScalarGrid &out) const;
 
@@ -160,6 +166,7 @@ public:
 
 protected:
     friend class Checkpoint;
+    friend class UpresSolver; // wraps a scheme's solver and checkpoints its state with its own
 
     /// What every scheme's setParams checks first: the scheme stays the solver's and `next`
     /// is valid. Failure names both schemes or the invalid parameter.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/sim/run/memoryestimate.h>
 
+#include <core/sim/numerics/noisetile.h>
 #include <core/sim/smoke/adaptivedomain.h>
 
 #include <algorithm>
@@ -51,21 +52,37 @@ std::uint64_t adaptiveMemoryBytes(const Domain &domain, std::int64_t boxCells)
     return std::uint64_t(domain.cellCount()) * 2 + far * 40 + box * kSmokeBytesPerCell;
 }
 
+std::uint64_t upresMemoryBytes(const Domain &domain, int factor)
+{
+    if (factor <= 1)
+        return 0;
+    const std::uint64_t cells = std::uint64_t(domain.cellCount());
+    const std::uint64_t fine = cells * std::uint64_t(factor) * std::uint64_t(factor)
+                               * std::uint64_t(domain.is2D() ? 1 : factor);
+    // The noise tile: NoiseTile::kSize^3 vectors (a square of 2D vectors in 2D).
+    const std::uint64_t side = NoiseTile::kSize;
+    const std::uint64_t tile = domain.is2D() ? side * side * 2 * 4 : side * side * side * 3 * 4;
+    return fine * (7 + 4) * 4 + cells * (6 + 12) * 4 + tile;
+}
+
 Status checkMemory(const Domain &domain, const SimParams &params)
 {
     const Scheme scheme = params.scheme;
     const bool adaptive = usesAdaptiveDomain(params);
-    const std::uint64_t need = adaptive ? adaptiveMemoryBytes(domain, 0)
-                                        : solverMemoryBytes(domain, scheme);
+    const bool upres = usesUpres(params);
+    const std::uint64_t need = (adaptive ? adaptiveMemoryBytes(domain, 0)
+                                         : solverMemoryBytes(domain, scheme))
+                               + (upres ? upresMemoryBytes(domain, params.upres.factor) : 0);
     const AvailableMemory have = availableMemory();
     if (have.bytes == 0 || need <= have.bytes)
         return Status::success();
     const Int3 c = domain.cells;
-    return Status::failure("domain: " + std::to_string(c.x) + " x " + std::to_string(c.y) + " x "
-                           + std::to_string(c.z) + " cells need about " + formatBytes(need)
-                           + " for the " + toString(scheme) + " scheme"
-                           + (adaptive ? "'s adaptive domain before its box" : "") + "; only "
-                           + formatBytes(have.bytes) + " is available (" + have.limitedBy + ")");
+    return Status::failure(
+        "domain: " + std::to_string(c.x) + " x " + std::to_string(c.y) + " x " + std::to_string(c.z)
+        + " cells need about " + formatBytes(need) + " for the " + toString(scheme) + " scheme"
+        + (adaptive ? "'s adaptive domain before its box" : "")
+        + (upres ? " with " + std::to_string(params.upres.factor) + "x upres" : "") + "; only "
+        + formatBytes(have.bytes) + " is available (" + have.limitedBy + ")");
 }
 
 } // namespace plume::sim

@@ -7,6 +7,7 @@
 #include <core/sim/smoke/smokesolver.h>
 #include <core/sim/sph/sphsolver.h>
 #include <core/sim/stam/stamsolver.h>
+#include <core/sim/upres/upressolver.h>
 
 #include <new>
 #include <string>
@@ -33,6 +34,15 @@ std::unique_ptr<Solver> createSolver(const Domain &domain, const SimParams &para
         if (Status s = SphSolver::checkDomain(domain, params); !s)
             return fail(s.error);
     }
+    if (usesUpres(params)) {
+        const Domain fine = UpresSolver::fineDomainOf(domain, params.upres.factor);
+        if (fine.cellCount() > Domain::kDefaultMaxCells)
+            return fail("upres.factor " + std::to_string(params.upres.factor) + " makes "
+                        + std::to_string(fine.cells.x) + " x " + std::to_string(fine.cells.y)
+                        + " x " + std::to_string(fine.cells.z) + " fine cells; at most "
+                        + std::to_string(Domain::kDefaultMaxCells)
+                        + " (512^3) are allowed: lower the factor or the resolution");
+    }
     if (Status s = checkMemory(domain, params); !s)
         return fail(s.error);
     if (params.scheme == Scheme::Stam && params.stamNumeric == StamNumeric::Fixed) {
@@ -54,9 +64,14 @@ std::unique_ptr<Solver> createSolver(const Domain &domain, const SimParams &para
             return std::make_unique<OceanSolver>(domain, params);
         if (params.scheme == Scheme::Sph)
             return std::make_unique<SphSolver>(domain, params);
+        std::unique_ptr<Solver> smoke;
         if (params.adaptiveDomain)
-            return std::make_unique<AdaptiveDomainSolver>(domain, params);
-        return std::make_unique<SmokeSolver>(domain, params);
+            smoke = std::make_unique<AdaptiveDomainSolver>(domain, params);
+        else
+            smoke = std::make_unique<SmokeSolver>(domain, params);
+        if (usesUpres(params))
+            return std::make_unique<UpresSolver>(std::move(smoke), params);
+        return smoke;
     } catch (const std::bad_alloc &) {
         return fail("out of memory allocating the grids for " + std::to_string(domain.cellCount())
                     + " cells");

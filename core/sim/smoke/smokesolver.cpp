@@ -20,22 +20,6 @@ namespace {
 /// Number of velocity components that exist (2 in 2D).
 int axesOf(const Domain &d) { return d.is2D() ? 2 : 3; }
 
-/// Whether every value of g is finite (parallel over rows). A float is not finite when its
-/// exponent bits are all set; the rows are scanned without branches.
-bool allFinite(const ScalarGrid &g)
-{
-    const double nonFinite = maxRows(g.size(), [&](int j, int k) {
-        const float *row = g.data() + g.index(0, j, k);
-        std::uint32_t bad = 0;
-        for (int i = 0; i < g.size().x; ++i) {
-            const std::uint32_t exponent = std::bit_cast<std::uint32_t>(row[i]) & 0x7f800000u;
-            bad |= std::uint32_t(exponent == 0x7f800000u);
-        }
-        return bad ? 1.0 : 0.0;
-    });
-    return nonFinite == 0.0;
-}
-
 /// The scalars an emitter feeds: density, temperature and (when present) the dye channels and
 /// fuel.
 struct Emitted

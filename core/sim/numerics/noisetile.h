@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <core/sim/base/types.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace plume::sim {
+
+/// A periodic tile of divergence-free, band-limited vector noise: the sub-grid turbulence of
+/// upres (core/sim/upres, docs/upres.md), after the wavelet noise of Cook and DeRose (2005) as
+/// Kim et al. (2008) use it.
+///
+/// Each of three potentials (one in 2D) is white noise hashed from the seed, band-passed by the
+/// difference of two periodic binomial blurs, so that it has neither grid-scale content (which
+/// would show as grain) nor large scales (which the simulation resolves); the tile is the curl of
+/// the potentials by central differences, scaled so that its root-mean-square length is 1.
+/// Features are about kWavelength samples across. Built once (a few milliseconds), read with
+/// trilinear interpolation at any position, wrapping every kSize samples.
+class NoiseTile
+{
+public:
+    static constexpr int kSize = 64;        ///< samples per axis (a power of two)
+    static constexpr float kWavelength = 4.f; ///< typical feature size, samples
+
+    NoiseTile() = default;
+    /// Builds the tile for a 2D (x, y components) or 3D domain. May throw std::bad_alloc.
+    NoiseTile(bool threeD, std::uint32_t seed);
+
+    bool empty() const { return mData.empty(); }
+    bool is3D() const { return mThreeD; }
+
+    /// The noise at `p` (samples), trilinear, periodic. In 2D p.z is ignored and z is 0.
+    Vec3 at(Vec3 p) const
+    {
+        constexpr int m = kSize - 1;
+        const float fx = std::floor(p.x), fy = std::floor(p.y);
+        const int x0 = int(fx) & m, y0 = int(fy) & m;
+        const int x1 = (x0 + 1) & m, y1 = (y0 + 1) & m;
+        const float tx = p.x - fx, ty = p.y - fy;
+        if (!mThreeD) {
+            const float *r0 = &mData[std::size_t(y0 * kSize) * 2];
+            const float *r1 = &mData[std::size_t(y1 * kSize) * 2];
+            Vec3 out{0.f, 0.f, 0.f};
+            for (int c = 0; c < 2; ++c) {
+                const float a = r0[2 * x0 + c] + tx * (r0[2 * x1 + c] - r0[2 * x0 + c]);
+                const float b = r1[2 * x0 + c] + tx * (r1[2 * x1 + c] - r1[2 * x0 + c]);
+                out[c] = a + ty * (b - a);
+            }
+            return out;
+        }
+        const float fz = std::floor(p.z);
+        const int z0 = int(fz) & m, z1 = (z0 + 1) & m;
+        const float tz = p.z - fz;
+        const std::size_t s = kSize;
+        const float *c00 = &mData[3 * ((std::size_t(z0) * s + std::size_t(y0)) * s)];
+        const float *c01 = &mData[3 * ((std::size_t(z0) * s + std::size_t(y1)) * s)];
+        const float *c10 = &mData[3 * ((std::size_t(z1) * s + std::size_t(y0)) * s)];
+        const float *c11 = &mData[3 * ((std::size_t(z1) * s + std::size_t(y1)) * s)];
+        Vec3 out;
+        for (int c = 0; c < 3; ++c) {
+            const int a = 3 * x0 + c, b = 3 * x1 + c;
+            const float p00 = c00[a] + tx * (c00[b] - c00[a]);
+            const float p01 = c01[a] + tx * (c01[b] - c01[a]);
+            const float p10 = c10[a] + tx * (c10[b] - c10[a]);
+            const float p11 = c11[a] + tx * (c11[b] - c11[a]);
+            const float lo = p00 + ty * (p01 - p00);
+            const float hi = p10 + ty * (p11 - p10);
+            out[c] = lo + tz * (hi - lo);
+        }
+        return out;
+    }
+
+    /// The tile's samples (components interleaved, x fastest), for tests.
+    const std::vector<float> &samples() const { return mData; }
+
+private:
+    std::vector<float> mData;
+    bool mThreeD = false;
+};
+
+} // namespace plume::sim

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <core/sim/upres/upressolver.h>
+
+#include <core/sim/base/parallel.h>
+#include <core/sim/numerics/sampling.h>
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+
+namespace plume::sim {
+
+namespace {
+
+constexpr FieldKind kFieldKinds[UpresSolver::kFields] = {
+    FieldKind::Density, FieldKind::Temperature, FieldKind::DyeRed, FieldKind::DyeGreen,
+    FieldKind::DyeBlue, FieldKind::Fuel,        FieldKind::Flame};
+
+/// The fine field that holds `kind`, or -1.
+int fieldOf(FieldKind kind)
+{
+    for (int f = 0; f < UpresSolver::kFields; ++f)
+        if (kFieldKinds[f] == kind)
+            return f;
+    return -1;
+}
+
+/// The noise seed: fixed, so that a scene bakes the same everywhere (the noise coordinates,
+/// not the seed, make every frame different).
+constexpr std::uint32_t kNoiseSeed = 0x0B5E55EDu;
+
+/// Where the two coordinate sets and the octaves read the tile, so that none repeats another.
+constexpr Vec3 kTileOffset[2] = {{0.f, 0.f, 0.f}, {23.37f, 41.71f, 11.13f}};
+constexpr Vec3 kOctaveOffset{13.3f, 7.9f, 29.3f};
+
+/// The set's fade weight at `time`: a triangle over its lifetime, 0 when it starts afresh.
+/// The two sets are half a lifetime apart, so their weights add up to 1.
+float setWeight(double time, float lifetime, int set)
+{
+    const double phase = time / lifetime + 0.5 * set;
+    const double f = phase - std::floor(phase);
+    return float(1.0 - std::abs(2.0 * f - 1.0));
+}
+
+/// Whether set `set` starts afresh in a step from `time` to `time + dt`.
+bool setRestarts(double time, float dt, float lifetime, int set)
+{
+    return std::floor(time / lifetime + 0.5 * set)
+           != std::floor((time + dt) / lifetime + 0.5 * set);
+}
+
+/// Rows of a box: calls body(j, k) for rows of `box` (absolute cell indices).
+template<class F>
+void forEachBoxRow(const CellBox &box, F &&body)
+{
+    const Int3 n = box.size();
+    forEachRow(n, [&](int j, int k) { body(box.lo.y + j, box.lo.z + k); });
+}
+
+CellBox scaled(const CellBox &b, Int3 f)
+{
+    return {{b.lo.x * f.x, b.lo.y * f.y, b.lo.z * f.z}, {b.hi.x * f.x, b.hi.y * f.y, b.hi.z * f.z}};
+}
+
+bool contains(const CellBox &b, int i, int j, int k)
+{
+    return i >= b.lo.x && i < b.hi.x && j >= b.lo.y && j < b.hi.y && k >= b.lo.z && k < b.hi.z;
+}
+
+} // namespace
+
+Domain UpresSolver::fineDomainOf(const Domain &domain, int factor)
+{
+    Domain fine = domain;
+    fine.cells = {domain.cells.x * factor, domain.cells.y * factor,
+                  domain.is2D() ? 1 : domain.cells.z * factor};
+    fine.cellSize = domain.cellSize / float(factor);
+    return fine;
+}
+
+UpresSolver::UpresSolver(std::unique_ptr<Solver> inner, const SimParams &params)
+    : mInner(std::move(inner))
+    , mParams(params)
+{
+    const Domain &d = mInner->domain();
+    const int f = params.upres.factor;
+    mFactor = {f, f, d.is2D() ? 1 : f};
+    mFine = fineDomainOf(d, f);
+    mTile = NoiseTile(!d.is2D(), kNoiseSeed);
+    mFields[0].reshape(mFine.cells, kCellCentre);
+    mFields[1].reshape(mFine.cells, kCellCentre);
+    for (auto &set : mCoords)
+        for (int a = 0; a < d.dimensions(); ++a)
+            set[a].reshape(d.cells, kCellCentre);
+    ensureFields();
+}
+
+Status UpresSolver::setParams(const SimParams &params)
+{
+    if (Status s = checkParamsChange(mParams, params); !s)
+        return s;
+    if (Status s = mInner->setParams(params); !s)
+        return s;
+    mParams = params;
+    return Status::success();
+}
+
+bool UpresSolver::present(int f) const { return mFields[f].count() > 0; }
+
+void UpresSolver::ensureFields()
+{
+    if (mInner->hasDye() && !present(2))
+        for (int f = 2; f <= 4; ++f)
+            mFields[f].reshape(mFine.cells, kCellCentre);
+    if (mInner->hasCombustion() && !present(5))
+        for (int f = 5; f <= 6; ++f)
+            mFields[f].reshape(mFine.cells, kCellCentre);
+}
+
+void UpresSolver::reset()
+{
+    mInner->reset();
+    for (ScalarGrid &g : mFields)
+        if (g.count() > 0)
+            g.fill(0.f);
+    for (auto &set : mCoords)
+        for (ScalarGrid &g : set)
+            if (g.count() > 0)
+                g.fill(0.f);
+    mBox = {};
+    mPrevBox = {};
+}
+
+StepStats UpresSolver::step(float dt, double time)
+{
+    const StepStats stats = mInner->step(dt, time);
+    ensureFields();
+    sampleCoarse();
+    mBox = activeBox(dt);
+    advectCoordinates(dt, time);
+    computeAmplitude();
+    traceFine(dt, time);
+    for (int f = 0; f < kFields; ++f) {
+        if (!present(f))
+            continue;
+        advectAndMatch(f);
+        clearLeftCells(f);
+    }
+    mPrevBox = mBox;
+    return stats;
+}
+
+void UpresSolver::sampleCoarse()
+{
+    for (int f = 0; f < kFields; ++f) {
+        if (!present(f)) {
+            mCoarse[f] = ScalarGrid();
+            continue;
+        }
+        mInner->sample(kFieldKinds[f], mCoarse[f]);
+        if (f == 1) {
+            float *t = mCoarse[f].data();
+            const float ambient = mParams.ambientTemperature;
+            forEachIndex(std::int64_t(mCoarse[f].count()), [&](std::int64_t n) { t[n] -= ambient; });
+        }
+    }
+    const FieldKind velocity[3] = {FieldKind::VelocityX, FieldKind::VelocityY, FieldKind::VelocityZ};
+    for (int a = 0; a < 3; ++a)
+        mInner->sample(velocity[a], mVelocity[a]);
+}
+
+CellBox UpresSolver::activeBox(float dt) const
+{
+    const Domain &d = mInner->domain();
+    const CellBox search = mInner->fieldBox();
+    if (search.empty())
+        return {};
+    // Per row of the search box: the lowest and highest active i (or none), then combined in
+    // order (the result does not depend on how rows were shared out).
+    const Int3 n = search.size();
+    std::vector<Int3> rowRange(std::size_t(n.y) * std::size_t(n.z), Int3{-1, -1, 0});
+    forEachRow(n, [&](int jj, int kk) {
+        const int j = search.lo.y + jj, k = search.lo.z + kk;
+        int lo = -1, hi = -1;
+        for (int i = search.lo.x; i < search.hi.x; ++i) {
+            bool active = false;
+            for (int f = 0; f < kFields && !active; ++f)
+                active = present(f) && std::abs(mCoarse[f](i, j, k)) > kActiveThreshold;
+            if (active) {
+                if (lo < 0)
+                    lo = i;
+                hi = i;
+            }
+        }
+        rowRange[std::size_t(kk) * std::size_t(n.y) + std::size_t(jj)] = {lo, hi, 0};
+    });
+    CellBox box{{d.cells.x, d.cells.y, d.cells.z}, {0, 0, 0}};
+    for (int kk = 0; kk < n.z; ++kk)
+        for (int jj = 0; jj < n.y; ++jj) {
+            const Int3 r = rowRange[std::size_t(kk) * std::size_t(n.y) + std::size_t(jj)];
+            if (r.x < 0)
+                continue;
+            box.lo = {std::min(box.lo.x, r.x), std::min(box.lo.y, search.lo.y + jj),
+                      std::min(box.lo.z, search.lo.z + kk)};
+            box.hi = {std::max(box.hi.x, r.y + 1), std::max(box.hi.y, search.lo.y + jj + 1),
+                      std::max(box.hi.z, search.lo.z + kk + 1)};
+        }
+    if (box.empty())
+        return {};
+    // Grow by the margin and the distance the fastest flow covers in the step (the noise adds
+    // less than the flow's finest band, which the margin covers).
+    const float travel = mInner->maxVelocity() * dt / d.cellSize;
+    const int grow = kMargin + int(std::ceil(std::min(travel, float(1 << 20))));
+    for (int a = 0; a < d.dimensions(); ++a) {
+        const bool periodic = d.boundary(a, false) == Boundary::Periodic;
+        box.lo[a] = periodic ? 0 : std::max(box.lo[a] - grow, 0);
+        box.hi[a] = periodic ? d.cells[a] : std::min(box.hi[a] + grow, d.cells[a]);
+    }
+    if (d.is2D())
+        box.lo.z = 0, box.hi.z = 1;
+    return box;
+}
+
+void UpresSolver::advectCoordinates(float dt, double time)
+{
+    const Domain &d = mInner->domain();
+    const bool k3D = !d.is2D();
+    const int axes = d.dimensions();
+    const detail::GridMap map = detail::gridMap(mVelocity[0], d);
+    const float toCells = dt / d.cellSize;
+    for (int set = 0; set < 2; ++set) {
+        const bool restart = setRestarts(time, dt, mParams.upres.lifetime, set);
+        for (int a = 0; a < axes; ++a)
+            mCoordsNext[a].reshapeForOverwrite(d.cells, kCellCentre);
+        forEachRow(d.cells, [&](int j, int k) {
+            for (int i = 0; i < d.cells.x; ++i) {
+                const std::size_t c = mCoordsNext[0].index(i, j, k);
+                if (restart || !contains(mBox, i, j, k)) {
+                    for (int a = 0; a < axes; ++a)
+                        mCoordsNext[a][c] = 0.f;
+                    continue;
+                }
+                // Second-order (midpoint) trace back along the cell-centre velocity.
+                const Vec3 x{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
+                auto velocityAt = [&](Vec3 p) {
+                    Vec3 u;
+                    if (k3D) {
+                        const detail::Stencil s = detail::stencilAt<true>(map, p);
+                        for (int a = 0; a < 3; ++a)
+                            u[a] = detail::interpolate<true>(mVelocity[a].data(), s);
+                    } else {
+                        const detail::Stencil s = detail::stencilAt<false>(map, p);
+                        for (int a = 0; a < 2; ++a)
+                            u[a] = detail::interpolate<false>(mVelocity[a].data(), s);
+                    }
+                    return u;
+                };
+                const Vec3 mid = x - velocityAt(x) * (0.5f * toCells);
+                const Vec3 from = x - velocityAt(mid) * toCells;
+                if (k3D) {
+                    const detail::Stencil s = detail::stencilAt<true>(map, from);
+                    for (int a = 0; a < 3; ++a)
+                        mCoordsNext[a][c] =
+                            detail::interpolate<true>(mCoords[set][a].data(), s) + (from[a] - x[a]);
+                } else {
+                    const detail::Stencil s = detail::stencilAt<false>(map, from);
+                    for (int a = 0; a < 2; ++a)
+                        mCoordsNext[a][c] = detail::interpolate<false>(mCoords[set][a].data(), s)
+                                            + (from[a] - x[a]);
+                }
+            }
+        });
+        for (int a = 0; a < axes; ++a)
+            mCoords[set][a].swap(mCoordsNext[a]);
+    }
+}
+
+void UpresSolver::computeAmplitude()
+{
+    // The kinetic energy e = |u|^2 / 2 at each cell, and its finest resolved band: e minus its
+    // [1 2 1] / 4 blur along every axis (neighbours clamped at the domain's edge, wrapped on
+    // periodic axes), as Kim et al. decompose the energy. The amplitude is sqrt(2 |e_high|).
+    const Domain &d = mInner->domain();
+    const Int3 n = d.cells;
+    const int axes = d.dimensions();
+    mAmplitude.reshape(n, kCellCentre, 0.f);
+    if (mBox.empty() || mParams.upres.strength <= 0.f)
+        return;
+    // The energy over the box grown by one cell (the blur's reach).
+    CellBox grown = mBox;
+    for (int a = 0; a < axes; ++a) {
+        grown.lo[a] = std::max(grown.lo[a] - 1, 0);
+        grown.hi[a] = std::min(grown.hi[a] + 1, n[a]);
+    }
+    mCoordsNext[0].reshape(n, kCellCentre, 0.f);
+    ScalarGrid &energy = mCoordsNext[0]; // scratch until the next step's coordinates
+    forEachBoxRow(grown, [&](int j, int k) {
+        for (int i = grown.lo.x; i < grown.hi.x; ++i) {
+            float e = 0.f;
+            for (int a = 0; a < axes; ++a)
+                e += mVelocity[a](i, j, k) * mVelocity[a](i, j, k);
+            energy(i, j, k) = 0.5f * e;
+        }
+    });
+    auto neighbour = [&](int i, int a) {
+        if (i < 0)
+            return d.boundary(a, false) == Boundary::Periodic ? i + n[a] : 0;
+        if (i >= n[a])
+            return d.boundary(a, false) == Boundary::Periodic ? i - n[a] : n[a] - 1;
+        return i;
+    };
+    constexpr float w[3] = {0.25f, 0.5f, 0.25f};
+    forEachBoxRow(mBox, [&](int j, int k) {
+        for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
+            float blurred = 0.f;
+            for (int dk = axes == 3 ? -1 : 0; dk <= (axes == 3 ? 1 : 0); ++dk) {
+                const int kk = axes == 3 ? neighbour(k + dk, 2) : 0;
+                const float wk = axes == 3 ? w[dk + 1] : 1.f;
+                for (int dj = -1; dj <= 1; ++dj) {
+                    const int jj = neighbour(j + dj, 1);
+                    const float wjk = wk * w[dj + 1];
+                    for (int di = -1; di <= 1; ++di)
+                        blurred += wjk * w[di + 1] * energy(neighbour(i + di, 0), jj, kk);
+                }
+            }
+            mAmplitude(i, j, k) = std::sqrt(2.f * std::abs(energy(i, j, k) - blurred));
+        }
+    });
+}
+
+void UpresSolver::traceFine(float dt, double time)
+{
+    const Domain &d = mInner->domain();
+    const CellBox fineBox = scaled(mBox, mFactor);
+    const Int3 size = fineBox.size();
+    for (int a = 0; a < 3; ++a)
+        mDeparture[a].reshapeForOverwrite(mBox.empty() ? Int3{0, 0, 0} : size, kCellCentre);
+    if (mBox.empty())
+        return;
+    const bool k3D = !d.is2D();
+    const detail::GridMap map = detail::gridMap(mVelocity[0], d);
+    const UpresSettings &up = mParams.upres;
+    const float t1 = float(time + dt);
+    float weight[2] = {setWeight(t1, up.lifetime, 0), setWeight(t1, up.lifetime, 1)};
+    // The blend of two independent noises is scaled back to the length of one.
+    const float norm = 1.f / std::sqrt(weight[0] * weight[0] + weight[1] * weight[1]);
+    weight[0] *= norm;
+    weight[1] *= norm;
+    // Octaves: one per halving of the cell size below the grid (2x: one; 3x and 4x: two).
+    const int octaves = mFactor.x >= 3 ? 2 : 1;
+    const float wavelengthCells = up.size > 0.f ? up.size / d.cellSize : 2.f;
+    const float tileScale = NoiseTile::kWavelength / wavelengthCells; // tile samples per cell
+    float octaveAmplitude[2], octaveScale[2];
+    for (int o = 0; o < octaves; ++o) {
+        octaveAmplitude[o] = up.strength * std::pow(2.f, -5.f / 6.f * float(o + 1));
+        octaveScale[o] = tileScale * float(1 << o);
+    }
+    const float toCells = dt / d.cellSize;
+    const Vec3 inv{1.f / float(mFactor.x), 1.f / float(mFactor.y), 1.f / float(mFactor.z)};
+    const bool noise = up.strength > 0.f;
+
+    forEachRow(size, [&](int jj, int kk) {
+        const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
+        const std::size_t row = mDeparture[0].index(0, jj, kk);
+        for (int ii = 0; ii < size.x; ++ii) {
+            const int I = fineBox.lo.x + ii;
+            // The fine cell's centre in coarse cell coordinates.
+            const Vec3 x{(float(I) + 0.5f) * inv.x, (float(J) + 0.5f) * inv.y,
+                         (float(K) + 0.5f) * inv.z};
+            Vec3 u, c[2];
+            float amplitude;
+            if (k3D) {
+                const detail::Stencil s = detail::stencilAt<true>(map, x);
+                for (int a = 0; a < 3; ++a)
+                    u[a] = detail::interpolate<true>(mVelocity[a].data(), s);
+                amplitude = detail::interpolate<true>(mAmplitude.data(), s);
+                if (noise && amplitude > 0.f)
+                    for (int set = 0; set < 2; ++set)
+                        for (int a = 0; a < 3; ++a)
+                            c[set][a] = detail::interpolate<true>(mCoords[set][a].data(), s);
+            } else {
+                const detail::Stencil s = detail::stencilAt<false>(map, x);
+                for (int a = 0; a < 2; ++a)
+                    u[a] = detail::interpolate<false>(mVelocity[a].data(), s);
+                amplitude = detail::interpolate<false>(mAmplitude.data(), s);
+                if (noise && amplitude > 0.f)
+                    for (int set = 0; set < 2; ++set)
+                        for (int a = 0; a < 2; ++a)
+                            c[set][a] = detail::interpolate<false>(mCoords[set][a].data(), s);
+            }
+            if (noise && amplitude > 0.f) {
+                Vec3 n{};
+                for (int set = 0; set < 2; ++set) {
+                    if (weight[set] <= 0.f)
+                        continue;
+                    // The noise coordinate: where this point was when the set started.
+                    const Vec3 p = x + c[set];
+                    for (int o = 0; o < octaves; ++o) {
+                        const Vec3 q = p * octaveScale[o] + kTileOffset[set]
+                                       + kOctaveOffset * float(o);
+                        n = n + mTile.at(q) * (weight[set] * octaveAmplitude[o]);
+                    }
+                }
+                u = u + n * amplitude;
+            }
+            // Departure point in fine cell coordinates.
+            const Vec3 from = x - u * toCells;
+            mDeparture[0][row + std::size_t(ii)] = from.x * float(mFactor.x);
+            mDeparture[1][row + std::size_t(ii)] = from.y * float(mFactor.y);
+            mDeparture[2][row + std::size_t(ii)] = k3D ? from.z * float(mFactor.z) : 0.5f;
+        }
+    });
+}
+
+void UpresSolver::advectAndMatch(int f)
+{
+    const Domain &d = mInner->domain();
+    ScalarGrid &field = mFields[f];
+    const ScalarGrid &coarse = mCoarse[f];
+    mDifference.reshape(d.cells, kCellCentre, 0.f);
+    if (mBox.empty())
+        return;
+    const bool k3D = !d.is2D();
+    const CellBox fineBox = scaled(mBox, mFactor);
+    const Int3 size = fineBox.size();
+
+    // 1. Each fine cell takes the field at its departure point.
+    mAdvected.reshapeForOverwrite(size, kCellCentre);
+    const detail::GridMap fineMap = detail::gridMap(field, mFine);
+    forEachRow(size, [&](int jj, int kk) {
+        const std::size_t row = mAdvected.index(0, jj, kk);
+        for (int ii = 0; ii < size.x; ++ii) {
+            const std::size_t n = row + std::size_t(ii);
+            const Vec3 p{mDeparture[0][n], mDeparture[1][n], mDeparture[2][n]};
+            mAdvected[n] = k3D ? detail::interpolate<true>(field.data(),
+                                                           detail::stencilAt<true>(fineMap, p))
+                               : detail::interpolate<false>(field.data(),
+                                                            detail::stencilAt<false>(fineMap, p));
+        }
+    });
+
+    // 2. Per cell of the box: the solver's value minus the mean of its fine cells.
+    const Int3 F = mFactor;
+    const float perCell = 1.f / float(F.volume());
+    forEachBoxRow(mBox, [&](int j, int k) {
+        for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
+            float sum = 0.f;
+            for (int c = 0; c < F.z; ++c)
+                for (int b = 0; b < F.y; ++b) {
+                    const float *r = mAdvected.data()
+                                     + mAdvected.index((i - mBox.lo.x) * F.x,
+                                                       (j - mBox.lo.y) * F.y + b,
+                                                       (k - mBox.lo.z) * F.z + c);
+                    for (int a = 0; a < F.x; ++a)
+                        sum += r[a];
+                }
+            mDifference(i, j, k) = coarse(i, j, k) - sum * perCell;
+        }
+    });
+
+    // The solver's range over the box: the fine field stays within it (and 0).
+    const double hi = maxRows(mBox.size(), [&](int jj, int kk) {
+        const float *r = coarse.data() + coarse.index(mBox.lo.x, mBox.lo.y + jj, mBox.lo.z + kk);
+        float m = 0.f;
+        for (int i = 0; i < mBox.size().x; ++i)
+            m = std::max(m, r[i]);
+        return double(m);
+    });
+    const double lo = -maxRows(mBox.size(), [&](int jj, int kk) {
+        const float *r = coarse.data() + coarse.index(mBox.lo.x, mBox.lo.y + jj, mBox.lo.z + kk);
+        float m = 0.f;
+        for (int i = 0; i < mBox.size().x; ++i)
+            m = std::max(m, -r[i]);
+        return double(m);
+    });
+
+    // 3. The fine field: traced value plus the interpolated difference, clamped; 0 in solids.
+    const FlagGrid &solids = mInner->solids();
+    const bool anySolid = solids.anySolid();
+    const detail::GridMap coarseMap = detail::gridMap(mDifference, d);
+    const Vec3 inv{1.f / float(F.x), 1.f / float(F.y), 1.f / float(F.z)};
+    const float lower = float(lo), upper = float(hi);
+    forEachRow(size, [&](int jj, int kk) {
+        const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
+        const std::size_t src = mAdvected.index(0, jj, kk);
+        float *out = field.data() + field.index(fineBox.lo.x, J, K);
+        for (int ii = 0; ii < size.x; ++ii) {
+            const int I = fineBox.lo.x + ii;
+            if (anySolid && solids.isSolid(I / F.x, J / F.y, K / F.z)) {
+                out[ii] = 0.f;
+                continue;
+            }
+            const Vec3 x{(float(I) + 0.5f) * inv.x, (float(J) + 0.5f) * inv.y,
+                         (float(K) + 0.5f) * inv.z};
+            const float correction =
+                k3D ? detail::interpolate<true>(mDifference.data(),
+                                                detail::stencilAt<true>(coarseMap, x))
+                    : detail::interpolate<false>(mDifference.data(),
+                                                 detail::stencilAt<false>(coarseMap, x));
+            out[ii] = std::clamp(mAdvected[src + std::size_t(ii)] + correction, lower, upper);
+        }
+    });
+}
+
+void UpresSolver::clearLeftCells(int f)
+{
+    if (mPrevBox.empty())
+        return;
+    const CellBox prev = scaled(mPrevBox, mFactor);
+    const CellBox now = scaled(mBox, mFactor);
+    ScalarGrid &field = mFields[f];
+    forEachBoxRow(prev, [&](int j, int k) {
+        float *row = field.data() + field.index(0, j, k);
+        const bool rowInside = !now.empty() && j >= now.lo.y && j < now.hi.y && k >= now.lo.z
+                               && k < now.hi.z;
+        for (int i = prev.lo.x; i < prev.hi.x; ++i)
+            if (!rowInside || i < now.lo.x || i >= now.hi.x)
+                row[i] = 0.f;
+    });
+}
+
+void UpresSolver::sample(FieldKind kind, ScalarGrid &out) const
+{
+    const Int3 n = mFine.cells;
+    if (const int f = fieldOf(kind); f >= 0) {
+        if (!present(f)) {
+            out.reshape(n, kCellCentre, 0.f);
+            return;
+        }
+        out.reshapeForOverwrite(n, kCellCentre);
+        const float add = f == 1 ? mParams.ambientTemperature : 0.f;
+        const float *src = mFields[f].data();
+        float *dst = out.data();
+        forEachIndex(std::int64_t(out.count()), [&](std::int64_t c) { dst[c] = src[c] + add; });
+        return;
+    }
+    // Everything else comes from the solver, interpolated to the fine cells' centres (the
+    // solid flags: each fine cell takes its cell's).
+    const Domain &d = mInner->domain();
+    ScalarGrid coarse;
+    mInner->sample(kind, coarse);
+    out.reshapeForOverwrite(n, kCellCentre);
+    const Int3 F = mFactor;
+    if (kind == FieldKind::Solid) {
+        forEachRow(n, [&](int j, int k) {
+            float *row = out.data() + out.index(0, j, k);
+            for (int i = 0; i < n.x; ++i)
+                row[i] = coarse(i / F.x, j / F.y, k / F.z);
+        });
+        return;
+    }
+    const detail::GridMap map = detail::gridMap(coarse, d);
+    const Vec3 inv{1.f / float(F.x), 1.f / float(F.y), 1.f / float(F.z)};
+    const bool k3D = !d.is2D();
+    forEachRow(n, [&](int j, int k) {
+        float *row = out.data() + out.index(0, j, k);
+        for (int i = 0; i < n.x; ++i) {
+            const Vec3 x{(float(i) + 0.5f) * inv.x, (float(j) + 0.5f) * inv.y,
+                         (float(k) + 0.5f) * inv.z};
+            row[i] = k3D ? detail::interpolate<true>(coarse.data(), detail::stencilAt<true>(map, x))
+                         : detail::interpolate<false>(coarse.data(),
+                                                      detail::stencilAt<false>(map, x));
+        }
+    });
+}
+
+CellBox UpresSolver::fieldBox() const { return scaled(mInner->fieldBox(), mFactor); }
+
+void UpresSolver::sampleIn(FieldKind kind, const CellBox &box, ScalarGrid &out) const
+{
+    const int f = fieldOf(kind);
+    if (f < 0 || !present(f)) {
+        Solver::sampleIn(kind, box, out);
+        return;
+    }
+    out.reshapeForOverwrite(box.size(), kCellCentre);
+    copyBlock(mFields[f], box.lo, out, {0, 0, 0}, box.size());
+    if (f == 1) {
+        float *t = out.data();
+        const float ambient = mParams.ambientTemperature;
+        forEachIndex(std::int64_t(out.count()), [&](std::int64_t n) { t[n] += ambient; });
+    }
+}
+
+std::string UpresSolver::firstNonFiniteField() const
+{
+    std::string inner = mInner->firstNonFiniteField();
+    if (!inner.empty())
+        return inner;
+    for (int f = 0; f < kFields; ++f)
+        if (present(f) && !allFinite(mFields[f]))
+            return std::string("upres ") + toString(kFieldKinds[f]);
+    return {};
+}
+
+std::size_t UpresSolver::memoryBytes() const
+{
+    std::size_t bytes = mInner->memoryBytes() + mTile.samples().capacity() * sizeof(float);
+    auto add = [&](const ScalarGrid &g) { bytes += g.bytes(); };
+    for (const ScalarGrid &g : mFields)
+        add(g);
+    for (const auto &set : mCoords)
+        for (const ScalarGrid &g : set)
+            add(g);
+    for (const ScalarGrid &g : mCoarse)
+        add(g);
+    for (int a = 0; a < 3; ++a) {
+        add(mVelocity[a]);
+        add(mCoordsNext[a]);
+        add(mDeparture[a]);
+    }
+    add(mAmplitude);
+    add(mAdvected);
+    add(mDifference);
+    return bytes;
+}
+
+std::vector<StateField> UpresSolver::stateFields()
+{
+    std::vector<StateField> fields = mInner->stateFields();
+    static constexpr const char *kNames[kFields] = {
+        "upres-density",   "upres-temperature", "upres-dye-red", "upres-dye-green",
+        "upres-dye-blue",  "upres-fuel",        "upres-flame"};
+    static constexpr int kGroup[kFields] = {0, 0, 101, 101, 101, 102, 102};
+    const Int3 n = mFine.cells;
+    for (int f = 0; f < kFields; ++f)
+        fields.push_back({.name = kNames[f],
+                          .grid = &mFields[f],
+                          .size = n,
+                          .optional = kGroup[f] != 0,
+                          .group = kGroup[f]});
+    static constexpr const char *kCoordNames[2][3] = {
+        {"upres-coords-a-x", "upres-coords-a-y", "upres-coords-a-z"},
+        {"upres-coords-b-x", "upres-coords-b-y", "upres-coords-b-z"}};
+    const Domain &d = mInner->domain();
+    for (int set = 0; set < 2; ++set)
+        for (int a = 0; a < d.dimensions(); ++a)
+            fields.push_back({.name = kCoordNames[set][a], .grid = &mCoords[set][a], .size = d.cells});
+    return fields;
+}
+
+void UpresSolver::stateRestored(bool solidsChanged)
+{
+    mInner->stateRestored(solidsChanged);
+    // The restored fields are zero outside the box they were saved with, which is not kept:
+    // the next step clears everything outside its own box.
+    mPrevBox = {{0, 0, 0}, mInner->domain().cells};
+}
+
+void UpresSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
+{
+    if (!mInner->setObstacles(solids, motion))
+        throw std::bad_alloc();
+}
+
+void UpresSolver::applyEmitters(std::vector<Emitter> emitters)
+{
+    if (!mInner->setEmitters(std::move(emitters)))
+        throw std::bad_alloc();
+}
+
+void UpresSolver::applyForceFields(std::vector<ForceField> fields)
+{
+    if (!mInner->setForceFields(std::move(fields)))
+        throw std::bad_alloc();
+}
+
+} // namespace plume::sim
