@@ -16,6 +16,8 @@
 //   plume-bench --streamlines [--frames 60] [--repeats 6]   (streamlinebench.h)
 //   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
 //               (adaptivebench.h)
+//   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
+//               (the step cost of each upres factor against the base step: upresbench.h)
 //
 // --fire measures instead what combustion costs (docs/fire.md): for each smoke grid, the plume
 // and the same plume whose source also emits burning fuel (3 per second, default combustion
@@ -39,6 +41,7 @@
 #include "sphbench.h"
 #include "streamlinebench.h"
 #include "surfacebench.h"
+#include "upresbench.h"
 
 #include <core/io/scenereader.h>
 #include <core/scene/builtinscene.h>
@@ -226,6 +229,7 @@ int main(int argc, char **argv)
     bool sph = false;
     bool streamlines = false;
     bool adaptive = false;
+    int upres = 0;
     double fill = 0.15;
     double perturb = 0.0;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
@@ -259,6 +263,8 @@ int main(int argc, char **argv)
             sph = true;
         else if (!std::strcmp(argv[a], "--streamlines"))
             streamlines = true;
+        else if (!std::strcmp(argv[a], "--upres"))
+            upres = std::max(2, std::stoi(next("--upres")));
         else if (!std::strcmp(argv[a], "--adaptive"))
             adaptive = true;
         else if (!std::strcmp(argv[a], "--fill"))
@@ -290,12 +296,16 @@ int main(int argc, char **argv)
                                  "       plume-bench --sph [--warmup N] [--steps N]\n"
                                  "       plume-bench --streamlines [--frames N] [--repeats N]\n"
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
-                                 "[--fill F] [--perturb EPS]\n");
+                                 "[--fill F] [--perturb EPS]\n"
+                                 "       plume-bench --upres MAXFACTOR [--scene FILE] "
+                                 "[--resolution N] [--warmup N] [--frames N]\n");
             return 2;
         }
     }
     if (adaptive)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb);
+    if (upres > 0)
+        return plume::bench::runUpresBench(sceneFile, resolution, warmup, frames, upres);
     if (sph)
         return plume::bench::runSphBench(warmup, std::max(steps, 9));
     if (streamlines)

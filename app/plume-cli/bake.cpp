@@ -75,6 +75,18 @@ int bake(const QStringList &arguments)
     std::optional<Scene> scene = loadScene(path, quiet);
     if (!scene)
         return kExitUsage;
+    if (parser.isSet(options.upres)) {
+        int factor = 0;
+        const sim::Param &range = sim::upresParams::factor;
+        if (!parsePositiveInt(parser.value(options.upres), factor) || !range.contains(factor))
+            return usageError("--upres must be " + QString::fromStdString(range.describe())
+                              + ", got '" + parser.value(options.upres) + "'");
+        if (factor > 1 && scene->simulation.params.scheme != sim::Scheme::Smoke)
+            return usageError(QString("--upres refines the smoke scheme's fields; this scene's "
+                                      "scheme is ")
+                              + sim::toString(scene->simulation.params.scheme));
+        scene->simulation.params.upres.factor = factor;
+    }
     BakeSettings settings;
     if (const QString error = bakeSettingsFromOptions(parser, options, *scene, path, settings);
         !error.isEmpty())

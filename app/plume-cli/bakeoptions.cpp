@@ -306,7 +306,7 @@ QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o
 void BakeOptions::addTo(QCommandLineParser &parser) const
 {
     parser.addOptions(
-        {output, frames, threads, vdb, flowMap, quiet, progress, resume, checkpointEvery});
+        {output, frames, threads, vdb, flowMap, quiet, progress, resume, checkpointEvery, upres});
     parser.addOptions(vdbOptions.all());
     parser.addOptions(exportOptions.all());
     parser.addOptions({oceanMaps, oceanFlipbook});

@@ -137,6 +137,11 @@ struct BakeOptions
         "record; default "
             + QString::number(kDefaultCheckpointEvery) + ").",
         "N", QString::number(kDefaultCheckpointEvery)};
+    QCommandLineOption upres{"upres",
+                             "Smoke scenes: bake density, temperature, dye and fire N times finer "
+                             "per axis (2, 3 or 4; 1: off) with sub-grid turbulence, overriding "
+                             "the scene's simulation.upres.factor (docs/upres.md).",
+                             "N"};
     VdbOptions vdbOptions;
     ExportOptions exportOptions;
     QCommandLineOption oceanMaps{

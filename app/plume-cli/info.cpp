@@ -7,6 +7,7 @@
 #include <core/scene/rasterize.h>
 #include <core/sim/run/memoryestimate.h>
 #include <core/sim/sph/sphsolver.h>
+#include <core/sim/upres/upressolver.h>
 
 #include <algorithm>
 #include <cmath>
@@ -187,6 +188,19 @@ int info(const QStringList &arguments)
     }
     if (s.params.scheme == plume::sim::Scheme::Sph)
         printParticleEstimate(*scene, domain);
+    if (plume::sim::usesUpres(s.params)) {
+        const plume::sim::UpresSettings &u = s.params.upres;
+        const plume::sim::Domain fine = plume::sim::UpresSolver::fineDomainOf(domain, u.factor);
+        // A bake also samples the exported fields at the fine resolution.
+        const std::uint64_t bytes = plume::sim::upresMemoryBytes(domain, u.factor)
+                                    + std::uint64_t(fine.cellCount())
+                                          * plume::AdaptivePreview::kExportedFields * sizeof(float);
+        std::printf("upres:      %dx: %d x %d x %d fine cells of %g units, about %s more to bake; "
+                    "turbulence strength %g, noise %g units, lifetime %g s (docs/upres.md)\n",
+                    u.factor, fine.cells.x, fine.cells.y, fine.cells.z, double(fine.cellSize),
+                    plume::sim::formatBytes(bytes).c_str(), double(u.strength),
+                    double(u.size > 0.f ? u.size : 2.f * domain.cellSize), double(u.lifetime));
+    }
     const plume::sim::SimParams &p = s.params;
     if (p.vorticity > 0.f && (p.vorticityLength > 0.f || p.vorticityMask.active()))
         std::printf("confinement: epsilon %g over %g units (%s), mask %s\n", double(p.vorticity),

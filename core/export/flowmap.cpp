@@ -15,7 +15,7 @@ namespace plume {
 
 sim::Status FlowMapAccumulator::add(const sim::Solver &solver)
 {
-    const sim::Int3 n = solver.domain().cells;
+    const sim::Int3 n = solver.sampleDomain().cells;
     if (n.z != 1)
         return sim::Status::failure("a flow map needs a 2D domain (this one is "
                                     + std::to_string(n.z) + " cells deep)");

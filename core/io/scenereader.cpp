@@ -111,6 +111,16 @@ void readCombustion(ObjectReader &r, sim::CombustionSettings &c)
         r.number(*param, *value);
 }
 
+void readUpres(ObjectReader &r, sim::UpresSettings &u)
+{
+    namespace up = sim::upresParams;
+    r.number(up::factor, u.factor);
+    for (auto [param, value] : {std::pair{&up::strength, &u.strength},
+                                {&up::size, &u.size},
+                                {&up::lifetime, &u.lifetime}})
+        r.number(*param, *value);
+}
+
 void readSph(ObjectReader &r, sim::SphSettings &s)
 {
     namespace sp = sim::sphParams;
@@ -277,6 +287,11 @@ void readSimulation(ObjectReader &r, SimulationSettings &s)
         ObjectReader orr(r.context(), r.take("ocean"), r.path("ocean"));
         readOcean(orr, p.ocean);
         s.oceanExtra = orr.finish();
+    }
+    if (r.has("upres")) {
+        ObjectReader ur(r.context(), r.take("upres"), r.path("upres"));
+        readUpres(ur, p.upres);
+        s.upresExtra = ur.finish();
     }
     if (r.has("sph")) {
         ObjectReader sr(r.context(), r.take("sph"), r.path("sph"));
@@ -739,6 +754,13 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
         if (sim::Status s = checkScene(scene); !s)
             ctx.error = fileName.toStdString() + ": " + s.error;
     }
+    // Upres is the smoke scheme's (docs/upres.md).
+    if (const sim::Scheme scheme = scene.simulation.params.scheme;
+        !ctx.failed() && scheme != sim::Scheme::Smoke && scene.simulation.params.upres.active())
+        ctx.warnings.push_back(ctx.where("simulation.upres.factor") + ": the "
+                               + sim::toString(scheme)
+                               + " scheme has no upres (it refines the smoke scheme's fields), "
+                                 "so the simulation keeps its resolution");
     // Fuel that cannot burn: combustion is the smoke scheme's (docs/fire.md).
     for (std::size_t n = 0; !ctx.failed() && n < scene.items.size(); ++n) {
         const Item &item = scene.items[n];

@@ -278,6 +278,17 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
         addExtra(on, s.oceanExtra);
         o.add("ocean", std::move(on));
     }
+    // Upres only when switched on or changed (older files stay byte-identical).
+    if (const sim::UpresSettings &u = p.upres;
+        u != sim::UpresSettings{} || !s.upresExtra.isEmpty()) {
+        Node un = Node::object();
+        un.add("factor", number(std::int64_t(u.factor)));
+        un.add("strength", number(u.strength));
+        un.add("size", number(u.size));
+        un.add("lifetime", number(u.lifetime));
+        addExtra(un, s.upresExtra);
+        o.add("upres", std::move(un));
+    }
     // Likewise the liquid's object: sph scenes only.
     const sim::SphSettings &l = p.sph;
     if (p.scheme == sim::Scheme::Sph || l != sim::SphSettings{} || !s.sphExtra.isEmpty()) {

@@ -229,7 +229,7 @@ void render2D(const FrameFields &f, const RenderSettings &s, const PassRequest &
 void sampleFrameFields(const sim::Solver &solver, const RenderSettings &settings, bool motion,
                        float ambientTemperature, FrameFields &out)
 {
-    out.domain = solver.domain();
+    out.domain = solver.sampleDomain();
     solver.sample(sim::FieldKind::Density, out.density);
     solver.sample(sim::FieldKind::Temperature, out.temperature);
     float *t = out.temperature.data();

@@ -85,9 +85,9 @@ struct LiquidTextureSettings
 struct SimulationSettings
 {
     /// What an edit can change (scenechanges.h): `Params` includes the unknown keys of the
-    /// pressure, combustion and ocean objects. `TextureCoordinates`: the liquid texture switched on
-    /// or off or its period (the advected coordinates change); `TextureLook`: its image, blend or
-    /// tiling (only the picture changes).
+    /// pressure, combustion, ocean, sph and upres objects. `TextureCoordinates`: the liquid texture
+    /// switched on or off or its period (the advected coordinates change); `TextureLook`: its
+    /// image, blend or tiling (only the picture changes).
     enum class Property {
         Params,
         Time,
@@ -109,6 +109,7 @@ struct SimulationSettings
     QJsonObject combustionExtra;
     QJsonObject oceanExtra;
     QJsonObject sphExtra;
+    QJsonObject upresExtra;
     QJsonObject vorticityMaskExtra;
 
     friend bool operator==(const SimulationSettings &, const SimulationSettings &) = default;

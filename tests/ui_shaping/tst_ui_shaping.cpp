@@ -9,6 +9,8 @@
 #include <ui/document/document.h>
 #include <ui/document/keyframes.h>
 #include <ui/panels/propertiespanel.h>
+#include <ui/simulation/framecache.h>
+#include <ui/simulation/simulationcontroller.h>
 
 #include <tests/common/uitest.h>
 
@@ -253,6 +255,56 @@ private slots:
 
     // Choosing "shredding" gives a field without a mask a temperature mask, in the same undo
     // step; a field with a mask keeps it.
+    // Upres (docs/upres.md): the factor is an undoable edit with a tooltip; the window simulates
+    // without it until View > Preview Upres, then its frames hold the fine fields.
+    void upresEditsAndPreview()
+    {
+        Document document;
+        Scene scene;
+        scene.domain.resolution = 24;
+        Item e;
+        e.name = "source";
+        e.kind = ItemKind::Emitter;
+        e.shape.type = ShapeType::Sphere;
+        e.shape.centre = {0.5f, 0.2f, 0.f};
+        e.shape.radius = 0.1f;
+        e.emitter.density = 2.f;
+        e.emitter.temperature = 3.f;
+        scene.items.push_back(e);
+        document.reset(scene, {});
+        PropertiesPanel panel(&document);
+        QSpinBox *factor = editor<QSpinBox>(&panel, "Upres factor");
+        QVERIFY(factor);
+        QVERIFY2(factor->toolTip().contains("fine cells per cell"), qPrintable(factor->toolTip()));
+        factor->setValue(2);
+        QCOMPARE(document.scene().simulation.params.upres.factor, 2);
+        document.undoStack()->undo();
+        QCOMPARE(document.scene().simulation.params.upres.factor, 1);
+        document.undoStack()->redo();
+
+        // The controller loads the document's scene on a reset, as the window's does.
+        SimulationController sim(&document);
+        document.reset(document.scene(), {});
+        QCOMPARE(document.scene().simulation.params.upres.factor, 2);
+        const sim::Int3 coarse = makeDomain(document.scene().domain).cells;
+        auto stepped = [&] {
+            const int before = sim.framesSimulated();
+            sim.step();
+            return QTest::qWaitFor([&] { return sim.framesSimulated() > before; }, 20000);
+        };
+        QVERIFY(stepped());
+        QTRY_VERIFY(sim.currentFrame() && sim.currentFrame()->frame >= 1);
+        QVERIFY(sim.currentFrame()->domain.cells == coarse);
+        QVERIFY(!sim.previewUpres());
+        sim.setPreviewUpres(true);
+        QVERIFY(stepped());
+        QTRY_VERIFY(sim.currentFrame() && sim.currentFrame()->frame >= 1
+                    && sim.currentFrame()->domain.cells.x == 2 * coarse.x);
+        const FramePtr frame = sim.currentFrame();
+        QCOMPARE(frame->domain.cells.y, 2 * coarse.y);
+        QCOMPARE(frame->fields[int(DisplayField::Density)].size().x, 2 * coarse.x);
+    }
+
     void shreddingGetsATemperatureMask()
     {
         Document document;

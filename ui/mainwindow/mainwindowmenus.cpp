@@ -190,6 +190,14 @@ QComboBox *MainWindow::createViewMenu()
     connect(resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
     view->addAction(resetLayoutAction);
     view->addSeparator();
+    QAction *upres = newAction(this, "Preview &Upres", "actionPreviewUpres");
+    upres->setCheckable(true);
+    upres->setChecked(mSimulation->previewUpres());
+    upres->setStatusTip("Simulates the scene's upres (Simulation > Upres factor) in the window "
+                        "too: finer detail, slower; bakes always use it (docs/upres.md)");
+    connect(upres, &QAction::toggled, mSimulation, &SimulationController::setPreviewUpres);
+    view->addAction(upres);
+    view->addSeparator();
     addViewImageActions(view);
     return fieldCombo;
 }

@@ -667,6 +667,23 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
             c, label, [s, member = member] { return s().params.combustion.*member; },
             setS(combustion(member)), *param);
 
+    // Upres (smoke scheme; docs/upres.md): fine fields with sub-grid turbulence.
+    QFormLayout *u = section(layout, "Upres");
+    namespace up = sim::upresParams;
+    addInt(
+        u, "Upres factor", [s] { return s().params.upres.factor; },
+        setS([](S &x, int v) { x.params.upres.factor = v; }), up::factor);
+    using U = sim::UpresSettings;
+    auto upres = [](float U::*member) {
+        return [member](S &x, double v) { x.params.upres.*member = float(v); };
+    };
+    for (auto [label, member, param] : {std::tuple{"Upres strength", &U::strength, &up::strength},
+                                        {"Upres noise size", &U::size, &up::size},
+                                        {"Upres lifetime s", &U::lifetime, &up::lifetime}})
+        addDouble(
+            u, label, [s, member = member] { return s().params.upres.*member; },
+            setS(upres(member)), *param);
+
     // Ocean (ocean scheme; docs/ocean.md): the wave spectrum and the loop.
     QFormLayout *o = section(layout, "Ocean");
     namespace op = sim::oceanParams;

@@ -157,6 +157,18 @@ const Help kHelp[] = {
     {"Stam numbers", "", "float, or Q12.20 fixed point (stam scheme; docs/fixed-point.md)"},
     // Combustion
     {"Ignition temperature", "temperature above ambient", "fuel this hot burns"},
+    {"Upres factor", "fine cells per cell and axis",
+     "smoke scheme: density, temperature, dye and fire on a grid 2, 3 or 4 times finer, with "
+     "sub-grid turbulence; 1: off. Bakes use it; the window previews it with View > Preview "
+     "Upres (docs/upres.md)"},
+    {"Upres strength", "factor",
+     "scales the sub-grid turbulence (Kim et al.'s amplitude from the flow's finest band); 0: "
+     "the fine fields only follow the flow"},
+    {"Upres noise size", "units",
+     "wavelength of the largest noise octave; 0: two cells of the simulation"},
+    {"Upres lifetime s", "s",
+     "how long the noise follows the flow before it fades out for fresh noise: shorter is less "
+     "stretched"},
     {"Burn rate /s", "1/s", "a burning cell burns 1 - exp(-rate dt) of its fuel per step"},
     {"Heat release", "temperature per unit fuel", "heat made by burning"},
     {"Smoke per fuel", "density per unit fuel", "soot made by burning"},

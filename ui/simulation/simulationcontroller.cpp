@@ -195,7 +195,7 @@ void SimulationController::onDocumentChanged(bool reset)
         mCursor = 0;
         mHead = 0;
         newSpillFolder();
-        Q_EMIT loadScene(mDocument->scene());
+        Q_EMIT loadScene(simulatedScene());
         if (mPlaying)
             Q_EMIT runnerPlay();
         return;
@@ -212,7 +212,23 @@ void SimulationController::sendScene()
     if (!mScenePending)
         return;
     mScenePending = false;
-    Q_EMIT updateScene(mDocument->scene(), mFollowHead ? INT_MAX : mCursor);
+    Q_EMIT updateScene(simulatedScene(), mFollowHead ? INT_MAX : mCursor);
+}
+
+Scene SimulationController::simulatedScene() const
+{
+    Scene scene = mDocument->scene();
+    if (!mPreviewUpres)
+        scene.simulation.params.upres = sim::UpresSettings{};
+    return scene;
+}
+
+void SimulationController::setPreviewUpres(bool on)
+{
+    if (on == mPreviewUpres)
+        return;
+    mPreviewUpres = on;
+    onDocumentChanged(true);
 }
 
 void SimulationController::show(int frame)

@@ -51,6 +51,12 @@ public:
     const CacheSettings &cacheSettings() const { return mSettings; }
     /// Where the cache spills now (the session folder; it exists once a frame spilled).
     QString spillFolder() const { return mFolder ? mFolder->path() : QString(); }
+    /// Whether the window simulates the scene's upres (View > Preview Upres; docs/upres.md).
+    /// Off, it simulates at the scene's resolution alone, which is faster to iterate on; bakes
+    /// always use the scene's upres.
+    bool previewUpres() const { return mPreviewUpres; }
+    /// Switches the preview of upres; the simulation starts again from the first frame.
+    void setPreviewUpres(bool on);
 
 public slots:
     void play();
@@ -88,6 +94,8 @@ private:
     void onHeadChanged(int frame);
     void onDocumentChanged(bool reset);
     void sendScene();
+    /// The document's scene as the window simulates it: without upres unless previewed.
+    plume::Scene simulatedScene() const;
     void show(int frame);
     void playCached();
     void setPlaying(bool playing);
@@ -110,6 +118,7 @@ private:
     bool mPlaying = false; ///< what the user asked for
     bool mFollowHead = true;
     bool mScenePending = false;
+    bool mPreviewUpres = false;
 };
 
 } // namespace plume

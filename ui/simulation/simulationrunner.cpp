@@ -340,7 +340,7 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
     const sim::Solver &solver = mLoop.simulation().solver();
     frame->frame = mLoop.simulation().frame();
     frame->time = mLoop.simulation().time();
-    frame->domain = solver.domain();
+    frame->domain = solver.sampleDomain();
     frame->msPerStep = stats.milliseconds / std::max(1, stats.substeps);
     frame->activeShare = solver.activeShare();
     frame->substeps = stats.substeps;
@@ -418,13 +418,25 @@ FramePtr SimulationRunner::capture(const sim::FrameStats &stats) const
         }
         frame->maxParticleSpeed = fastest;
     }
+    // The solids are the simulation's cells; with upres each fine cell takes its cell's.
     const sim::FlagGrid &solids = mLoop.setup().solids;
+    const sim::Int3 c = solids.size();
+    const sim::Int3 f{n.x / std::max(c.x, 1), n.y / std::max(c.y, 1), n.z / std::max(c.z, 1)};
+    auto solidAt = [&](int i, int j, int k) { return solids.isSolid(i / f.x, j / f.y, k / f.z); };
     frame->solids.reshape({n.x, n.y, 1});
     for (int j = 0; j < n.y; ++j)
         for (int i = 0; i < n.x; ++i)
-            frame->solids.setSolid(i, j, 0, solids.isSolid(i, j, slice));
+            frame->solids.setSolid(i, j, 0, solidAt(i, j, slice));
     if (volume) {
-        volume->solids = solids;
+        if (f == sim::Int3{1, 1, 1}) {
+            volume->solids = solids;
+        } else {
+            volume->solids.reshape(n);
+            for (int k = 0; k < n.z; ++k)
+                for (int j = 0; j < n.y; ++j)
+                    for (int i = 0; i < n.x; ++i)
+                        volume->solids.setSolid(i, j, k, solidAt(i, j, k));
+        }
         frame->volume = std::move(volume);
     }
     return frame;
@@ -445,7 +457,7 @@ bool SimulationRunner::needsNewGrids(const Scene &a, const Scene &b)
 {
     const sim::SimParams &p = a.simulation.params, &q = b.simulation.params;
     return !(a.domain == b.domain) || p.scheme != q.scheme || p.stamNumeric != q.stamNumeric
-           || p.adaptiveDomain != q.adaptiveDomain;
+           || p.adaptiveDomain != q.adaptiveDomain || p.upres.factor != q.upres.factor;
 }
 
 } // namespace plume

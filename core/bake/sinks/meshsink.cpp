@@ -21,8 +21,8 @@ sim::Status writeMeshFrame(const sim::Solver &solver, const BakeSettings &settin
     } else {
         sim::ScalarGrid density;
         solver.sample(sim::FieldKind::Density, density);
-        if (sim::Status st = densitySurfaceMesh(density, solver.domain(), settings.levelSurfaceIso,
-                                                mesh);
+        if (sim::Status st = densitySurfaceMesh(density, solver.sampleDomain(),
+                                                settings.levelSurfaceIso, mesh);
             !st)
             return st;
         what = "density level surface at " + sim::formatNumber(settings.levelSurfaceIso);

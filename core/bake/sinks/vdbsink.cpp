@@ -13,7 +13,7 @@ namespace {
 sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
                        const std::filesystem::path &path)
 {
-    const sim::Int3 n = solver.domain().cells;
+    const sim::Int3 n = solver.sampleDomain().cells;
     sim::CellBox box = solver.fieldBox();
     if (settings.levelSurface || box == sim::CellBox{{0, 0, 0}, n})
         box = {};
@@ -32,7 +32,7 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
     sample(sim::FieldKind::VelocityY, vy);
     VdbFrame out;
     out.fieldBox = box;
-    out.domain = solver.domain();
+    out.domain = solver.sampleDomain();
     out.frame = frame;
     out.sceneName = settings.baseName;
     out.plumeVersion = settings.plumeVersion;
@@ -40,7 +40,7 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
     out.temperature = &temperature;
     out.velocityX = &vx;
     out.velocityY = &vy;
-    if (!solver.domain().is2D()) {
+    if (!solver.sampleDomain().is2D()) {
         sample(sim::FieldKind::VelocityZ, vz);
         out.velocityZ = &vz;
     }
