@@ -96,8 +96,7 @@ int runUpresBench(const std::string &sceneFile, int resolution, int warmup, int 
         const sim::Domain &f = runs[r]->solver().sampleDomain();
         std::printf("| %s | %d x %d x %d | %.1f | %.2f | %.2f | %.0f |\n",
                     r == 0 ? "off" : (std::to_string(r + 1) + "x").c_str(), f.cells.x, f.cells.y,
-                    f.cells.z, median(msPerStep[r]), median(ratio[r]),
-                    r == 0 ? 1.0 : boxShare[r],
+                    f.cells.z, median(msPerStep[r]), median(ratio[r]), r == 0 ? 1.0 : boxShare[r],
                     double(runs[r]->solver().memoryBytes()) / (1024.0 * 1024.0));
     }
     return 0;

@@ -467,7 +467,7 @@ private slots:
              {"plume-2d", "cylinder-2d", "logo-2d", "plume-3d", "vortex-3d", "torch-2d",
               "campfire-3d", "explosion-3d", "paddle-3d", "knot-smoke-3d", "lava-2d", "fireball-3d",
               "ground-explosion-3d", "candle-3d", "chimney-3d", "incense-3d", "dust-impact-3d",
-              "magic-swirl-3d"})
+              "magic-swirl-3d", "explosion-upres-3d"})
             QTest::newRow(s) << s;
     }
 

@@ -171,8 +171,9 @@ private slots:
                             mean[a] += x;
                             nyquist[a] += ((i + j + k) % 2 ? -x : x);
                             const int di = a == 0, dj = a == 1, dk = a == 2;
-                            div += 0.5 * (at(a, i + di, j + dj, k + dk)
-                                          - at(a, i - di, j - dj, k - dk));
+                            div += 0.5
+                                   * (at(a, i + di, j + dj, k + dk)
+                                      - at(a, i - di, j - dj, k - dk));
                         }
                         maxDiv = std::max(maxDiv, std::abs(div));
                     }
@@ -204,8 +205,8 @@ private slots:
             QVERIFY(f.cells == (Int3{48, 72, threeD ? 48 : 1}));
             QCOMPARE(f.cellSize, c.cellSize / 3.f);
             QVERIFY(f.origin == c.origin);
-            for (FieldKind kind : {FieldKind::Density, FieldKind::Temperature,
-                                   FieldKind::VelocityY, FieldKind::Solid, FieldKind::Pressure})
+            for (FieldKind kind : {FieldKind::Density, FieldKind::Temperature, FieldKind::VelocityY,
+                                   FieldKind::Solid, FieldKind::Pressure})
                 QVERIFY(field(s, kind).size() == f.cells);
             QVERIFY(s.fieldBox() == (CellBox{{0, 0, 0}, f.cells}));
             ScalarGrid part;

@@ -30,9 +30,9 @@ void blurAxis(std::vector<float> &g, int dims, int axis)
         for (int i = 0; i < kN; ++i)
             row[std::size_t(i)] = g[base + std::size_t(i) * stride];
         for (int i = 0; i < kN; ++i)
-            g[base + std::size_t(i) * stride] =
-                0.25f * row[std::size_t((i - 1) & kMask)] + 0.5f * row[std::size_t(i)]
-                + 0.25f * row[std::size_t((i + 1) & kMask)];
+            g[base + std::size_t(i) * stride] = 0.25f * row[std::size_t((i - 1) & kMask)]
+                                                + 0.5f * row[std::size_t(i)]
+                                                + 0.25f * row[std::size_t((i + 1) & kMask)];
     }
     (void)dims;
 }
@@ -76,7 +76,9 @@ NoiseTile::NoiseTile(bool threeD, std::uint32_t seed)
         mData.resize(2 * n * n);
         for (int j = 0; j < kN; ++j)
             for (int i = 0; i < kN; ++i) {
-                auto at = [&](int x, int y) { return psi[std::size_t(y & kMask) * n + (x & kMask)]; };
+                auto at = [&](int x, int y) {
+                    return psi[std::size_t(y & kMask) * n + (x & kMask)];
+                };
                 const std::size_t c = 2 * (std::size_t(j) * n + std::size_t(i));
                 mData[c] = 0.5f * (at(i, j + 1) - at(i, j - 1));
                 mData[c + 1] = -0.5f * (at(i + 1, j) - at(i - 1, j));

@@ -22,7 +22,7 @@ namespace plume::sim {
 class NoiseTile
 {
 public:
-    static constexpr int kSize = 64;        ///< samples per axis (a power of two)
+    static constexpr int kSize = 64;          ///< samples per axis (a power of two)
     static constexpr float kWavelength = 4.f; ///< typical feature size, samples
 
     NoiseTile() = default;
@@ -35,11 +35,15 @@ public:
     /// The noise at `p` (samples), trilinear, periodic. In 2D p.z is ignored and z is 0.
     Vec3 at(Vec3 p) const
     {
+        // Shifted by a whole number of tiles so that truncation floors (no call to floor in
+        // the inner loop); positions below -kBias wrap wrongly but stay in the tile.
         constexpr int m = kSize - 1;
-        const float fx = std::floor(p.x), fy = std::floor(p.y);
-        const int x0 = int(fx) & m, y0 = int(fy) & m;
+        constexpr float kBias = 64.f * kSize;
+        const float sx = p.x + kBias, sy = p.y + kBias;
+        const int ix = int(sx), iy = int(sy);
+        const int x0 = ix & m, y0 = iy & m;
         const int x1 = (x0 + 1) & m, y1 = (y0 + 1) & m;
-        const float tx = p.x - fx, ty = p.y - fy;
+        const float tx = sx - float(ix), ty = sy - float(iy);
         if (!mThreeD) {
             const float *r0 = &mData[std::size_t(y0 * kSize) * 2];
             const float *r1 = &mData[std::size_t(y1 * kSize) * 2];
@@ -51,9 +55,10 @@ public:
             }
             return out;
         }
-        const float fz = std::floor(p.z);
-        const int z0 = int(fz) & m, z1 = (z0 + 1) & m;
-        const float tz = p.z - fz;
+        const float sz = p.z + kBias;
+        const int iz = int(sz);
+        const int z0 = iz & m, z1 = (z0 + 1) & m;
+        const float tz = sz - float(iz);
         const std::size_t s = kSize;
         const float *c00 = &mData[3 * ((std::size_t(z0) * s + std::size_t(y0)) * s)];
         const float *c01 = &mData[3 * ((std::size_t(z0) * s + std::size_t(y1)) * s)];

@@ -12,9 +12,10 @@ namespace plume::sim {
 
 namespace {
 
-constexpr FieldKind kFieldKinds[UpresSolver::kFields] = {
-    FieldKind::Density, FieldKind::Temperature, FieldKind::DyeRed, FieldKind::DyeGreen,
-    FieldKind::DyeBlue, FieldKind::Fuel,        FieldKind::Flame};
+constexpr FieldKind kFieldKinds[UpresSolver::kFields] = {FieldKind::Density, FieldKind::Temperature,
+                                                         FieldKind::DyeRed,  FieldKind::DyeGreen,
+                                                         FieldKind::DyeBlue, FieldKind::Fuel,
+                                                         FieldKind::Flame};
 
 /// The fine field that holds `kind`, or -1.
 int fieldOf(FieldKind kind)
@@ -137,13 +138,14 @@ StepStats UpresSolver::step(float dt, double time)
     ensureFields();
     sampleCoarse();
     mBox = activeBox(dt);
+    markActiveCells(dt);
     advectCoordinates(dt, time);
     computeAmplitude();
     traceFine(dt, time);
     for (int f = 0; f < kFields; ++f) {
         if (!present(f))
             continue;
-        advectAndMatch(f);
+        match(f);
         clearLeftCells(f);
     }
     mPrevBox = mBox;
@@ -161,10 +163,12 @@ void UpresSolver::sampleCoarse()
         if (f == 1) {
             float *t = mCoarse[f].data();
             const float ambient = mParams.ambientTemperature;
-            forEachIndex(std::int64_t(mCoarse[f].count()), [&](std::int64_t n) { t[n] -= ambient; });
+            forEachIndex(std::int64_t(mCoarse[f].count()),
+                         [&](std::int64_t n) { t[n] -= ambient; });
         }
     }
-    const FieldKind velocity[3] = {FieldKind::VelocityX, FieldKind::VelocityY, FieldKind::VelocityZ};
+    const FieldKind velocity[3] = {FieldKind::VelocityX, FieldKind::VelocityY,
+                                   FieldKind::VelocityZ};
     for (int a = 0; a < 3; ++a)
         mInner->sample(velocity[a], mVelocity[a]);
 }
@@ -221,6 +225,52 @@ CellBox UpresSolver::activeBox(float dt) const
     return box;
 }
 
+void UpresSolver::markActiveCells(float dt)
+{
+    // Cells holding smoke, then grown by the margin and the step's travel along each axis in
+    // turn (a box-shaped neighbourhood), within the box.
+    const Domain &d = mInner->domain();
+    mActive.assign(std::size_t(d.cellCount()), 0);
+    if (mBox.empty())
+        return;
+    forEachBoxRow(mBox, [&](int j, int k) {
+        for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
+            bool active = false;
+            for (int f = 0; f < kFields && !active; ++f)
+                active = present(f) && std::abs(mCoarse[f](i, j, k)) > kActiveThreshold;
+            mActive[mCoarse[0].index(i, j, k)] = active ? 1 : 0;
+        }
+    });
+    const float travel = mInner->maxVelocity() * dt / d.cellSize;
+    const int grow = kMargin + int(std::ceil(std::min(travel, float(1 << 20))));
+    std::vector<std::uint8_t> grown(mActive.size());
+    for (int a = 0; a < d.dimensions(); ++a) {
+        const std::size_t stride = a == 0 ? 1
+                                          : (a == 1 ? mCoarse[0].strideY() : mCoarse[0].strideZ());
+        const bool periodic = d.boundary(a, false) == Boundary::Periodic;
+        const int n = d.cells[a];
+        forEachBoxRow(mBox, [&](int j, int k) {
+            for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
+                const Int3 c{i, j, k};
+                const std::size_t at = mCoarse[0].index(i, j, k);
+                std::uint8_t on = 0;
+                for (int o = -grow; o <= grow && !on; ++o) {
+                    int m = c[a] + o;
+                    if (m < 0 || m >= n) {
+                        if (!periodic)
+                            continue;
+                        m = (m % n + n) % n;
+                    }
+                    on = mActive[at
+                                 + std::size_t(std::ptrdiff_t(m - c[a]) * std::ptrdiff_t(stride))];
+                }
+                grown[at] = on;
+            }
+        });
+        mActive.swap(grown);
+    }
+}
+
 void UpresSolver::advectCoordinates(float dt, double time)
 {
     const Domain &d = mInner->domain();
@@ -260,8 +310,8 @@ void UpresSolver::advectCoordinates(float dt, double time)
                 if (k3D) {
                     const detail::Stencil s = detail::stencilAt<true>(map, from);
                     for (int a = 0; a < 3; ++a)
-                        mCoordsNext[a][c] =
-                            detail::interpolate<true>(mCoords[set][a].data(), s) + (from[a] - x[a]);
+                        mCoordsNext[a][c] = detail::interpolate<true>(mCoords[set][a].data(), s)
+                                            + (from[a] - x[a]);
                 } else {
                     const detail::Stencil s = detail::stencilAt<false>(map, from);
                     for (int a = 0; a < 2; ++a)
@@ -333,11 +383,19 @@ void UpresSolver::traceFine(float dt, double time)
     const Domain &d = mInner->domain();
     const CellBox fineBox = scaled(mBox, mFactor);
     const Int3 size = fineBox.size();
-    for (int a = 0; a < 3; ++a)
-        mDeparture[a].reshapeForOverwrite(mBox.empty() ? Int3{0, 0, 0} : size, kCellCentre);
+    int present[kFields], fields = 0;
+    for (int f = 0; f < kFields; ++f)
+        if (this->present(f)) {
+            present[fields++] = f;
+            mAdvected[f].reshapeForOverwrite(mBox.empty() ? Int3{0, 0, 0} : size, kCellCentre);
+        } else {
+            mAdvected[f] = ScalarGrid();
+        }
     if (mBox.empty())
         return;
+    const detail::GridMap fineMap = detail::gridMap(mFields[0], mFine);
     const bool k3D = !d.is2D();
+    const int axes = d.dimensions();
     const detail::GridMap map = detail::gridMap(mVelocity[0], d);
     const UpresSettings &up = mParams.upres;
     const float t1 = float(time + dt);
@@ -359,42 +417,83 @@ void UpresSolver::traceFine(float dt, double time)
     const Vec3 inv{1.f / float(mFactor.x), 1.f / float(mFactor.y), 1.f / float(mFactor.z)};
     const bool noise = up.strength > 0.f;
 
+    // The cell-centred grids read at each fine cell: velocity, amplitude, two coordinate sets.
+    const float *grids[10];
+    int count = 0;
+    for (int a = 0; a < axes; ++a)
+        grids[count++] = mVelocity[a].data();
+    const int amplitudeAt = count;
+    grids[count++] = mAmplitude.data();
+    const int coordsAt = count;
+    if (noise)
+        for (int set = 0; set < 2; ++set)
+            for (int a = 0; a < axes; ++a)
+                grids[count++] = mCoords[set][a].data();
+    // The coarse samples one fine row reads along x: from the first fine cell's lower
+    // neighbour to the last's upper one.
+    const int lo = detail::locate(map.axis[0], (float(fineBox.lo.x) + 0.5f) * inv.x).i0;
+    const int hi = detail::locate(map.axis[0], (float(fineBox.hi.x) - 0.5f) * inv.x).i1;
+    const int span = map.axis[0].periodic ? d.cells.x : std::max(lo, hi) + 1;
+
     forEachRow(size, [&](int jj, int kk) {
         const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
-        const std::size_t row = mDeparture[0].index(0, jj, kk);
+        // Each grid interpolated in y and z to this fine row: a line of coarse samples along x,
+        // from which each fine cell needs one lerp.
+        const detail::Lerp ly = detail::locate(map.axis[1], (float(J) + 0.5f) * inv.y);
+        const detail::Lerp lz = k3D ? detail::locate(map.axis[2], (float(K) + 0.5f) * inv.z)
+                                    : detail::Lerp{};
+        const std::size_t r00 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i0);
+        const std::size_t r01 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i0);
+        const std::size_t r10 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i1);
+        const std::size_t r11 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i1);
+        std::vector<float> lines(std::size_t(count) * std::size_t(span));
+        const int first = map.axis[0].periodic ? 0 : std::min(lo, hi);
+        for (int g = 0; g < count; ++g) {
+            const float *q = grids[g];
+            float *line = lines.data() + std::size_t(g) * std::size_t(span);
+            for (int i = first; i < span; ++i) {
+                const float a = q[r00 + std::size_t(i)]
+                                + ly.f * (q[r01 + std::size_t(i)] - q[r00 + std::size_t(i)]);
+                if (!k3D) {
+                    line[i] = a;
+                    continue;
+                }
+                const float b = q[r10 + std::size_t(i)]
+                                + ly.f * (q[r11 + std::size_t(i)] - q[r10 + std::size_t(i)]);
+                line[i] = a + lz.f * (b - a);
+            }
+        }
+        auto at = [&](int g, const detail::Lerp &lx) {
+            const float *line = lines.data() + std::size_t(g) * std::size_t(span);
+            return line[lx.i0] + lx.f * (line[lx.i1] - line[lx.i0]);
+        };
+        const std::size_t row = mAdvected[0].index(0, jj, kk);
+        const float y = (float(J) + 0.5f) * inv.y, z = (float(K) + 0.5f) * inv.z;
+        const std::uint8_t *active = mActive.data()
+                                     + mAmplitude.index(0, J / mFactor.y, K / mFactor.z);
         for (int ii = 0; ii < size.x; ++ii) {
             const int I = fineBox.lo.x + ii;
-            // The fine cell's centre in coarse cell coordinates.
-            const Vec3 x{(float(I) + 0.5f) * inv.x, (float(J) + 0.5f) * inv.y,
-                         (float(K) + 0.5f) * inv.z};
-            Vec3 u, c[2];
-            float amplitude;
-            if (k3D) {
-                const detail::Stencil s = detail::stencilAt<true>(map, x);
-                for (int a = 0; a < 3; ++a)
-                    u[a] = detail::interpolate<true>(mVelocity[a].data(), s);
-                amplitude = detail::interpolate<true>(mAmplitude.data(), s);
-                if (noise && amplitude > 0.f)
-                    for (int set = 0; set < 2; ++set)
-                        for (int a = 0; a < 3; ++a)
-                            c[set][a] = detail::interpolate<true>(mCoords[set][a].data(), s);
-            } else {
-                const detail::Stencil s = detail::stencilAt<false>(map, x);
-                for (int a = 0; a < 2; ++a)
-                    u[a] = detail::interpolate<false>(mVelocity[a].data(), s);
-                amplitude = detail::interpolate<false>(mAmplitude.data(), s);
-                if (noise && amplitude > 0.f)
-                    for (int set = 0; set < 2; ++set)
-                        for (int a = 0; a < 2; ++a)
-                            c[set][a] = detail::interpolate<false>(mCoords[set][a].data(), s);
+            if (!active[I / mFactor.x]) { // far from smoke: the fields are 0
+                for (int f = 0; f < fields; ++f)
+                    mAdvected[present[f]][row + std::size_t(ii)] = 0.f;
+                continue;
             }
+            // The fine cell's centre in coarse cell coordinates.
+            const Vec3 x{(float(I) + 0.5f) * inv.x, y, z};
+            const detail::Lerp lx = detail::locate(map.axis[0], x.x);
+            Vec3 u;
+            for (int a = 0; a < axes; ++a)
+                u[a] = at(a, lx);
+            const float amplitude = at(amplitudeAt, lx);
             if (noise && amplitude > 0.f) {
                 Vec3 n{};
                 for (int set = 0; set < 2; ++set) {
                     if (weight[set] <= 0.f)
                         continue;
                     // The noise coordinate: where this point was when the set started.
-                    const Vec3 p = x + c[set];
+                    Vec3 p = x;
+                    for (int a = 0; a < axes; ++a)
+                        p[a] += at(coordsAt + set * axes + a, lx);
                     for (int o = 0; o < octaves; ++o) {
                         const Vec3 q = p * octaveScale[o] + kTileOffset[set]
                                        + kOctaveOffset * float(o);
@@ -403,20 +502,31 @@ void UpresSolver::traceFine(float dt, double time)
                 }
                 u = u + n * amplitude;
             }
-            // Departure point in fine cell coordinates.
+            // Each fine field at the departure point (fine cell coordinates).
             const Vec3 from = x - u * toCells;
-            mDeparture[0][row + std::size_t(ii)] = from.x * float(mFactor.x);
-            mDeparture[1][row + std::size_t(ii)] = from.y * float(mFactor.y);
-            mDeparture[2][row + std::size_t(ii)] = k3D ? from.z * float(mFactor.z) : 0.5f;
+            const Vec3 p{from.x * float(mFactor.x), from.y * float(mFactor.y),
+                         k3D ? from.z * float(mFactor.z) : 0.5f};
+            if (k3D) {
+                const detail::Stencil st = detail::stencilAt<true>(fineMap, p);
+                for (int f = 0; f < fields; ++f)
+                    mAdvected[present[f]][row + std::size_t(ii)] =
+                        detail::interpolate<true>(mFields[present[f]].data(), st);
+            } else {
+                const detail::Stencil st = detail::stencilAt<false>(fineMap, p);
+                for (int f = 0; f < fields; ++f)
+                    mAdvected[present[f]][row + std::size_t(ii)] =
+                        detail::interpolate<false>(mFields[present[f]].data(), st);
+            }
         }
     });
 }
 
-void UpresSolver::advectAndMatch(int f)
+void UpresSolver::match(int f)
 {
     const Domain &d = mInner->domain();
     ScalarGrid &field = mFields[f];
     const ScalarGrid &coarse = mCoarse[f];
+    const ScalarGrid &advected = mAdvected[f];
     mDifference.reshape(d.cells, kCellCentre, 0.f);
     if (mBox.empty())
         return;
@@ -424,22 +534,7 @@ void UpresSolver::advectAndMatch(int f)
     const CellBox fineBox = scaled(mBox, mFactor);
     const Int3 size = fineBox.size();
 
-    // 1. Each fine cell takes the field at its departure point.
-    mAdvected.reshapeForOverwrite(size, kCellCentre);
-    const detail::GridMap fineMap = detail::gridMap(field, mFine);
-    forEachRow(size, [&](int jj, int kk) {
-        const std::size_t row = mAdvected.index(0, jj, kk);
-        for (int ii = 0; ii < size.x; ++ii) {
-            const std::size_t n = row + std::size_t(ii);
-            const Vec3 p{mDeparture[0][n], mDeparture[1][n], mDeparture[2][n]};
-            mAdvected[n] = k3D ? detail::interpolate<true>(field.data(),
-                                                           detail::stencilAt<true>(fineMap, p))
-                               : detail::interpolate<false>(field.data(),
-                                                            detail::stencilAt<false>(fineMap, p));
-        }
-    });
-
-    // 2. Per cell of the box: the solver's value minus the mean of its fine cells.
+    // Per cell of the box: the solver's value minus the mean of its traced fine cells.
     const Int3 F = mFactor;
     const float perCell = 1.f / float(F.volume());
     forEachBoxRow(mBox, [&](int j, int k) {
@@ -447,10 +542,10 @@ void UpresSolver::advectAndMatch(int f)
             float sum = 0.f;
             for (int c = 0; c < F.z; ++c)
                 for (int b = 0; b < F.y; ++b) {
-                    const float *r = mAdvected.data()
-                                     + mAdvected.index((i - mBox.lo.x) * F.x,
-                                                       (j - mBox.lo.y) * F.y + b,
-                                                       (k - mBox.lo.z) * F.z + c);
+                    const float *r = advected.data()
+                                     + advected.index((i - mBox.lo.x) * F.x,
+                                                      (j - mBox.lo.y) * F.y + b,
+                                                      (k - mBox.lo.z) * F.z + c);
                     for (int a = 0; a < F.x; ++a)
                         sum += r[a];
                 }
@@ -474,30 +569,46 @@ void UpresSolver::advectAndMatch(int f)
         return double(m);
     });
 
-    // 3. The fine field: traced value plus the interpolated difference, clamped; 0 in solids.
+    // The fine field: traced value plus the interpolated difference, clamped; 0 in solids.
+    // The difference is interpolated in y and z once per fine row, then in x per cell.
     const FlagGrid &solids = mInner->solids();
     const bool anySolid = solids.anySolid();
-    const detail::GridMap coarseMap = detail::gridMap(mDifference, d);
+    const detail::GridMap map = detail::gridMap(mDifference, d);
     const Vec3 inv{1.f / float(F.x), 1.f / float(F.y), 1.f / float(F.z)};
     const float lower = float(lo), upper = float(hi);
+    const int nx = d.cells.x;
     forEachRow(size, [&](int jj, int kk) {
         const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
-        const std::size_t src = mAdvected.index(0, jj, kk);
+        const detail::Lerp ly = detail::locate(map.axis[1], (float(J) + 0.5f) * inv.y);
+        const detail::Lerp lz = k3D ? detail::locate(map.axis[2], (float(K) + 0.5f) * inv.z)
+                                    : detail::Lerp{};
+        const float *q = mDifference.data();
+        const std::size_t r00 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i0);
+        const std::size_t r01 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i0);
+        const std::size_t r10 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i1);
+        const std::size_t r11 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i1);
+        std::vector<float> line(static_cast<std::size_t>(nx));
+        for (int i = 0; i < nx; ++i) {
+            const float a = q[r00 + std::size_t(i)]
+                            + ly.f * (q[r01 + std::size_t(i)] - q[r00 + std::size_t(i)]);
+            const float b = k3D ? q[r10 + std::size_t(i)]
+                                      + ly.f * (q[r11 + std::size_t(i)] - q[r10 + std::size_t(i)])
+                                : a;
+            line[std::size_t(i)] = a + lz.f * (b - a);
+        }
+        const std::size_t src = advected.index(0, jj, kk);
         float *out = field.data() + field.index(fineBox.lo.x, J, K);
+        const std::uint8_t *active = mActive.data() + coarse.index(0, J / F.y, K / F.z);
         for (int ii = 0; ii < size.x; ++ii) {
             const int I = fineBox.lo.x + ii;
-            if (anySolid && solids.isSolid(I / F.x, J / F.y, K / F.z)) {
+            if (!active[I / F.x] || (anySolid && solids.isSolid(I / F.x, J / F.y, K / F.z))) {
                 out[ii] = 0.f;
                 continue;
             }
-            const Vec3 x{(float(I) + 0.5f) * inv.x, (float(J) + 0.5f) * inv.y,
-                         (float(K) + 0.5f) * inv.z};
-            const float correction =
-                k3D ? detail::interpolate<true>(mDifference.data(),
-                                                detail::stencilAt<true>(coarseMap, x))
-                    : detail::interpolate<false>(mDifference.data(),
-                                                 detail::stencilAt<false>(coarseMap, x));
-            out[ii] = std::clamp(mAdvected[src + std::size_t(ii)] + correction, lower, upper);
+            const detail::Lerp lx = detail::locate(map.axis[0], (float(I) + 0.5f) * inv.x);
+            const float correction = line[std::size_t(lx.i0)]
+                                     + lx.f * (line[std::size_t(lx.i1)] - line[std::size_t(lx.i0)]);
+            out[ii] = std::clamp(advected[src + std::size_t(ii)] + correction, lower, upper);
         }
     });
 }
@@ -607,10 +718,11 @@ std::size_t UpresSolver::memoryBytes() const
     for (int a = 0; a < 3; ++a) {
         add(mVelocity[a]);
         add(mCoordsNext[a]);
-        add(mDeparture[a]);
     }
     add(mAmplitude);
-    add(mAdvected);
+    bytes += mActive.capacity();
+    for (const ScalarGrid &g : mAdvected)
+        add(g);
     add(mDifference);
     return bytes;
 }
@@ -618,9 +730,10 @@ std::size_t UpresSolver::memoryBytes() const
 std::vector<StateField> UpresSolver::stateFields()
 {
     std::vector<StateField> fields = mInner->stateFields();
-    static constexpr const char *kNames[kFields] = {
-        "upres-density",   "upres-temperature", "upres-dye-red", "upres-dye-green",
-        "upres-dye-blue",  "upres-fuel",        "upres-flame"};
+    static constexpr const char *kNames[kFields] = {"upres-density",  "upres-temperature",
+                                                    "upres-dye-red",  "upres-dye-green",
+                                                    "upres-dye-blue", "upres-fuel",
+                                                    "upres-flame"};
     static constexpr int kGroup[kFields] = {0, 0, 101, 101, 101, 102, 102};
     const Int3 n = mFine.cells;
     for (int f = 0; f < kFields; ++f)
@@ -629,13 +742,15 @@ std::vector<StateField> UpresSolver::stateFields()
                           .size = n,
                           .optional = kGroup[f] != 0,
                           .group = kGroup[f]});
-    static constexpr const char *kCoordNames[2][3] = {
-        {"upres-coords-a-x", "upres-coords-a-y", "upres-coords-a-z"},
-        {"upres-coords-b-x", "upres-coords-b-y", "upres-coords-b-z"}};
+    static constexpr const char *kCoordNames[2][3] = {{"upres-coords-a-x", "upres-coords-a-y",
+                                                       "upres-coords-a-z"},
+                                                      {"upres-coords-b-x", "upres-coords-b-y",
+                                                       "upres-coords-b-z"}};
     const Domain &d = mInner->domain();
     for (int set = 0; set < 2; ++set)
         for (int a = 0; a < d.dimensions(); ++a)
-            fields.push_back({.name = kCoordNames[set][a], .grid = &mCoords[set][a], .size = d.cells});
+            fields.push_back(
+                {.name = kCoordNames[set][a], .grid = &mCoords[set][a], .size = d.cells});
     return fields;
 }
 

@@ -5,6 +5,7 @@
 #include <core/sim/numerics/noisetile.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,14 +32,15 @@ namespace plume::sim {
 ///    result is kept within the solver's range. The fine fields so hold the same smoke per cell
 ///    as the simulation (its sources, burning and dissipation) with sub-cell detail on top.
 ///
-/// Work and the fine fields' non-zero values stay in a box around the smoke (cells where any
-/// field is above kActiveThreshold, grown by kMargin cells and the step's travel); the fine
-/// fields are zero outside it. Results are identical across thread counts; checkpoints hold the
+/// Work and the fine fields' non-zero values stay near the smoke: in a box around the cells
+/// where any field is above kActiveThreshold, grown by kMargin cells and the step's travel, and
+/// within it in the cells that close to such a cell along each axis; the fine fields are zero
+/// elsewhere. Results are identical across thread counts; checkpoints hold the
 /// wrapped solver's state, the fine fields and the noise coordinates.
 class UpresSolver final : public Solver
 {
 public:
-    static constexpr float kActiveThreshold = 1e-6f;
+    static constexpr float kActiveThreshold = 1e-4f;
     static constexpr int kMargin = 2;
     static constexpr int kFields = 7; ///< density, temperature, dye r g b, fuel, flame
 
@@ -87,10 +89,14 @@ private:
     void sampleCoarse();
     /// The coarse cells to work in this step (see the class comment).
     CellBox activeBox(float dt) const;
+    /// mActive: the cells of the box within the margin and the step's travel of smoke.
+    void markActiveCells(float dt);
     void advectCoordinates(float dt, double time);
     void computeAmplitude();
+    /// Traces each fine cell of the box back and takes every fine field there (mAdvected).
     void traceFine(float dt, double time);
-    void advectAndMatch(int f);
+    /// Matches traced field f to the solver's (step 5 of the class comment) into mFields[f].
+    void match(int f);
     /// Zeroes fine field f in the cells of mPrevBox outside mBox.
     void clearLeftCells(int f);
 
@@ -110,12 +116,14 @@ private:
 
     // Scratch, rewritten every step.
     ScalarGrid mCoarse[kFields];
-    ScalarGrid mVelocity[3];          ///< the solver's cell-centre velocity, world units / s
-    ScalarGrid mAmplitude;            ///< turbulence amplitude per cell, world units / s
-    ScalarGrid mCoordsNext[3];        ///< a coordinate set being advected
-    ScalarGrid mDeparture[3];         ///< each fine cell's departure point, fine cells
-    ScalarGrid mAdvected;             ///< one fine field traced back
-    ScalarGrid mDifference;           ///< solver's field minus the fine one's cell mean
+    ScalarGrid mVelocity[3];       ///< the solver's cell-centre velocity, world units / s
+    ScalarGrid mAmplitude;         ///< turbulence amplitude per cell, world units / s
+    ScalarGrid mCoordsNext[3];     ///< a coordinate set being advected
+    ScalarGrid mAdvected[kFields]; ///< each fine field traced back, over the box
+    ScalarGrid mDifference;        ///< solver's field minus the fine one's cell mean
+    /// 1 for cells near smoke (markActiveCells): only their fine cells are traced and matched,
+    /// the others' fine values are 0.
+    std::vector<std::uint8_t> mActive;
 };
 
 } // namespace plume::sim
