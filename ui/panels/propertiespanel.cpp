@@ -672,17 +672,19 @@ void PropertiesPanel::buildSimulation(QVBoxLayout *layout)
     namespace up = sim::upresParams;
     addInt(
         u, "Upres factor", [s] { return s().params.upres.factor; },
-        setS([](S &x, int v) { x.params.upres.factor = v; }), up::factor);
+        setS([](S &x, int v) { x.params.upres.factor = v; }), renamed(up::factor, "upresFactor"));
     using U = sim::UpresSettings;
     auto upres = [](float U::*member) {
         return [member](S &x, double v) { x.params.upres.*member = float(v); };
     };
-    for (auto [label, member, param] : {std::tuple{"Upres strength", &U::strength, &up::strength},
-                                        {"Upres noise size", &U::size, &up::size},
-                                        {"Upres lifetime s", &U::lifetime, &up::lifetime}})
+    // Named apart from the domain's size and the items' strength (editors are named by key).
+    for (auto [label, member, param] :
+         {std::tuple{"Upres strength", &U::strength, renamed(up::strength, "upresStrength")},
+          {"Upres noise size", &U::size, renamed(up::size, "upresSize")},
+          {"Upres lifetime s", &U::lifetime, renamed(up::lifetime, "upresLifetime")}})
         addDouble(
             u, label, [s, member = member] { return s().params.upres.*member; },
-            setS(upres(member)), *param);
+            setS(upres(member)), param);
 
     // Ocean (ocean scheme; docs/ocean.md): the wave spectrum and the loop.
     QFormLayout *o = section(layout, "Ocean");
