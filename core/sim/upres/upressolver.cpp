@@ -416,6 +416,9 @@ void UpresSolver::traceFine(float dt, double time)
     const float toCells = dt / d.cellSize;
     const Vec3 inv{1.f / float(mFactor.x), 1.f / float(mFactor.y), 1.f / float(mFactor.z)};
     const bool noise = up.strength > 0.f;
+    // Below this amplitude the noise moves a fine cell's departure point less than 1 % of a fine
+    // cell (the tile's vectors are at most about 3 long), so it is not read.
+    const float minAmplitude = 0.01f * d.cellSize * inv.x / (3.f * std::max(dt, 1e-30f));
 
     // The cell-centred grids read at each fine cell: velocity, amplitude, two coordinate sets.
     const float *grids[10];
@@ -485,7 +488,7 @@ void UpresSolver::traceFine(float dt, double time)
             for (int a = 0; a < axes; ++a)
                 u[a] = at(a, lx);
             const float amplitude = at(amplitudeAt, lx);
-            if (noise && amplitude > 0.f) {
+            if (noise && amplitude > minAmplitude) {
                 Vec3 n{};
                 for (int set = 0; set < 2; ++set) {
                     if (weight[set] <= 0.f)
