@@ -443,6 +443,27 @@ private slots:
                        3 + 3 + 1 + 4 + 3 + 5 + 3 + 4 + 3 + 6 + 7 + 2);
     }
 
+    // So do the upres editors, named apart from the domain's size and the items' strength.
+    void panelUpresSpinBoxesFollowTables()
+    {
+        Document document;
+        PropertiesPanel panel(&document);
+        namespace up = sim::upresParams;
+        const auto named = [](const char *name, const Param &p) {
+            Param renamed = p;
+            renamed.key = name;
+            return renamed;
+        };
+        checkSpinBoxes(&panel,
+                       {named("upresStrength", up::strength), named("upresSize", up::size),
+                        named("upresLifetime", up::lifetime)},
+                       3);
+        auto *factor = panel.findChild<QSpinBox *>("upresFactor");
+        QVERIFY(factor);
+        QCOMPARE(factor->minimum(), 1);
+        QCOMPARE(factor->maximum(), 4);
+    }
+
     // So do the item editors of a mesh obstacle: item rotation and scale, the model's
     // translation, rotation and scale, and the shell thickness (renamed where keys repeat).
     void panelItemSpinBoxesFollowTables()
