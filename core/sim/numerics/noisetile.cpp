@@ -86,7 +86,7 @@ NoiseTile::NoiseTile(bool threeD, std::uint32_t seed)
     } else {
         const std::vector<float> psi[3] = {bandNoise(3, seed, 0), bandNoise(3, seed, 1),
                                            bandNoise(3, seed, 2)};
-        mData.resize(3 * n * n * n);
+        mData.assign(4 * n * n * n, 0.f);
         for (int k = 0; k < kN; ++k)
             for (int j = 0; j < kN; ++j)
                 for (int i = 0; i < kN; ++i) {
@@ -100,18 +100,18 @@ NoiseTile::NoiseTile(bool threeD, std::uint32_t seed)
                         return 0.5f
                                * (at(c, i + dx, j + dy, k + dz) - at(c, i - dx, j - dy, k - dz));
                     };
-                    const std::size_t c = 3 * ((std::size_t(k) * n + std::size_t(j)) * n + i);
+                    const std::size_t c = 4 * ((std::size_t(k) * n + std::size_t(j)) * n + i);
                     mData[c] = d(2, 1) - d(1, 2);
                     mData[c + 1] = d(0, 2) - d(2, 0);
                     mData[c + 2] = d(1, 0) - d(0, 1);
                 }
     }
     // Root-mean-square length 1.
-    const int comps = threeD ? 3 : 2;
+    const std::size_t stride = threeD ? 4 : 2; // the 3D padding is 0 and adds nothing
     double sum = 0.0;
     for (float v : mData)
         sum += double(v) * double(v);
-    const double samples = double(mData.size() / std::size_t(comps));
+    const double samples = double(mData.size() / stride);
     const float scale = sum > 0.0 ? float(1.0 / std::sqrt(sum / samples)) : 0.f;
     for (float &v : mData)
         v *= scale;

@@ -61,7 +61,7 @@ std::uint64_t upresMemoryBytes(const Domain &domain, int factor)
                                * std::uint64_t(domain.is2D() ? 1 : factor);
     // The noise tile: NoiseTile::kSize^3 vectors (a square of 2D vectors in 2D).
     const std::uint64_t side = NoiseTile::kSize;
-    const std::uint64_t tile = domain.is2D() ? side * side * 2 * 4 : side * side * side * 3 * 4;
+    const std::uint64_t tile = domain.is2D() ? side * side * 2 * 4 : side * side * side * 4 * 4;
     return fine * (7 + 7) * 4 + cells * (6 + 12) * 4 + tile;
 }
 
