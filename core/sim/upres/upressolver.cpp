@@ -137,8 +137,7 @@ StepStats UpresSolver::step(float dt, double time)
     const StepStats stats = mInner->step(dt, time);
     ensureFields();
     sampleCoarse();
-    mBox = activeBox(dt);
-    markActiveCells(dt);
+    findSmoke(dt);
     advectCoordinates(dt, time);
     computeAmplitude();
     traceFine(dt, time);
@@ -173,30 +172,34 @@ void UpresSolver::sampleCoarse()
         mInner->sample(velocity[a], mVelocity[a]);
 }
 
-CellBox UpresSolver::activeBox(float dt) const
+void UpresSolver::findSmoke(float dt)
 {
+    // 1. The cells holding smoke (any field above kActiveThreshold), and per row of the search
+    //    box the lowest and highest of them, combined in order (the box does not depend on how
+    //    rows were shared out).
     const Domain &d = mInner->domain();
+    mActive.assign(std::size_t(d.cellCount()), 0);
+    mBox = {};
     const CellBox search = mInner->fieldBox();
     if (search.empty())
-        return {};
-    // Per row of the search box: the lowest and highest active i (or none), then combined in
-    // order (the result does not depend on how rows were shared out).
+        return;
     const Int3 n = search.size();
     std::vector<Int3> rowRange(std::size_t(n.y) * std::size_t(n.z), Int3{-1, -1, 0});
-    forEachRow(n, [&](int jj, int kk) {
-        const int j = search.lo.y + jj, k = search.lo.z + kk;
+    forEachBoxRow(search, [&](int j, int k) {
         int lo = -1, hi = -1;
         for (int i = search.lo.x; i < search.hi.x; ++i) {
-            bool active = false;
-            for (int f = 0; f < kFields && !active; ++f)
-                active = present(f) && std::abs(mCoarse[f](i, j, k)) > kActiveThreshold;
-            if (active) {
-                if (lo < 0)
-                    lo = i;
-                hi = i;
-            }
+            bool smoke = false;
+            for (int f = 0; f < kFields && !smoke; ++f)
+                smoke = present(f) && std::abs(mCoarse[f](i, j, k)) > kActiveThreshold;
+            if (!smoke)
+                continue;
+            mActive[mCoarse[0].index(i, j, k)] = 1;
+            if (lo < 0)
+                lo = i;
+            hi = i;
         }
-        rowRange[std::size_t(kk) * std::size_t(n.y) + std::size_t(jj)] = {lo, hi, 0};
+        rowRange[std::size_t(k - search.lo.z) * std::size_t(n.y) + std::size_t(j - search.lo.y)] = {
+            lo, hi, 0};
     });
     CellBox box{{d.cells.x, d.cells.y, d.cells.z}, {0, 0, 0}};
     for (int kk = 0; kk < n.z; ++kk)
@@ -210,9 +213,10 @@ CellBox UpresSolver::activeBox(float dt) const
                       std::max(box.hi.z, search.lo.z + kk + 1)};
         }
     if (box.empty())
-        return {};
-    // Grow by the margin and the distance the fastest flow covers in the step (the noise adds
-    // less than the flow's finest band, which the margin covers).
+        return;
+
+    // 2. The box: grown by the margin and the distance the fastest flow covers in the step (the
+    //    noise adds less than the flow's finest band, which the margin covers).
     const float travel = mInner->maxVelocity() * dt / d.cellSize;
     const int grow = kMargin + int(std::ceil(std::min(travel, float(1 << 20))));
     for (int a = 0; a < d.dimensions(); ++a) {
@@ -222,33 +226,16 @@ CellBox UpresSolver::activeBox(float dt) const
     }
     if (d.is2D())
         box.lo.z = 0, box.hi.z = 1;
-    return box;
-}
+    mBox = box;
 
-void UpresSolver::markActiveCells(float dt)
-{
-    // Cells holding smoke, then grown by the margin and the step's travel along each axis in
-    // turn (a box-shaped neighbourhood), within the box.
-    const Domain &d = mInner->domain();
-    mActive.assign(std::size_t(d.cellCount()), 0);
-    if (mBox.empty())
-        return;
-    forEachBoxRow(mBox, [&](int j, int k) {
-        for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
-            bool active = false;
-            for (int f = 0; f < kFields && !active; ++f)
-                active = present(f) && std::abs(mCoarse[f](i, j, k)) > kActiveThreshold;
-            mActive[mCoarse[0].index(i, j, k)] = active ? 1 : 0;
-        }
-    });
-    const float travel = mInner->maxVelocity() * dt / d.cellSize;
-    const int grow = kMargin + int(std::ceil(std::min(travel, float(1 << 20))));
+    // 3. The active cells: the smoke grown as far within the box, along each axis in turn (a
+    //    box-shaped neighbourhood).
     std::vector<std::uint8_t> grown(mActive.size());
     for (int a = 0; a < d.dimensions(); ++a) {
         const std::size_t stride = a == 0 ? 1
                                           : (a == 1 ? mCoarse[0].strideY() : mCoarse[0].strideZ());
         const bool periodic = d.boundary(a, false) == Boundary::Periodic;
-        const int n = d.cells[a];
+        const int cells = d.cells[a];
         forEachBoxRow(mBox, [&](int j, int k) {
             for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
                 const Int3 c{i, j, k};
@@ -256,10 +243,10 @@ void UpresSolver::markActiveCells(float dt)
                 std::uint8_t on = 0;
                 for (int o = -grow; o <= grow && !on; ++o) {
                     int m = c[a] + o;
-                    if (m < 0 || m >= n) {
+                    if (m < 0 || m >= cells) {
                         if (!periodic)
                             continue;
-                        m = (m % n + n) % n;
+                        m = (m % cells + cells) % cells;
                     }
                     on = mActive[at
                                  + std::size_t(std::ptrdiff_t(m - c[a]) * std::ptrdiff_t(stride))];
@@ -383,10 +370,10 @@ void UpresSolver::traceFine(float dt, double time)
     const Domain &d = mInner->domain();
     const CellBox fineBox = scaled(mBox, mFactor);
     const Int3 size = fineBox.size();
-    int present[kFields], fields = 0;
+    int traced[kFields], fields = 0; // the fields that exist
     for (int f = 0; f < kFields; ++f)
-        if (this->present(f)) {
-            present[fields++] = f;
+        if (present(f)) {
+            traced[fields++] = f;
             mAdvected[f].reshapeForOverwrite(mBox.empty() ? Int3{0, 0, 0} : size, kCellCentre);
         } else {
             mAdvected[f] = ScalarGrid();
@@ -478,7 +465,7 @@ void UpresSolver::traceFine(float dt, double time)
             const int I = fineBox.lo.x + ii;
             if (!active[I / mFactor.x]) { // far from smoke: the fields are 0
                 for (int f = 0; f < fields; ++f)
-                    mAdvected[present[f]][row + std::size_t(ii)] = 0.f;
+                    mAdvected[traced[f]][row + std::size_t(ii)] = 0.f;
                 continue;
             }
             // The fine cell's centre in coarse cell coordinates.
@@ -512,13 +499,13 @@ void UpresSolver::traceFine(float dt, double time)
             if (k3D) {
                 const detail::Stencil st = detail::stencilAt<true>(fineMap, p);
                 for (int f = 0; f < fields; ++f)
-                    mAdvected[present[f]][row + std::size_t(ii)] =
-                        detail::interpolate<true>(mFields[present[f]].data(), st);
+                    mAdvected[traced[f]][row + std::size_t(ii)] =
+                        detail::interpolate<true>(mFields[traced[f]].data(), st);
             } else {
                 const detail::Stencil st = detail::stencilAt<false>(fineMap, p);
                 for (int f = 0; f < fields; ++f)
-                    mAdvected[present[f]][row + std::size_t(ii)] =
-                        detail::interpolate<false>(mFields[present[f]].data(), st);
+                    mAdvected[traced[f]][row + std::size_t(ii)] =
+                        detail::interpolate<false>(mFields[traced[f]].data(), st);
             }
         }
     });

@@ -87,10 +87,9 @@ private:
     void ensureFields();
     /// The solver's fields (relative to ambient for temperature) and velocity at its cells.
     void sampleCoarse();
-    /// The coarse cells to work in this step (see the class comment).
-    CellBox activeBox(float dt) const;
-    /// mActive: the cells of the box within the margin and the step's travel of smoke.
-    void markActiveCells(float dt);
+    /// mBox and mActive: the box around the cells holding smoke and, within it, the cells as
+    /// near to them as the margin and the step's travel (see the class comment).
+    void findSmoke(float dt);
     void advectCoordinates(float dt, double time);
     void computeAmplitude();
     /// Traces each fine cell of the box back and takes every fine field there (mAdvected).
@@ -121,7 +120,7 @@ private:
     ScalarGrid mCoordsNext[3];     ///< a coordinate set being advected
     ScalarGrid mAdvected[kFields]; ///< each fine field traced back, over the box
     ScalarGrid mDifference;        ///< solver's field minus the fine one's cell mean
-    /// 1 for cells near smoke (markActiveCells): only their fine cells are traced and matched,
+    /// 1 for cells near smoke (findSmoke): only their fine cells are traced and matched,
     /// the others' fine values are 0.
     std::vector<std::uint8_t> mActive;
 };
