@@ -68,6 +68,44 @@ bool contains(const CellBox &b, int i, int j, int k)
     return i >= b.lo.x && i < b.hi.x && j >= b.lo.y && j < b.hi.y && k >= b.lo.z && k < b.hi.z;
 }
 
+/// The four rows of a cell-centred coarse grid around a fine row at coarse coordinates (y, z),
+/// and the weights between them: each grid interpolated in y and z once per fine row becomes a
+/// line along x from which every fine cell takes one lerp.
+struct RowStencil
+{
+    std::size_t r00 = 0, r01 = 0, r10 = 0, r11 = 0;
+    float fy = 0.f, fz = 0.f;
+    bool k3D = true;
+
+    RowStencil(const detail::GridMap &map, float y, float z, bool threeD)
+        : k3D(threeD)
+    {
+        const detail::Lerp ly = detail::locate(map.axis[1], y);
+        const detail::Lerp lz = k3D ? detail::locate(map.axis[2], z) : detail::Lerp{};
+        r00 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i0);
+        r01 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i0);
+        r10 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i1);
+        r11 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i1);
+        fy = ly.f;
+        fz = lz.f;
+    }
+
+    /// line[i] for i in [first, end): grid `q` interpolated in y and z at x sample i.
+    void line(const float *q, int first, int end, float *line) const
+    {
+        for (int i = first; i < end; ++i) {
+            const std::size_t x = std::size_t(i);
+            const float a = q[r00 + x] + fy * (q[r01 + x] - q[r00 + x]);
+            if (!k3D) {
+                line[i] = a;
+                continue;
+            }
+            const float b = q[r10 + x] + fy * (q[r11 + x] - q[r10 + x]);
+            line[i] = a + fz * (b - a);
+        }
+    }
+};
+
 } // namespace
 
 Domain UpresSolver::fineDomainOf(const Domain &domain, int factor)
@@ -427,32 +465,12 @@ void UpresSolver::traceFine(float dt, double time)
 
     forEachRow(size, [&](int jj, int kk) {
         const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
-        // Each grid interpolated in y and z to this fine row: a line of coarse samples along x,
-        // from which each fine cell needs one lerp.
-        const detail::Lerp ly = detail::locate(map.axis[1], (float(J) + 0.5f) * inv.y);
-        const detail::Lerp lz = k3D ? detail::locate(map.axis[2], (float(K) + 0.5f) * inv.z)
-                                    : detail::Lerp{};
-        const std::size_t r00 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i0);
-        const std::size_t r01 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i0);
-        const std::size_t r10 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i1);
-        const std::size_t r11 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i1);
+        // Each grid interpolated in y and z to this fine row: a line of coarse samples along x.
+        const RowStencil rows(map, (float(J) + 0.5f) * inv.y, (float(K) + 0.5f) * inv.z, k3D);
         std::vector<float> lines(std::size_t(count) * std::size_t(span));
         const int first = map.axis[0].periodic ? 0 : std::min(lo, hi);
-        for (int g = 0; g < count; ++g) {
-            const float *q = grids[g];
-            float *line = lines.data() + std::size_t(g) * std::size_t(span);
-            for (int i = first; i < span; ++i) {
-                const float a = q[r00 + std::size_t(i)]
-                                + ly.f * (q[r01 + std::size_t(i)] - q[r00 + std::size_t(i)]);
-                if (!k3D) {
-                    line[i] = a;
-                    continue;
-                }
-                const float b = q[r10 + std::size_t(i)]
-                                + ly.f * (q[r11 + std::size_t(i)] - q[r10 + std::size_t(i)]);
-                line[i] = a + lz.f * (b - a);
-            }
-        }
+        for (int g = 0; g < count; ++g)
+            rows.line(grids[g], first, span, lines.data() + std::size_t(g) * std::size_t(span));
         auto at = [&](int g, const detail::Lerp &lx) {
             const float *line = lines.data() + std::size_t(g) * std::size_t(span);
             return line[lx.i0] + lx.f * (line[lx.i1] - line[lx.i0]);
@@ -569,23 +587,9 @@ void UpresSolver::match(int f)
     const int nx = d.cells.x;
     forEachRow(size, [&](int jj, int kk) {
         const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
-        const detail::Lerp ly = detail::locate(map.axis[1], (float(J) + 0.5f) * inv.y);
-        const detail::Lerp lz = k3D ? detail::locate(map.axis[2], (float(K) + 0.5f) * inv.z)
-                                    : detail::Lerp{};
-        const float *q = mDifference.data();
-        const std::size_t r00 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i0);
-        const std::size_t r01 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i0);
-        const std::size_t r10 = map.sy * std::size_t(ly.i0) + map.sz * std::size_t(lz.i1);
-        const std::size_t r11 = map.sy * std::size_t(ly.i1) + map.sz * std::size_t(lz.i1);
+        const RowStencil rows(map, (float(J) + 0.5f) * inv.y, (float(K) + 0.5f) * inv.z, k3D);
         std::vector<float> line(static_cast<std::size_t>(nx));
-        for (int i = 0; i < nx; ++i) {
-            const float a = q[r00 + std::size_t(i)]
-                            + ly.f * (q[r01 + std::size_t(i)] - q[r00 + std::size_t(i)]);
-            const float b = k3D ? q[r10 + std::size_t(i)]
-                                      + ly.f * (q[r11 + std::size_t(i)] - q[r10 + std::size_t(i)])
-                                : a;
-            line[std::size_t(i)] = a + lz.f * (b - a);
-        }
+        rows.line(mDifference.data(), 0, nx, line.data());
         const std::size_t src = advected.index(0, jj, kk);
         float *out = field.data() + field.index(fineBox.lo.x, J, K);
         const std::uint8_t *active = mActive.data() + coarse.index(0, J / F.y, K / F.z);
