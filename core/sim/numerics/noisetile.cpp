@@ -12,8 +12,8 @@ namespace {
 constexpr int kN = NoiseTile::kSize;
 constexpr int kMask = kN - 1;
 
-/// One pass of the periodic binomial blur [1 2 1] / 4 along `axis` of an n^dims grid.
-void blurAxis(std::vector<float> &g, int dims, int axis)
+/// One pass of the periodic binomial blur [1 2 1] / 4 along `axis` of a tile (2D or 3D).
+void blurAxis(std::vector<float> &g, int axis)
 {
     std::vector<float> row(kN);
     const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? kN : std::size_t(kN) * kN);
@@ -34,14 +34,13 @@ void blurAxis(std::vector<float> &g, int dims, int axis)
                                                 + 0.5f * row[std::size_t(i)]
                                                 + 0.25f * row[std::size_t((i + 1) & kMask)];
     }
-    (void)dims;
 }
 
 void blur(std::vector<float> &g, int dims, int passes)
 {
     for (int p = 0; p < passes; ++p)
         for (int a = 0; a < dims; ++a)
-            blurAxis(g, dims, a);
+            blurAxis(g, a);
 }
 
 /// Band-passed periodic white noise: blurred twice (no grid-scale content) minus the same
