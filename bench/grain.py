@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Grain figures of baked smoke: how much of a field lives at the grid's own scale.
 
-Usage: bench/grain.py CLI SCENE.plume FRAME [--orders linear,maccormack,bfecc,cubic]
+Usage: bench/grain.py CLI SCENE.plume FRAME|FIRST:LAST [--orders linear,maccormack,bfecc,cubic]
                       [--velocity same|ORDER] [--grid density] [--resolution N] [--keep DIR]
 
 Bakes SCENE up to FRAME once per advection order (a copy of the scene with only
 simulation.advection and simulation.velocityAdvection changed: --velocity same moves the
 velocity with the same order, the meaning of files without the key) and prints, for the grid
-at FRAME:
+at FRAME (or the mean over the frames FIRST to LAST):
   fine   the share of the field's energy (mean removed) in its finest octave: the FFT modes
          whose largest |k| per axis is above half the Nyquist wavenumber;
   l/g    ||L q|| / ||G q||, the discrete Laplacian's norm over the gradient's (cell units):
@@ -74,7 +74,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cli")
     ap.add_argument("scene")
-    ap.add_argument("frame", type=int)
+    ap.add_argument("frame", help="N, or A:B for the mean over frames A to B")
     ap.add_argument("--orders", default="linear,maccormack,bfecc,cubic")
     ap.add_argument("--velocity", default="same")
     ap.add_argument("--grid", default="density")
@@ -83,6 +83,8 @@ def main():
     ap.add_argument("--keep", help="bake into DIR/<order> and keep the files")
     args = ap.parse_args()
 
+    first, _, last = args.frame.partition(":")
+    first, last = int(first), int(last or first)
     base = json.load(open(args.scene))
     name = base["name"]
     work = args.keep or tempfile.mkdtemp(prefix="grain-")
@@ -94,19 +96,20 @@ def main():
         d["simulation"]["velocityAdvection"] = order if args.velocity == "same" else args.velocity
         if args.resolution:
             d["domain"]["resolution"] = args.resolution
+        # Only the VDB frame is baked: a flipbook preset (loops need many frames) is dropped.
+        d.get("export", {}).pop("flipbook", None)
         out = os.path.join(work, order + "-" + args.velocity)
         os.makedirs(out, exist_ok=True)
         path = os.path.join(out, name + ".plume")
         json.dump(d, open(path, "w"), indent=1)
         subprocess.run([args.cli, "bake", path, "-o", out, "--vdb", "--quiet",
-                        "--frames", f"{args.frame}:{args.frame}", "--threads",
+                        "--frames", f"{first}:{last}", "--threads",
                         str(args.threads), "--checkpoint-every", "0"], check=True)
-        f = os.path.join(out, f"{name}.{args.frame:04d}.vdb")
-        if not os.path.exists(f):
-            cands = [x for x in os.listdir(out) if x.endswith(".vdb")]
-            f = os.path.join(out, sorted(cands)[-1])
-        grid = vdb.read(f, args.grid)
-        fine, lg, ext, mass = figures(dense(grid))
+        rows = []
+        for frame in range(first, last + 1):
+            f = os.path.join(out, f"{name}.{frame:04d}.vdb")
+            rows.append(figures(dense(vdb.read(f, args.grid))))
+        fine, lg, ext, mass = np.mean(np.array(rows), axis=0)
         print(f"{order:18s} {fine:8.5f} {lg:7.3f} {ext:7.2f} {mass:10.1f}", flush=True)
 
 
