@@ -62,7 +62,7 @@ std::uint64_t upresMemoryBytes(const Domain &domain, int factor)
     // The noise tile: NoiseTile::kSize^3 vectors (a square of 2D vectors in 2D).
     const std::uint64_t side = NoiseTile::kSize;
     const std::uint64_t tile = domain.is2D() ? side * side * 2 * 4 : side * side * side * 4 * 4;
-    return fine * (7 + 7) * 4 + cells * (6 + 12) * 4 + tile;
+    return fine * (7 + 7) * 4 + cells * (6 + 15) * 4 + tile;
 }
 
 Status checkMemory(const Domain &domain, const SimParams &params)

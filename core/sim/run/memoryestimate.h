@@ -22,7 +22,7 @@ std::uint64_t adaptiveMemoryBytes(const Domain &domain, std::int64_t boxCells);
 
 /// Bytes upres (upressolver.h) adds at `factor` times the resolution per axis, with the box
 /// around the smoke as large as the domain: seven fine fields (as if every emitter had dye and
-/// fuel) and a traced copy of each; per cell of the domain, six noise coordinates and twelve
+/// fuel) and a traced copy of each; per cell of the domain, six noise coordinates and fifteen
 /// scratch grids; and the noise tile. 0 when `factor` <= 1.
 std::uint64_t upresMemoryBytes(const Domain &domain, int factor);
 

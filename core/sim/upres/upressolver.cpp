@@ -63,11 +63,6 @@ CellBox scaled(const CellBox &b, Int3 f)
     return {{b.lo.x * f.x, b.lo.y * f.y, b.lo.z * f.z}, {b.hi.x * f.x, b.hi.y * f.y, b.hi.z * f.z}};
 }
 
-bool contains(const CellBox &b, int i, int j, int k)
-{
-    return i >= b.lo.x && i < b.hi.x && j >= b.lo.y && j < b.hi.y && k >= b.lo.z && k < b.hi.z;
-}
-
 /// The four rows of a cell-centred coarse grid around a fine row at coarse coordinates (y, z),
 /// and the weights between them: each grid interpolated in y and z once per fine row becomes a
 /// line along x from which every fine cell takes one lerp.
@@ -176,6 +171,7 @@ StepStats UpresSolver::step(float dt, double time)
     ensureFields();
     sampleCoarse();
     findSmoke(dt);
+    findColumns();
     advectCoordinates(dt, time);
     computeAmplitude();
     traceFine(dt, time);
@@ -296,26 +292,39 @@ void UpresSolver::findSmoke(float dt)
     }
 }
 
+void UpresSolver::findColumns()
+{
+    const CellBox fineBox = scaled(mBox, mFactor);
+    mColumns.resize(std::size_t(std::max(fineBox.size().x, 0)));
+    const detail::GridMap map = detail::gridMap(mVelocity[0], mInner->domain());
+    const float inv = 1.f / float(mFactor.x);
+    for (std::size_t ii = 0; ii < mColumns.size(); ++ii) {
+        const int I = fineBox.lo.x + int(ii);
+        const detail::Lerp lx = detail::locate(map.axis[0], (float(I) + 0.5f) * inv);
+        mColumns[ii] = {I / mFactor.x, lx.i0, lx.i1, lx.f};
+    }
+}
+
 void UpresSolver::advectCoordinates(float dt, double time)
 {
+    // Both sets move along the same trace: each cell of the box traces back once (midpoint
+    // rule along the cell-centre velocity) and takes each set's coordinates there. Outside the
+    // box, and in a set that restarts, the coordinates are 0.
     const Domain &d = mInner->domain();
     const bool k3D = !d.is2D();
     const int axes = d.dimensions();
     const detail::GridMap map = detail::gridMap(mVelocity[0], d);
     const float toCells = dt / d.cellSize;
+    bool restart[2];
     for (int set = 0; set < 2; ++set) {
-        const bool restart = setRestarts(time, dt, mParams.upres.lifetime, set);
+        restart[set] = setRestarts(time, dt, mParams.upres.lifetime, set);
         for (int a = 0; a < axes; ++a)
-            mCoordsNext[a].reshapeForOverwrite(d.cells, kCellCentre);
-        forEachRow(d.cells, [&](int j, int k) {
-            for (int i = 0; i < d.cells.x; ++i) {
+            mCoordsNext[set * 3 + a].reshape(d.cells, kCellCentre, 0.f);
+    }
+    if (!mBox.empty())
+        forEachBoxRow(mBox, [&](int j, int k) {
+            for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
                 const std::size_t c = mCoordsNext[0].index(i, j, k);
-                if (restart || !contains(mBox, i, j, k)) {
-                    for (int a = 0; a < axes; ++a)
-                        mCoordsNext[a][c] = 0.f;
-                    continue;
-                }
-                // Second-order (midpoint) trace back along the cell-centre velocity.
                 const Vec3 x{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
                 auto velocityAt = [&](Vec3 p) {
                     Vec3 u;
@@ -334,20 +343,26 @@ void UpresSolver::advectCoordinates(float dt, double time)
                 const Vec3 from = x - velocityAt(mid) * toCells;
                 if (k3D) {
                     const detail::Stencil s = detail::stencilAt<true>(map, from);
-                    for (int a = 0; a < 3; ++a)
-                        mCoordsNext[a][c] = detail::interpolate<true>(mCoords[set][a].data(), s)
-                                            + (from[a] - x[a]);
+                    for (int set = 0; set < 2; ++set)
+                        if (!restart[set])
+                            for (int a = 0; a < 3; ++a)
+                                mCoordsNext[set * 3 + a][c] =
+                                    detail::interpolate<true>(mCoords[set][a].data(), s)
+                                    + (from[a] - x[a]);
                 } else {
                     const detail::Stencil s = detail::stencilAt<false>(map, from);
-                    for (int a = 0; a < 2; ++a)
-                        mCoordsNext[a][c] = detail::interpolate<false>(mCoords[set][a].data(), s)
-                                            + (from[a] - x[a]);
+                    for (int set = 0; set < 2; ++set)
+                        if (!restart[set])
+                            for (int a = 0; a < 2; ++a)
+                                mCoordsNext[set * 3 + a][c] =
+                                    detail::interpolate<false>(mCoords[set][a].data(), s)
+                                    + (from[a] - x[a]);
                 }
             }
         });
+    for (int set = 0; set < 2; ++set)
         for (int a = 0; a < axes; ++a)
-            mCoords[set][a].swap(mCoordsNext[a]);
-    }
+            mCoords[set][a].swap(mCoordsNext[set * 3 + a]);
 }
 
 void UpresSolver::computeAmplitude()
@@ -440,6 +455,9 @@ void UpresSolver::traceFine(float dt, double time)
     }
     const float toCells = dt / d.cellSize;
     const Vec3 inv{1.f / float(mFactor.x), 1.f / float(mFactor.y), 1.f / float(mFactor.z)};
+    // A velocity times toFine is the step's move in fine cells along each axis.
+    const Vec3 toFine{toCells * float(mFactor.x), toCells * float(mFactor.y),
+                      toCells * float(mFactor.z)};
     const bool noise = up.strength > 0.f;
     // Below this amplitude the noise moves a fine cell's departure point less than 1 % of a fine
     // cell (the tile's vectors are at most about 3 long), so it is not read.
@@ -479,51 +497,76 @@ void UpresSolver::traceFine(float dt, double time)
         const float y = (float(J) + 0.5f) * inv.y, z = (float(K) + 0.5f) * inv.z;
         const std::uint8_t *active = mActive.data()
                                      + mAmplitude.index(0, J / mFactor.y, K / mFactor.z);
-        for (int ii = 0; ii < size.x; ++ii) {
-            const int I = fineBox.lo.x + ii;
-            if (!active[I / mFactor.x]) { // far from smoke: the fields are 0
-                for (int f = 0; f < fields; ++f)
-                    mAdvected[traced[f]][row + std::size_t(ii)] = 0.f;
-                continue;
-            }
-            // The fine cell's centre in coarse cell coordinates.
-            const Vec3 x{(float(I) + 0.5f) * inv.x, y, z};
-            const detail::Lerp lx = detail::locate(map.axis[0], x.x);
-            Vec3 u;
-            for (int a = 0; a < axes; ++a)
-                u[a] = at(a, lx);
-            const float amplitude = at(amplitudeAt, lx);
-            if (noise && amplitude > minAmplitude) {
-                Vec3 n{};
-                for (int set = 0; set < 2; ++set) {
-                    if (weight[set] <= 0.f)
-                        continue;
-                    // The noise coordinate: where this point was when the set started.
-                    Vec3 p = x;
-                    for (int a = 0; a < axes; ++a)
-                        p[a] += at(coordsAt + set * axes + a, lx);
-                    for (int o = 0; o < octaves; ++o) {
-                        const Vec3 q = p * octaveScale[o] + kTileOffset[set]
-                                       + kOctaveOffset * float(o);
-                        n = n + mTile.at(q) * (weight[set] * octaveAmplitude[o]);
+        // Runs of fine cells: each cell's move (in fine cells) first, then every field
+        // interpolated at the departure points of the whole run (sampling.h's batch form).
+        float dx[detail::kRun], dy[detail::kRun], dz[detail::kRun];
+        std::uint8_t live[detail::kRun];
+        detail::StencilRun stencils;
+        for (int start = 0; start < size.x; start += detail::kRun) {
+            const int runLength = std::min(detail::kRun, size.x - start);
+            int anyLive = 0;
+            for (int m = 0; m < runLength; ++m) {
+                const FineColumn &column = mColumns[std::size_t(start + m)];
+                live[m] = active[column.cell];
+                anyLive |= live[m];
+                dx[m] = dy[m] = dz[m] = 0.f;
+                if (!live[m]) // far from smoke: the fields are 0
+                    continue;
+                // The fine cell's centre in coarse cell coordinates.
+                const int I = fineBox.lo.x + start + m;
+                const Vec3 x{(float(I) + 0.5f) * inv.x, y, z};
+                const detail::Lerp lx{column.i0, column.i1, column.f};
+                Vec3 u;
+                for (int a = 0; a < axes; ++a)
+                    u[a] = at(a, lx);
+                const float amplitude = at(amplitudeAt, lx);
+                if (noise && amplitude > minAmplitude) {
+                    Vec3 n{};
+                    for (int set = 0; set < 2; ++set) {
+                        if (weight[set] <= 0.f)
+                            continue;
+                        // The noise coordinate: where this point was when the set started.
+                        Vec3 p = x;
+                        for (int a = 0; a < axes; ++a)
+                            p[a] += at(coordsAt + set * axes + a, lx);
+                        for (int o = 0; o < octaves; ++o) {
+                            const Vec3 q = p * octaveScale[o] + kTileOffset[set]
+                                           + kOctaveOffset * float(o);
+                            n = n + mTile.at(q) * (weight[set] * octaveAmplitude[o]);
+                        }
                     }
+                    u = u + n * amplitude;
                 }
-                u = u + n * amplitude;
+                dx[m] = u.x * toFine.x;
+                dy[m] = u.y * toFine.y;
+                dz[m] = k3D ? u.z * toFine.z : 0.f;
             }
-            // Each fine field at the departure point (fine cell coordinates).
-            const Vec3 from = x - u * toCells;
-            const Vec3 p{from.x * float(mFactor.x), from.y * float(mFactor.y),
-                         k3D ? from.z * float(mFactor.z) : 0.5f};
-            if (k3D) {
-                const detail::Stencil st = detail::stencilAt<true>(fineMap, p);
-                for (int f = 0; f < fields; ++f)
-                    mAdvected[traced[f]][row + std::size_t(ii)] =
-                        detail::interpolate<true>(mFields[traced[f]].data(), st);
-            } else {
-                const detail::Stencil st = detail::stencilAt<false>(fineMap, p);
-                for (int f = 0; f < fields; ++f)
-                    mAdvected[traced[f]][row + std::size_t(ii)] =
-                        detail::interpolate<false>(mFields[traced[f]].data(), st);
+            for (int f = 0; f < fields; ++f) {
+                float *out = mAdvected[traced[f]].data() + row + std::size_t(start);
+                if (!anyLive)
+                    std::fill(out, out + runLength, 0.f);
+            }
+            if (!anyLive)
+                continue;
+            // Each fine field at the departure points (fine cell coordinates).
+            if (k3D)
+                detail::stencilRun<true>(fineMap, fineBox.lo.x + start, kCellCentre,
+                                         float(J) + 0.5f, float(K) + 0.5f, -1.f, dx, dy, dz,
+                                         runLength, stencils);
+            else
+                detail::stencilRun<false>(fineMap, fineBox.lo.x + start, kCellCentre,
+                                          float(J) + 0.5f, 0.5f, -1.f, dx, dy, dz, runLength,
+                                          stencils);
+            for (int f = 0; f < fields; ++f) {
+                float *out = mAdvected[traced[f]].data() + row + std::size_t(start);
+                if (k3D)
+                    detail::interpolateRun<true>(mFields[traced[f]].data(), stencils, runLength,
+                                                 out);
+                else
+                    detail::interpolateRun<false>(mFields[traced[f]].data(), stencils, runLength,
+                                                  out);
+                for (int m = 0; m < runLength; ++m)
+                    out[m] = live[m] ? out[m] : 0.f;
             }
         }
     });
@@ -593,13 +636,13 @@ void UpresSolver::match(int f)
         const std::size_t src = advected.index(0, jj, kk);
         float *out = field.data() + field.index(fineBox.lo.x, J, K);
         const std::uint8_t *active = mActive.data() + coarse.index(0, J / F.y, K / F.z);
+        const int coarseJ = J / F.y, coarseK = K / F.z;
         for (int ii = 0; ii < size.x; ++ii) {
-            const int I = fineBox.lo.x + ii;
-            if (!active[I / F.x] || (anySolid && solids.isSolid(I / F.x, J / F.y, K / F.z))) {
+            const FineColumn &lx = mColumns[std::size_t(ii)];
+            if (!active[lx.cell] || (anySolid && solids.isSolid(lx.cell, coarseJ, coarseK))) {
                 out[ii] = 0.f;
                 continue;
             }
-            const detail::Lerp lx = detail::locate(map.axis[0], (float(I) + 0.5f) * inv.x);
             const float correction = line[std::size_t(lx.i0)]
                                      + lx.f * (line[std::size_t(lx.i1)] - line[std::size_t(lx.i0)]);
             out[ii] = std::clamp(advected[src + std::size_t(ii)] + correction, lower, upper);
@@ -709,10 +752,10 @@ std::size_t UpresSolver::memoryBytes() const
             add(g);
     for (const ScalarGrid &g : mCoarse)
         add(g);
-    for (int a = 0; a < 3; ++a) {
-        add(mVelocity[a]);
-        add(mCoordsNext[a]);
-    }
+    for (const ScalarGrid &g : mVelocity)
+        add(g);
+    for (const ScalarGrid &g : mCoordsNext)
+        add(g);
     add(mAmplitude);
     bytes += mActive.capacity();
     for (const ScalarGrid &g : mAdvected)

@@ -98,6 +98,8 @@ private:
     void match(int f);
     /// Zeroes fine field f in the cells of mPrevBox outside mBox.
     void clearLeftCells(int f);
+    /// mColumns for this step's box.
+    void findColumns();
 
     std::unique_ptr<Solver> mInner;
     SimParams mParams;
@@ -117,9 +119,18 @@ private:
     ScalarGrid mCoarse[kFields];
     ScalarGrid mVelocity[3];       ///< the solver's cell-centre velocity, world units / s
     ScalarGrid mAmplitude;         ///< turbulence amplitude per cell, world units / s
-    ScalarGrid mCoordsNext[3];     ///< a coordinate set being advected
+    ScalarGrid mCoordsNext[2 * 3]; ///< both coordinate sets being advected
     ScalarGrid mAdvected[kFields]; ///< each fine field traced back, over the box
     ScalarGrid mDifference;        ///< solver's field minus the fine one's cell mean
+    /// Per fine x of the box (the same for every row): its coarse cell, and the coarse samples
+    /// and fraction a coarse cell-centred grid is interpolated between at its centre.
+    struct FineColumn
+    {
+        int cell = 0;
+        int i0 = 0, i1 = 0;
+        float f = 0.f;
+    };
+    std::vector<FineColumn> mColumns;
     /// 1 for cells near smoke (findSmoke): only their fine cells are traced and matched,
     /// the others' fine values are 0.
     std::vector<std::uint8_t> mActive;
