@@ -1,11 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-// Advector's monotone cubic semi-Lagrangian transport (AdvectionOrder::MonotoneCubic): one
-// backtrace per sample, as the first-order scheme, with the tensor product of the
+// Advector's monotone cubic semi-Lagrangian transport of scalars (AdvectionOrder::MonotoneCubic):
+// one backtrace per sample, as the first-order scheme, with the tensor product of the
 // Fritsch-Carlson monotone cubic (numerics/monotonecubic.h) over the 4^3 samples around the
 // trace's end instead of the trilinear 2^3. Every 1D pass stays between its two middle
-// samples, so the result stays within the trilinear corners' range: no new extrema, no
-// grain, and far less smearing than linear. Next to obstacles the exact first-order path
-// (obstacle walk, fluid-only interpolation) is kept.
+// samples, so the cubic stays within the trilinear corners' range.
+//
+// The cubic alone still carries grid-scale content of its own (docs/advection.md: six times a
+// finer reference's in explosion-3d). So a scalar's step keeps the cubic's gain over linear
+// only at resolved scales, and damps the finest ones:
+//   q = clamp(L(lin) + B(cub - lin), corner min, corner max)
+// lin is the trilinear value at the same trace, B the binomial blur [1 4 6 4 1] / 16 along
+// each axis (it passes wavelengths of 8 cells and more at 85 % or better and removes 2-cell
+// ones), L the filter [-1 4 10 4 -1] / 16 along each axis (1 - sin^4(k h / 2): it removes
+// 2-cell waves, takes 25 % of 4-cell ones and 2 % of 8-cell ones), and the clamp keeps the
+// bound of the trace's eight corners, so the step makes no new extremum.
+// Next to obstacles the exact first-order path (obstacle walk, fluid-only interpolation) is
+// kept: there lin is its value and the correction and filter apply only where the trace
+// and the stencils are clear of solids.
 #include <core/sim/ops/advection.h>
 
 #include <core/sim/base/parallel.h>
@@ -102,11 +113,89 @@ inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x)
     }
 }
 
+/// The trilinear value at grid coordinates x and the range of its eight corners (the middle
+/// samples of cubicAt's stencil, so the cubic's value lies in that range too).
+template<bool k3D>
+inline void cornersAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x, float &lin, float &lo,
+                      float &hi)
+{
+    int ix[4], iy[4], iz[4] = {0, 0, 0, 0};
+    const float tx = taps(x.x, axes[0], ix);
+    const float ty = taps(x.y, axes[1], iy);
+    [[maybe_unused]] float tz = 0.f;
+    std::size_t sz = 0;
+    if constexpr (k3D) {
+        tz = taps(x.z, axes[2], iz);
+        sz = q.strideZ();
+    }
+    const float *d = q.data();
+    const std::size_t sy = q.strideY();
+    float plane[2];
+    lo = hi = d[std::size_t(iy[1]) * sy + std::size_t(ix[1]) + std::size_t(iz[1]) * sz];
+    for (int cz = 1; cz <= (k3D ? 2 : 1); ++cz) {
+        float line[2];
+        for (int cy = 1; cy <= 2; ++cy) {
+            const float *row = d + std::size_t(iy[cy]) * sy + std::size_t(iz[cz]) * sz;
+            const float a = row[ix[1]], b = row[ix[2]];
+            lo = std::min({lo, a, b});
+            hi = std::max({hi, a, b});
+            line[cy - 1] = a + tx * (b - a);
+        }
+        plane[cz - 1] = line[0] + ty * (line[1] - line[0]);
+    }
+    if constexpr (k3D)
+        lin = plane[0] + tz * (plane[1] - plane[0]);
+    else
+        lin = plane[0];
+}
+
+/// dst = the 5-tap kernel w along `axis` of src (samples beyond the ends repeat the end one,
+/// or wrap on a periodic axis).
+void filterAxis(const ScalarGrid &src, ScalarGrid &dst, int axis, bool periodic,
+                const float (&w)[5])
+{
+    const Int3 n = src.size();
+    const int len = n[axis];
+    const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? src.strideY() : src.strideZ());
+    forEachRow(n, [&](int j, int k) {
+        const float *in = src.data() + src.index(0, j, k);
+        float *out = dst.data() + dst.index(0, j, k);
+        const int at = axis == 1 ? j : k; // this row's place along a y or z axis
+        auto index = [&](int m) {
+            if (periodic)
+                return ((m % len) + len) % len;
+            return std::clamp(m, 0, len - 1);
+        };
+        if (axis == 0) {
+            for (int i = 0; i < n.x; ++i) {
+                float v = 0.f;
+                for (int o = 0; o < 5; ++o)
+                    v += w[o] * in[index(i + o - 2)];
+                out[i] = v;
+            }
+            return;
+        }
+        const float *rows[5];
+        for (int o = 0; o < 5; ++o)
+            rows[o] = in + std::ptrdiff_t(index(at + o - 2) - at) * std::ptrdiff_t(stride);
+        for (int i = 0; i < n.x; ++i) {
+            float v = 0.f;
+            for (int o = 0; o < 5; ++o)
+                v += w[o] * rows[o][i];
+            out[i] = v;
+        }
+    });
+}
+
+/// The binomial blur of the correction and the filter of the linear value (file comment).
+constexpr float kBlur[5] = {1.f / 16.f, 4.f / 16.f, 6.f / 16.f, 4.f / 16.f, 1.f / 16.f};
+constexpr float kDamp[5] = {-1.f / 16.f, 4.f / 16.f, 10.f / 16.f, 4.f / 16.f, -1.f / 16.f};
+
 } // namespace
 
 void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, int faceAxis,
-                         bool onlyClear, ScalarGrid &out, const int *activeLo,
-                         const int *activeHi) const
+                         bool onlyClear, ScalarGrid &out, const int *activeLo, const int *activeHi,
+                         const CubicRange *range) const
 {
     const Int3 n = q.size();
     const Vec3 o = q.offset();
@@ -152,6 +241,16 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
             std::fill(dst, dst + from, 0.f);
             std::fill(dst + to, dst + n.x, 0.f);
         }
+        const std::size_t rowAt = out.index(0, j, k);
+        if (range) {
+            // Outside the span lin, lo and hi are 0 like the value; a sample the pass skips
+            // (onlyClear) gets the range of its own value alone.
+            for (float *g : {range->lin, range->lo, range->hi})
+                if (g) {
+                    std::fill(g + rowAt, g + rowAt + from, 0.f);
+                    std::fill(g + rowAt + to, g + rowAt + n.x, 0.f);
+                }
+        }
         for (int i = from; i < to; ++i) {
             Int3 at{i, j, k};
             if (alias && at[faceAxis] == last)
@@ -166,11 +265,27 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
             if (onlyClear) {
                 const float reach = std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
                 // Clear when no solid lies within the trace plus the cubic's two cells.
-                if (!(reach + 3.f < float(clearanceAt(at.x, at.y, at.z))))
+                if (!(reach + 3.f < float(clearanceAt(at.x, at.y, at.z)))) {
+                    if (range) // out keeps its value: the range is that value alone
+                        range->lo[rowAt + std::size_t(i)] = range->hi[rowAt + std::size_t(i)] =
+                            dst[i];
                     continue;
+                }
             }
             const Vec3 x{float(at.x) - d.x, float(at.y) - d.y, float(at.z) - d.z};
             dst[i] = k3D ? cubicAt<true>(q, axes, x) : cubicAt<false>(q, axes, x);
+            if (range) {
+                const std::size_t c = rowAt + std::size_t(i);
+                float lin, lo, hi;
+                if (k3D)
+                    cornersAt<true>(q, axes, x, lin, lo, hi);
+                else
+                    cornersAt<false>(q, axes, x, lin, lo, hi);
+                if (range->lin)
+                    range->lin[c] = lin;
+                range->lo[c] = lo;
+                range->hi[c] = hi;
+            }
         }
     });
 }
@@ -179,20 +294,56 @@ void Advector::advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspac
                            const int *activeLo, const int *activeHi) const
 {
     const float scale = dt / mDomain.cellSize;
-    ScalarGrid &out = work[0];
+    // work[0]: the cubic value, then the correction; work[1]: the linear value; work[2] and
+    // work[3]: the corners' range. q, once read, is the passes' scratch.
+    ScalarGrid *correction = &work[0], *lin = &work[1], *scratch = &q;
+    ScalarGrid &lo = work[2], &hi = work[3];
+    for (ScalarGrid *g : {correction, lin, &lo, &hi})
+        g->reshapeForOverwrite(q.size(), q.offset());
+    const std::size_t count = q.count();
     if (!mAnySolid) {
-        out.reshapeForOverwrite(q.size(), q.offset());
-        cubicPass(q, vel, scale, -1, false, out, activeLo, activeHi);
-        q.swap(out);
-        return;
+        const CubicRange range{lin->data(), lo.data(), hi.data()};
+        cubicPass(q, vel, scale, -1, false, *correction, activeLo, activeHi, &range);
+    } else {
+        // The first-order exact path's result everywhere (it uses work[0] and [1] as its
+        // scratch), from q kept in work[2]; then, from that copy, the cubic's value and range
+        // wherever the trace and the stencil are clear of solids. Elsewhere the range is the
+        // exact value alone.
+        std::copy(q.data(), q.data() + count, lo.data());
+        advectOne(q, vel, dt, AdvectionOrder::SemiLagrangian, work, nullptr);
+        for (ScalarGrid *g : {correction, lin})
+            g->reshapeForOverwrite(q.size(), q.offset());
+        std::copy(q.data(), q.data() + count, correction->data());
+        std::copy(q.data(), q.data() + count, lin->data());
+        q.swap(lo); // q: the step's source; lo: free for the range
+        const CubicRange range{nullptr, lo.data(), hi.data()};
+        cubicPass(q, vel, scale, -1, true, *correction, nullptr, nullptr, &range);
     }
-    // Next to solids the first-order exact path: its result everywhere, then the cubic's
-    // wherever the trace and the stencil are clear of them.
-    ScalarGrid &source = work[2];
-    source.reshapeForOverwrite(q.size(), q.offset());
-    std::copy(q.data(), q.data() + q.count(), source.data());
-    advectOne(q, vel, dt, AdvectionOrder::SemiLagrangian, work, nullptr);
-    cubicPass(source, vel, scale, -1, true, q);
+    // The correction: cubic minus linear. It is 0 where the range is one value (eight equal
+    // corners, or the exact path's sample).
+    {
+        float *c = correction->data();
+        const float *l = lin->data(), *rl = lo.data(), *rh = hi.data();
+        forEachIndex(std::int64_t(count),
+                     [&](std::int64_t n) { c[n] = rl[n] < rh[n] ? c[n] - l[n] : 0.f; });
+    }
+    // Blur the correction and filter the linear value along each axis in turn.
+    for (int a = 0; a < mDomain.dimensions(); ++a) {
+        const bool periodic = isPeriodic(mDomain, a);
+        filterAxis(*correction, *scratch, a, periodic, kBlur);
+        std::swap(correction, scratch);
+        filterAxis(*lin, *scratch, a, periodic, kDamp);
+        std::swap(lin, scratch);
+    }
+    // The result, within the corners' range (the exact value where the range is one).
+    {
+        float *out = scratch->data();
+        const float *c = correction->data(), *l = lin->data(), *rl = lo.data(), *rh = hi.data();
+        forEachIndex(std::int64_t(count),
+                     [&](std::int64_t n) { out[n] = std::clamp(l[n] + c[n], rl[n], rh[n]); });
+    }
+    if (scratch != &q)
+        q.swap(*scratch);
 }
 
 } // namespace plume::sim
