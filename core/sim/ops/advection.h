@@ -91,8 +91,8 @@ private:
     /// computed (null).
     void advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                    Workspace &work, const double *fastest) const;
-    /// The monotone cubic step (cubicadvection.cpp) of a cell-centred scalar, its correction
-    /// over linear kept at resolved scales. Uses all four workspace grids. With
+    /// The monotone cubic step (cubicadvection.cpp) of a cell-centred scalar, its grid scale
+    /// filtered within the corners' range. Uses all four workspace grids. With
     /// activeLo/Hi (per row j + ny k), only those samples are computed, the rest are zero.
     void advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspace &work,
                      const int *activeLo, const int *activeHi) const;
@@ -100,11 +100,10 @@ private:
     /// component `faceAxis`, with `vel` the velocity before any component moved) into out at
     /// every sample, or with onlyClear only where the trace and its stencil cannot reach a
     /// solid (out keeps the rest). activeLo/Hi as advectCubic's (cell-centred only).
-    /// With `range`, also the trilinear value at each trace (when range->lin is set) and the
-    /// range of its eight corners; a sample that onlyClear skips gets lo = hi = out's value.
+    /// With `range`, also the range of each trace's eight trilinear corners; a sample that
+    /// onlyClear skips gets lo = hi = out's value.
     struct CubicRange
     {
-        float *lin = nullptr;
         float *lo = nullptr;
         float *hi = nullptr;
     };

@@ -6,17 +6,15 @@
 // samples, so the cubic stays within the trilinear corners' range.
 //
 // The cubic alone still carries grid-scale content of its own (docs/advection.md: six times a
-// finer reference's in explosion-3d). So a scalar's step keeps the cubic's gain over linear
-// only at resolved scales, and damps the finest ones:
-//   q = clamp(L(lin) + B(cub - lin), corner min, corner max)
-// lin is the trilinear value at the same trace, B the binomial blur [1 4 6 4 1] / 16 along
-// each axis (it passes wavelengths of 8 cells and more at 85 % or better and removes 2-cell
-// ones), L the filter [-1 4 10 4 -1] / 16 along each axis (1 - sin^4(k h / 2): it removes
-// 2-cell waves, takes 25 % of 4-cell ones and 2 % of 8-cell ones), and the clamp keeps the
-// bound of the trace's eight corners, so the step makes no new extremum.
-// Next to obstacles the exact first-order path (obstacle walk, fluid-only interpolation) is
-// kept: there lin is its value and the correction and filter apply only where the trace
-// and the stencils are clear of solids.
+// finer reference's in explosion-3d). So a scalar's step filters the grid scale and keeps the
+// cubic's bound:
+//   q = clamp(F(cub), corner min, corner max)
+// F is the filter [-1 4 26 4 -1] / 32 along each axis, a response of 1 - sin^4(k h / 2) / 2:
+// it halves 2-cell waves, takes 12.5 % of 4-cell ones and 1 % of 8-cell ones. The clamp keeps
+// the result within the trace's eight corners, as the cubic is, so the step makes no new
+// extremum. Next to obstacles the exact first-order path (obstacle walk, fluid-only
+// interpolation) is kept, and the filter applies only where the trace and the stencils are
+// clear of solids.
 #include <core/sim/ops/advection.h>
 
 #include <core/sim/base/parallel.h>
@@ -113,40 +111,28 @@ inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x)
     }
 }
 
-/// The trilinear value at grid coordinates x and the range of its eight corners (the middle
-/// samples of cubicAt's stencil, so the cubic's value lies in that range too).
+/// The range of the eight corners around grid coordinates x (the middle samples of cubicAt's
+/// stencil: the cubic's value lies within it).
 template<bool k3D>
-inline void cornersAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x, float &lin, float &lo,
-                      float &hi)
+inline void cornerRange(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x, float &lo, float &hi)
 {
     int ix[4], iy[4], iz[4] = {0, 0, 0, 0};
-    const float tx = taps(x.x, axes[0], ix);
-    const float ty = taps(x.y, axes[1], iy);
-    [[maybe_unused]] float tz = 0.f;
+    taps(x.x, axes[0], ix);
+    taps(x.y, axes[1], iy);
     std::size_t sz = 0;
     if constexpr (k3D) {
-        tz = taps(x.z, axes[2], iz);
+        taps(x.z, axes[2], iz);
         sz = q.strideZ();
     }
     const float *d = q.data();
     const std::size_t sy = q.strideY();
-    float plane[2];
     lo = hi = d[std::size_t(iy[1]) * sy + std::size_t(ix[1]) + std::size_t(iz[1]) * sz];
-    for (int cz = 1; cz <= (k3D ? 2 : 1); ++cz) {
-        float line[2];
+    for (int cz = 1; cz <= (k3D ? 2 : 1); ++cz)
         for (int cy = 1; cy <= 2; ++cy) {
             const float *row = d + std::size_t(iy[cy]) * sy + std::size_t(iz[cz]) * sz;
-            const float a = row[ix[1]], b = row[ix[2]];
-            lo = std::min({lo, a, b});
-            hi = std::max({hi, a, b});
-            line[cy - 1] = a + tx * (b - a);
+            lo = std::min({lo, row[ix[1]], row[ix[2]]});
+            hi = std::max({hi, row[ix[1]], row[ix[2]]});
         }
-        plane[cz - 1] = line[0] + ty * (line[1] - line[0]);
-    }
-    if constexpr (k3D)
-        lin = plane[0] + tz * (plane[1] - plane[0]);
-    else
-        lin = plane[0];
 }
 
 /// dst = the 5-tap kernel w along `axis` of src (samples beyond the ends repeat the end one,
@@ -187,9 +173,8 @@ void filterAxis(const ScalarGrid &src, ScalarGrid &dst, int axis, bool periodic,
     });
 }
 
-/// The binomial blur of the correction and the filter of the linear value (file comment).
-constexpr float kBlur[5] = {1.f / 16.f, 4.f / 16.f, 6.f / 16.f, 4.f / 16.f, 1.f / 16.f};
-constexpr float kDamp[5] = {-1.f / 16.f, 4.f / 16.f, 10.f / 16.f, 4.f / 16.f, -1.f / 16.f};
+/// The grid-scale filter (file comment).
+constexpr float kFilter[5] = {-1.f / 32.f, 4.f / 32.f, 26.f / 32.f, 4.f / 32.f, -1.f / 32.f};
 
 } // namespace
 
@@ -243,13 +228,12 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
         }
         const std::size_t rowAt = out.index(0, j, k);
         if (range) {
-            // Outside the span lin, lo and hi are 0 like the value; a sample the pass skips
+            // Outside the span the range is 0 like the value; a sample the pass skips
             // (onlyClear) gets the range of its own value alone.
-            for (float *g : {range->lin, range->lo, range->hi})
-                if (g) {
-                    std::fill(g + rowAt, g + rowAt + from, 0.f);
-                    std::fill(g + rowAt + to, g + rowAt + n.x, 0.f);
-                }
+            for (float *g : {range->lo, range->hi}) {
+                std::fill(g + rowAt, g + rowAt + from, 0.f);
+                std::fill(g + rowAt + to, g + rowAt + n.x, 0.f);
+            }
         }
         for (int i = from; i < to; ++i) {
             Int3 at{i, j, k};
@@ -276,15 +260,10 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
             dst[i] = k3D ? cubicAt<true>(q, axes, x) : cubicAt<false>(q, axes, x);
             if (range) {
                 const std::size_t c = rowAt + std::size_t(i);
-                float lin, lo, hi;
                 if (k3D)
-                    cornersAt<true>(q, axes, x, lin, lo, hi);
+                    cornerRange<true>(q, axes, x, range->lo[c], range->hi[c]);
                 else
-                    cornersAt<false>(q, axes, x, lin, lo, hi);
-                if (range->lin)
-                    range->lin[c] = lin;
-                range->lo[c] = lo;
-                range->hi[c] = hi;
+                    cornerRange<false>(q, axes, x, range->lo[c], range->hi[c]);
             }
         }
     });
@@ -294,16 +273,16 @@ void Advector::advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspac
                            const int *activeLo, const int *activeHi) const
 {
     const float scale = dt / mDomain.cellSize;
-    // work[0]: the cubic value, then the correction; work[1]: the linear value; work[2] and
-    // work[3]: the corners' range. q, once read, is the passes' scratch.
-    ScalarGrid *correction = &work[0], *lin = &work[1], *scratch = &q;
+    // work[0]: the cubic's value; work[2] and work[3]: the corners' range; work[1] and q, once
+    // read, the filter's scratch.
+    ScalarGrid *value = &work[0], *scratch = &work[1];
     ScalarGrid &lo = work[2], &hi = work[3];
-    for (ScalarGrid *g : {correction, lin, &lo, &hi})
+    for (ScalarGrid *g : {value, scratch, &lo, &hi})
         g->reshapeForOverwrite(q.size(), q.offset());
     const std::size_t count = q.count();
     if (!mAnySolid) {
-        const CubicRange range{lin->data(), lo.data(), hi.data()};
-        cubicPass(q, vel, scale, -1, false, *correction, activeLo, activeHi, &range);
+        const CubicRange range{lo.data(), hi.data()};
+        cubicPass(q, vel, scale, -1, false, *value, activeLo, activeHi, &range);
     } else {
         // The first-order exact path's result everywhere (it uses work[0] and [1] as its
         // scratch), from q kept in work[2]; then, from that copy, the cubic's value and range
@@ -311,39 +290,23 @@ void Advector::advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspac
         // exact value alone.
         std::copy(q.data(), q.data() + count, lo.data());
         advectOne(q, vel, dt, AdvectionOrder::SemiLagrangian, work, nullptr);
-        for (ScalarGrid *g : {correction, lin})
+        for (ScalarGrid *g : {value, scratch})
             g->reshapeForOverwrite(q.size(), q.offset());
-        std::copy(q.data(), q.data() + count, correction->data());
-        std::copy(q.data(), q.data() + count, lin->data());
+        std::copy(q.data(), q.data() + count, value->data());
         q.swap(lo); // q: the step's source; lo: free for the range
-        const CubicRange range{nullptr, lo.data(), hi.data()};
-        cubicPass(q, vel, scale, -1, true, *correction, nullptr, nullptr, &range);
+        const CubicRange range{lo.data(), hi.data()};
+        cubicPass(q, vel, scale, -1, true, *value, nullptr, nullptr, &range);
     }
-    // The correction: cubic minus linear. It is 0 where the range is one value (eight equal
-    // corners, or the exact path's sample).
-    {
-        float *c = correction->data();
-        const float *l = lin->data(), *rl = lo.data(), *rh = hi.data();
-        forEachIndex(std::int64_t(count),
-                     [&](std::int64_t n) { c[n] = rl[n] < rh[n] ? c[n] - l[n] : 0.f; });
-    }
-    // Blur the correction and filter the linear value along each axis in turn.
+    // The filter along each axis in turn, then the corners' range (one value where the
+    // exact path stands, so that value).
     for (int a = 0; a < mDomain.dimensions(); ++a) {
-        const bool periodic = isPeriodic(mDomain, a);
-        filterAxis(*correction, *scratch, a, periodic, kBlur);
-        std::swap(correction, scratch);
-        filterAxis(*lin, *scratch, a, periodic, kDamp);
-        std::swap(lin, scratch);
+        filterAxis(*value, *scratch, a, isPeriodic(mDomain, a), kFilter);
+        std::swap(value, scratch);
     }
-    // The result, within the corners' range (the exact value where the range is one).
-    {
-        float *out = scratch->data();
-        const float *c = correction->data(), *l = lin->data(), *rl = lo.data(), *rh = hi.data();
-        forEachIndex(std::int64_t(count),
-                     [&](std::int64_t n) { out[n] = std::clamp(l[n] + c[n], rl[n], rh[n]); });
-    }
-    if (scratch != &q)
-        q.swap(*scratch);
+    float *out = q.data();
+    const float *v = value->data(), *rl = lo.data(), *rh = hi.data();
+    forEachIndex(std::int64_t(count),
+                 [&](std::int64_t n) { out[n] = std::clamp(v[n], rl[n], rh[n]); });
 }
 
 } // namespace plume::sim
