@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/scene/builtinscene.h>
 
+#include <algorithm>
+
 namespace plume {
 
 using namespace sim;
@@ -86,6 +88,39 @@ bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Sc
     s.items = {std::move(source), std::move(obstacle)};
     out = std::move(s);
     return true;
+}
+
+namespace {
+
+/// Half the narrowest width of a shape, world units: a sphere's or capsule's radius, a box's
+/// smallest half size, a stroke's widest point (0 for shapes from files).
+float shapeHalfWidth(const Shape &shape)
+{
+    switch (shape.type) {
+    case ShapeType::Sphere:
+    case ShapeType::Capsule: return shape.radius;
+    case ShapeType::Box: return std::min({shape.halfSize.x, shape.halfSize.y, shape.halfSize.z});
+    case ShapeType::Stroke: {
+        float r = 0.f;
+        for (const StrokePoint &p : shape.points)
+            r = std::max(r, p.radius);
+        return r;
+    }
+    default: return 0.f;
+    }
+}
+
+} // namespace
+
+EmitterNoiseSettings newEmitterNoise(const Shape &shape, const Scene &scene)
+{
+    EmitterNoiseSettings noise;
+    if (scene.simulation.params.scheme != Scheme::Smoke)
+        return noise;
+    noise.size = std::max(shapeHalfWidth(shape), 4.f * domainCellSize(scene.domain));
+    noise.amplitude = Animated<float>(0.6f);
+    noise.speed = 1.5f;
+    return noise;
 }
 
 } // namespace plume

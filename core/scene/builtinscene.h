@@ -23,6 +23,13 @@ struct BuiltinOptions
 /// Names accepted by makeBuiltinScene.
 std::vector<std::string> builtinSceneNames();
 
+/// The noisy source (docs/look.md) an emitter painted or drawn in the window gets, so that it
+/// puffs from the start: puffs half the shape's narrowest width across but never under four
+/// cells (smaller ones flicker in grain), amplitude 0.6, speed 1.5. The default (no noise) for
+/// schemes that ignore it (all but smoke). The built-in plume keeps a steady source: the
+/// benchmarks and their recorded figures use it.
+EmitterNoiseSettings newEmitterNoise(const Shape &shape, const Scene &scene);
+
 /// Builds a built-in scene. Returns false and sets `error` for an unknown name or a resolution
 /// outside domainParams::resolution.
 bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Scene &out,

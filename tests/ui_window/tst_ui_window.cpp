@@ -3,6 +3,7 @@
 // and reopening, bad files, and the solver thread running while the window handles events.
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
+#include <core/scene/builtinscene.h>
 #include <ui/document/document.h>
 #include <ui/document/undocommands.h>
 #include <ui/mainwindow/frameratemeter.h>
@@ -152,6 +153,39 @@ private slots:
     }
 
     // Select by clicking, drag to move (one undo step), Delete removes.
+    void newEmittersPuff()
+    {
+        // A painted emitter gets a noisy source (docs/look.md): puffs half the stroke's width
+        // across, never under four cells.
+        MainWindow window;
+        QVERIFY(showActive(window));
+        window.openDefaultScene();
+        window.simulation()->pause();
+        const Scene &scene = window.document()->scene();
+        const float cell = domainCellSize(scene.domain);
+        window.toolAction("Emitter Brush")->trigger();
+        Viewport *view = window.viewport();
+        for (float radius : {0.01f, 0.06f}) {
+            window.toolOptions()->setRadius(radius);
+            const QPoint a = view->toWidget({0.3f, 0.6f, 0.f}).toPoint();
+            const QPoint b = view->toWidget({0.6f, 0.6f, 0.f}).toPoint();
+            QTest::mousePress(view, Qt::LeftButton, {}, a);
+            for (int s = 1; s <= 10; ++s)
+                QTest::mouseMove(view, a + (b - a) * s / 10);
+            QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+            const Item &item = window.document()->scene().items.back();
+            QCOMPARE(item.kind, ItemKind::Emitter);
+            QVERIFY(item.emitter.noise.active());
+            QCOMPARE(item.emitter.noise.size, std::max(radius, 4.f * cell));
+            QCOMPARE(item.emitter.noise.speed, 1.5f);
+        }
+
+        // Schemes that ignore an emitter's noise get none (no reader warning on saving).
+        Scene stam = scene;
+        stam.simulation.params.scheme = sim::Scheme::Stam;
+        QVERIFY(!newEmitterNoise(scene.items.front().shape, stam).isSet());
+    }
+
     void selectMoveDelete()
     {
         MainWindow window;

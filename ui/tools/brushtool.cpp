@@ -57,7 +57,8 @@ void BrushTool::release(const ToolEvent &event)
     shape.points = std::move(mPoints);
     mPoints.clear();
     const sim::Vec3 motion = shape.points.back().position - shape.points.front().position;
-    Item item = mHost->toolOptions()->makeItem(mKind, std::move(shape), motion);
+    Item item = mHost->toolOptions()->makeItem(mKind, std::move(shape), motion,
+                                               mHost->document()->scene());
     const char *base = mKind == ItemKind::Emitter    ? "emitter stroke"
                        : mKind == ItemKind::Obstacle ? "obstacle stroke"
                                                      : "force stroke";

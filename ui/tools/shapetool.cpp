@@ -51,7 +51,7 @@ void ShapeTool::release(const ToolEvent &event)
     Document *document = mHost->document();
     const ToolOptions &options = *mHost->toolOptions();
     const ItemKind kind = options.shapeKind();
-    Item item = options.makeItem(kind, std::move(shape), {0.f, 1.f, 0.f});
+    Item item = options.makeItem(kind, std::move(shape), {0.f, 1.f, 0.f}, document->scene());
     const QString base = QString("%1 %2").arg(kind == ItemKind::Emitter    ? "emitter"
                                               : kind == ItemKind::Obstacle ? "obstacle"
                                                                            : "force",

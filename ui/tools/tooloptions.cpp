@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/tools/tooloptions.h>
 
+#include <core/scene/builtinscene.h>
+
 #include <ui/preferences.h>
 
 #include <algorithm>
@@ -67,17 +69,19 @@ void ToolOptions::save()
     Q_EMIT changed();
 }
 
-Item ToolOptions::makeItem(ItemKind kind, Shape shape, sim::Vec3 direction) const
+Item ToolOptions::makeItem(ItemKind kind, Shape shape, sim::Vec3 direction,
+                           const Scene &scene) const
 {
     Item item;
     item.kind = kind;
     item.shape = std::move(shape);
     if (kind == ItemKind::Emitter) {
-        // Like the default plume's source: dense, hot, coloured smoke.
+        // Like the default plume's source: dense, hot, coloured smoke that puffs.
         item.emitter.density = 3.f * mStrength;
         item.emitter.temperature = 6.f * mStrength;
         item.emitter.dye = sim::Vec3{float(mDye.redF()), float(mDye.greenF()), float(mDye.blueF())}
                            * item.emitter.density;
+        item.emitter.noise = newEmitterNoise(item.shape, scene);
     } else if (kind == ItemKind::ForceField) {
         const float len = std::hypot(direction.x, direction.y);
         item.force.type = sim::ForceType::Directional;

@@ -35,8 +35,9 @@ public:
     void setDyeColor(const QColor &c);
 
     /// An item of `kind` with this tool's settings and `shape`. Force items push along
-    /// `direction` (normalised; the +y axis when zero).
-    Item makeItem(ItemKind kind, Shape shape, sim::Vec3 direction) const;
+    /// `direction` (normalised; the +y axis when zero). Emitters puff from the start: the noisy
+    /// source newEmitterNoise gives for `scene` (the scene the item goes into).
+    Item makeItem(ItemKind kind, Shape shape, sim::Vec3 direction, const Scene &scene) const;
 
 signals:
     void changed();
