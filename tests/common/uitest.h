@@ -90,6 +90,16 @@ inline void drag(QWidget *w, QPoint from, QPoint to, Qt::MouseButton button = Qt
     QCoreApplication::sendEvent(w, &release);
 }
 
+/// A left-button stroke from `from` to `to` in `steps` equal moves (QTest's events), as a brush
+/// tool is painted with.
+inline void stroke(QWidget *w, QPoint from, QPoint to, int steps)
+{
+    QTest::mousePress(w, Qt::LeftButton, {}, from);
+    for (int s = 1; s <= steps; ++s)
+        QTest::mouseMove(w, from + (to - from) * s / steps);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, to);
+}
+
 /// A wheel turn of `angleDelta` eighths of a degree over `w` (120: one notch away from the user).
 inline void wheel(QWidget *w, int angleDelta)
 {

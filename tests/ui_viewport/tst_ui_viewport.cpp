@@ -11,6 +11,8 @@
 #include <QAction>
 #include <QtTest>
 
+#include <tests/common/uitest.h>
+
 using namespace plume;
 
 namespace {
@@ -183,10 +185,7 @@ private slots:
         window.toolOptions()->setRadius(0.02f);
         const QPoint a = view->toWidget({0.15f, 0.3f, 0.f}).toPoint();
         const QPoint b = view->toWidget({0.58f, 0.3f, 0.f}).toPoint();
-        QTest::mousePress(view, Qt::LeftButton, {}, a);
-        for (int s = 1; s <= 30; ++s)
-            QTest::mouseMove(view, a + (b - a) * s / 30);
-        QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+        plume::test::stroke(view, a, b, 30);
         QCOMPARE(doc->scene().items.back().kind, ItemKind::Obstacle);
         // The edit re-simulates from the frame shown, not from the start.
         const int edited = sim->currentFrameNumber();

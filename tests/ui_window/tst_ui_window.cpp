@@ -124,10 +124,7 @@ private slots:
 
         const QPoint a = view->toWidget({0.3f, 0.3f, 0.f}).toPoint();
         const QPoint b = view->toWidget({0.7f, 0.3f, 0.f}).toPoint();
-        QTest::mousePress(view, Qt::LeftButton, {}, a);
-        for (int s = 1; s <= 20; ++s)
-            QTest::mouseMove(view, a + (b - a) * s / 20);
-        QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+        plume::test::stroke(view, a, b, 20);
 
         const Scene &scene = window.document()->scene();
         QCOMPARE(scene.items.size(), before + 1);
@@ -169,10 +166,7 @@ private slots:
             window.toolOptions()->setRadius(radius);
             const QPoint a = view->toWidget({0.3f, 0.6f, 0.f}).toPoint();
             const QPoint b = view->toWidget({0.6f, 0.6f, 0.f}).toPoint();
-            QTest::mousePress(view, Qt::LeftButton, {}, a);
-            for (int s = 1; s <= 10; ++s)
-                QTest::mouseMove(view, a + (b - a) * s / 10);
-            QTest::mouseRelease(view, Qt::LeftButton, {}, b);
+            plume::test::stroke(view, a, b, 10);
             const Item &item = window.document()->scene().items.back();
             QCOMPARE(item.kind, ItemKind::Emitter);
             QVERIFY(item.emitter.noise.active());
