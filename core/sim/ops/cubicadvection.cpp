@@ -63,9 +63,11 @@ inline float taps(float x, Axis a, int idx[4])
     return x - f;
 }
 
-/// The monotone cubic interpolant of q at grid coordinates x.
+/// The monotone cubic interpolant of q at grid coordinates x; with lo and hi, also the range
+/// of the eight middle samples (the trilinear corners), which the value lies within.
 template<bool k3D>
-inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x)
+inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x, float *lo = nullptr,
+                     float *hi = nullptr)
 {
     int ix[4], iy[4], iz[4];
     const float tx = taps(x.x, axes[0], ix);
@@ -84,12 +86,21 @@ inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x)
         const float c =
             d[std::size_t(iy[1]) * sy + std::size_t(ix[1]) + (k3D ? std::size_t(iz[1]) * sz : 0)];
         bool same = true;
+        float least = c, most = c;
         for (int cz = 1; cz <= (k3D ? 2 : 1); ++cz)
             for (int cy = 1; cy <= 2; ++cy) {
                 const float *row = d + std::size_t(iy[cy]) * sy
                                    + (k3D ? std::size_t(iz[cz]) * sz : 0);
                 same = same && row[ix[1]] == c && row[ix[2]] == c;
+                if (lo) {
+                    least = std::min({least, row[ix[1]], row[ix[2]]});
+                    most = std::max({most, row[ix[1]], row[ix[2]]});
+                }
             }
+        if (lo) {
+            *lo = least;
+            *hi = most;
+        }
         if (same)
             return c + 0.f; // +0 for a -0 corner, as the cubic's arithmetic gives
     }
@@ -111,30 +122,6 @@ inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x)
     }
 }
 
-/// The range of the eight corners around grid coordinates x (the middle samples of cubicAt's
-/// stencil: the cubic's value lies within it).
-template<bool k3D>
-inline void cornerRange(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x, float &lo, float &hi)
-{
-    int ix[4], iy[4], iz[4] = {0, 0, 0, 0};
-    taps(x.x, axes[0], ix);
-    taps(x.y, axes[1], iy);
-    std::size_t sz = 0;
-    if constexpr (k3D) {
-        taps(x.z, axes[2], iz);
-        sz = q.strideZ();
-    }
-    const float *d = q.data();
-    const std::size_t sy = q.strideY();
-    lo = hi = d[std::size_t(iy[1]) * sy + std::size_t(ix[1]) + std::size_t(iz[1]) * sz];
-    for (int cz = 1; cz <= (k3D ? 2 : 1); ++cz)
-        for (int cy = 1; cy <= 2; ++cy) {
-            const float *row = d + std::size_t(iy[cy]) * sy + std::size_t(iz[cz]) * sz;
-            lo = std::min({lo, row[ix[1]], row[ix[2]]});
-            hi = std::max({hi, row[ix[1]], row[ix[2]]});
-        }
-}
-
 /// dst = the 5-tap kernel w along `axis` of src (samples beyond the ends repeat the end one,
 /// or wrap on a periodic axis).
 void filterAxis(const ScalarGrid &src, ScalarGrid &dst, int axis, bool periodic,
@@ -153,12 +140,24 @@ void filterAxis(const ScalarGrid &src, ScalarGrid &dst, int axis, bool periodic,
             return std::clamp(m, 0, len - 1);
         };
         if (axis == 0) {
-            for (int i = 0; i < n.x; ++i) {
+            // Within two samples of an end the taps wrap or repeat; between, they are direct.
+            const auto ends = [&](int i) {
                 float v = 0.f;
                 for (int o = 0; o < 5; ++o)
                     v += w[o] * in[index(i + o - 2)];
                 out[i] = v;
+            };
+            const int first = std::min(2, n.x), last = std::max(n.x - 2, first);
+            for (int i = 0; i < first; ++i)
+                ends(i);
+            for (int i = first; i < last; ++i) {
+                float v = 0.f;
+                for (int o = 0; o < 5; ++o)
+                    v += w[o] * in[i + o - 2];
+                out[i] = v;
             }
+            for (int i = last; i < n.x; ++i)
+                ends(i);
             return;
         }
         const float *rows[5];
@@ -257,14 +256,9 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
                 }
             }
             const Vec3 x{float(at.x) - d.x, float(at.y) - d.y, float(at.z) - d.z};
-            dst[i] = k3D ? cubicAt<true>(q, axes, x) : cubicAt<false>(q, axes, x);
-            if (range) {
-                const std::size_t c = rowAt + std::size_t(i);
-                if (k3D)
-                    cornerRange<true>(q, axes, x, range->lo[c], range->hi[c]);
-                else
-                    cornerRange<false>(q, axes, x, range->lo[c], range->hi[c]);
-            }
+            float *lo = range ? range->lo + rowAt + std::size_t(i) : nullptr;
+            float *hi = range ? range->hi + rowAt + std::size_t(i) : nullptr;
+            dst[i] = k3D ? cubicAt<true>(q, axes, x, lo, hi) : cubicAt<false>(q, axes, x, lo, hi);
         }
     });
 }
@@ -290,8 +284,6 @@ void Advector::advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspac
         // exact value alone.
         std::copy(q.data(), q.data() + count, lo.data());
         advectOne(q, vel, dt, AdvectionOrder::SemiLagrangian, work, nullptr);
-        for (ScalarGrid *g : {value, scratch})
-            g->reshapeForOverwrite(q.size(), q.offset());
         std::copy(q.data(), q.data() + count, value->data());
         q.swap(lo); // q: the step's source; lo: free for the range
         const CubicRange range{lo.data(), hi.data()};

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <type_traits>
 
 namespace plume::sim {
 
@@ -311,7 +312,6 @@ void UpresSolver::advectCoordinates(float dt, double time)
     // rule along the cell-centre velocity) and takes each set's coordinates there. Outside the
     // box, and in a set that restarts, the coordinates are 0.
     const Domain &d = mInner->domain();
-    const bool k3D = !d.is2D();
     const int axes = d.dimensions();
     const detail::GridMap map = detail::gridMap(mVelocity[0], d);
     const float toCells = dt / d.cellSize;
@@ -321,45 +321,36 @@ void UpresSolver::advectCoordinates(float dt, double time)
         for (int a = 0; a < axes; ++a)
             mCoordsNext[set * 3 + a].reshape(d.cells, kCellCentre, 0.f);
     }
-    if (!mBox.empty())
+    const auto advect = [&]<bool k3D>(std::bool_constant<k3D>) {
         forEachBoxRow(mBox, [&](int j, int k) {
             for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
                 const std::size_t c = mCoordsNext[0].index(i, j, k);
                 const Vec3 x{float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f};
-                auto velocityAt = [&](Vec3 p) {
-                    Vec3 u;
-                    if (k3D) {
-                        const detail::Stencil s = detail::stencilAt<true>(map, p);
-                        for (int a = 0; a < 3; ++a)
-                            u[a] = detail::interpolate<true>(mVelocity[a].data(), s);
-                    } else {
-                        const detail::Stencil s = detail::stencilAt<false>(map, p);
-                        for (int a = 0; a < 2; ++a)
-                            u[a] = detail::interpolate<false>(mVelocity[a].data(), s);
-                    }
+                const auto velocityAt = [&](Vec3 p) {
+                    const detail::Stencil s = detail::stencilAt<k3D>(map, p);
+                    Vec3 u{};
+                    for (int a = 0; a < axes; ++a)
+                        u[a] = detail::interpolate<k3D>(mVelocity[a].data(), s);
                     return u;
                 };
                 const Vec3 mid = x - velocityAt(x) * (0.5f * toCells);
                 const Vec3 from = x - velocityAt(mid) * toCells;
-                if (k3D) {
-                    const detail::Stencil s = detail::stencilAt<true>(map, from);
-                    for (int set = 0; set < 2; ++set)
-                        if (!restart[set])
-                            for (int a = 0; a < 3; ++a)
-                                mCoordsNext[set * 3 + a][c] =
-                                    detail::interpolate<true>(mCoords[set][a].data(), s)
-                                    + (from[a] - x[a]);
-                } else {
-                    const detail::Stencil s = detail::stencilAt<false>(map, from);
-                    for (int set = 0; set < 2; ++set)
-                        if (!restart[set])
-                            for (int a = 0; a < 2; ++a)
-                                mCoordsNext[set * 3 + a][c] =
-                                    detail::interpolate<false>(mCoords[set][a].data(), s)
-                                    + (from[a] - x[a]);
-                }
+                const detail::Stencil s = detail::stencilAt<k3D>(map, from);
+                for (int set = 0; set < 2; ++set)
+                    if (!restart[set])
+                        for (int a = 0; a < axes; ++a)
+                            mCoordsNext[set * 3 + a][c] =
+                                detail::interpolate<k3D>(mCoords[set][a].data(), s)
+                                + (from[a] - x[a]);
             }
         });
+    };
+    if (!mBox.empty()) {
+        if (d.is2D())
+            advect(std::false_type{});
+        else
+            advect(std::true_type{});
+    }
     for (int set = 0; set < 2; ++set)
         for (int a = 0; a < axes; ++a)
             mCoords[set][a].swap(mCoordsNext[set * 3 + a]);
