@@ -21,6 +21,13 @@ enum class Look2D : std::uint8_t {
     Surface, ///< the level surface: a filled, shaded liquid region (docs/surfaces.md)
 };
 
+/// How exported 8- and 16-bit images (PNG) and the window map linear light to [0, 1] after the
+/// exposure. Stored as "filmic" and "clip". EXR stays linear and unclipped.
+enum class ToneCurve : std::uint8_t {
+    Filmic, ///< linear up to kFilmicKnee, then a smooth shoulder towards 1 (docs/render.md)
+    Clip,   ///< linear, clipped at 1 (Plume before the light model of docs/render.md)
+};
+
 /// What a 3D frame shows. Stored as "volume" and "surface".
 enum class Look3D : std::uint8_t {
     Volume,  ///< ray-marched smoke with shadows and emission
@@ -33,9 +40,11 @@ enum class Projection : std::uint8_t { Orthographic, Perspective };
 inline constexpr sim::EnumNames<Look2D, 4> kLook2DNames{{"dye", "field", "texture", "surface"}};
 inline constexpr sim::EnumNames<Look3D, 2> kLook3DNames{{"volume", "surface"}};
 inline constexpr sim::EnumNames<Projection, 2> kProjectionNames{{"orthographic", "perspective"}};
+inline constexpr sim::EnumNames<ToneCurve, 2> kToneCurveNames{{"filmic", "clip"}};
 inline const char *toString(Look2D v) { return kLook2DNames.name(v); }
 inline const char *toString(Look3D v) { return kLook3DNames.name(v); }
 inline const char *toString(Projection v) { return kProjectionNames.name(v); }
+inline const char *toString(ToneCurve v) { return kToneCurveNames.name(v); }
 
 /// Keys and ranges of RenderSettings' numbers (sim/base/param.h); the defaults are its member
 /// initialisers. Colours and directions give each component's range.
@@ -55,6 +64,16 @@ inline constexpr sim::Param lightDirection{.key = "lightDirection"};
 inline constexpr sim::Param lightColor{.key = "lightColor", .min = 0};
 inline constexpr sim::Param lightIntensity{.key = "lightIntensity", .min = 0};
 inline constexpr sim::Param ambient{.key = "ambient", .min = 0};
+inline constexpr sim::Param skyColor{.key = "skyColor", .min = 0};
+inline constexpr sim::Param groundColor{.key = "groundColor", .min = 0};
+inline constexpr sim::Param anisotropy{
+    .key = "anisotropy", .min = -1, .max = 1, .openMin = true, .openMax = true, .decimals = 2};
+inline constexpr sim::Param multipleScattering{
+    .key = "multipleScattering", .min = 0, .softMax = 4, .decimals = 2};
+inline constexpr sim::Param emissionScattering{
+    .key = "emissionScattering", .min = 0, .softMax = 10, .decimals = 2};
+inline constexpr sim::Param exposure{
+    .key = "exposure", .softMin = -10, .softMax = 10, .decimals = 2};
 inline constexpr sim::Param smokeColor{.key = "smokeColor", .min = 0};
 inline constexpr sim::Param densityScale{.key = "densityScale", .min = 0};
 inline constexpr sim::Param stepCells{.key = "stepCells", .min = 0, .max = 4, .openMin = true};
@@ -100,14 +119,32 @@ struct RenderSettings
     float fov = 40.f;  ///< perspective: vertical field of view in degrees
     float zoom = 1.f;
 
-    // 3D lighting: a directional light with shadows, an ambient term and emission.
+    // 3D lighting (docs/render.md): a directional light (the sun) with shadows, multiple
+    // scattering, light from the sky above and the ground below, and emission that lights the
+    // smoke around it.
     sim::Vec3 lightDirection{-0.5f, 1.f, 0.5f}; ///< towards the light (normalised on use)
     sim::Vec3 lightColor{1.f, 0.97f, 0.92f};
     float lightIntensity = 1.f;
-    float ambient = 0.25f;                  ///< light reaching every point regardless of shadows
+    /// Sky and ground light: the sky's radiance is ambient * skyColor from above, the ground's
+    /// ambient * groundColor from below; smoke in the open scatters their mean, smoke shaded by
+    /// smoke above or below it less (the surface look keeps a plain ambient term).
+    float ambient = 0.25f;
+    sim::Vec3 skyColor{1.1f, 1.15f, 1.25f};
+    sim::Vec3 groundColor{0.6f, 0.55f, 0.5f};
     sim::Vec3 smokeColor{0.9f, 0.9f, 0.9f}; ///< albedo (2D: colour) where there is no dye
     float densityScale = 20.f;              ///< extinction per unit density per world unit
     float stepCells = 0.75f;                ///< ray-march step in cells
+    /// Henyey-Greenstein phase g: > 0 scatters forwards (bright towards a light behind the
+    /// smoke), < 0 backwards, 0 evenly.
+    float anisotropy = 0.f;
+    /// Multiple scattering's strength: 0 is single scattering; 1 follows a path tracer.
+    float multipleScattering = 1.f;
+    /// How strongly emission (fire, hot gas) lights the smoke around it; 0 turns it off, 1
+    /// follows a path tracer.
+    float emissionScattering = 1.f;
+    /// Images (PNG, the window): the linear light times 2^exposure, then the tone curve.
+    float exposure = 0.f;
+    ToneCurve toneCurve = ToneCurve::Filmic;
 
     // Emission (2D and 3D, docs/blackbody.md): blackbody colour from temperature, mapped to
     // 1000 K at emissionMin and 6500 K at emissionMax. Hot gas glows from emissionMin on,
