@@ -14,6 +14,7 @@
 //               [--bake-resolution 64] [--pairs 4]
 //   plume-bench --sph [--warmup N] [--steps N]   (the liquid: sphbench.cpp)
 //   plume-bench --streamlines [--frames 60] [--repeats 6]   (streamlinebench.h)
+//   plume-bench --render [--resolution 128] [--frames 60] [--repeats 6]   (renderbench.h)
 //   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
 //               (adaptivebench.h)
 //   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
@@ -38,6 +39,7 @@
 #include "checkpointbench.h"
 #include "meshbench.h"
 #include "referencebench.h"
+#include "renderbench.h"
 #include "sphbench.h"
 #include "streamlinebench.h"
 #include "surfacebench.h"
@@ -228,6 +230,7 @@ int main(int argc, char **argv)
     bool reference = false;
     bool sph = false;
     bool streamlines = false;
+    bool render = false;
     bool adaptive = false;
     int upres = 0;
     double fill = 0.15;
@@ -261,6 +264,8 @@ int main(int argc, char **argv)
             checkpoint = true;
         else if (!std::strcmp(argv[a], "--sph"))
             sph = true;
+        else if (!std::strcmp(argv[a], "--render"))
+            render = true;
         else if (!std::strcmp(argv[a], "--streamlines"))
             streamlines = true;
         else if (!std::strcmp(argv[a], "--upres"))
@@ -295,6 +300,8 @@ int main(int argc, char **argv)
                                  "[--repeats N] [--bake-resolution N] [--pairs N]\n"
                                  "       plume-bench --sph [--warmup N] [--steps N]\n"
                                  "       plume-bench --streamlines [--frames N] [--repeats N]\n"
+                                 "       plume-bench --render [--resolution N] [--frames N] "
+                                 "[--repeats N]\n"
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
                                  "[--fill F] [--perturb EPS]\n"
                                  "       plume-bench --upres MAXFACTOR [--scene FILE] "
@@ -310,6 +317,8 @@ int main(int argc, char **argv)
         return plume::bench::runSphBench(warmup, std::max(steps, 9));
     if (streamlines)
         return plume::bench::runStreamlineBench(frames, repeats);
+    if (render)
+        return plume::bench::runRenderBench(resolution, frames, repeats);
     if (mesh)
         return plume::bench::runMeshBench(std::max(steps, 5));
     if (surface)

@@ -212,11 +212,12 @@ float channelValue(const RenderedFrame &f, PassChannel channel, std::size_t p,
     case C::Left:
     case C::Bottom:
     case C::Front: {
-        // Straight: the light per unit of opacity, in [0, 1]; linear in PNG too.
+        // Straight: the light per unit of opacity; linear in PNG too, where it clips at 1
+        // (multiple scattering in white smoke lights its lit side above 1: EXR keeps that).
         if (f.sixWay.empty() || !(a > 1e-6f))
             return 0.f;
         const float v = f.sixWay[kSixWayLights * p + (int(channel) - int(C::Right))];
-        return std::clamp(v / a, 0.f, 1.f);
+        return png ? std::clamp(v / a, 0.f, 1.f) : std::max(v / a, 0.f);
     }
     case C::NormalX:
     case C::NormalY:
@@ -346,7 +347,9 @@ QString encodingOf(PassChannel c, NormalConvention normals, bool png)
     case C::Back:
     case C::Left:
     case C::Bottom:
-    case C::Front: return "six-way light per unit opacity, linear, in [0, 1]";
+    case C::Front:
+        return png ? "six-way light per unit opacity, linear, clipped at 1"
+                   : "six-way light per unit opacity, linear, HDR";
     case C::NormalX: return "0.5 + 0.5 * n.x (x right)";
     case C::NormalY:
         return normals == NormalConvention::DirectX ? "0.5 - 0.5 * n.y (DirectX: green down)"
@@ -408,8 +411,9 @@ QJsonObject passConventionsJson(const std::vector<PassTexture> &textures,
                            "camera's side"},
             {"positive", "RGB = right (+X), top (+Y), back (-Z); A = alpha"},
             {"negative", "RGB = left (-X), bottom (-Y), front (+Z); A = emission luminance"},
-            {"values", "light scattered towards the camera per unit opacity by albedo-1 smoke "
-                       "under a white light of intensity 1, no ambient; linear"}};
+            {"values", "light scattered towards the camera per unit opacity and per unit albedo "
+                       "under a white light of intensity 1, single and multiple scattering "
+                       "(docs/render.md), no sky light; linear"}};
     if (normals)
         o["normals"] = QJsonObject{
             {"source", "opacity-weighted mean of -grad density along the view ray (3D); "

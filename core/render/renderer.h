@@ -81,12 +81,14 @@ struct RenderedFrame
 };
 
 /// Renders a frame on the CPU: in 2D the dye or a colour-mapped field, in 3D a ray-marched
-/// volume lit by a directional light with shadows (from a transmittance volume), an ambient
-/// term and blackbody emission from hot gas and flame (emissionColor). `motion` also computes
-/// screen-space motion vectors, `frameRate` (frames per second) turns velocities into pixels per
-/// frame. The result does not depend on the thread count (rows are independent). An empty domain
-/// gives a transparent frame. The surface looks (Look2D::Surface in 2D, Look3D::Surface in 3D)
-/// draw fields.surface instead (render/surfacerender.h); without it the frame is transparent.
+/// volume lit by the light model of docs/render.md (a directional light with shadows and
+/// multiple scattering, sky and ground light, emission from hot gas and flame, emissionColor,
+/// and the light that emission scatters off the smoke around it; illumination.h). `motion` also
+/// computes screen-space motion vectors, `frameRate` (frames per second) turns velocities into
+/// pixels per frame. The result does not depend on the thread count (rows are independent). An
+/// empty domain gives a transparent frame. The surface looks (Look2D::Surface in 2D,
+/// Look3D::Surface in 3D) draw fields.surface instead (render/surfacerender.h); without it the
+/// frame is transparent.
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings, bool motion,
                           float frameRate);
 
@@ -100,6 +102,11 @@ bool surfaceLook(const RenderSettings &settings, bool is2D);
 /// only; a 2D frame leaves it empty).
 RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &settings,
                           const PassRequest &passes, float frameRate);
+
+/// Hot gas glows like thin smoke: it emits kEmissionRate * densityScale * emissionColor of
+/// radiance per world unit (the ray march's `glow`, and the source of emission light,
+/// illumination.h).
+inline constexpr float kEmissionRate = 0.5f;
 
 /// The blackbody temperatures that emissionMin and emissionMax stand for.
 inline constexpr float kEmissionMinKelvin = 1000.f; ///< dark red

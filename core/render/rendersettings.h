@@ -68,12 +68,18 @@ inline constexpr sim::Param skyColor{.key = "skyColor", .min = 0};
 inline constexpr sim::Param groundColor{.key = "groundColor", .min = 0};
 inline constexpr sim::Param anisotropy{
     .key = "anisotropy", .min = -1, .max = 1, .openMin = true, .openMax = true, .decimals = 2};
-inline constexpr sim::Param multipleScattering{
-    .key = "multipleScattering", .min = 0, .softMax = 4, .decimals = 2};
-inline constexpr sim::Param emissionScattering{
-    .key = "emissionScattering", .min = 0, .softMax = 10, .decimals = 2};
-inline constexpr sim::Param exposure{
-    .key = "exposure", .softMin = -10, .softMax = 10, .decimals = 2};
+inline constexpr sim::Param multipleScattering{.key = "multipleScattering",
+                                               .min = 0,
+                                               .softMax = 4,
+                                               .decimals = 2};
+inline constexpr sim::Param emissionScattering{.key = "emissionScattering",
+                                               .min = 0,
+                                               .softMax = 10,
+                                               .decimals = 2};
+inline constexpr sim::Param exposure{.key = "exposure",
+                                     .softMin = -10,
+                                     .softMax = 10,
+                                     .decimals = 2};
 inline constexpr sim::Param smokeColor{.key = "smokeColor", .min = 0};
 inline constexpr sim::Param densityScale{.key = "densityScale", .min = 0};
 inline constexpr sim::Param stepCells{.key = "stepCells", .min = 0, .max = 4, .openMin = true};

@@ -2,6 +2,8 @@
 #include <core/render/volumemarch.h>
 
 #include <core/render/camera.h>
+#include <core/render/illumination.h>
+#include <core/render/lightmodel.h>
 #include <core/render/lightvolume.h>
 #include <core/render/marchbounds.h>
 
@@ -29,18 +31,47 @@ Vec3 densityGradient(const float *density, const Int3 &n, const Vec3 &p)
            * 0.5f;
 }
 
+/// Light scattered by a sample per unit albedo, split by octave (lightmodel.h):
+/// terms[i] = phase[i] * t^(a^i); a channel of albedo w scatters
+/// terms[0] + strength * sum over i >= 1 of (w b)^i terms[i].
+struct Octaves
+{
+    float terms[kScatterOctaves];
+
+    Octaves(float t, const OctavePhases &phases)
+    {
+        terms[0] = phases.p[0] * t;
+        for (int i = 1; i < kScatterOctaves; ++i) {
+            t = std::sqrt(t); // kOctaveExtinction == 0.5
+            terms[i] = phases.p[std::size_t(i)] * t;
+        }
+    }
+
+    float operator()(float albedo, float strength) const
+    {
+        const float ab = albedo * kOctaveContribution;
+        float ms = 0.f;
+        for (int i = kScatterOctaves - 1; i >= 1; --i)
+            ms = ab * (terms[i] + ms);
+        return terms[0] + strength * ms;
+    }
+};
+
 /// Front-to-back compositing of one pixel's ray.
 struct Marcher
 {
     const FrameFields &f;
     const RenderSettings &s;
     const Camera &camera;
-    const sim::ScalarGrid &transmittance; ///< towards the light (lightvolume.h)
-    bool motion, lit, dye, hot, fire;
+    const Illumination &light; ///< the frame's sun, sky and emission light (illumination.h)
+    bool motion, dye, hot, fire;
     float frameRate;
-    Vec3 light;
+    Vec3 sun;         ///< the light's colour times its intensity
+    Vec3 towardsSun;  ///< unit
+    Vec3 sky, ground; ///< half the sky's and the ground's radiance (ambient * colour / 2)
     const PassRequest &passes;
     const sim::ScalarGrid *sixLight; ///< kSixWayLights transmittances when passes.sixWay
+    const Vec3 *sixToLight;          ///< their directions (towards the light)
     MarchBounds bounds;              ///< samples outside show nothing (marchbounds.h)
 
     void pixel(int px, int py, RenderedFrame &out) const
@@ -59,7 +90,17 @@ struct Marcher
         int first = 0, last = -1; // only the samples that can show something
         if (!marchRange(bounds, oc, dc, t0, dt, steps, first, last))
             last = -1;
-        const float emissionRate = 0.5f * s.densityScale; // hot gas glows like thin smoke
+        const float emissionRate = kEmissionRate * s.densityScale;
+        const float ms = s.multipleScattering;
+        const OctavePhases sunPhases(dot(towardsSun, d), s.anisotropy);
+        OctavePhases sixPhases[kSixWayLights];
+        for (int l = 0; passes.sixWay && l < kSixWayLights; ++l)
+            sixPhases[l] = OctavePhases(dot(sixToLight[l], d), s.anisotropy);
+        const bool lit = light.hasSun(), skyLit = light.hasSky();
+        const bool emissionLit = light.hasEmission();
+        const Int3 coarseN = skyLit ? light.skyUp.size()
+                                    : (emissionLit ? light.emission[0].size() : Int3{});
+        const float toCoarse = 1.f / float(light.coarseFactor);
         float trans = 1.f, rgb[3] = {0.f, 0.f, 0.f}, glow[3] = {0.f, 0.f, 0.f};
         float weight = 0.f, mx = 0.f, my = 0.f;
         float six[kSixWayLights] = {};
@@ -93,11 +134,30 @@ struct Marcher
                           std::min(w(f.dyeGreen.data()) * inv, 1.f),
                           std::min(w(f.dyeBlue.data()) * inv, 1.f)};
             }
-            const float shadow = lit ? w(transmittance.data()) : 0.f;
             const float c = trans * a;
-            rgb[0] += c * albedo.x * (light.x * shadow + s.ambient);
-            rgb[1] += c * albedo.y * (light.y * shadow + s.ambient);
-            rgb[2] += c * albedo.z * (light.z * shadow + s.ambient);
+            // The sun, single and multiply scattered; the sky above and the ground below.
+            Vec3 in{};
+            if (lit) {
+                const Octaves sunOctaves(w(light.sun.data()), sunPhases);
+                in = {sun.x * sunOctaves(albedo.x, ms), sun.y * sunOctaves(albedo.y, ms),
+                      sun.z * sunOctaves(albedo.z, ms)};
+            }
+            if (skyLit || emissionLit) {
+                const Trilinear wc(coarseN, p * toCoarse);
+                if (skyLit) {
+                    const float up = wc(light.skyUp.data()), down = wc(light.skyDown.data());
+                    in = in + sky * up + ground * down;
+                }
+                if (emissionLit) { // light from emission is emission too: it goes with the glow
+                    const float e = c * s.emissionScattering;
+                    glow[0] += e * albedo.x * wc(light.emission[0].data());
+                    glow[1] += e * albedo.y * wc(light.emission[1].data());
+                    glow[2] += e * albedo.z * wc(light.emission[2].data());
+                }
+            }
+            rgb[0] += c * albedo.x * in.x;
+            rgb[1] += c * albedo.y * in.y;
+            rgb[2] += c * albedo.z * in.z;
             if (motion) {
                 const Vec3 v{w(f.velocityX.data()), w(f.velocityY.data()), w(f.velocityZ.data())};
                 const float ppu = camera.pixelsPerUnit(f.domain.toWorld(p)) / frameRate;
@@ -106,8 +166,10 @@ struct Marcher
                 weight += c;
             }
             if (passes.sixWay) {
+                // Per unit albedo, with multiple scattering at the sample's mean albedo.
+                const float grey = (albedo.x + albedo.y + albedo.z) * (1.f / 3.f);
                 for (int l = 0; l < kSixWayLights; ++l)
-                    six[l] += c * w(sixLight[l].data());
+                    six[l] += c * Octaves(w(sixLight[l].data()), sixPhases[l])(grey, ms);
             }
             if (passes.normals)
                 normal = normal + densityGradient(f.density.data(), n, p) * c;
@@ -158,36 +220,38 @@ void renderVolume(const FrameFields &fields, const RenderSettings &s, const Pass
     out.depthFar = camera.farDistance;
     // Six-way: one transmittance volume per camera-relative light direction (towards the
     // light): right, top, back (behind the smoke), left, bottom, front (the camera's side).
+    const Vec3 toLight[kSixWayLights] = {camera.right,     camera.up,
+                                         camera.forward,   camera.right * -1.f,
+                                         camera.up * -1.f, camera.forward * -1.f};
     sim::ScalarGrid sixLight[kSixWayLights];
     if (passes.sixWay) {
-        const Vec3 toLight[kSixWayLights] = {camera.right,     camera.up,
-                                             camera.forward,   camera.right * -1.f,
-                                             camera.up * -1.f, camera.forward * -1.f};
         for (int l = 0; l < kSixWayLights; ++l)
             sixLight[l] = lightTransmittance(fields.density, nullptr, toLight[l], s.densityScale,
                                              fields.domain.cellSize);
     }
-    sim::ScalarGrid transmittance;
-    const bool lit = s.lightIntensity > 0.f;
-    if (lit)
-        transmittance = lightTransmittance(fields.density, nullptr, s.lightDirection,
-                                           s.densityScale, fields.domain.cellSize);
     const bool fire = s.flameIntensity > 0.f && fields.hasFlame();
     const bool hot = (s.emissionIntensity > 0.f || fire)
                      && fields.temperature.count() == fields.density.count();
+    const Illumination light = computeIllumination({fields.density, nullptr,
+                                                    hot ? &fields.temperature : nullptr,
+                                                    fire ? &fields.flame : nullptr},
+                                                   s, fields.domain.cellSize);
     const Marcher marcher{fields,
                           s,
                           camera,
-                          transmittance,
+                          light,
                           motion,
-                          lit,
                           fields.hasDye(),
                           hot,
                           fire,
                           frameRate,
                           s.lightColor * s.lightIntensity,
+                          normalized(s.lightDirection),
+                          s.skyColor * (0.5f * s.ambient),
+                          s.groundColor * (0.5f * s.ambient),
                           passes,
                           sixLight,
+                          toLight,
                           marchBounds(
                               {fields.density,
                                hot && s.emissionIntensity > 0.f ? &fields.temperature : nullptr,

@@ -8,6 +8,8 @@
 #include <ui/viewport/viewport.h>
 
 #include <core/render/blackbody.h>
+#include <core/render/illumination.h>
+#include <core/render/lightmodel.h>
 #include <core/render/lightvolume.h>
 #include <core/render/marchbounds.h>
 #include <core/render/renderer.h>
@@ -66,6 +68,15 @@ struct VolumeView::Textures
     VolumePtr lightOf;
     sim::Vec3 lightDirection{0.f, 0.f, 0.f};
     float lightScale = -1.f;
+    /// The coarse sky (RG: up, down) and emission light (RGB) of illumination.h, a zero texel
+    /// when off; what they were computed from: the volume and the look (illuminationLook).
+    unsigned sky = 0, glow = 0;
+    bool hasSky = false, hasGlow = false;
+    sim::Int3 coarse{1, 1, 1};
+    int coarseFactor = 1;
+    VolumePtr illuminationOf;
+    RenderSettings illuminationLook;
+    float illuminationAmbient = 0.f;
     /// Where the march can see anything (marchbounds.h), and what it was computed from: the
     /// volume, whether hot gas glows and above which temperature, and whether flame counts.
     MarchBounds bounds;
@@ -264,11 +275,13 @@ void VolumeView::initializeGL()
     }
     mGl->glGenVertexArrays(1, &mVao);
     mGl->glGenBuffers(1, &mLineBuffer);
-    unsigned ids[3];
-    mGl->glGenTextures(3, ids);
+    unsigned ids[5];
+    mGl->glGenTextures(5, ids);
     mTex->march = ids[0];
     mTex->dye = ids[1];
     mTex->flame = ids[2];
+    mTex->sky = ids[3];
+    mTex->glow = ids[4];
     for (unsigned id : ids) {
         mGl->glBindTexture(GL_TEXTURE_3D, id);
         mGl->glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -280,8 +293,10 @@ void VolumeView::initializeGL()
     uploadEmpty(mTex->march, GL_RGBA32F, GL_RGBA);
     uploadEmpty(mTex->dye, GL_RGB32F, GL_RGB);
     uploadEmpty(mTex->flame, GL_R32F, GL_RED);
+    uploadEmpty(mTex->sky, GL_RG32F, GL_RG);
+    uploadEmpty(mTex->glow, GL_RGB32F, GL_RGB);
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
-    mTex->hasDye = mTex->hasFlame = false;
+    mTex->hasDye = mTex->hasFlame = mTex->hasSky = mTex->hasGlow = false;
     mTex->size = {0, 0, 0};
     mUploaded.reset();
     mDirty = mFrame && mFrame->volume;
@@ -314,9 +329,11 @@ void VolumeView::releaseGL()
 {
     if (!mGl)
         return;
-    const unsigned ids[4] = {mTex->march, mTex->dye, mTex->flame, mTex->blackbody};
-    mGl->glDeleteTextures(4, ids);
+    const unsigned ids[6] = {mTex->march,     mTex->dye, mTex->flame,
+                             mTex->blackbody, mTex->sky, mTex->glow};
+    mGl->glDeleteTextures(6, ids);
     mTex->lightOf.reset();
+    mTex->illuminationOf.reset();
     mTex->boundsOf.reset();
     mGl->glDeleteBuffers(1, &mLineBuffer);
     mGl->glDeleteVertexArrays(1, &mVao);
@@ -352,6 +369,7 @@ void VolumeView::upload()
         m[4 * c + 3] = t ? t[c] : 0.f;
     }
     mTex->lightOf.reset();
+    mTex->illuminationOf.reset();
     mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     if (resize) { // storage only: uploadLight fills it, light channel included
         mGl->glBindTexture(GL_TEXTURE_3D, mTex->march);
@@ -429,6 +447,92 @@ void VolumeView::uploadLight(sim::Vec3 direction, float densityScale)
     mTex->lightOf = mUploaded;
     mTex->lightDirection = direction;
     mTex->lightScale = densityScale;
+}
+
+namespace {
+
+/// The look with only what the sky and emission light depend on (illumination.h); equal looks
+/// need no new computation.
+RenderSettings illuminationLook(const RenderSettings &look, bool smoke)
+{
+    RenderSettings l;
+    l.lightIntensity = 0.f; // the sun is uploadLight's
+    l.densityScale = look.densityScale;
+    const bool sky = smoke && look.ambient > 0.f;
+    l.ambient = sky ? 1.f : 0.f; // the sky's visibility does not depend on its brightness
+    l.skyColor = sky && look.skyColor != sim::Vec3{} ? sim::Vec3{1.f, 1.f, 1.f} : sim::Vec3{};
+    l.groundColor = sky && look.groundColor != sim::Vec3{} ? sim::Vec3{1.f, 1.f, 1.f} : sim::Vec3{};
+    const bool glow = smoke && look.emissionScattering > 0.f;
+    l.emissionScattering = glow ? 1.f : 0.f; // a strength: the shader scales by it
+    l.emissionIntensity = glow ? look.emissionIntensity : 0.f;
+    l.flameIntensity = glow ? look.flameIntensity : 0.f;
+    l.emissionMin = look.emissionMin;
+    l.emissionMax = look.emissionMax;
+    return l;
+}
+
+} // namespace
+
+// The sky's visibility and the emission light at the coarse cells of the uploaded volume
+// (illumination.h), recomputed when the volume or what they depend on changed.
+void VolumeView::uploadIllumination(const RenderSettings &look, float ambientTemperature,
+                                    bool smoke)
+{
+    const RenderSettings l = illuminationLook(look, smoke);
+    if (mTex->illuminationOf == mUploaded && mTex->illuminationLook == l
+        && mTex->illuminationAmbient == ambientTemperature)
+        return;
+    const FrameVolume &v = *mUploaded;
+    const sim::ScalarGrid &density = v.field(DisplayField::Density);
+    // The renderer reads temperature above ambient; the volume holds it as simulated.
+    sim::ScalarGrid above;
+    const sim::ScalarGrid &temp = v.field(DisplayField::Temperature);
+    const bool hot = l.emissionScattering > 0.f && temp.count() == density.count();
+    if (hot) {
+        above = temp;
+        for (std::size_t c = 0; c < above.count(); ++c)
+            above.data()[c] -= ambientTemperature;
+    }
+    const sim::ScalarGrid &flame = v.field(DisplayField::Flame);
+    const Illumination light =
+        computeIllumination({density, nullptr, hot ? &above : nullptr,
+                             hot && flame.count() == density.count() ? &flame : nullptr},
+                            l, mFrame->domain.cellSize);
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    mTex->hasSky = light.hasSky();
+    mTex->hasGlow = light.hasEmission();
+    mTex->coarseFactor = light.coarseFactor;
+    if (mTex->hasSky) {
+        const sim::Int3 m = light.skyUp.size();
+        std::vector<float> rg(2 * light.skyUp.count());
+        for (std::size_t c = 0; c < light.skyUp.count(); ++c) {
+            rg[2 * c] = light.skyUp.data()[c];
+            rg[2 * c + 1] = light.skyDown.data()[c];
+        }
+        mGl->glBindTexture(GL_TEXTURE_3D, mTex->sky);
+        mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_RG32F, m.x, m.y, m.z, 0, GL_RG, GL_FLOAT, rg.data());
+        mTex->coarse = m;
+    } else {
+        uploadEmpty(mTex->sky, GL_RG32F, GL_RG);
+    }
+    if (mTex->hasGlow) {
+        const sim::Int3 m = light.emission[0].size();
+        std::vector<float> rgb(3 * light.emission[0].count());
+        for (std::size_t c = 0; c < light.emission[0].count(); ++c)
+            for (int ch = 0; ch < 3; ++ch)
+                rgb[3 * c + std::size_t(ch)] = light.emission[std::size_t(ch)].data()[c];
+        mGl->glBindTexture(GL_TEXTURE_3D, mTex->glow);
+        mGl->glTexImage3D(GL_TEXTURE_3D, 0, GL_RGB32F, m.x, m.y, m.z, 0, GL_RGB, GL_FLOAT,
+                          rgb.data());
+        mTex->coarse = m;
+    } else {
+        uploadEmpty(mTex->glow, GL_RGB32F, GL_RGB);
+    }
+    mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    mGl->glBindTexture(GL_TEXTURE_3D, 0);
+    mTex->illuminationOf = mUploaded;
+    mTex->illuminationLook = l;
+    mTex->illuminationAmbient = ambientTemperature;
 }
 
 // The box outside which the uploaded volume shows nothing: smoke, solids, with `hot` gas
@@ -540,15 +644,41 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
         if (std::abs(light[a]) < 1e-5f)
             light[a] = 1e-5f;
     prog.setUniformValue("uLightDir", qv(light));
-    if (has)
+    if (has) {
         uploadLight(light, look.densityScale);
-    const unsigned units[3] = {mTex->march, mTex->dye, mTex->flame};
-    const char *names[3] = {"uMarch", "uDye", "uFlame"};
-    for (int u = 0; u < 3; ++u) {
-        mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
-        mGl->glBindTexture(GL_TEXTURE_3D, units[u]);
-        prog.setUniformValue(names[u], u);
+        uploadIllumination(look, mDocument->scene().simulation.params.ambientTemperature, smoke);
     }
+    // Texture units 0-2, 4 and 5: 3D; 3: the blackbody table.
+    const unsigned units[5] = {mTex->march, mTex->dye, mTex->flame, mTex->sky, mTex->glow};
+    const char *names[5] = {"uMarch", "uDye", "uFlame", "uSky", "uGlow"};
+    for (int n = 0; n < 5; ++n) {
+        const int u = n < 3 ? n : n + 1;
+        mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
+        mGl->glBindTexture(GL_TEXTURE_3D, units[n]);
+        prog.setUniformValue(names[n], u);
+    }
+    // The light model (lightmodel.h, illumination.h); the shader mirrors scatteredLight.
+    static_assert(kScatterOctaves == 4 && kOctaveExtinction == 0.5f,
+                  "volume.frag marches four octaves by square roots");
+    prog.setUniformValue("uHasSky", has && mTex->hasSky ? 1 : 0);
+    prog.setUniformValue("uHasGlow", has && mTex->hasGlow ? 1 : 0);
+    if (has) {
+        const float f = float(mTex->coarseFactor);
+        prog.setUniformValue("uCoarseScale",
+                             QVector3D(float(mTex->size.x) / (f * float(mTex->coarse.x)),
+                                       float(mTex->size.y) / (f * float(mTex->coarse.y)),
+                                       float(mTex->size.z) / (f * float(mTex->coarse.z))));
+    }
+    prog.setUniformValue("uSkyHalf", qv(look.skyColor * (0.5f * look.ambient)));
+    prog.setUniformValue("uGroundHalf", qv(look.groundColor * (0.5f * look.ambient)));
+    prog.setUniformValue("uAnisotropy", look.anisotropy);
+    prog.setUniformValue("uMultiple", look.multipleScattering);
+    prog.setUniformValue("uOctaveContribution", kOctaveContribution);
+    prog.setUniformValue("uOctaveEccentricity", kOctaveEccentricity);
+    prog.setUniformValue("uEmissionScatter", look.emissionScattering);
+    prog.setUniformValue("uExposure", exposureScale(look.exposure));
+    prog.setUniformValue("uToneCurve", int(look.toneCurve));
+    prog.setUniformValue("uKnee", kFilmicKnee);
     mGl->glActiveTexture(GL_TEXTURE0 + 3);
     mGl->glBindTexture(GL_TEXTURE_1D, mTex->blackbody);
     prog.setUniformValue("uBlackbody", 3);
@@ -597,9 +727,9 @@ void VolumeView::drawVolume(const QMatrix4x4 &viewProj, bool still)
     prog.release();
     mGl->glActiveTexture(GL_TEXTURE0 + 6);
     mGl->glBindTexture(GL_TEXTURE_3D, 0);
-    mGl->glActiveTexture(GL_TEXTURE0 + 5);
+    mGl->glActiveTexture(GL_TEXTURE0 + 3);
     mGl->glBindTexture(GL_TEXTURE_1D, 0);
-    for (int u = 4; u >= 0; --u) {
+    for (int u = 5; u >= 0; --u) {
         mGl->glActiveTexture(GL_TEXTURE0 + GLenum(u));
         mGl->glBindTexture(GL_TEXTURE_3D, 0);
     }

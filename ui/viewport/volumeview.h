@@ -20,6 +20,7 @@ class QOpenGLShaderProgram;
 namespace plume {
 
 class Document;
+struct RenderSettings;
 class MeshSurfaces;
 
 /// The live 3D view (OpenGL 3.3 core): the shown frame's volume ray-marched on the GPU the
@@ -123,6 +124,7 @@ private:
     void releaseGL();
     void upload();
     void uploadLight(sim::Vec3 direction, float densityScale);
+    void uploadIllumination(const RenderSettings &look, float ambientTemperature, bool smoke);
     void uploadEmpty(unsigned id, int internal, unsigned format);
     void updateBounds(bool hot, float hotAbove, bool flame);
     /// The fraction of the view's pixels the volume is marched at with quality `q`.

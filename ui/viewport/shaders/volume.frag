@@ -1,9 +1,12 @@
 #version 330 core
 // SPDX-License-Identifier: Apache-2.0
-// Front-to-back emission-absorption ray march with single scattering, as core/render's
-// volumemarch.cpp does it on the CPU: each sample is lit by the light attenuated along a march
-// towards it (Beer-Lambert) plus the ambient term; hot gas and flame emit blackbody light
-// (emissionColor in renderer.h); the first solid cell is an opaque Lambert surface.
+// Front-to-back emission-absorption ray march with the light model of core/render's
+// volumemarch.cpp (docs/render.md), formula for formula: each sample scatters the light
+// attenuated on its way (the transmittance channel), in four octaves of multiple scattering
+// (lightmodel.h scatteredLight), the sky above and the ground below (illumination.h, coarse)
+// and the light of emission around it (coarse); hot gas and flame emit blackbody light
+// (emissionColor in renderer.h); the first solid cell is an opaque Lambert surface. The result
+// goes through the exposure and the tone curve of exported PNGs (lightmodel.h toneMap).
 in vec2 vNdc;
 out vec4 fragColor;
 uniform mat4 uInvViewProj;
@@ -39,8 +42,47 @@ uniform vec3 uBgTop;
 uniform vec3 uMarchMin;
 uniform vec3 uMarchMax;
 uniform int uMarchEmpty;
+// The light model (lightmodel.h, illumination.h).
+uniform sampler3D uSky;  // coarse: RG = sky (up) and ground (down) visibility
+uniform sampler3D uGlow; // coarse: emission light per unit albedo
+uniform int uHasSky;
+uniform int uHasGlow;
+uniform vec3 uCoarseScale; // fine uvw to coarse uvw
+uniform vec3 uSkyHalf;     // ambient * skyColor / 2
+uniform vec3 uGroundHalf;  // ambient * groundColor / 2
+uniform float uAnisotropy;
+uniform float uMultiple;
+uniform float uOctaveContribution;
+uniform float uOctaveEccentricity;
+uniform float uEmissionScatter;
+uniform float uExposure; // 2^exposure
+uniform int uToneCurve;  // 0 filmic, 1 clip
+uniform float uKnee;
 
 vec3 toUvw(vec3 p) { return (p - uBoxMin) / (uBoxMax - uBoxMin); }
+
+// Henyey-Greenstein times 4 pi (lightmodel.h phaseHG).
+float phaseHG(float cosTheta, float g)
+{
+    float d = 1.0 + g * g - 2.0 * g * cosTheta;
+    return (1.0 - g * g) / (d * sqrt(d));
+}
+
+// lightmodel.h toneMap.
+float tone(float x)
+{
+    if (!(x > 0.0))
+        return 0.0;
+    if (uToneCurve == 1 || x <= uKnee)
+        return min(x, 1.0);
+    float room = 1.0 - uKnee;
+    return 1.0 - room * exp(-(x - uKnee) / room);
+}
+
+float linearToSrgb(float c)
+{
+    return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
 
 bool boxHit(vec3 o, vec3 d, out float t0, out float t1)
 {
@@ -120,7 +162,13 @@ void main()
         int steps = int(ceil((t1 - t0) / uStep));
         int first, last;
         marchRange(o, d, t0, steps, first, last);
-        float emissionRate = 0.5 * uDensityScale;
+        float emissionRate = 0.5 * uDensityScale; // renderer.h kEmissionRate
+        float phases[4];
+        float g = uAnisotropy;
+        for (int i = 0; i < 4; ++i) {
+            phases[i] = phaseHG(dot(uLightDir, d), g);
+            g *= uOctaveEccentricity;
+        }
         for (int k = first; k <= last && trans > 0.003; ++k) {
             float ta = t0 + float(k) * uStep;
             float ds = min(uStep, t1 - ta);
@@ -159,10 +207,33 @@ void main()
             vec3 albedo = uSmoke;
             if (uHasDye != 0)
                 albedo = min(texture(uDye, uvw).rgb / rho, vec3(1.0));
-            color += trans * alpha * albedo * (uLight * m.b + uAmbient);
+            // The sun, single and multiply scattered (lightmodel.h scatteredLight).
+            float t = m.b;
+            float terms[4];
+            terms[0] = phases[0] * t;
+            for (int i = 1; i < 4; ++i) {
+                t = sqrt(t);
+                terms[i] = phases[i] * t;
+            }
+            vec3 ab = albedo * uOctaveContribution;
+            vec3 ms = vec3(0.0);
+            for (int i = 3; i >= 1; --i)
+                ms = ab * (terms[i] + ms);
+            vec3 light = uLight * (terms[0] + uMultiple * ms);
+            vec3 uvwc = uvw * uCoarseScale;
+            if (uHasSky != 0) {
+                vec2 s = texture(uSky, uvwc).rg;
+                light += uSkyHalf * s.r + uGroundHalf * s.g;
+            }
+            color += trans * alpha * albedo * light;
+            if (uHasGlow != 0)
+                color += trans * alpha * uEmissionScatter * albedo * texture(uGlow, uvwc).rgb;
             trans *= 1.0 - alpha;
         }
     }
-    vec3 c = color + trans * bg;
-    fragColor = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
+    // The smoke through the exposure and tone curve (as exported PNGs), over the background.
+    vec3 c = vec3(tone(color.r * uExposure), tone(color.g * uExposure), tone(color.b * uExposure))
+             + trans * bg;
+    c = clamp(c, 0.0, 1.0);
+    fragColor = vec4(linearToSrgb(c.r), linearToSrgb(c.g), linearToSrgb(c.b), 1.0);
 }
