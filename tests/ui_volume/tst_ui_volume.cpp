@@ -18,6 +18,10 @@
 #include <ui/viewport/viewport.h>
 #include <ui/viewport/volumeview.h>
 
+#include <core/render/colormap.h>
+#include <core/render/lightmodel.h>
+#include <core/render/renderer.h>
+
 #include <QLabel>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
@@ -307,6 +311,133 @@ private slots:
         front.view.showFrame(frame);
         const QImage off = front.view.grabFramebuffer();
         QVERIFY(greyDifference(off.pixel(front.toPixel(0.5f, 0.5f)), corner) <= 1);
+    }
+
+    // What the window shows is what the bake writes (docs/render.md): the view and the CPU
+    // renderer share the light model (multiple scattering, sky and ground light, emission and
+    // the light it casts on the smoke, the tone curve), so a perspective front view placed
+    // where the renderer's perspective camera stands draws the renderer's picture, composited
+    // over the view's background, within a few grey levels (the view jitters its samples).
+    // PLUME_TEST_PICTURES=DIR saves both pictures there.
+    void viewMatchesTheBake_data()
+    {
+        QTest::addColumn<float>("multiple");
+        QTest::addColumn<float>("anisotropy");
+        QTest::addColumn<float>("exposure");
+        QTest::newRow("defaults") << 1.f << 0.f << 0.f;
+        QTest::newRow("single scattering") << 0.f << 0.f << 0.f;
+        QTest::newRow("forward, brighter") << 1.f << 0.5f << 1.5f;
+    }
+    void viewMatchesTheBake()
+    {
+        QFETCH(float, multiple);
+        QFETCH(float, anisotropy);
+        QFETCH(float, exposure);
+        Scene scene = litScene();
+        RenderSettings &look = scene.exports.render;
+        look.lightDirection = {0.6f, 0.5f, -0.4f};
+        look.ambient = 0.3f; // sky and ground light
+        look.emissionIntensity = 1.f;
+        look.multipleScattering = multiple;
+        look.anisotropy = anisotropy;
+        look.exposure = exposure;
+        look.smokeColor = {0.8f, 0.8f, 0.82f};
+        look.projection = Projection::Perspective;
+        look.fov = 40.f;
+        look.stepCells = 0.5f;
+        constexpr int side = 200; // over the view's minimum size
+        look.width = look.height = side;
+        Document doc;
+        doc.reset(scene, {});
+        VolumeView view(&doc);
+        view.resize(side, side);
+        view.setBackground(VolumeView::Background::Dark);
+        view.setInteractiveQuality({0.5f, 1.f});
+        view.setStillQuality({0.5f, 1.f});
+        view.frameDomain();
+        // The renderer's camera: the domain's bounding sphere fills the field of view.
+        const float radius = 0.5f * std::sqrt(3.f);
+        view.setCamera(0.f, 0.f, radius / std::sin(20.f * std::numbers::pi_v<float> / 180.f));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // Soft smoke with a hot core that glows and lights the smoke around it.
+        const float ambientTemperature = scene.simulation.params.ambientTemperature;
+        const FramePtr frame = withFlame(makeFrame(false, false),
+                                         [&](FrameVolume &v, int i, int j, int k, sim::Vec3 c) {
+            const float r = length(c - sim::Vec3{0.5f, 0.5f, 0.5f});
+            v.fields[int(DisplayField::Density)](i, j, k) = std::max(0.f, 1.f - r / 0.35f);
+            v.fields[int(DisplayField::Temperature)](i, j, k) = ambientTemperature
+                                                                + (r < 0.12f ? 4.f : 0.f);
+        });
+        view.showFrame(frame);
+        const QImage image = view.grabFramebuffer();
+        QVERIFY(view.failure().isEmpty());
+        QCOMPARE(image.size(), QSize(side, side));
+
+        FrameFields fields;
+        fields.domain = frame->domain;
+        fields.density = frame->volume->field(DisplayField::Density);
+        fields.temperature = frame->volume->field(DisplayField::Temperature);
+        for (std::size_t c = 0; c < fields.temperature.count(); ++c)
+            fields.temperature.data()[c] -= ambientTemperature;
+        const RenderedFrame bake = renderFrame(fields, look, false, 24.f);
+        const float bg[3] = {0.012f, 0.013f, 0.016f}; // Background::Dark
+        const float gain = exposureScale(look.exposure);
+        // Inside the domain box's far face, clear of the box's lines and the caption.
+        double sum = 0.0;
+        int worst = 0, smoky = 0, compared = 0;
+        for (int y = 0; y < side; ++y)
+            for (int x = 0; x < side; ++x) {
+                if (std::hypot(x + 0.5 - 0.5 * side, y + 0.5 - 0.5 * side) > 0.22 * side)
+                    continue;
+                ++compared;
+                const std::size_t p = std::size_t(y) * side + std::size_t(x);
+                const float alpha = bake.color[4 * p + 3];
+                int expected[3];
+                for (int c = 0; c < 3; ++c) {
+                    const float light = bake.color[4 * p + std::size_t(c)]
+                                        + bake.emission[3 * p + std::size_t(c)];
+                    const float v = std::min(toneMap(light * gain, look.toneCurve)
+                                                 + (1.f - alpha) * bg[c],
+                                             1.f);
+                    expected[c] = int(std::lround(255.f * detail::linearToSrgb(v)));
+                }
+                const QRgb seen = image.pixel(x, y);
+                const int d = std::max({std::abs(qRed(seen) - expected[0]),
+                                        std::abs(qGreen(seen) - expected[1]),
+                                        std::abs(qBlue(seen) - expected[2])});
+                sum += d;
+                worst = std::max(worst, d);
+                smoky += alpha > 0.5f;
+            }
+        const double mean = sum / double(compared);
+        if (qEnvironmentVariableIsSet("PLUME_TEST_PICTURES")) {
+            QImage cpu(side, side, QImage::Format_RGB32);
+            for (int y = 0; y < side; ++y)
+                for (int x = 0; x < side; ++x) {
+                    const std::size_t p = std::size_t(y) * side + std::size_t(x);
+                    const float a = bake.color[4 * p + 3];
+                    auto ch = [&](int c) {
+                        const float v = std::min(toneMap((bake.color[4 * p + std::size_t(c)]
+                                                          + bake.emission[3 * p + std::size_t(c)])
+                                                             * gain,
+                                                         look.toneCurve)
+                                                     + (1.f - a) * bg[c],
+                                                 1.f);
+                        return int(std::lround(255.f * detail::linearToSrgb(v)));
+                    };
+                    cpu.setPixel(x, y, qRgb(ch(0), ch(1), ch(2)));
+                }
+            const QString dir = qEnvironmentVariable("PLUME_TEST_PICTURES");
+            const QString tag = QString(QTest::currentDataTag()).replace(' ', '-').remove(',');
+            image.save(dir + "/view-" + tag + ".png");
+            cpu.save(dir + "/bake-" + tag + ".png");
+        }
+        const QString seen = QString("mean %1, worst %2 grey levels").arg(mean).arg(worst);
+        qInfo("%s", qPrintable(seen));
+        QVERIFY(smoky > compared / 2);          // the ball fills most of the compared disc
+        QVERIFY2(mean < 1.0, qPrintable(seen)); // seen: 0.08-0.12
+        QVERIFY2(worst <= 4, qPrintable(seen)); // seen: 1
     }
 
     // The march skips the space where nothing shows (render/marchbounds.h) and draws the same
