@@ -516,12 +516,36 @@ private slots:
             return renamed;
         };
         checkSpinBoxes(&dialog,
-                       {named("frameWidth", rp::width), named("frameHeight", rp::height),
-                        rp::fieldMin, rp::fieldMax, rp::yaw, rp::pitch, rp::fov, rp::zoom,
-                        rp::emissionIntensity, rp::flameIntensity, fp::rows, fp::columns,
-                        named("flipbookStep", fp::step), fp::padding, fp::motionRange,
-                        fp::loopFrames, named("imageStep", imageParams::step)},
-                       17);
+                       {named("frameWidth", rp::width),
+                        named("frameHeight", rp::height),
+                        rp::fieldMin,
+                        rp::fieldMax,
+                        rp::yaw,
+                        rp::pitch,
+                        rp::fov,
+                        rp::zoom,
+                        rp::lightDirection,
+                        rp::lightColor,
+                        rp::lightIntensity,
+                        rp::skyColor,
+                        rp::groundColor,
+                        rp::ambient,
+                        rp::smokeColor,
+                        rp::densityScale,
+                        rp::anisotropy,
+                        rp::multipleScattering,
+                        rp::emissionIntensity,
+                        rp::flameIntensity,
+                        rp::emissionScattering,
+                        rp::exposure,
+                        fp::rows,
+                        fp::columns,
+                        named("flipbookStep", fp::step),
+                        fp::padding,
+                        fp::motionRange,
+                        fp::loopFrames,
+                        named("imageStep", imageParams::step)},
+                       17 + 3 + 3 + 1 + 3 + 3 + 1 + 3 + 1 + 1 + 1 + 1 + 1);
     }
 };
 
