@@ -154,6 +154,11 @@ QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
             return bad(o.field, plume::sim::kFieldKindNames.expected());
         r.look2D = plume::Look2D::Field;
     }
+    if (p.isSet(o.exposure) && !parseParam(p.value(o.exposure), rp::exposure, r.exposure))
+        return bad(o.exposure, rp::exposure.describe("number of stops"));
+    if (p.isSet(o.toneCurve)
+        && !parseName(p.value(o.toneCurve), plume::kToneCurveNames, r.toneCurve))
+        return bad(o.toneCurve, plume::kToneCurveNames.expected());
     if (const QString error = applyPassOptions(p, o, e); !error.isEmpty())
         return error;
     if (plume::sim::Status st = plume::checkRenderSettings(r); !st)

@@ -52,6 +52,15 @@ struct ExportOptions
                             "level surface at --level-surface ISO; docs/surfaces.md).",
                             "name"};
     QCommandLineOption field{"field", "2D field for --look field (density, speed, ...).", "name"};
+    QCommandLineOption exposure{"exposure",
+                                "PNG colour and emission: multiply the light by 2^STOPS before "
+                                "the tone curve (not the field or texture look; EXR stays "
+                                "linear).",
+                                "stops"};
+    QCommandLineOption toneCurve{"tone-curve",
+                                 "PNG colour and emission: filmic (a soft shoulder above 0.6, the "
+                                 "default) or clip (clipped at 1); docs/render.md.",
+                                 "name"};
     // Passes (docs/flipbook.md), for the flipbook and the images alike.
     QCommandLineOption lighting{"lighting",
                                 "standard, or six-way: also the two six-way lightmap textures "
@@ -77,10 +86,12 @@ struct ExportOptions
 
     QList<QCommandLineOption> all() const
     {
-        return {flipbook,    images,   size,     step,        padding, alpha,
-                depth,       emission, noMotion, motionRange, loop,    camera,
-                perspective, look,     field,    lighting,    normals, normalConvention,
-                depthMap,    alphaMap, format,   exr,         pack,    packChannels};
+        return {flipbook,    images,    size,        step,     padding,
+                alpha,       depth,     emission,    noMotion, motionRange,
+                loop,        camera,    perspective, look,     field,
+                exposure,    toneCurve, lighting,    normals,  normalConvention,
+                depthMap,    alphaMap,  format,      exr,      pack,
+                packChannels};
     }
 };
 

@@ -181,6 +181,7 @@ Refusal planPasses(const Scene &scene, BakePlan &p)
     if (sim::Status st = checkRenderSettings(s.render); !st)
         return invalid(st.error);
     const bool is2D = scene.domain.dimension == Dimension::TwoD;
+    p.tone = imageTone(s.render, is2D);
     PassRequest &request = p.passes;
     // Images last, so a flipbook's depth threshold wins when both have depth.
     for (auto [on, options, what] :

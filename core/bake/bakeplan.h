@@ -3,6 +3,7 @@
 
 #include <core/bake/bakesettings.h>
 
+#include <core/export/tone.h>
 #include <core/render/liquidtexture.h>
 #include <core/render/renderer.h>
 #include <core/scene/scene.h>
@@ -33,6 +34,7 @@ struct BakePlan
     FrameSpan vdb, mesh, flipbook, images, flowMap, oceanMaps;
     std::vector<int> flipbookFrames; ///< the frames the flipbook atlas shows
     PassRequest passes;              ///< rendered once per frame for flipbook and images
+    Tone tone;                       ///< the images' exposure and tone curve (imageTone)
     bool textureLook = false;        ///< draw the scene's liquid texture (2D "texture" look)
     LiquidTextureLook texture;       ///< loaded when textureLook
     int firstWritten = 0;            ///< the first frame any output writes

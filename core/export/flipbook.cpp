@@ -246,7 +246,7 @@ QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const A
 } // namespace
 
 sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSettings &s,
-                          const FlipbookInfo &info, const std::string &directory,
+                          const Tone &tone, const FlipbookInfo &info, const std::string &directory,
                           const std::string &baseName, std::vector<std::string> &written)
 {
     if (frames.empty())
@@ -267,7 +267,8 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
     const QString base = QString::fromStdString(baseName);
     const std::vector<PassTexture> textures = passTextures(textureOptions(s));
     const bool png = s.passes.format == ImageFormat::Png;
-    const EncodeContext ctx{s.alpha, s.emission, s.passes.format, range};
+    EncodeContext ctx{s.alpha, s.emission, s.passes.format, range};
+    ctx.tone = tone;
     std::vector<QString> paths;
     std::vector<QByteArray> contents;
     for (const PassTexture &t : textures) {
@@ -277,7 +278,7 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
         if (png && t.kind == TextureKind::Color) {
             contents.push_back(atlasOf(
                 [&](const RenderedFrame &f) {
-                return colorImage(f, s.alpha, s.emission, s.bitDepth);
+                return colorImage(f, s.alpha, s.emission, s.bitDepth, tone);
                 },
                 QRgba64::fromRgba64(0, 0, 0, 0)));
         } else if (png && t.kind == TextureKind::Motion) {
@@ -286,7 +287,7 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
                         QRgba64::fromRgba64(32768, 32768, 0, 65535)));
         } else if (png && t.kind == TextureKind::Emission) {
             contents.push_back(
-                atlasOf([&](const RenderedFrame &f) { return emissionImage(f, s.bitDepth); },
+                atlasOf([&](const RenderedFrame &f) { return emissionImage(f, s.bitDepth, tone); },
                         QRgba64::fromRgba64(0, 0, 0, 65535)));
         } else {
             std::vector<FloatImage> images;

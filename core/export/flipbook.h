@@ -78,9 +78,10 @@ struct FlipbookInfo
 /// textures of the passes and pack preset (export/passes.h; .exr with format exr) and
 /// <base>.json (the sidecar) from rendered frames (looped here when settings.loopFrames > 0;
 /// rendered with passRequest of the settings' textures). All files appear complete or none
-/// does (see writeFilesAtomically). `written` gets the paths.
+/// does (see writeFilesAtomically). `tone`: the PNG colour and emission's exposure and tone
+/// curve (frameimage.h; the bake's imageTone). `written` gets the paths.
 sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSettings &settings,
-                          const FlipbookInfo &info, const std::string &directory,
+                          const Tone &tone, const FlipbookInfo &info, const std::string &directory,
                           const std::string &baseName, std::vector<std::string> &written);
 
 } // namespace plume

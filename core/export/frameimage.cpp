@@ -58,7 +58,7 @@ float encodeMotion(float pixelsPerFrame, float range)
 float decodeMotion(float encoded, float range) { return (encoded - 0.5f) * 2.f * range; }
 
 QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput emission,
-                  int bitDepth)
+                  int bitDepth, const Tone &tone)
 {
     const bool add = emission == EmissionOutput::Combined;
     const bool premultiplied = alpha == AlphaMode::Premultiplied;
@@ -74,18 +74,19 @@ QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput em
             // the alpha, so a flame in thin smoke stays as bright as it is (clipped per
             // channel: bright orange turns yellow-white).
             if (premultiplied)
-                c[ch] = detail::linearToSrgb(a > 0.f ? v / a : 0.f) * a + detail::linearToSrgb(e);
+                c[ch] = detail::linearToSrgb(tone(a > 0.f ? v / a : 0.f)) * a
+                        + detail::linearToSrgb(tone(e));
             else
-                c[ch] = a > 0.f ? detail::linearToSrgb((v + e) / a) : 0.f;
+                c[ch] = a > 0.f ? detail::linearToSrgb(tone((v + e) / a)) : 0.f;
         }
     });
 }
 
-QImage emissionImage(const RenderedFrame &frame, int bitDepth)
+QImage emissionImage(const RenderedFrame &frame, int bitDepth, const Tone &tone)
 {
     return makeImage(frame, bitDepth, [&](std::size_t p, float(&c)[4]) {
         for (int ch = 0; ch < 3; ++ch)
-            c[ch] = detail::linearToSrgb(frame.emission[3 * p + ch]);
+            c[ch] = detail::linearToSrgb(tone(frame.emission[3 * p + ch]));
         c[3] = 1.f;
     });
 }

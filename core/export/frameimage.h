@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <core/export/tone.h>
 #include <core/render/renderer.h>
 #include <core/settings/exportsettings.h>
 #include <core/sim/base/types.h>
@@ -21,14 +22,19 @@ float decodeMotion(float encoded, float range);
 
 /// The frame's colour as an image of `bitDepth` (8: Format_RGBA8888, 16: Format_RGBA64; both
 /// unpremultiplied Qt formats, so the stored bytes are exactly what is computed): RGB
-/// sRGB-encoded, straight or premultiplied, with emission added when `emission` is Combined:
-/// premultiplied adds the sRGB-encoded emission to the encoded colour times alpha (additive
-/// light, bright even where alpha is 0); straight adds it to the colour before dividing by
-/// alpha, so it shows only where there is smoke.
+/// sRGB-encoded after `tone` (tone.h: exposure, then the tone curve), straight or
+/// premultiplied, with emission added when `emission` is Combined.
+/// - Straight: RGB = srgb(tone((colour + emission) / alpha)), 0 where alpha is 0: the tone
+///   sees the straight colour with the emission in it, so it shows only where there is smoke.
+/// - Premultiplied: RGB = srgb(tone(colour / alpha)) * alpha + srgb(tone(emission)): the
+///   straight colour and the emission are toned apart (both are in [0, 1] after the tone), and
+///   the encoded emission is added after the alpha multiply (additive light, bright even where
+///   alpha is 0; the sum clips per channel).
+/// Alpha is never toned. `colour` is the frame's premultiplied colour, `emission` its emission.
 QImage colorImage(const RenderedFrame &frame, AlphaMode alpha, EmissionOutput emission,
-                  int bitDepth);
-/// The emission as an opaque sRGB image (values above 1 clip).
-QImage emissionImage(const RenderedFrame &frame, int bitDepth);
+                  int bitDepth, const Tone &tone);
+/// The emission as an opaque image: RGB = srgb(tone(emission)).
+QImage emissionImage(const RenderedFrame &frame, int bitDepth, const Tone &tone);
 /// Motion vectors in R (x, right) and G (y, up) with the encoding above; B 0, A opaque.
 QImage motionImage(const RenderedFrame &frame, float range, int bitDepth);
 

@@ -191,21 +191,23 @@ float channelValue(const RenderedFrame &f, PassChannel channel, std::size_t p,
         const int c = int(channel) - int(C::Red);
         const float v = f.color[4 * p + c];
         const float e = ctx.emission == EmissionOutput::Combined ? f.emission[3 * p + c] : 0.f;
+        const Tone &tone = ctx.tone;
         if (ctx.alpha == AlphaMode::Premultiplied)
-            return png ? detail::linearToSrgb(a > 0.f ? v / a : 0.f) * a + detail::linearToSrgb(e)
+            return png ? detail::linearToSrgb(tone(a > 0.f ? v / a : 0.f)) * a
+                             + detail::linearToSrgb(tone(e))
                        : v + e;
         if (!(a > 0.f))
             return 0.f;
-        return png ? detail::linearToSrgb((v + e) / a) : (v + e) / a;
+        return png ? detail::linearToSrgb(tone((v + e) / a)) : (v + e) / a;
     }
     case C::Alpha: return a;
     case C::EmissionRed:
     case C::EmissionGreen:
     case C::EmissionBlue: {
         const float e = f.emission[3 * p + (int(channel) - int(C::EmissionRed))];
-        return png ? detail::linearToSrgb(e) : e;
+        return png ? detail::linearToSrgb(ctx.tone(e)) : e;
     }
-    case C::Emission: return luminance(&f.emission[3 * p]);
+    case C::Emission: return luminance(&f.emission[3 * p]); // data: linear, never toned
     case C::Right:
     case C::Top:
     case C::Back:
@@ -275,6 +277,7 @@ std::vector<PassImage> renderPasses(const FrameFields &fields, const RenderSetti
                                             frameRate);
     EncodeContext ctx{options.alpha, options.emission, options.passes.format,
                       autoMotionRange({frame})};
+    ctx.tone = imageTone(render, fields.domain.is2D());
     std::vector<PassImage> out;
     for (const PassTexture &t : textures)
         out.push_back({t, textureImage(frame, t, ctx)});
@@ -332,13 +335,13 @@ QString encodingOf(PassChannel c, NormalConvention normals, bool png)
     case C::Red:
     case C::Green:
     case C::Blue:
-        return png ? "colour, sRGB-encoded (alpha mode as 'alpha')"
+        return png ? "colour, exposure and tone curve, sRGB-encoded (alpha mode as 'alpha')"
                    : "colour, linear (alpha mode as 'alpha')";
     case C::Alpha: return "alpha (opacity), linear";
     case C::EmissionRed:
     case C::EmissionGreen:
     case C::EmissionBlue:
-        return png ? "emission, sRGB-encoded, clipped at 1" : "emission, linear, HDR";
+        return png ? "emission, exposure and tone curve, sRGB-encoded" : "emission, linear, HDR";
     case C::Emission:
         return png ? "emission luminance (Rec. 709), linear, clipped at 1"
                    : "emission luminance (Rec. 709), linear, HDR";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <core/export/exrimage.h>
+#include <core/export/tone.h>
 
 #include <core/render/renderer.h>
 #include <core/settings/exportsettings.h>
@@ -71,11 +72,14 @@ struct EncodeContext
     ImageFormat format = ImageFormat::Png;
     float motionRange = 1.f; ///< pixels per frame at motion 0 or 1 (frameimage.h encodeMotion)
     bool motion = true;      ///< false: motion channels read still (0.5), as image sequences
+    /// PNG colour and emission RGB channels: exposure and tone curve, as colorImage (EXR and
+    /// the data channels are never toned).
+    Tone tone;
 };
 
 /// The stored value of one channel at pixel p (docs/flipbook.md, "Channel encodings"): for
-/// PNG in [0, 1] before quantising (colour and emission sRGB-encoded), for EXR linear and not
-/// clamped.
+/// PNG in [0, 1] before quantising (colour and emission RGB toned and sRGB-encoded, as
+/// colorImage and emissionImage), for EXR linear and not clamped.
 float channelValue(const RenderedFrame &frame, PassChannel channel, std::size_t p,
                    NormalConvention normals, const EncodeContext &context);
 
@@ -96,7 +100,8 @@ struct PassImage
 };
 
 /// Renders one frame with every pass `options` needs and returns its textures (the export
-/// dialog's preview; the motion range is the frame's largest motion, as autoMotionRange).
+/// dialog's preview; the motion range is the frame's largest motion, as autoMotionRange; the
+/// tone is imageTone of `render` and the fields' dimension).
 std::vector<PassImage> renderPasses(const FrameFields &fields, const RenderSettings &render,
                                     const TextureOptions &options, float frameRate);
 

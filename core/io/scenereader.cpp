@@ -550,9 +550,15 @@ void readRender(ObjectReader &r, RenderSettings &s)
     r.vec3(rp::lightColor, s.lightColor);
     r.number(rp::lightIntensity, s.lightIntensity);
     r.number(rp::ambient, s.ambient);
+    r.vec3(rp::skyColor, s.skyColor);
+    r.vec3(rp::groundColor, s.groundColor);
     r.vec3(rp::smokeColor, s.smokeColor);
     for (auto [param, value] : {std::pair{&rp::densityScale, &s.densityScale},
                                 {&rp::stepCells, &s.stepCells},
+                                {&rp::anisotropy, &s.anisotropy},
+                                {&rp::multipleScattering, &s.multipleScattering},
+                                {&rp::emissionScattering, &s.emissionScattering},
+                                {&rp::exposure, &s.exposure},
                                 {&rp::emissionIntensity, &s.emissionIntensity},
                                 {&rp::emissionMin, &s.emissionMin},
                                 {&rp::emissionMax, &s.emissionMax},
@@ -562,6 +568,7 @@ void readRender(ObjectReader &r, RenderSettings &s)
         return r.context().fail(r.path("emissionMax"),
                                 Param::above(s.emissionMin, false).describe(),
                                 double(s.emissionMax));
+    r.enumeration("toneCurve", s.toneCurve, kToneCurveNames);
     r.enumeration("look3d", s.look3D, kLook3DNames);
     r.number(rp::surfaceIso, s.surfaceIso);
     r.vec3(rp::surfaceColor, s.surfaceColor);

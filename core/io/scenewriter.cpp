@@ -481,8 +481,23 @@ Node renderNode(const RenderSettings &s)
     o.add("emissionMin", number(s.emissionMin));
     o.add("emissionMax", number(s.emissionMax));
     o.add("flameIntensity", number(s.flameIntensity));
-    // The surface look's keys only when set, so scenes without it read as before.
+    // The light model's and the surface look's keys only when set, so scenes saved before
+    // them save unchanged.
     const RenderSettings defaults;
+    if (!(s.skyColor == defaults.skyColor))
+        o.add("skyColor", vec(s.skyColor));
+    if (!(s.groundColor == defaults.groundColor))
+        o.add("groundColor", vec(s.groundColor));
+    if (s.anisotropy != defaults.anisotropy)
+        o.add("anisotropy", number(s.anisotropy));
+    if (s.multipleScattering != defaults.multipleScattering)
+        o.add("multipleScattering", number(s.multipleScattering));
+    if (s.emissionScattering != defaults.emissionScattering)
+        o.add("emissionScattering", number(s.emissionScattering));
+    if (s.exposure != defaults.exposure)
+        o.add("exposure", number(s.exposure));
+    if (s.toneCurve != defaults.toneCurve)
+        o.add("toneCurve", string(toString(s.toneCurve)));
     if (s.look3D != defaults.look3D)
         o.add("look3d", string(toString(s.look3D)));
     if (s.surfaceIso != defaults.surfaceIso)

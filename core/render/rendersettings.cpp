@@ -19,6 +19,10 @@ sim::Status checkRenderSettings(const RenderSettings &s)
         {renderParams::ambient, s.ambient},
         {renderParams::densityScale, s.densityScale},
         {renderParams::stepCells, s.stepCells},
+        {renderParams::anisotropy, s.anisotropy},
+        {renderParams::multipleScattering, s.multipleScattering},
+        {renderParams::emissionScattering, s.emissionScattering},
+        {renderParams::exposure, s.exposure},
         {renderParams::emissionIntensity, s.emissionIntensity},
         {renderParams::emissionMin, s.emissionMin},
         {renderParams::emissionMax, s.emissionMax},
@@ -34,6 +38,8 @@ sim::Status checkRenderSettings(const RenderSettings &s)
     const std::pair<const sim::Param &, sim::Vec3> vectors[] = {
         {renderParams::lightDirection, s.lightDirection},
         {renderParams::lightColor, s.lightColor},
+        {renderParams::skyColor, s.skyColor},
+        {renderParams::groundColor, s.groundColor},
         {renderParams::smokeColor, s.smokeColor},
         {renderParams::surfaceColor, s.surfaceColor},
     };

@@ -308,6 +308,46 @@ private slots:
         QVERIFY2(io.err.contains("file/sub"), qPrintable(io.err));
     }
 
+    // --exposure and --tone-curve override the scene's render settings for the PNG colour
+    // (what they do to the pixels: tst_flipbook): clip differs from the filmic default where
+    // the light passes the knee (the 2D dye look's smoke colour 0.9), the field look keeps its
+    // colours; bad values are refused naming what is expected.
+    void bakeExposureAndToneCurve()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-2d", 32, 4);
+        int runs = 0;
+        auto image = [&](const QStringList &options) {
+            const QString out = dir.filePath(QString("out%1").arg(++runs));
+            const Run r = run(QStringList{"bake", scene, "-o", out, "--images", "--frames", "3:3",
+                                          "--size", "32x32"}
+                              + options);
+            if (r.exitCode != 0)
+                qFatal("%s", qPrintable(r.err));
+            QFile f(out + "/plume-2d.0003.png");
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray plain = image({});
+        QVERIFY(plain.startsWith("\x89PNG"));
+        QCOMPARE(image({"--exposure", "0", "--tone-curve", "filmic"}), plain); // the defaults
+        const QByteArray brighter = image({"--exposure", "1"});
+        QVERIFY(brighter.startsWith("\x89PNG") && brighter != plain);
+        const QByteArray darker = image({"--exposure", "-1.5"});
+        QVERIFY(darker.startsWith("\x89PNG") && darker != plain && darker != brighter);
+        QVERIFY(image({"--tone-curve", "clip"}) != plain);
+        const QByteArray field = image({"--look", "field"});
+        QCOMPARE(image({"--look", "field", "--exposure", "2", "--tone-curve", "clip"}), field);
+
+        const Run stops = run({"bake", scene, "-o", dir.path(), "--exposure", "bright"});
+        QCOMPARE(stops.exitCode, 2);
+        QVERIFY2(stops.err.contains("--exposure must be a finite number of stops, got 'bright'"),
+                 qPrintable(stops.err));
+        const Run curve = run({"bake", scene, "-o", dir.path(), "--tone-curve", "aces"});
+        QCOMPARE(curve.exitCode, 2);
+        QVERIFY2(curve.err.contains("--tone-curve must be one of filmic, clip, got 'aces'"),
+                 qPrintable(curve.err));
+    }
+
     // The stam scheme in fixed point (docs/fixed-point.md): simulate --numeric, the example
     // scene, and a scene driven out of the fixed-point range stops naming field and cell.
     void fixedPoint()

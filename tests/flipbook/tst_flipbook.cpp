@@ -12,6 +12,7 @@
 #include <core/export/frameimage.h>
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
+#include <core/render/colormap.h>
 #include <core/scene/rasterize.h>
 
 #include <tests/common/filesizelimit.h>
@@ -89,6 +90,29 @@ RenderedFrame disc(int w, int h, float cx, float cy, float r, float c, float mx,
             }
         }
     return f;
+}
+
+/// A frame of one row of opaque pixels of straight linear grey `values`, no emission.
+RenderedFrame greyRow(std::initializer_list<float> values)
+{
+    RenderedFrame f;
+    f.width = int(values.size());
+    f.height = 1;
+    f.color.assign(4 * f.pixels(), 1.f);
+    f.emission.assign(3 * f.pixels(), 0.f);
+    std::size_t p = 0;
+    for (float v : values) {
+        for (int ch = 0; ch < 3; ++ch)
+            f.color[4 * p + ch] = v;
+        ++p;
+    }
+    return f;
+}
+
+/// The 16-bit value a linear light in [0, 1] is stored as (sRGB-encoded).
+int stored16(float linear)
+{
+    return int(std::lround(double(detail::linearToSrgb(linear)) * 65535.0));
 }
 
 double meanDifference(const RenderedFrame &a, const RenderedFrame &b)
@@ -225,7 +249,8 @@ private slots:
         FrameFields fields;
         sampleFrameFields(sim->solver(), b.render, false, setup.params.ambientTemperature, fields);
         const QImage alone = colorImage(renderFrame(fields, b.render, false, 24.f),
-                                        b.flipbook.alpha, b.flipbook.emission, bits);
+                                        b.flipbook.alpha, b.flipbook.emission, bits,
+                                        imageTone(b.render, fields.domain.is2D()));
         const AtlasLayout layout{2, 2, 48, 40, 3};
         const QImage tile = atlas.copy(QRect(layout.frameOrigin(2), QSize(48, 40)));
         QVERIFY(alone.format() == tile.format());
@@ -399,6 +424,114 @@ private slots:
         QVERIFY2(r.status.error.find("plume-2d_flipbook.json") != std::string::npos,
                  r.status.error.c_str());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+
+    // PNG colour: the linear light times 2^exposure through the tone curve, then sRGB. Filmic
+    // leaves light up to its knee (0.6) as it is and rolls 2.0 off to 1 - 0.4 exp(-1.4 / 0.4);
+    // Clip clips at 1; exposure 1 doubles. The default Tone is the old encoding.
+    void toneCurveOfImages()
+    {
+        const RenderedFrame f = greyRow({0.3f, 2.f, 0.f});
+        auto stored = [&](const Tone &tone, int x, AlphaMode alpha = AlphaMode::Straight) {
+            const QImage image = colorImage(f, alpha, EmissionOutput::None, 16, tone);
+            return int(image.pixelColor(x, 0).rgba64().red());
+        };
+        const Tone filmic{0.f, ToneCurve::Filmic}, clip{0.f, ToneCurve::Clip};
+        QCOMPARE(stored(filmic, 0), stored16(0.3f));
+        QCOMPARE(stored(clip, 0), stored16(0.3f));
+        // Within one 16-bit step: the formula in float, as written, against lightmodel.h's.
+        const auto close = [](int got, int want) { return std::abs(got - want) <= 1; };
+        QVERIFY(close(stored(filmic, 1), stored16(1.f - 0.4f * std::exp(-(2.f - 0.6f) / 0.4f))));
+        QVERIFY(stored(filmic, 1) < 65535);
+        QCOMPARE(stored(clip, 1), 65535);
+        QCOMPARE(stored(Tone{1.f, ToneCurve::Clip}, 0), stored16(0.6f));
+        QCOMPARE(stored(Tone{1.f, ToneCurve::Filmic}, 0), stored16(0.6f)); // at the knee
+        QCOMPARE(stored(Tone{-1.f, ToneCurve::Clip}, 1), 65535);           // 2.0 / 2 = 1
+        QCOMPARE(stored(Tone{-2.f, ToneCurve::Filmic}, 1), stored16(0.5f));
+        QCOMPARE(stored(filmic, 2), 0);
+        QCOMPARE(stored(Tone{4.f, ToneCurve::Filmic}, 2), 0); // black stays black
+        QCOMPARE(stored(filmic, 1, AlphaMode::Premultiplied), stored(filmic, 1));
+        // The default Tone: what images held before the light model (clipped at 1).
+        QVERIFY(Tone{} == clip);
+        // Alpha is never toned; straight alpha tones (colour + emission) / alpha.
+        RenderedFrame thin = greyRow({0.3f});
+        for (int ch = 0; ch < 3; ++ch) {
+            thin.color[ch] = 0.15f; // premultiplied: straight 0.3 at alpha 0.5
+            thin.emission[ch] = 0.05f;
+        }
+        thin.color[3] = 0.5f;
+        const Tone bright{1.f, ToneCurve::Filmic};
+        const QImage straight = colorImage(thin, AlphaMode::Straight, EmissionOutput::Combined, 16,
+                                           bright);
+        QCOMPARE(int(straight.pixelColor(0, 0).rgba64().alpha()), 32768);
+        // (0.15 + 0.05) / 0.5 = 0.4, times 2 = 0.8: over the knee.
+        QVERIFY(close(straight.pixelColor(0, 0).rgba64().red(),
+                      stored16(1.f - 0.4f * std::exp(-(0.8f - 0.6f) / 0.4f))));
+        // Premultiplied tones the straight colour and the emission apart: 0.3 * 2 = 0.6 (the
+        // knee, as it is) times alpha, plus 0.05 * 2 = 0.1.
+        const QImage premultiplied = colorImage(thin, AlphaMode::Premultiplied,
+                                                EmissionOutput::Combined, 16, bright);
+        const double want = (double(detail::linearToSrgb(0.6f)) * 0.5
+                             + double(detail::linearToSrgb(0.1f)))
+                            * 65535.0;
+        QVERIFY(want < 65535.0);
+        QVERIFY(close(premultiplied.pixelColor(0, 0).rgba64().red(), int(std::lround(want))));
+        // The emission image is toned too.
+        QVERIFY(
+            close(emissionImage(thin, 16, bright).pixelColor(0, 0).rgba64().red(), stored16(0.1f)));
+        QVERIFY(close(emissionImage(thin, 16, Tone{}).pixelColor(0, 0).rgba64().red(),
+                      stored16(0.05f)));
+    }
+
+    // Which looks are toned: the 3D looks and the 2D dye and surface looks show light; the
+    // field look's colour map and the liquid texture keep their exact colours.
+    void toneFollowsTheLook()
+    {
+        RenderSettings r;
+        r.exposure = 1.5f;
+        r.toneCurve = ToneCurve::Clip;
+        const Tone set{1.5f, ToneCurve::Clip};
+        QVERIFY(imageTone(r, false) == set);
+        r.look2D = Look2D::Field; // a 3D frame ignores the 2D look
+        QVERIFY(imageTone(r, false) == set);
+        for (Look2D look : {Look2D::Dye, Look2D::Surface}) {
+            r.look2D = look;
+            QVERIFY(imageTone(r, true) == set);
+        }
+        for (Look2D look : {Look2D::Field, Look2D::Texture}) {
+            r.look2D = look;
+            QVERIFY(imageTone(r, true) == Tone{});
+        }
+    }
+
+    // A bake's PNG files follow: a field look's image sequence is the same for any exposure,
+    // a dye look's brightens with it.
+    void fieldLookIgnoresExposure()
+    {
+        const Scene s = loadExample("plume-2d", 24, 3);
+        auto imageBytes = [&](Look2D look, float exposure) {
+            QTemporaryDir dir;
+            BakeSettings b = flipbookBake(s, dir.path());
+            b.flipbook.enabled = false;
+            b.images.enabled = true;
+            b.images.first = b.images.last = 3;
+            b.render.look2D = look;
+            b.render.field = sim::FieldKind::Density;
+            b.render.fieldMin = 0.f;
+            b.render.fieldMax = 0.5f;
+            b.render.exposure = exposure;
+            const BakeResult r = bakeScene(s, b);
+            if (!r.status.ok())
+                qFatal("%s", r.status.error.c_str());
+            return readAll(dir.filePath("plume-2d.0003.png"));
+        };
+        const QByteArray field = imageBytes(Look2D::Field, 0.f);
+        QVERIFY(!field.isEmpty());
+        QCOMPARE(imageBytes(Look2D::Field, 2.f), field);
+        QCOMPARE(imageBytes(Look2D::Field, -3.f), field);
+        const QByteArray dye = imageBytes(Look2D::Dye, 0.f);
+        QVERIFY(!dye.isEmpty());
+        QVERIFY(imageBytes(Look2D::Dye, 2.f) != dye);
     }
 
     // One PNG per frame (and emission images), every step frames, alongside a flipbook.

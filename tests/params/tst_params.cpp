@@ -180,13 +180,22 @@ QList<Probe> probes()
         {render, rp::lightColor, 1},
         {render, rp::lightIntensity},
         {render, rp::ambient},
+        {render, rp::skyColor, 1},
+        {render, rp::groundColor, 1},
         {render, rp::smokeColor, 1},
         {render, rp::densityScale},
         {render, rp::stepCells},
+        {render, rp::anisotropy},
+        {render, rp::multipleScattering},
+        {render, rp::emissionScattering},
+        {render, rp::exposure},
         {render, rp::emissionIntensity},
         {render, rp::emissionMin},
         {render, rp::emissionMax},
         {render, rp::flameIntensity},
+        {render, rp::surfaceIso},
+        {render, rp::surfaceColor, 1},
+        {render, rp::foamSpeed},
         {"export/flipbook", fp::rows},
         {"export/flipbook", fp::columns},
         {"export/flipbook", fp::first},
@@ -291,6 +300,7 @@ private slots:
         checkNames(kLook2DNames);
         checkNames(kLook3DNames);
         checkNames(kProjectionNames);
+        checkNames(kToneCurveNames);
         checkNames(kAlphaModeNames);
         checkNames(kEmissionOutputNames);
         QCOMPARE(kShapeTypeNames.expected(),
@@ -388,6 +398,7 @@ private slots:
         check("export/render", "look2d", kLook2DNames);
         check("export/render", "look3d", kLook3DNames);
         check("export/render", "projection", kProjectionNames);
+        check("export/render", "toneCurve", kToneCurveNames);
         check("export/flipbook", "alpha", kAlphaModeNames);
         check("export/images", "emission", kEmissionOutputNames);
         check("export/openvdb", "up", kUpAxisNames);
@@ -505,12 +516,36 @@ private slots:
             return renamed;
         };
         checkSpinBoxes(&dialog,
-                       {named("frameWidth", rp::width), named("frameHeight", rp::height),
-                        rp::fieldMin, rp::fieldMax, rp::yaw, rp::pitch, rp::fov, rp::zoom,
-                        rp::emissionIntensity, rp::flameIntensity, fp::rows, fp::columns,
-                        named("flipbookStep", fp::step), fp::padding, fp::motionRange,
-                        fp::loopFrames, named("imageStep", imageParams::step)},
-                       17);
+                       {named("frameWidth", rp::width),
+                        named("frameHeight", rp::height),
+                        rp::fieldMin,
+                        rp::fieldMax,
+                        rp::yaw,
+                        rp::pitch,
+                        rp::fov,
+                        rp::zoom,
+                        rp::lightDirection,
+                        rp::lightColor,
+                        rp::lightIntensity,
+                        rp::skyColor,
+                        rp::groundColor,
+                        rp::ambient,
+                        rp::smokeColor,
+                        rp::densityScale,
+                        rp::anisotropy,
+                        rp::multipleScattering,
+                        rp::emissionIntensity,
+                        rp::flameIntensity,
+                        rp::emissionScattering,
+                        rp::exposure,
+                        fp::rows,
+                        fp::columns,
+                        named("flipbookStep", fp::step),
+                        fp::padding,
+                        fp::motionRange,
+                        fp::loopFrames,
+                        named("imageStep", imageParams::step)},
+                       17 + 3 + 3 + 1 + 3 + 3 + 1 + 3 + 1 + 1 + 1 + 1 + 1);
     }
 };
 

@@ -10,6 +10,7 @@
 #include <core/bake/baker.h>
 #include <core/export/exrimage.h>
 #include <core/export/flipbook.h>
+#include <core/export/frameimage.h>
 #include <core/export/passes.h>
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
@@ -124,6 +125,7 @@ private slots:
     void passesDoNotDependOnThreads();
     void packingPresets();
     void packedChannelsHoldTheirPass();
+    void toneOfChannels();
     void exrRoundTrip_data();
     void exrRoundTrip();
     void flipbookWithPasses();
@@ -416,6 +418,58 @@ void TestPasses::packedChannelsHoldTheirPass()
     QVERIFY(rtb.at(47, 32, 0) > 2.f * rtb.at(17, 32, 0));
 }
 
+// Packed PNG colour and emission channels are toned exactly as the colour and emission images
+// (frameimage.h); EXR stays linear (no exposure, no curve); data channels are never toned.
+void TestPasses::toneOfChannels()
+{
+    using C = PassChannel;
+    FrameFields fields = sphere(32, true, 0.35f, false);
+    for (std::size_t n = 0; n < fields.temperature.count(); ++n)
+        fields.temperature.data()[n] = 4.f; // glowing everywhere
+    const RenderedFrame f = renderFrame(fields, frameSettings(), allPasses(), 24.f);
+    const Tone bright{1.5f, ToneCurve::Filmic};
+    const NormalConvention gl = NormalConvention::OpenGL;
+    int toned = 0;
+    for (AlphaMode alpha : {AlphaMode::Premultiplied, AlphaMode::Straight}) {
+        EncodeContext png{alpha, EmissionOutput::Combined, ImageFormat::Png};
+        png.tone = bright;
+        EncodeContext plain = png;
+        plain.tone = Tone{};
+        EncodeContext exr = png;
+        exr.format = ImageFormat::Exr;
+        const QImage color = colorImage(f, alpha, EmissionOutput::Combined, 16, bright);
+        const QImage emission = emissionImage(f, 16, bright);
+        for (auto [x, y] : {std::pair{47, 32}, {20, 20}, {32, 32}, {0, 0}}) {
+            const std::size_t p = at(x, y);
+            const QRgba64 c = color.pixelColor(x, y).rgba64(),
+                          e = emission.pixelColor(x, y).rgba64();
+            const int colorWant[3] = {c.red(), c.green(), c.blue()};
+            const int emissionWant[3] = {e.red(), e.green(), e.blue()};
+            const float a = f.color[4 * p + 3];
+            for (int ch = 0; ch < 3; ++ch) {
+                const C rgb = C(int(C::Red) + ch), glow = C(int(C::EmissionRed) + ch);
+                const auto stored = [](float v) {
+                    return int(std::lround(std::clamp(v, 0.f, 1.f) * 65535.f)); // as quantised
+                };
+                QCOMPARE(stored(channelValue(f, rgb, p, gl, png)), colorWant[ch]);
+                QCOMPARE(stored(channelValue(f, glow, p, gl, png)), emissionWant[ch]);
+                toned += channelValue(f, rgb, p, gl, png) != channelValue(f, rgb, p, gl, plain);
+                // EXR: the frame's linear values, whatever the tone.
+                const float v = f.color[4 * p + ch], light = f.emission[3 * p + ch];
+                const float linear = alpha == AlphaMode::Premultiplied ? v + light
+                                     : a > 0.f                         ? (v + light) / a
+                                                                       : 0.f;
+                QCOMPARE(channelValue(f, rgb, p, gl, exr), linear);
+                QCOMPARE(channelValue(f, glow, p, gl, exr), light);
+            }
+            for (C data : {C::Alpha, C::Emission, C::Right, C::Top, C::Back, C::Left, C::Bottom,
+                           C::Front, C::NormalX, C::NormalY, C::NormalZ, C::Depth})
+                QCOMPARE(channelValue(f, data, p, gl, png), channelValue(f, data, p, gl, plain));
+        }
+    }
+    QVERIFY(toned > 0);
+}
+
 void TestPasses::exrRoundTrip_data()
 {
     QTest::addColumn<int>("precision");
@@ -501,7 +555,8 @@ void TestPasses::flipbookWithPasses()
         s.passes.format = format;
         QTemporaryDir dir;
         std::vector<std::string> written;
-        QVERIFY(writeFlipbook({frame, frame}, s, info, dir.path().toStdString(), "fb", written));
+        QVERIFY(writeFlipbook({frame, frame}, s, imageTone(frameSettings(), false), info,
+                              dir.path().toStdString(), "fb", written));
         const QString ext = format == ImageFormat::Png ? ".png" : ".exr";
         for (const char *suffix : {"", "_sixway_rtb", "_sixway_lbf", "_normal", "_depth"})
             QVERIFY2(QFile::exists(dir.filePath(QString("fb") + suffix + ext)), suffix);
@@ -542,7 +597,8 @@ void TestPasses::defaultFlipbookHasNoPasses()
     QTemporaryDir dir;
     std::vector<std::string> written;
     const RenderedFrame frame = renderFrame(fields, frameSettings(), true, 24.f);
-    QVERIFY(writeFlipbook({frame}, s, {}, dir.path().toStdString(), "fb", written));
+    QVERIFY(writeFlipbook({frame}, s, imageTone(frameSettings(), false), {},
+                          dir.path().toStdString(), "fb", written));
     QCOMPARE(int(written.size()), 3); // colour, motion, sidecar
     const QJsonObject json = readJson(dir.filePath("fb.json"));
     for (const char *key : {"textures", "sixWay", "normals", "depth"})

@@ -176,8 +176,9 @@ private slots:
         RenderSettings s = smallFrame(32);
         s.look2D = Look2D::Field;
         s.colorMap = ColorMap(map);
+        s.exposure = 2.f; // the field look keeps its colours (tone.h)
         const QImage image = colorImage(renderFrame(f, s, false, 24.f), AlphaMode::Straight,
-                                        EmissionOutput::None, 8);
+                                        EmissionOutput::None, 8, imageTone(s, true));
         const QRgb want = mapColor(ColorMap(map), value);
         for (int y = 0; y < 32; ++y)
             for (int x = 0; x < 32; ++x) {
@@ -200,7 +201,8 @@ private slots:
         }
         f.density.fill(d);
         const QImage image = colorImage(renderFrame(f, smallFrame(16), false, 24.f),
-                                        AlphaMode::Straight, EmissionOutput::None, 8);
+                                        AlphaMode::Straight, EmissionOutput::None, 8,
+                                        imageTone(smallFrame(16), true));
         const QRgb got = image.pixel(7, 7);
         QCOMPARE(qAlpha(got), int(std::lround(255.f * (1.f - std::exp(-2.f * d)))));
         QVERIFY(std::abs(qRed(got) - 204) <= 1 && std::abs(qGreen(got) - 102) <= 1
@@ -323,7 +325,8 @@ private slots:
         const FrameFields f = fireBall(32, threeD, 0.4f, 2.f, 6.f);
         const RenderSettings s = smallFrame(64);
         const RenderedFrame r = renderFrame(f, s, false, 24.f);
-        const QImage image = colorImage(r, AlphaMode::Premultiplied, EmissionOutput::Combined, 8);
+        const QImage image = colorImage(r, AlphaMode::Premultiplied, EmissionOutput::Combined, 8,
+                                        imageTone(s, !threeD));
         const QRgb core = image.pixel(32, 32);
         // The edge: the outermost pixel right of the centre still as red as 128 of 255 (in 3D
         // the light of the whole depth of the flame adds up, so the edge lies further out).

@@ -136,6 +136,9 @@ private slots:
     void filesWithoutCombustionLoad();
     void stamNumericWrittenOnlyWhenFixed();
     void velocityAdvectionDefaultsToAdvection();
+    void lightModelKeys();
+    void lightModelKeysRefused_data();
+    void lightModelKeysRefused();
     void unknownKeysKept();
     void badFiles_data();
     void badFiles();
@@ -328,6 +331,107 @@ void TestSceneIo::velocityAdvectionDefaultsToAdvection()
     const QByteArray json = sceneToJson(split.scene, scenesDir().toStdString());
     QVERIFY(json.contains("\"advection\": \"cubic\""));
     QVERIFY(json.contains("\"velocityAdvection\": \"linear\""));
+}
+
+// The light model's render keys (skyColor ... toneCurve) round-trip and are written only when
+// they differ from their defaults, so files from before them save unchanged (examplesLoad).
+void TestSceneIo::lightModelKeys()
+{
+    const QByteArray plain = sceneToJson(Scene{}, {});
+    const char *const keys[] = {"skyColor",           "groundColor",        "anisotropy",
+                                "multipleScattering", "emissionScattering", "exposure",
+                                "toneCurve"};
+    for (const char *key : keys)
+        QVERIFY2(!plain.contains(QByteArray("\"") + key + "\""), key);
+    Scene scene;
+    RenderSettings &r = scene.exports.render;
+    r.skyColor = {0.5f, 0.625f, 2.f};
+    r.groundColor = {0.2f, 0.3f, 0.f};
+    r.anisotropy = -0.35f;
+    r.multipleScattering = 0.f;
+    r.emissionScattering = 2.5f;
+    r.exposure = -1.5f;
+    r.toneCurve = ToneCurve::Clip;
+    const QByteArray json = sceneToJson(scene, {});
+    for (const char *written :
+         {"\"skyColor\": [0.5, 0.625, 2]", "\"groundColor\": [0.2, 0.3, 0]",
+          "\"anisotropy\": -0.35", "\"multipleScattering\": 0", "\"emissionScattering\": 2.5",
+          "\"exposure\": -1.5", "\"toneCurve\": \"clip\""})
+        QVERIFY2(json.contains(written), written);
+    const SceneReadResult back = readSceneJson(json, "light.plume", ".");
+    QVERIFY2(back.ok, back.error.c_str());
+    QVERIFY2(back.warnings.empty(), qPrintable(joined(back.warnings)));
+    QVERIFY(back.scene.exports.render == r);
+    QCOMPARE(sceneToJson(back.scene, {}), json);
+    // Each key alone, the others at their defaults.
+    for (const char *key : keys) {
+        Scene one;
+        RenderSettings &o = one.exports.render;
+        const QString k = QString::fromLatin1(key);
+        if (k == "skyColor")
+            o.skyColor = r.skyColor;
+        else if (k == "groundColor")
+            o.groundColor = r.groundColor;
+        else if (k == "anisotropy")
+            o.anisotropy = r.anisotropy;
+        else if (k == "multipleScattering")
+            o.multipleScattering = r.multipleScattering;
+        else if (k == "emissionScattering")
+            o.emissionScattering = r.emissionScattering;
+        else if (k == "exposure")
+            o.exposure = r.exposure;
+        else
+            o.toneCurve = r.toneCurve;
+        const QByteArray text = sceneToJson(one, {});
+        for (const char *other : keys)
+            QCOMPARE(text.contains(QByteArray("\"") + other + "\""), qstrcmp(other, key) == 0);
+        const SceneReadResult again = readSceneJson(text, "one.plume", ".");
+        QVERIFY2(again.ok, again.error.c_str());
+        QVERIFY(again.scene.exports.render == o);
+    }
+}
+
+void TestSceneIo::lightModelKeysRefused_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QJsonValue>("value");
+    QTest::addColumn<QStringList>("expected");
+    auto row = [](const char *name, const char *key, QJsonValue value, QStringList expected) {
+        QTest::newRow(name) << QString(key) << value << expected;
+    };
+    row("skyColor", "skyColor", QJsonArray{1, -0.5, 1},
+        {"export.render.skyColor[1]", "number >= 0", "-0.5"});
+    row("groundColor", "groundColor", "brown",
+        {"export.render.groundColor", "2 or 3 numbers", "string \"brown\""});
+    row("anisotropy", "anisotropy", 1, {"export.render.anisotropy", "number in (-1, 1)"});
+    row("anisotropy below", "anisotropy", -1.5,
+        {"export.render.anisotropy", "number in (-1, 1)", "-1.5"});
+    row("multipleScattering", "multipleScattering", -1,
+        {"export.render.multipleScattering", "number >= 0"});
+    row("emissionScattering", "emissionScattering", "strong",
+        {"export.render.emissionScattering", "number >= 0", "string \"strong\""});
+    row("exposure", "exposure", 1e39, {"export.render.exposure", "32-bit float"});
+    row("toneCurve", "toneCurve", "aces",
+        {"export.render.toneCurve", "one of filmic, clip", "\"aces\""});
+}
+
+// A bad value of each light-model key is refused with its key path and what is expected.
+void TestSceneIo::lightModelKeysRefused()
+{
+    QFETCH(QString, key);
+    QFETCH(QJsonValue, value);
+    QFETCH(QStringList, expected);
+    QJsonObject root = QJsonDocument::fromJson(sceneToJson(Scene{}, {})).object();
+    QJsonObject exports = root["export"].toObject();
+    QJsonObject render = exports["render"].toObject();
+    render[key] = value;
+    exports["render"] = render;
+    root["export"] = exports;
+    const SceneReadResult r = readSceneJson(QJsonDocument(root).toJson(), "light.plume", ".");
+    QVERIFY(!r.ok);
+    const QString error = QString::fromStdString(r.error);
+    for (const QString &part : expected)
+        QVERIFY2(error.contains(part), qPrintable("missing '" + part + "' in: " + error));
 }
 
 void TestSceneIo::filesWithoutCombustionLoad()

@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -102,8 +103,13 @@ private slots:
         p.render.colorMap = ColorMap::Diverging;
         p.render.fieldMin = -0.5f;
         p.render.fieldMax = 2.f;
-        p.render.lightIntensity = 0.25f; // not in the dialog: kept as it is
-        p.extra.insert("vdb", true);     // OpenVDB as well as flipbook and images
+        p.render.lightIntensity = 0.25f;
+        p.render.skyColor = {0.5f, 0.625f, 0.75f};
+        p.render.anisotropy = 0.45f;
+        p.render.exposure = -1.5f;
+        p.render.toneCurve = ToneCurve::Clip;
+        p.render.stepCells = 0.5f;   // not in the dialog: kept as it is
+        p.extra.insert("vdb", true); // OpenVDB as well as flipbook and images
         p.openvdb.up = UpAxis::Z;
         p.openvdb.halfFloat = true;
         p.openvdb.velocityMask = VelocityMask::Speed; // not in the dialog: kept as it is
@@ -444,6 +450,98 @@ private slots:
         QVERIFY(exists(dir.filePath("atlas_height_flipbook.exr")));
         QVERIFY(exists(dir.filePath("atlas_foam_flipbook.exr")));
         QVERIFY(!exists(dir.filePath("atlas_normal_flipbook.exr")));
+    }
+
+    // The light model's editors (docs/render.md), in the sections Light, Smoke and Image: each
+    // shows the scene's value, explains itself in a tooltip and edits the presets (stored on
+    // Export as one undoable edit, presetsStoredWithUndo). Editors a look does not use are off:
+    // exposure and tone curve for the field look (exact colours), the sky, ground and
+    // scattering for all but the 3D smoke volume.
+    void lightEditors()
+    {
+        Scene scene = example(16, 2);
+        RenderSettings &r = scene.exports.render;
+        r.lightDirection = {0.f, 1.f, 0.f};
+        r.skyColor = {0.5f, 0.625f, 0.75f};
+        r.groundColor = {0.25f, 0.2f, 0.125f};
+        r.densityScale = 12.f;
+        r.anisotropy = 0.45f;
+        r.multipleScattering = 0.5f;
+        r.emissionScattering = 2.f;
+        r.exposure = -1.5f;
+        r.toneCurve = ToneCurve::Clip;
+        Document document;
+        document.reset(scene, {});
+        ExportDialog dialog(&document, 1);
+        QVERIFY(dialog.presets() == scene.exports);
+        const auto boxes = [&](const char *name) {
+            return dialog.findChildren<QDoubleSpinBox *>(name);
+        };
+        QCOMPARE(boxes("skyColor").size(), 3);
+        QCOMPARE(boxes("skyColor")[2]->value(), 0.75);
+        QCOMPARE(boxes("lightDirection")[1]->value(), 1.0);
+        QCOMPARE(child<QDoubleSpinBox>(dialog, "anisotropy")->value(), 0.45);
+        QCOMPARE(child<QDoubleSpinBox>(dialog, "anisotropy")->maximum(), 0.99); // open at 1
+        QCOMPARE(child<QDoubleSpinBox>(dialog, "exposure")->value(), -1.5);
+        QCOMPARE(child<QComboBox>(dialog, "toneCurve")->currentData().toInt(),
+                 int(ToneCurve::Clip));
+        for (const char *section : {"lightSection", "smokeSection", "imageSection"})
+            QVERIFY(child<QLabel>(dialog, section)->isVisibleTo(&dialog));
+        for (const char *name :
+             {"lightDirection", "lightColor", "lightIntensity", "skyColor", "groundColor",
+              "ambient", "smokeColor", "densityScale", "anisotropy", "multipleScattering",
+              "emissionIntensity", "flameIntensity", "emissionScattering", "exposure"}) {
+            QVERIFY2(!boxes(name).isEmpty(), name);
+            for (QDoubleSpinBox *box : boxes(name))
+                QVERIFY2(!box->toolTip().isEmpty(), name);
+        }
+        QVERIFY(!child<QComboBox>(dialog, "toneCurve")->toolTip().isEmpty());
+
+        child<QDoubleSpinBox>(dialog, "exposure")->setValue(2.0);
+        child<QComboBox>(dialog, "toneCurve")
+            ->setCurrentIndex(
+                child<QComboBox>(dialog, "toneCurve")->findData(int(ToneCurve::Filmic)));
+        boxes("groundColor")[0]->setValue(0.9);
+        child<QDoubleSpinBox>(dialog, "anisotropy")->setValue(-0.2);
+        child<QDoubleSpinBox>(dialog, "emissionScattering")->setValue(0.0);
+        const RenderSettings edited = dialog.presets().render;
+        QCOMPARE(edited.exposure, 2.f);
+        QCOMPARE(edited.toneCurve, ToneCurve::Filmic);
+        QCOMPARE(edited.groundColor, (sim::Vec3{0.9f, 0.2f, 0.125f}));
+        QCOMPARE(edited.anisotropy, -0.2f);
+        QCOMPARE(edited.emissionScattering, 0.f);
+        QVERIFY(dialog.bakeSettings().render == edited);
+
+        // 2D: the dye look is toned, the field look is not; no sky, ground or scattering.
+        auto *look = child<QComboBox>(dialog, "look");
+        auto *exposure = child<QDoubleSpinBox>(dialog, "exposure");
+        auto *tone = child<QComboBox>(dialog, "toneCurve");
+        look->setCurrentIndex(look->findData(int(Look2D::Dye)));
+        QVERIFY(exposure->isEnabled() && tone->isEnabled());
+        look->setCurrentIndex(look->findData(int(Look2D::Field)));
+        QVERIFY(!exposure->isEnabled() && !tone->isEnabled());
+        QVERIFY(!boxes("skyColor")[0]->isEnabled());
+        QVERIFY(!child<QDoubleSpinBox>(dialog, "anisotropy")->isEnabled());
+
+        // 3D: the smoke volume uses them all; the surface look the sun and ambient only.
+        SceneReadResult threeD = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-3d.plume");
+        QVERIFY2(threeD.ok, threeD.error.c_str());
+        threeD.scene.domain.resolution = 16;
+        Document document3D;
+        document3D.reset(threeD.scene, {});
+        ExportDialog dialog3D(&document3D, 1);
+        const auto enabled = [&](const char *name) {
+            return dialog3D.findChild<QWidget *>(name)->isEnabled();
+        };
+        for (const char *name : {"lightDirection", "skyColor", "groundColor", "anisotropy",
+                                 "multipleScattering", "emissionScattering", "exposure"})
+            QVERIFY2(enabled(name), name);
+        auto *look3D = child<QComboBox>(dialog3D, "look3d");
+        look3D->setCurrentIndex(look3D->findData(int(Look3D::Surface)));
+        for (const char *name : {"lightDirection", "lightIntensity", "ambient", "exposure"})
+            QVERIFY2(enabled(name), name);
+        for (const char *name : {"skyColor", "groundColor", "anisotropy", "multipleScattering"})
+            QVERIFY2(!enabled(name), name);
     }
 
     // Export stores the options in the scene as one undo step; undo restores the old presets,

@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -67,6 +68,55 @@ QCheckBox *checkBox(const char *name, const QString &text)
     auto *box = new QCheckBox(text);
     box->setObjectName(name);
     return box;
+}
+
+QHBoxLayout *VectorBoxes::row() const
+{
+    auto *row = new QHBoxLayout;
+    for (QDoubleSpinBox *box : boxes)
+        row->addWidget(box);
+    return row;
+}
+
+void VectorBoxes::setValue(sim::Vec3 v) const
+{
+    for (int c = 0; c < 3; ++c)
+        boxes[std::size_t(c)]->setValue(v[c]);
+}
+
+sim::Vec3 VectorBoxes::value() const
+{
+    return {float(boxes[0]->value()), float(boxes[1]->value()), float(boxes[2]->value())};
+}
+
+void VectorBoxes::setEnabled(bool on) const
+{
+    for (QDoubleSpinBox *box : boxes)
+        box->setEnabled(on);
+}
+
+void VectorBoxes::setToolTip(const QString &tip) const
+{
+    for (QDoubleSpinBox *box : boxes)
+        box->setToolTip(tip);
+}
+
+VectorBoxes vectorBoxes(const char *name, const sim::Param &range, double step)
+{
+    VectorBoxes v;
+    for (QDoubleSpinBox *&box : v.boxes)
+        box = doubleBox(name, range, step);
+    return v;
+}
+
+void addSection(QFormLayout *form, const char *name, const QString &title)
+{
+    auto *label = new QLabel(title);
+    label->setObjectName(name);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    form->addRow(label);
 }
 
 QComboBox *alphaBox(const char *name)

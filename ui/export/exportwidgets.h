@@ -3,15 +3,18 @@
 
 #include <core/settings/exportsettings.h>
 #include <core/sim/base/param.h>
+#include <core/sim/base/types.h>
 
 #include <QString>
 
+#include <array>
 #include <initializer_list>
 #include <utility>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QHBoxLayout;
 class QSpinBox;
 class QWidget;
@@ -34,6 +37,24 @@ QSpinBox *spinBox(const char *name, const sim::Param &range, const QString &spec
 QDoubleSpinBox *doubleBox(const char *name, const sim::Param &range, double step,
                           const QString &suffix = {});
 QCheckBox *checkBox(const char *name, const QString &text);
+
+/// A vector setting (a direction, a linear RGB colour): three boxes side by side, each named
+/// after the setting and with its range (the range of each component).
+struct VectorBoxes
+{
+    std::array<QDoubleSpinBox *, 3> boxes{};
+
+    /// The three boxes in one form row.
+    QHBoxLayout *row() const;
+    void setValue(sim::Vec3 v) const;
+    sim::Vec3 value() const;
+    void setEnabled(bool on) const;
+    void setToolTip(const QString &tip) const;
+};
+VectorBoxes vectorBoxes(const char *name, const sim::Param &range, double step);
+
+/// A bold title over the next rows of a form (a section within a group).
+void addSection(QFormLayout *form, const char *name, const QString &title);
 
 /// Alpha (premultiplied or straight), bit depth (8 or 16), emission (none, combined, separate).
 QComboBox *alphaBox(const char *name);

@@ -142,12 +142,14 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
         }
         frame = renderFrame(fields, r.render, motion, tileRate);
     }
+    // Toned as the bake's PNG files (tone.h): exact colours for the field and texture looks.
+    const Tone tone = imageTone(r.render, mSimulation.solver().domain().is2D());
     QImage image;
     switch (r.channel) {
     case PreviewChannel::Color:
-        image = colorImage(frame, AlphaMode::Straight, r.emission, 8);
+        image = colorImage(frame, AlphaMode::Straight, r.emission, 8, tone);
         break;
-    case PreviewChannel::Emission: image = emissionImage(frame, 8); break;
+    case PreviewChannel::Emission: image = emissionImage(frame, 8, tone); break;
     case PreviewChannel::Texture: break; // rendered above
     case PreviewChannel::Motion:
         image = motionImage(frame, r.motionRange > 0.f ? r.motionRange : autoMotionRange({frame}),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/export/rendergroup.h>
 
-#include <ui/export/exportwidgets.h>
+#include <core/export/tone.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -57,11 +57,106 @@ RenderGroup::RenderGroup(QWidget *parent)
     mFov = doubleBox("fov", renderParams::fov, 1, degrees);
     mZoom = doubleBox("zoom", renderParams::zoom, 0.1);
     form->addRow("Field of view, zoom", sideBySide(mFov, mZoom));
-    mEmissionIntensity = doubleBox("emissionIntensity", renderParams::emissionIntensity, 0.1);
-    form->addRow("Emission intensity", mEmissionIntensity);
-    mFlameIntensity = doubleBox("flameIntensity", renderParams::flameIntensity, 0.5);
-    form->addRow("Flame intensity", mFlameIntensity);
+    createLightRows(form);
+    createSmokeRows(form);
+    createImageRows(form);
     watchEdits();
+}
+
+// The sun, the sky and the ground (docs/render.md).
+void RenderGroup::createLightRows(QFormLayout *form)
+{
+    namespace rp = renderParams;
+    addSection(form, "lightSection", "Light");
+    mLightDirection = vectorBoxes("lightDirection", rp::lightDirection, 0.1);
+    mLightDirection.setToolTip(
+        "Where the sun shines from: a direction towards it (x right, y up, z towards the front "
+        "camera). Only the direction matters; [0, 1, 0] is straight overhead.");
+    form->addRow("Light direction", mLightDirection.row());
+    mLightColor = vectorBoxes("lightColor", rp::lightColor, 0.05);
+    mLightColor.setToolTip("The sun's colour, linear RGB (1, 1, 1 is white).");
+    form->addRow("Light colour", mLightColor.row());
+    mLightIntensity = doubleBox("lightIntensity", rp::lightIntensity, 0.1);
+    mLightIntensity->setToolTip(
+        "How bright the sun is. 0 turns it off: the smoke is lit by the sky, the ground and its "
+        "own glow alone, and casts no shadows.");
+    form->addRow("Light intensity", mLightIntensity);
+    mSkyColor = vectorBoxes("skyColor", rp::skyColor, 0.05);
+    mSkyColor.setToolTip(
+        "The colour of the light from the sky above, times Ambient. Bluish by default, so smoke "
+        "in shadow turns cool; smoke shaded by smoke above it gets less of it.");
+    form->addRow("Sky colour", mSkyColor.row());
+    mGroundColor = vectorBoxes("groundColor", rp::groundColor, 0.05);
+    mGroundColor.setToolTip(
+        "The colour of the light bounced up from the ground below, times Ambient. Warm by "
+        "default: it lights the undersides of the smoke.");
+    form->addRow("Ground colour", mGroundColor.row());
+    mAmbient = doubleBox("ambient", rp::ambient, 0.05);
+    mAmbient->setToolTip(
+        "How bright the sky and ground light are. 0: only the sun and the glow of fire light "
+        "the smoke, and shadows go black. The surface look uses it as a plain ambient term.");
+    form->addRow("Ambient", mAmbient);
+}
+
+// What the smoke does with the light, and its glow.
+void RenderGroup::createSmokeRows(QFormLayout *form)
+{
+    namespace rp = renderParams;
+    addSection(form, "smokeSection", "Smoke");
+    mSmokeColor = vectorBoxes("smokeColor", rp::smokeColor, 0.05);
+    mSmokeColor.setToolTip(
+        "The smoke's colour (albedo): how much of the light it scatters, per channel. Near 1: "
+        "white steam or clouds; near 0: black soot. Dye replaces it where there is dye; 2D "
+        "draws it as the smoke's colour.");
+    form->addRow("Smoke colour (albedo)", mSmokeColor.row());
+    mDensityScale = doubleBox("densityScale", rp::densityScale, 1);
+    mDensityScale->setToolTip(
+        "How thick the smoke looks: higher is more opaque, with darker, deeper shadows; lower "
+        "is wispier.");
+    form->addRow("Density scale", mDensityScale);
+    mAnisotropy = doubleBox("anisotropy", rp::anisotropy, 0.05);
+    mAnisotropy->setToolTip(
+        "Which way the smoke scatters light. Above 0: forwards, so smoke glows at its edges "
+        "when the sun is behind it (silver linings); below 0: back towards the sun; 0: evenly. "
+        "Smoke and clouds look right around 0.3 to 0.6.");
+    form->addRow("Anisotropy", mAnisotropy);
+    mMultipleScattering = doubleBox("multipleScattering", rp::multipleScattering, 0.1);
+    mMultipleScattering->setToolTip(
+        "Light bouncing many times inside the smoke: brightens and softens thick, pale smoke. "
+        "0: one bounce only (darker, harder); 1: as a path tracer; more to exaggerate.");
+    form->addRow("Multiple scattering", mMultipleScattering);
+    mEmissionIntensity = doubleBox("emissionIntensity", rp::emissionIntensity, 0.1);
+    mEmissionIntensity->setToolTip("How bright hot gas glows (docs/blackbody.md); 0: no glow.");
+    form->addRow("Emission intensity", mEmissionIntensity);
+    mFlameIntensity = doubleBox("flameIntensity", rp::flameIntensity, 0.5);
+    mFlameIntensity->setToolTip("How bright the flames of burning fuel are; 0: no flame light.");
+    form->addRow("Flame intensity", mFlameIntensity);
+    mEmissionScattering = doubleBox("emissionScattering", rp::emissionScattering, 0.1);
+    mEmissionScattering->setToolTip(
+        "How much fire and hot gas light the smoke around them (the orange underside of a "
+        "smoke column over a fire). 0: they glow without lighting anything; 1: as a path "
+        "tracer; more for a stronger glow.");
+    form->addRow("Emission scattering", mEmissionScattering);
+}
+
+// How the light becomes the PNG files' and the preview's pixels.
+void RenderGroup::createImageRows(QFormLayout *form)
+{
+    addSection(form, "imageSection", "Image");
+    mExposure = doubleBox("exposure", renderParams::exposure, 0.5, " stops");
+    mExposure->setToolTip(
+        "Brightens or darkens the images, in photographic stops: +1 doubles the light, -1 "
+        "halves it. For the PNG files and the preview; EXR files stay linear. The field and "
+        "texture looks keep their exact colours.");
+    form->addRow("Exposure", mExposure);
+    mToneCurve = comboBox("toneCurve", {{"Filmic (soft highlights)", int(ToneCurve::Filmic)},
+                                        {"Clip (cut at white)", int(ToneCurve::Clip)}});
+    mToneCurve->setToolTip(
+        "How light brighter than white fits into the image. Filmic leaves everything up to "
+        "0.6 as it is and rolls brighter light off smoothly, so fire keeps its colour; Clip "
+        "cuts each channel at white, so bright orange turns yellow-white. For the PNG files "
+        "and the preview; EXR files stay linear.");
+    form->addRow("Tone curve", mToneCurve);
 }
 
 void RenderGroup::setThreeD(bool threeD)
@@ -87,8 +182,21 @@ void RenderGroup::loadWidgets(const BakeSettings &s)
     mPitch->setValue(r.pitch);
     mFov->setValue(r.fov);
     mZoom->setValue(r.zoom);
+    mLightDirection.setValue(r.lightDirection);
+    mLightColor.setValue(r.lightColor);
+    mLightIntensity->setValue(r.lightIntensity);
+    mSkyColor.setValue(r.skyColor);
+    mGroundColor.setValue(r.groundColor);
+    mAmbient->setValue(r.ambient);
+    mSmokeColor.setValue(r.smokeColor);
+    mDensityScale->setValue(r.densityScale);
+    mAnisotropy->setValue(r.anisotropy);
+    mMultipleScattering->setValue(r.multipleScattering);
     mEmissionIntensity->setValue(r.emissionIntensity);
     mFlameIntensity->setValue(r.flameIntensity);
+    mEmissionScattering->setValue(r.emissionScattering);
+    mExposure->setValue(r.exposure);
+    select(mToneCurve, int(r.toneCurve));
 }
 
 void RenderGroup::apply(BakeSettings &s) const
@@ -108,8 +216,21 @@ void RenderGroup::apply(BakeSettings &s) const
     r.pitch = float(mPitch->value());
     r.fov = float(mFov->value());
     r.zoom = float(mZoom->value());
+    r.lightDirection = mLightDirection.value();
+    r.lightColor = mLightColor.value();
+    r.lightIntensity = float(mLightIntensity->value());
+    r.skyColor = mSkyColor.value();
+    r.groundColor = mGroundColor.value();
+    r.ambient = float(mAmbient->value());
+    r.smokeColor = mSmokeColor.value();
+    r.densityScale = float(mDensityScale->value());
+    r.anisotropy = float(mAnisotropy->value());
+    r.multipleScattering = float(mMultipleScattering->value());
     r.emissionIntensity = float(mEmissionIntensity->value());
     r.flameIntensity = float(mFlameIntensity->value());
+    r.emissionScattering = float(mEmissionScattering->value());
+    r.exposure = float(mExposure->value());
+    r.toneCurve = ToneCurve(selected(mToneCurve));
     s.levelSurfaceIso = r.surfaceIso;
 }
 
@@ -126,6 +247,27 @@ void RenderGroup::updateEnabled()
                                  : Look2D(selected(mLook)) == Look2D::Surface;
     mSurfaceIso->setEnabled(surface);
     mFov->setEnabled(mThreeD && Projection(selected(mProjection)) == Projection::Perspective);
+    // The sun lights the 3D looks and the 2D surface; the sky, the ground and the scattering
+    // are the smoke volume's; the 2D dye look draws the smoke colour; six-way lightmaps of 2D
+    // smoke use the density scale.
+    const bool volume = mThreeD && Look3D(selected(mLook3D)) == Look3D::Volume;
+    const Look2D look2D = Look2D(selected(mLook));
+    for (const VectorBoxes &v : {mLightDirection, mLightColor})
+        v.setEnabled(mThreeD || surface);
+    for (QWidget *w : std::initializer_list<QWidget *>{mLightIntensity, mAmbient})
+        w->setEnabled(mThreeD || surface);
+    for (const VectorBoxes &v : {mSkyColor, mGroundColor})
+        v.setEnabled(volume);
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{mAnisotropy, mMultipleScattering, mEmissionScattering})
+        w->setEnabled(volume);
+    mSmokeColor.setEnabled(volume || (!mThreeD && look2D == Look2D::Dye));
+    mDensityScale->setEnabled(volume || (!mThreeD && look2D == Look2D::Dye));
+    RenderSettings look;
+    look.look2D = look2D;
+    const bool light = showsLight(look, !mThreeD);
+    mExposure->setEnabled(light);
+    mToneCurve->setEnabled(light);
 }
 
 } // namespace plume

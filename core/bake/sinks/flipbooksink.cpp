@@ -28,8 +28,8 @@ sim::Status FlipbookSink::finish(std::vector<std::filesystem::path> &files)
     const std::string base = s.flipbook.fileName.empty() ? s.baseName + "_flipbook"
                                                          : s.flipbook.fileName;
     return appendWritten(files, [&](std::vector<std::string> &written) {
-        return writeFlipbook(std::move(mTiles), s.flipbook, info, s.outputDirectory.string(), base,
-                             written);
+        return writeFlipbook(std::move(mTiles), s.flipbook, mPlan.tone, info,
+                             s.outputDirectory.string(), base, written);
     });
 }
 

@@ -15,7 +15,8 @@ std::string sequenceBase(const BakeSettings &s)
 }
 
 /// Writes one frame of the image sequence (and its emission image) atomically.
-sim::Status writeSequenceFrame(const RenderedFrame &frame, const BakeSettings &settings, int number,
+sim::Status writeSequenceFrame(const RenderedFrame &frame, const BakeSettings &settings,
+                               const Tone &tone, int number,
                                std::vector<std::filesystem::path> &files)
 {
     const ImageSequenceSettings &s = settings.images;
@@ -28,12 +29,13 @@ sim::Status writeSequenceFrame(const RenderedFrame &frame, const BakeSettings &s
     const bool png = s.passes.format == ImageFormat::Png;
     EncodeContext ctx{s.alpha, s.emission, s.passes.format};
     ctx.motion = false;
+    ctx.tone = tone;
     for (const PassTexture &t : passTextures(textureOptions(s))) {
         // PNG colour and emission: the writers that predate passes (same bytes).
         if (png && t.kind == TextureKind::Color) {
-            contents.push_back(pngBytes(colorImage(frame, s.alpha, s.emission, s.bitDepth)));
+            contents.push_back(pngBytes(colorImage(frame, s.alpha, s.emission, s.bitDepth, tone)));
         } else if (png && t.kind == TextureKind::Emission) {
-            contents.push_back(pngBytes(emissionImage(frame, s.bitDepth)));
+            contents.push_back(pngBytes(emissionImage(frame, s.bitDepth, tone)));
         } else {
             QByteArray bytes;
             if (sim::Status st = encodeTexture(textureImage(frame, t, ctx), s.passes, s.bitDepth,
@@ -69,7 +71,7 @@ sim::Status ImageSink::frame(const BakeFrame &frame, std::vector<std::filesystem
 {
     if (!mPlan.images.has(frame.number))
         return sim::Status::success();
-    return writeSequenceFrame(*frame.image, mPlan.settings, frame.number, files);
+    return writeSequenceFrame(*frame.image, mPlan.settings, mPlan.tone, frame.number, files);
 }
 
 } // namespace plume
