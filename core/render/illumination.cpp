@@ -85,10 +85,7 @@ ScalarGrid reduceAxis(const ScalarGrid &g, int axis)
     return out;
 }
 
-ScalarGrid reduce(const ScalarGrid &g)
-{
-    return reduceAxis(reduceAxis(reduceAxis(g, 0), 1), 2);
-}
+ScalarGrid reduce(const ScalarGrid &g) { return reduceAxis(reduceAxis(reduceAxis(g, 0), 1), 2); }
 
 /// Trilinear value at a cell-coordinate point with a ring of zero cells around the grid.
 float sampleZeroOutside(const ScalarGrid &g, const Vec3 &p)
@@ -215,8 +212,7 @@ Illumination computeIllumination(const IlluminationInput &in, const RenderSettin
     if (s.lightIntensity > 0.f)
         out.sun = lightTransmittance(density, in.solids, s.lightDirection, s.densityScale,
                                      cellSize);
-    const bool sky = s.ambient > 0.f
-                     && (s.skyColor != Vec3{} || s.groundColor != Vec3{});
+    const bool sky = s.ambient > 0.f && (s.skyColor != Vec3{} || s.groundColor != Vec3{});
     const bool hot = in.temperature && in.temperature->count() == density.count();
     const bool fire = in.flame && in.flame->count() == density.count() && s.flameIntensity > 0.f;
     const bool emit = s.emissionScattering > 0.f && hot && (s.emissionIntensity > 0.f || fire);

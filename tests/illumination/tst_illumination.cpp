@@ -25,10 +25,7 @@ namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
-std::array<ScalarGrid, 3> grey(const ScalarGrid &g)
-{
-    return {g, g, g};
-}
+std::array<ScalarGrid, 3> grey(const ScalarGrid &g) { return {g, g, g}; }
 
 } // namespace
 
@@ -93,8 +90,7 @@ private slots:
         // Without smoke the light grows with the distance to the faces: more at the centre
         // than at a corner.
         const auto clear = emissionLight(grey(ScalarGrid(n, sim::kCellCentre, j)),
-                                         ScalarGrid(n, sim::kCellCentre, 0.f), densityScale,
-                                         cell);
+                                         ScalarGrid(n, sim::kCellCentre, 0.f), densityScale, cell);
         QVERIFY(clear[0](32, 32, 32) > 1.5f * clear[0](0, 0, 0));
     }
 
@@ -112,8 +108,8 @@ private slots:
                 for (int i = 31; i <= 32; ++i)
                     emitted(i, y, k) = j; // a 2^3 source centred on (32, 32, 32)
         const float power = j * 8.f * cell * cell * cell;
-        const auto light = emissionLight(grey(emitted), ScalarGrid(n, sim::kCellCentre, 0.f),
-                                         20.f, cell);
+        const auto light = emissionLight(grey(emitted), ScalarGrid(n, sim::kCellCentre, 0.f), 20.f,
+                                         cell);
         float previous = 1e30f;
         for (int d : {3, 5, 8, 12, 16, 24}) {
             const float r = (float(d) + 0.5f) * cell; // cell 32 + d's centre to the source's
@@ -201,9 +197,11 @@ private slots:
             for (int j = 0; j < n.y; ++j)
                 for (int i = 0; i < n.x; ++i) {
                     density(i, j, k) = 0.5f + 0.5f * std::sin(0.3f * float(i + 2 * j + 3 * k));
-                    temperature(i, j, k) = 8.f * std::exp(-0.01f * float((i - 40) * (i - 40)
-                                                                      + (j - 10) * (j - 10)
-                                                                      + (k - 20) * (k - 20)));
+                    temperature(i, j,
+                                k) = 8.f
+                                     * std::exp(-0.01f
+                                                * float((i - 40) * (i - 40) + (j - 10) * (j - 10)
+                                                        + (k - 20) * (k - 20)));
                 }
         const RenderSettings s;
         auto run = [&](int threads) {
