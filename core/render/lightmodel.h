@@ -24,7 +24,7 @@ namespace plume {
 /// Octave 0 is single scattering.
 inline constexpr int kScatterOctaves = 4;
 inline constexpr float kOctaveExtinction = 0.5f;   ///< a: T^0.5, T^0.25, ... (square roots)
-inline constexpr float kOctaveContribution = 0.7f; ///< b, per unit albedo
+inline constexpr float kOctaveContribution = 0.37f; ///< b, per unit albedo (fitted to Cycles)
 inline constexpr float kOctaveEccentricity = 0.5f; ///< c
 
 /// Henyey-Greenstein phase times 4 pi (1 for every angle when g = 0), for light that travels
