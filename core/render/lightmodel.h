@@ -23,9 +23,9 @@ namespace plume {
 /// scatters with g * kOctaveEccentricity^i (later orders forget the light's direction).
 /// Octave 0 is single scattering.
 inline constexpr int kScatterOctaves = 4;
-inline constexpr float kOctaveExtinction = 0.5f;   ///< a: T^0.5, T^0.25, ... (square roots)
+inline constexpr float kOctaveExtinction = 0.5f;    ///< a: T^0.5, T^0.25, ... (square roots)
 inline constexpr float kOctaveContribution = 0.37f; ///< b, per unit albedo (fitted to Cycles)
-inline constexpr float kOctaveEccentricity = 0.5f; ///< c
+inline constexpr float kOctaveEccentricity = 0.5f;  ///< c
 
 /// Henyey-Greenstein phase times 4 pi (1 for every angle when g = 0), for light that travels
 /// along -towardsLight and leaves towards the camera against `viewRay`: cosTheta =
