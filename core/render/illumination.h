@@ -34,7 +34,7 @@ struct Illumination
 };
 
 /// Longest axis of the coarse grids.
-inline constexpr int kCoarseCells = 64;
+inline constexpr int kCoarseCells = 32;
 
 /// The sky's extinction scale: a hemisphere of paths is lit as a path straight up through
 /// this share of the smoke.

@@ -166,8 +166,9 @@ private slots:
         s.ambient = 0.f;
         QVERIFY(!computeIllumination({density}, s, 1.f / 32.f).hasSky());
         // Grids over kCoarseCells along an axis are coarsened.
-        QCOMPARE(coarseFactor({200, 64, 64}), 4);
-        QCOMPARE(coarseFactor({64, 64, 64}), 1);
+        QCOMPARE(coarseFactor({200, 64, 64}), 7);
+        QCOMPARE(coarseFactor({64, 64, 64}), 2);
+        QCOMPARE(coarseFactor({32, 16, 8}), 1);
     }
 
     // Filmic is the identity to the knee and a shoulder beyond, continuous with slope 1 there,
