@@ -166,8 +166,8 @@ float autoMotionRange(const std::vector<RenderedFrame> &frames)
 
 namespace {
 
-QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const AtlasLayout &l,
-                    int frameCount, float range, const QString &base,
+QJsonObject sidecar(const FlipbookSettings &s, const Tone &tone, const FlipbookInfo &info,
+                    const AtlasLayout &l, int frameCount, float range, const QString &base,
                     const std::vector<PassTexture> &textures, const RenderedFrame &first)
 {
     const bool exr = s.passes.format == ImageFormat::Exr;
@@ -191,6 +191,12 @@ QJsonObject sidecar(const FlipbookSettings &s, const FlipbookInfo &info, const A
                       {"alpha", toString(s.alpha)},
                       {"bitDepth", s.bitDepth},
                       {"emission", s.emission == EmissionOutput::Combined ? "added" : "none"}};
+    // PNG colour and emission went through the exposure and tone curve (docs/render.md); the
+    // default tone (colours as rendered, clipped) keeps sidecars as they were.
+    if (!exr && !(tone == Tone{})) {
+        color["exposure"] = double(tone.exposure);
+        color["toneCurve"] = toString(tone.curve);
+    }
     QJsonObject out{{"format", "plume-flipbook"},
                     {"version", 1},
                     {"scene", QString::fromStdString(info.sceneName)},
@@ -306,7 +312,8 @@ sim::Status writeFlipbook(std::vector<RenderedFrame> frames, const FlipbookSetti
         }
     }
     paths.push_back(dir.filePath(base + ".json"));
-    const QJsonDocument json(sidecar(s, info, layout, count, range, base, textures, frames[0]));
+    const QJsonDocument json(
+        sidecar(s, tone, info, layout, count, range, base, textures, frames[0]));
     contents.push_back(json.toJson(QJsonDocument::Indented));
     if (sim::Status st = writeFilesAtomically(paths, contents); !st)
         return st;

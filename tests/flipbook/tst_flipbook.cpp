@@ -389,6 +389,9 @@ private slots:
                 QCOMPARE(j["loop"]["blendFrames"].toInt(), 2);
                 QCOMPARE(j["color"]["alpha"].toString(), QString("premultiplied"));
                 QCOMPARE(j["color"]["colorSpace"].toString(), QString("sRGB"));
+                // A 3D look's PNG went through the scene's exposure and tone curve.
+                QCOMPARE(j["color"]["toneCurve"].toString(), QString("filmic"));
+                QCOMPARE(j["color"]["exposure"].toDouble(), 0.0);
                 QVERIFY(j["motionVectors"]["range"].toDouble() > 0.0);
                 QCOMPARE(j["motionVectors"]["yAxis"].toString(), QString("up"));
             } else {
