@@ -20,11 +20,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QtTest>
 
 using namespace plume;
@@ -450,6 +453,54 @@ private slots:
         QVERIFY(exists(dir.filePath("atlas_height_flipbook.exr")));
         QVERIFY(exists(dir.filePath("atlas_foam_flipbook.exr")));
         QVERIFY(!exists(dir.filePath("atlas_normal_flipbook.exr")));
+    }
+
+    // The wheel over an option the pointer happens to cross while scrolling the options does
+    // not change it (it scrolls instead); once the option has the focus, the wheel changes it.
+    void wheelScrollsPastOptions()
+    {
+        Document document;
+        document.reset(example(24, 30), {});
+        ExportDialog dialog(&document, 1);
+        dialog.resize(900, 420); // the options scroll
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *scroll = dialog.findChild<QScrollArea *>();
+        QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0);
+        // An enabled spin box and combo box among the options (a disabled one takes no wheel).
+        auto enabled = [&](auto *kind) {
+            using T = std::remove_pointer_t<decltype(kind)>;
+            for (T *w : scroll->widget()->findChildren<T *>())
+                if (w->isEnabled() && w->isVisible())
+                    return w;
+            return static_cast<T *>(nullptr);
+        };
+        QSpinBox *rows = enabled(static_cast<QSpinBox *>(nullptr));
+        QComboBox *up = enabled(static_cast<QComboBox *>(nullptr));
+        QVERIFY(rows && up);
+        rows->setMaximum(std::max(rows->maximum(), rows->value() + 10));
+        rows->setMinimum(std::min(rows->minimum(), rows->value() - 10));
+        if (up->currentIndex() == up->count() - 1)
+            up->setCurrentIndex(0);
+        auto wheel = [](QWidget *w) {
+            const QPointF at(w->width() / 2.0, w->height() / 2.0);
+            QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(w, &e);
+        };
+        const int rowsBefore = rows->value(), upBefore = up->currentIndex();
+        const int scrolled = scroll->verticalScrollBar()->value();
+        wheel(rows);
+        wheel(up);
+        QCOMPARE(rows->value(), rowsBefore);
+        QCOMPARE(up->currentIndex(), upBefore);
+        QVERIFY(scroll->verticalScrollBar()->value() > scrolled);
+        dialog.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        rows->setFocus();
+        QTRY_VERIFY(rows->hasFocus());
+        wheel(rows);
+        QVERIFY(rows->value() != rowsBefore);
     }
 
     // The light model's editors (docs/render.md), in the sections Light, Smoke and Image: each

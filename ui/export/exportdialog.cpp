@@ -16,6 +16,8 @@
 #include <ui/document/undocommands.h>
 #include <ui/preferences.h>
 
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -28,6 +30,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -54,6 +57,40 @@ BakeSettings fromPresets(const ExportPresets &p)
     s.vdb = p.extra.contains(kVdbKey) ? p.extra.value(kVdbKey).toBool() : vdbByDefault(p);
     return s;
 }
+
+} // namespace
+
+namespace {
+
+/// Keeps the mouse wheel from changing the option under the pointer while the options are
+/// scrolled: over a combo box or spin box of `area` that does not have the keyboard focus, the
+/// wheel scrolls the area instead (clicking the editor first lets the wheel change it). The
+/// filter sits on the application so that editors added later (the packing rows) are covered.
+class WheelScrollsOptions : public QObject
+{
+public:
+    explicit WheelScrollsOptions(QScrollArea *area)
+        : QObject(area)
+        , mArea(area)
+    {
+        qApp->installEventFilter(this);
+    }
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() != QEvent::Wheel)
+            return false;
+        auto *w = qobject_cast<QWidget *>(watched);
+        if (!w || w->hasFocus() || !mArea->widget() || !mArea->widget()->isAncestorOf(w)
+            || !(qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w)))
+            return false;
+        QCoreApplication::sendEvent(mArea->verticalScrollBar(), event);
+        return true;
+    }
+
+private:
+    QScrollArea *mArea;
+};
 
 } // namespace
 
@@ -113,6 +150,7 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(options->sizeHint().width() + 24);
+    new WheelScrollsOptions(scroll);
 
     mMessage = new QLabel;
     mMessage->setObjectName("message");
