@@ -234,7 +234,6 @@ Illumination computeIllumination(const IlluminationInput &in, const RenderSettin
         std::array<ScalarGrid, 3> j;
         for (auto &g : j)
             g = ScalarGrid(density.size(), density.offset(), 0.f);
-        bool any = false;
         std::vector<char> rowAny(std::size_t(density.size().y) * density.size().z, 0);
         sim::forEachRow(density.size(), [&](int y, int z) {
             bool row = false;
@@ -248,8 +247,7 @@ Illumination computeIllumination(const IlluminationInput &in, const RenderSettin
             }
             rowAny[std::size_t(z) * density.size().y + std::size_t(y)] = row;
         });
-        any = std::find(rowAny.begin(), rowAny.end(), 1) != rowAny.end();
-        if (any) {
+        if (std::find(rowAny.begin(), rowAny.end(), 1) != rowAny.end()) { // something glows
             for (auto &g : j)
                 g = boxDownsample(g, f);
             out.emission = emissionLight(j, coarse, s.densityScale, coarseCell);

@@ -49,23 +49,38 @@ struct OctavePhases
     }
 };
 
-/// Light scattered towards the camera per unit of the light's radiance and per unit albedo,
-/// at a point whose transmittance towards the light is `t`, for a channel of albedo `albedo`:
-/// single scattering phase[0] * t plus `strength` times the octaves i >= 1,
-/// (albedo * b)^i * phase[i] * t^(a^i).
+/// Light scattered towards the camera per unit of the light's radiance and per unit albedo at
+/// a point whose transmittance towards the light is `t`, split by octave:
+/// terms[i] = phase[i] * t^(a^i). A channel of albedo w scatters
+/// terms[0] + strength * sum over i >= 1 of (w b)^i terms[i]: single scattering plus the
+/// octaves. The terms are found once per sample and shared by its colour channels.
+struct ScatterOctaves
+{
+    std::array<float, kScatterOctaves> terms{};
+
+    ScatterOctaves(float t, const OctavePhases &phases)
+    {
+        terms[0] = phases.p[0] * t;
+        for (std::size_t i = 1; i < terms.size(); ++i) {
+            t = std::sqrt(t); // kOctaveExtinction == 0.5
+            terms[i] = phases.p[i] * t;
+        }
+    }
+
+    float operator()(float albedo, float strength) const
+    {
+        const float ab = albedo * kOctaveContribution;
+        float ms = 0.f;
+        for (std::size_t i = terms.size() - 1; i >= 1; --i)
+            ms = ab * (terms[i] + ms);
+        return terms[0] + strength * ms;
+    }
+};
+
+/// ScatterOctaves for one channel.
 inline float scatteredLight(float t, float albedo, float strength, const OctavePhases &phases)
 {
-    float sum = phases.p[0] * t;
-    if (!(strength > 0.f))
-        return sum;
-    float w = 1.f, ms = 0.f;
-    const float ab = albedo * kOctaveContribution;
-    for (int i = 1; i < kScatterOctaves; ++i) {
-        t = std::sqrt(t); // kOctaveExtinction == 0.5
-        w *= ab;
-        ms += w * phases.p[std::size_t(i)] * t;
-    }
-    return sum + strength * ms;
+    return ScatterOctaves(t, phases)(albedo, strength);
 }
 
 /// The tone curve's knee: below it Filmic is the identity, above it an exponential shoulder

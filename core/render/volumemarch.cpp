@@ -31,32 +31,6 @@ Vec3 densityGradient(const float *density, const Int3 &n, const Vec3 &p)
            * 0.5f;
 }
 
-/// Light scattered by a sample per unit albedo, split by octave (lightmodel.h):
-/// terms[i] = phase[i] * t^(a^i); a channel of albedo w scatters
-/// terms[0] + strength * sum over i >= 1 of (w b)^i terms[i].
-struct Octaves
-{
-    float terms[kScatterOctaves];
-
-    Octaves(float t, const OctavePhases &phases)
-    {
-        terms[0] = phases.p[0] * t;
-        for (int i = 1; i < kScatterOctaves; ++i) {
-            t = std::sqrt(t); // kOctaveExtinction == 0.5
-            terms[i] = phases.p[std::size_t(i)] * t;
-        }
-    }
-
-    float operator()(float albedo, float strength) const
-    {
-        const float ab = albedo * kOctaveContribution;
-        float ms = 0.f;
-        for (int i = kScatterOctaves - 1; i >= 1; --i)
-            ms = ab * (terms[i] + ms);
-        return terms[0] + strength * ms;
-    }
-};
-
 /// Front-to-back compositing of one pixel's ray.
 struct Marcher
 {
@@ -138,7 +112,7 @@ struct Marcher
             // The sun, single and multiply scattered; the sky above and the ground below.
             Vec3 in{};
             if (lit) {
-                const Octaves sunOctaves(w(light.sun.data()), sunPhases);
+                const ScatterOctaves sunOctaves(w(light.sun.data()), sunPhases);
                 in = {sun.x * sunOctaves(albedo.x, ms), sun.y * sunOctaves(albedo.y, ms),
                       sun.z * sunOctaves(albedo.z, ms)};
             }
@@ -169,7 +143,7 @@ struct Marcher
                 // Per unit albedo, with multiple scattering at the sample's mean albedo.
                 const float grey = (albedo.x + albedo.y + albedo.z) * (1.f / 3.f);
                 for (int l = 0; l < kSixWayLights; ++l)
-                    six[l] += c * Octaves(w(sixLight[l].data()), sixPhases[l])(grey, ms);
+                    six[l] += c * ScatterOctaves(w(sixLight[l].data()), sixPhases[l])(grey, ms);
             }
             if (passes.normals)
                 normal = normal + densityGradient(f.density.data(), n, p) * c;
