@@ -12,11 +12,6 @@ namespace plume {
 
 namespace {
 
-bool is2DLookOf(const BakePlan &plan, const sim::Domain &domain, Look2D look)
-{
-    return domain.is2D() && plan.settings.render.look2D == look;
-}
-
 /// The VDB files' fields of a frame, their way: VdbSink's grids, as the files keep them.
 void sampleAsWritten(const sim::Solver &solver, bool velocity, bool fuel,
                      const VdbWriteOptions &options, VdbFields &out)
@@ -44,23 +39,22 @@ void sampleAsWritten(const sim::Solver &solver, bool velocity, bool fuel,
 }
 
 /// Whether the look needs the velocity: motion vectors, or the surface look's foam.
-bool needsVelocity(const BakePlan &plan, bool is2D)
+bool needsVelocity(const RenderSettings &r, bool motion, bool is2D)
 {
-    const RenderSettings &r = plan.settings.render;
-    return plan.passes.motion || (surfaceLook(r, is2D) && r.foamSpeed > 0.f);
+    return motion || (surfaceLook(r, is2D) && r.foamSpeed > 0.f);
 }
 
 /// FrameFields from the fields as the files hold them (moved out of `in`).
-void toFrameFields(VdbFields &&in, const BakePlan &plan, float ambientTemperature, FrameFields &out)
+void toFrameFields(VdbFields &&in, const RenderSettings &r, bool motion, float ambientTemperature,
+                   FrameFields &out)
 {
-    const RenderSettings &r = plan.settings.render;
     const bool is2D = in.domain.is2D();
     out.domain = in.domain;
     out.density = std::move(in.density);
     out.temperature = std::move(in.temperature);
     if (out.temperature.count() == 0)
         out.temperature.reshape(out.domain.cells, sim::kCellCentre);
-    if (is2DLookOf(plan, in.domain, Look2D::Field)) {
+    if (is2D && r.look2D == Look2D::Field) {
         switch (r.field) {
         case sim::FieldKind::Density: out.field = out.density; break;
         case sim::FieldKind::Temperature: out.field = out.temperature; break;
@@ -95,7 +89,7 @@ void toFrameFields(VdbFields &&in, const BakePlan &plan, float ambientTemperatur
             });
         }
     }
-    if (plan.passes.motion && in.hasVelocity()) {
+    if (motion && in.hasVelocity()) {
         out.velocityX = std::move(in.velocityX);
         out.velocityY = std::move(in.velocityY);
         out.velocityZ = is2D ? sim::ScalarGrid() : std::move(in.velocityZ);
@@ -104,37 +98,33 @@ void toFrameFields(VdbFields &&in, const BakePlan &plan, float ambientTemperatur
     }
 }
 
-VdbWriteOptions writeOptions(const BakePlan &plan)
-{
-    VdbWriteOptions o;
-    o.up = plan.settings.openvdb.up;
-    o.halfFloat = plan.settings.openvdb.halfFloat;
-    o.velocityMask = plan.settings.openvdb.velocityMask;
-    return o;
-}
-
 } // namespace
+
+void simulatedFrameFields(const sim::Solver &solver, const RenderSettings &r, bool motion,
+                          const VdbWriteOptions &files, float ambientTemperature, FrameFields &out)
+{
+    const bool is2D = solver.sampleDomain().is2D();
+    if (solver.particles()) {
+        sampleFrameFields(solver, r, motion, ambientTemperature, out);
+        return;
+    }
+    const bool fieldLook = is2D && r.look2D == Look2D::Field;
+    VdbFields fields;
+    sampleAsWritten(solver, needsVelocity(r, motion, is2D),
+                    fieldLook && r.field == sim::FieldKind::Fuel, files, fields);
+    sim::ScalarGrid other; // a field look of a field the files do not hold: the solver's own
+    if (fieldLook && !cachedField(r.field))
+        solver.sample(r.field, other);
+    toFrameFields(std::move(fields), r, motion, ambientTemperature, out);
+    if (other.count() != 0)
+        out.field = std::move(other);
+}
 
 void simulatedFrameFields(const sim::Solver &solver, const BakePlan &plan, float ambientTemperature,
                           FrameFields &out)
 {
-    const bool is2D = solver.sampleDomain().is2D();
-    if (solver.particles()) {
-        sampleFrameFields(solver, plan.settings.render, plan.passes.motion, ambientTemperature,
-                          out);
-        return;
-    }
-    const RenderSettings &r = plan.settings.render;
-    const bool fieldLook = is2D && r.look2D == Look2D::Field;
-    VdbFields fields;
-    sampleAsWritten(solver, needsVelocity(plan, is2D), fieldLook && r.field == sim::FieldKind::Fuel,
-                    writeOptions(plan), fields);
-    sim::ScalarGrid other; // a field look of a field the files do not hold: the solver's own
-    if (fieldLook && !cachedField(r.field))
-        solver.sample(r.field, other);
-    toFrameFields(std::move(fields), plan, ambientTemperature, out);
-    if (other.count() != 0)
-        out.field = std::move(other);
+    simulatedFrameFields(solver, plan.settings.render, plan.passes.motion,
+                         vdbWriteOptions(plan.settings.openvdb), ambientTemperature, out);
 }
 
 sim::Status cachedFrameFields(const std::filesystem::path &file, const sim::Domain &domain,
@@ -149,7 +139,7 @@ sim::Status cachedFrameFields(const std::filesystem::path &file, const sim::Doma
                                     + sim::toString(r.field)
                                     + "' is not in VDB files (they hold density, temperature, "
                                       "flame and fuel)");
-    toFrameFields(std::move(fields), plan, ambientTemperature, out);
+    toFrameFields(std::move(fields), r, plan.passes.motion, ambientTemperature, out);
     return sim::Status::success();
 }
 
@@ -157,6 +147,15 @@ bool cachedField(sim::FieldKind field)
 {
     return field == sim::FieldKind::Density || field == sim::FieldKind::Temperature
            || field == sim::FieldKind::Flame || field == sim::FieldKind::Fuel;
+}
+
+VdbWriteOptions vdbWriteOptions(const VdbSettings &settings)
+{
+    VdbWriteOptions o;
+    o.up = settings.up;
+    o.halfFloat = settings.halfFloat;
+    o.velocityMask = settings.velocityMask;
+    return o;
 }
 
 sim::Domain sampledDomain(const Scene &scene)

@@ -21,6 +21,13 @@ namespace plume {
 /// (their surface comes from the particles): sampleFrameFields() as it is.
 void simulatedFrameFields(const sim::Solver &solver, const BakePlan &plan, float ambientTemperature,
                           FrameFields &out);
+/// The same for a look of its own (the export dialog's preview): `motion` samples velocity,
+/// `files` are the VDB options the frame's files would be written with.
+void simulatedFrameFields(const sim::Solver &solver, const RenderSettings &render, bool motion,
+                          const VdbWriteOptions &files, float ambientTemperature, FrameFields &out);
+
+/// The writer's options of a scene's or bake's OpenVDB settings.
+VdbWriteOptions vdbWriteOptions(const VdbSettings &settings);
 
 /// The render fields of a cache file over the scene's sampled `domain` (readVdbFrame()), for
 /// the plan's look: temperature above `ambientTemperature`, velocity when the plan needs motion

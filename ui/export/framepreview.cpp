@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <ui/export/framepreview.h>
 
+#include <core/bake/bakefields.h>
 #include <core/export/flipbook.h>
 #include <core/export/frameimage.h>
 #include <core/render/liquidtexture.h>
@@ -128,9 +129,11 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
                                    s.solver().domain().boundaries, s.frame(), look, r.render.width,
                                    r.render.height);
     } else {
+        // As the bake renders it: the frame as its VDB files would hold it (bakefields.h).
         FrameFields fields;
-        sampleFrameFields(mSimulation.solver(), r.render, motion, setup.params.ambientTemperature,
-                          fields);
+        simulatedFrameFields(mSimulation.solver(), r.render, motion,
+                             vdbWriteOptions(r.scene.exports.openvdb),
+                             setup.params.ambientTemperature, fields);
         const float tileRate = setup.time.frameRate / float(std::max(1, r.motionStep));
         if (texture) {
             const std::vector<PassImage> images = renderPasses(fields, r.render, r.textures,

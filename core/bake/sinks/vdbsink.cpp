@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/bake/sinks/vdbsink.h>
 
+#include <core/bake/bakefields.h>
+
 #include <core/export/vdbwriter.h>
 
 namespace plume {
@@ -61,11 +63,7 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
     out.particles = solver.particles();
     out.levelSurface = settings.levelSurface;
     out.levelSurfaceIso = settings.levelSurfaceIso;
-    VdbWriteOptions options;
-    options.up = settings.openvdb.up;
-    options.halfFloat = settings.openvdb.halfFloat;
-    options.velocityMask = settings.openvdb.velocityMask;
-    return writeVdbFrame(path, out, options);
+    return writeVdbFrame(path, out, vdbWriteOptions(settings.openvdb));
 }
 
 } // namespace
