@@ -21,6 +21,9 @@ using sim::Vec3;
 
 namespace {
 
+/// sceneToJsonWithDefaults(): also the keys written only when set, with their values.
+thread_local bool gEveryKey = false;
+
 struct Member;
 
 /// An ordered JSON tree whose scalars are already text.
@@ -236,15 +239,15 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     o.add("buoyancyTemperature", number(p.buoyancyTemperature));
     o.add("vorticity", number(p.vorticity));
     // The shaping settings are written when set: older files stay byte-identical.
-    if (p.vorticityLength != 0.f)
+    if (gEveryKey || p.vorticityLength != 0.f)
         o.add("vorticityLength", number(p.vorticityLength));
     if (hasMask(p.vorticityMask, s.vorticityMaskExtra))
         o.add("vorticityMask", maskNode(p.vorticityMask, s.vorticityMaskExtra));
     o.add("advection", string(sim::toString(p.advection)));
-    if (p.velocityAdvection != p.advection) // older files stay byte-identical
+    if (gEveryKey || p.velocityAdvection != p.advection) // older files stay byte-identical
         o.add("velocityAdvection", string(sim::toString(p.velocityAdvection)));
     o.add("accountingDensity", boolean(p.accountingDensity));
-    if (p.adaptiveDomain) // older files stay byte-identical
+    if (gEveryKey || p.adaptiveDomain) // older files stay byte-identical
         o.add("adaptiveDomain", boolean(true));
     Node pr = Node::object();
     pr.add("tolerance", number(p.pressure.tolerance));
@@ -265,7 +268,8 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     // Only ocean scenes (or files that had the object) carry it, so that other scenes' canonical
     // form stays as it was.
     const sim::OceanSettings &w = p.ocean;
-    if (p.scheme == sim::Scheme::Ocean || w != sim::OceanSettings{} || !s.oceanExtra.isEmpty()) {
+    if (gEveryKey || p.scheme == sim::Scheme::Ocean || w != sim::OceanSettings{}
+        || !s.oceanExtra.isEmpty()) {
         Node on = Node::object();
         on.add("windSpeed", number(w.windSpeed));
         on.add("windDirection", number(w.windDirection));
@@ -280,7 +284,7 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     }
     // Upres only when switched on or changed (older files stay byte-identical).
     if (const sim::UpresSettings &u = p.upres;
-        u != sim::UpresSettings{} || !s.upresExtra.isEmpty()) {
+        gEveryKey || u != sim::UpresSettings{} || !s.upresExtra.isEmpty()) {
         Node un = Node::object();
         un.add("factor", number(std::int64_t(u.factor)));
         un.add("strength", number(u.strength));
@@ -291,7 +295,8 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     }
     // Likewise the liquid's object: sph scenes only.
     const sim::SphSettings &l = p.sph;
-    if (p.scheme == sim::Scheme::Sph || l != sim::SphSettings{} || !s.sphExtra.isEmpty()) {
+    if (gEveryKey || p.scheme == sim::Scheme::Sph || l != sim::SphSettings{}
+        || !s.sphExtra.isEmpty()) {
         Node sn = Node::object();
         sn.add("restDensity", number(l.restDensity));
         sn.add("soundSpeed", number(l.soundSpeed));
@@ -308,7 +313,7 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     }
     o.add("stamIterations", number(std::int64_t(p.stamIterations)));
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
-    if (p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
+    if (gEveryKey || p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
         o.add("stamNumeric", string(sim::toString(p.stamNumeric)));
     if (const LiquidTextureSettings &lt = s.liquidTexture; lt.enabled()) {
         Node tn = Node::object();
@@ -387,7 +392,7 @@ Node emitterNode(const EmitterSettings &e)
     o.add("velocityMode", string(toString(e.velocityMode)));
     o.add("velocity", vec(e.velocity));
     o.add("rate", animated(e.rate));
-    if (e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
+    if (gEveryKey || e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
         o.add("liquid", string(toString(e.liquid)));
     if (e.noise.isSet()) { // files without noise stay byte-identical
         Node &n = o.add("noise", Node::object());
@@ -424,9 +429,9 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
     o.add("kind", string(toString(item.kind)));
     o.add("enabled", boolean(item.enabled));
     // Editor flags, written when set (files of scenes that use none stay as they were).
-    if (item.hidden)
+    if (gEveryKey || item.hidden)
         o.add("hidden", boolean(true));
-    if (item.locked)
+    if (gEveryKey || item.locked)
         o.add("locked", boolean(true));
     Node active = Node::object();
     active.add("start", number(item.activeStart));
@@ -437,9 +442,9 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
     o.add("shape", shapeNode(item.shape, dim, from, to));
     o.add("offset", animated(item.offset));
     // Written when set, so files of scenes that neither rotate nor scale stay as they were.
-    if (item.rotation != Animated<sim::Vec3>{sim::Vec3{}})
+    if (gEveryKey || item.rotation != Animated<sim::Vec3>{sim::Vec3{}})
         o.add("rotation", animated(item.rotation));
-    if (item.scale != Animated<sim::Vec3>{sim::Vec3{1.f, 1.f, 1.f}})
+    if (gEveryKey || item.scale != Animated<sim::Vec3>{sim::Vec3{1.f, 1.f, 1.f}})
         o.add("scale", animated(item.scale));
     if (item.kind == ItemKind::Obstacle) {
         Node ob = Node::object();
@@ -484,27 +489,27 @@ Node renderNode(const RenderSettings &s)
     // The light model's and the surface look's keys only when set, so scenes saved before
     // them save unchanged.
     const RenderSettings defaults;
-    if (!(s.skyColor == defaults.skyColor))
+    if (gEveryKey || !(s.skyColor == defaults.skyColor))
         o.add("skyColor", vec(s.skyColor));
-    if (!(s.groundColor == defaults.groundColor))
+    if (gEveryKey || !(s.groundColor == defaults.groundColor))
         o.add("groundColor", vec(s.groundColor));
-    if (s.anisotropy != defaults.anisotropy)
+    if (gEveryKey || s.anisotropy != defaults.anisotropy)
         o.add("anisotropy", number(s.anisotropy));
-    if (s.multipleScattering != defaults.multipleScattering)
+    if (gEveryKey || s.multipleScattering != defaults.multipleScattering)
         o.add("multipleScattering", number(s.multipleScattering));
-    if (s.emissionScattering != defaults.emissionScattering)
+    if (gEveryKey || s.emissionScattering != defaults.emissionScattering)
         o.add("emissionScattering", number(s.emissionScattering));
-    if (s.exposure != defaults.exposure)
+    if (gEveryKey || s.exposure != defaults.exposure)
         o.add("exposure", number(s.exposure));
-    if (s.toneCurve != defaults.toneCurve)
+    if (gEveryKey || s.toneCurve != defaults.toneCurve)
         o.add("toneCurve", string(toString(s.toneCurve)));
-    if (s.look3D != defaults.look3D)
+    if (gEveryKey || s.look3D != defaults.look3D)
         o.add("look3d", string(toString(s.look3D)));
-    if (s.surfaceIso != defaults.surfaceIso)
+    if (gEveryKey || s.surfaceIso != defaults.surfaceIso)
         o.add("surfaceIso", number(s.surfaceIso));
-    if (!(s.surfaceColor == defaults.surfaceColor))
+    if (gEveryKey || !(s.surfaceColor == defaults.surfaceColor))
         o.add("surfaceColor", vec(s.surfaceColor));
-    if (s.foamSpeed != defaults.foamSpeed)
+    if (gEveryKey || s.foamSpeed != defaults.foamSpeed)
         o.add("foamSpeed", number(s.foamSpeed));
     addExtra(o, s.extra);
     return o;
@@ -525,25 +530,25 @@ void addFrames(Node &o, int first, int last, int bitDepth)
 void addPasses(Node &o, const PassSettings &s)
 {
     const PassSettings d;
-    if (s.format != d.format)
+    if (gEveryKey || s.format != d.format)
         o.add("format", string(toString(s.format)));
-    if (s.exrPrecision != d.exrPrecision)
+    if (gEveryKey || s.exrPrecision != d.exrPrecision)
         o.add("exrPrecision", string(toString(s.exrPrecision)));
-    if (s.lighting != d.lighting)
+    if (gEveryKey || s.lighting != d.lighting)
         o.add("lighting", string(toString(s.lighting)));
-    if (s.normals != d.normals)
+    if (gEveryKey || s.normals != d.normals)
         o.add("normals", boolean(s.normals));
-    if (s.depth != d.depth)
+    if (gEveryKey || s.depth != d.depth)
         o.add("depthMap", boolean(s.depth));
-    if (s.alpha != d.alpha)
+    if (gEveryKey || s.alpha != d.alpha)
         o.add("alphaMap", boolean(s.alpha));
-    if (s.normalConvention != d.normalConvention)
+    if (gEveryKey || s.normalConvention != d.normalConvention)
         o.add("normalConvention", string(toString(s.normalConvention)));
-    if (s.depthThreshold != d.depthThreshold)
+    if (gEveryKey || s.depthThreshold != d.depthThreshold)
         o.add("depthThreshold", number(s.depthThreshold));
-    if (s.pack != d.pack)
+    if (gEveryKey || s.pack != d.pack)
         o.add("pack", string(toString(s.pack)));
-    if (s.packChannels != d.packChannels) {
+    if (gEveryKey || s.packChannels != d.packChannels) {
         Node channels = Node::array();
         for (PassChannel c : s.packChannels)
             channels.elements.push_back(string(toString(c)));
@@ -708,13 +713,21 @@ QByteArray sceneToJson(const Scene &scene, const std::string &directory)
             itemNode(item, scene.domain.dimension, scene.directory, directory));
     // Scenes without export presets stay as they were: "export" appears once anything in it
     // differs from the defaults, and then with every key.
-    if (!(scene.exports == ExportPresets{}))
+    if (gEveryKey || !(scene.exports == ExportPresets{}))
         root.add("export", exportNode(scene.exports));
     addExtra(root, scene.extra);
     std::string out;
     writeNode(root, 0, out);
     out += "\n";
     return QByteArray::fromStdString(out);
+}
+
+QByteArray sceneToJsonWithDefaults(const Scene &scene)
+{
+    gEveryKey = true;
+    QByteArray bytes = sceneToJson(scene, std::string());
+    gEveryKey = false;
+    return bytes;
 }
 
 void rebaseScene(Scene &scene, const std::string &directory)

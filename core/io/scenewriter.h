@@ -19,6 +19,12 @@ namespace plume {
 /// being written); pass an empty string to write them unchanged.
 QByteArray sceneToJson(const Scene &scene, const std::string &directory);
 
+/// sceneToJson() with every key a script may read: also those written only when they differ
+/// from their default (rotation, scale, the render look's light keys, passes, upres, ...),
+/// with their values. Keys that are absent when off (masks, noise, a liquid texture, an
+/// item's active end) stay absent. Reads back as the same scene; paths are not rebased.
+QByteArray sceneToJsonWithDefaults(const Scene &scene);
+
 /// Moves the scene to `directory` as writing it there and reading it back would: relative
 /// image paths rewritten as sceneToJson writes them, and `directory` its Scene::directory.
 void rebaseScene(Scene &scene, const std::string &directory);
