@@ -84,10 +84,10 @@ QString applyOverrides(const QCommandLineParser &p, const SubmitOptions &o, Farm
                    + p.value(o.time) + "'";
         c.time = p.value(o.time);
     }
-    for (const QString &error :
-         {intOption(o.cpus, 1, 4096, c.cpusPerTask), intOption(o.frames, 1, 100000, c.framesPerTask),
-          intOption(o.checkpoint, 1, 100000, c.checkpointEvery),
-          intOption(o.grace, 10, 65535, c.signalGrace)}) {
+    for (const QString &error : {intOption(o.cpus, 1, 4096, c.cpusPerTask),
+                                 intOption(o.frames, 1, 100000, c.framesPerTask),
+                                 intOption(o.checkpoint, 1, 100000, c.checkpointEvery),
+                                 intOption(o.grace, 10, 65535, c.signalGrace)}) {
         if (!error.isEmpty())
             return error;
     }
@@ -188,7 +188,8 @@ int submitOpenJd(const FarmPlan &plan, bool dryRun)
     if (sim::Status st = writeFarmRecord(record); !st)
         return failure(st);
     std::printf("wrote %s\nsubmit the job bundle %s (e.g. deadline bundle submit %s)\n",
-                qPrintable(openJdTemplatePath(plan)), qPrintable(QFileInfo(openJdTemplatePath(plan)).path()),
+                qPrintable(openJdTemplatePath(plan)),
+                qPrintable(QFileInfo(openJdTemplatePath(plan)).path()),
                 qPrintable(QFileInfo(openJdTemplatePath(plan)).path()));
     return kExitOk;
 }
@@ -295,8 +296,8 @@ int submit(const QStringList &arguments)
                                   "%2 s ahead of it: raise --time or lower --signal-grace")
                               .arg(config.time)
                               .arg(config.signalGrace));
-    const QString plumeCli =
-        config.plumeCli.isEmpty() ? QCoreApplication::applicationFilePath() : config.plumeCli;
+    const QString plumeCli = config.plumeCli.isEmpty() ? QCoreApplication::applicationFilePath()
+                                                       : config.plumeCli;
     FarmPlan plan;
     if (sim::Status st = planFarm(parser.positionalArguments()[1], parser.value(o.output), config,
                                   plumeCli, plan);

@@ -29,8 +29,8 @@ bool isOneLine(const QString &text)
     return !text.trimmed().isEmpty();
 }
 
-sim::Status readInt(const QString &path, const QJsonObject &o, const QString &key, int min,
-                    int max, int &out)
+sim::Status readInt(const QString &path, const QJsonObject &o, const QString &key, int min, int max,
+                    int &out)
 {
     const QJsonValue v = o.value(key);
     const double d = v.toDouble(-1.0);
@@ -59,8 +59,7 @@ sim::Status readLines(const QString &path, const QJsonObject &o, const QString &
     return sim::Status::success();
 }
 
-sim::Status readText(const QString &path, const QJsonObject &o, const QString &key,
-                     QString &out)
+sim::Status readText(const QString &path, const QJsonObject &o, const QString &key, QString &out)
 {
     const QJsonValue v = o.value(key);
     if (!v.isString() || !isOneLine(v.toString()) || v.toString().contains(' '))
@@ -87,8 +86,9 @@ sim::Status readFarmConfig(const QString &path, FarmConfig &config)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return sim::Status::failure(
-            QString("%1: cannot read the farm config: %2").arg(path, file.errorString()).toStdString());
+        return sim::Status::failure(QString("%1: cannot read the farm config: %2")
+                                        .arg(path, file.errorString())
+                                        .toStdString());
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
     if (error.error != QJsonParseError::NoError)
@@ -101,9 +101,9 @@ sim::Status readFarmConfig(const QString &path, FarmConfig &config)
         return sim::Status::failure(
             QString("%1: expected a JSON object of farm options").arg(path).toStdString());
     const QJsonObject o = doc.object();
-    static const QStringList known{"account",       "qos",         "partition",       "time",
-                                   "cpusPerTask",   "framesPerTask", "checkpointEvery",
-                                   "signalGrace",   "sbatch",      "environment",     "plumeCli"};
+    static const QStringList known{"account",     "qos",           "partition",       "time",
+                                   "cpusPerTask", "framesPerTask", "checkpointEvery", "signalGrace",
+                                   "sbatch",      "environment",   "plumeCli"};
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (!known.contains(it.key()))
             return refuse(path, it.key(), "one of " + known.join(", ") + " (unknown key)");
@@ -122,7 +122,8 @@ sim::Status readFarmConfig(const QString &path, FarmConfig &config)
                           "a Slurm time limit: \"MM\", \"HH:MM:SS\" or \"D-HH:MM:SS\"");
         c.time = o.value("time").toString();
     }
-    if (o.contains("cpusPerTask") && !(st = readInt(path, o, "cpusPerTask", 1, 4096, c.cpusPerTask)))
+    if (o.contains("cpusPerTask")
+        && !(st = readInt(path, o, "cpusPerTask", 1, 4096, c.cpusPerTask)))
         return st;
     if (o.contains("framesPerTask")
         && !(st = readInt(path, o, "framesPerTask", 1, 100000, c.framesPerTask)))

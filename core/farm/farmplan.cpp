@@ -106,8 +106,8 @@ sim::Status planFarm(const QString &input, const QString &output, const FarmConf
         if (sim::Status st = readWedgeManifest(input, manifest); !st)
             return st;
         for (const WedgeEntry &e : manifest.variations)
-            p.variations.push_back({int(p.variations.size()), e.name, e.scene, {}, 0, 0, false,
-                                    {}, {}});
+            p.variations.push_back(
+                {int(p.variations.size()), e.name, e.scene, {}, 0, 0, false, {}, {}});
     } else {
         if (!QFileInfo(input).isFile())
             return sim::Status::failure(input.toStdString() + ": no such scene file");

@@ -34,9 +34,9 @@ struct FarmChunk
 struct FarmVariation
 {
     int index = 0;
-    QString name;   ///< the output folder's name: DIR/<name>; the scene file's base name
-    QString scene;  ///< absolute
-    QString folder; ///< absolute: DIR/<name>
+    QString name;       ///< the output folder's name: DIR/<name>; the scene file's base name
+    QString scene;      ///< absolute
+    QString folder;     ///< absolute: DIR/<name>
     int firstFrame = 0; ///< the bake's frames (the scene's frame range)
     int lastFrame = 0;
     /// Whether the scene's presets ask for a flipbook or images: then the simulation writes the

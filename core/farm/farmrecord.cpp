@@ -63,10 +63,13 @@ QJsonObject variationJson(const FarmVariation &v)
     QJsonArray chunks;
     for (const FarmChunk &c : v.chunks)
         chunks.append(QJsonArray{c.first, c.last});
-    return {{"index", v.index},         {"name", v.name},
-            {"scene", v.scene},         {"folder", v.folder},
+    return {{"index", v.index},
+            {"name", v.name},
+            {"scene", v.scene},
+            {"folder", v.folder},
             {"frames", QJsonArray{v.firstFrame, v.lastFrame}},
-            {"renders", v.renders},     {"chunks", chunks},
+            {"renders", v.renders},
+            {"chunks", chunks},
             {"atlas", v.atlas}};
 }
 

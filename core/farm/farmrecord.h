@@ -27,7 +27,7 @@ struct FarmJobRecord
 
 struct FarmRecord
 {
-    QString engine; ///< "slurm" or "openjd"
+    QString engine;  ///< "slurm" or "openjd"
     QString created; ///< ISO 8601, UTC
     FarmPlan plan;
     QVector<FarmJobRecord> jobs;

@@ -183,11 +183,13 @@ QString describeFarmStatus(const FarmStatus &status)
                    .arg(j.jobId.isEmpty() ? QString() : ", job " + j.jobId);
     }
     for (const FarmVariationStatus &v : status.variations) {
-        out += QString("%1  %2  vdb %3/%4").arg(v.name, v.phase).arg(v.vdbFrames).arg(v.totalFrames);
+        out +=
+            QString("%1  %2  vdb %3/%4").arg(v.name, v.phase).arg(v.vdbFrames).arg(v.totalFrames);
         if (v.resumeRecord)
-            out += v.checkpointFrames >= 0
-                       ? QString("  resume record: checkpoint after %1 frames").arg(v.checkpointFrames)
-                       : QString("  resume record: no checkpoint yet");
+            out +=
+                v.checkpointFrames >= 0
+                    ? QString("  resume record: checkpoint after %1 frames").arg(v.checkpointFrames)
+                    : QString("  resume record: no checkpoint yet");
         if (v.renders) {
             out += QString("  chunks %1/%2").arg(v.chunksDone).arg(v.chunks);
             if (v.keptRenders >= 0)

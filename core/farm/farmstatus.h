@@ -27,15 +27,15 @@ struct FarmTaskStatus
 struct FarmVariationStatus
 {
     QString name;
-    int vdbFrames = 0;   ///< <name>.<frame>.vdb files of the bake's frames present
-    int totalFrames = 0; ///< the bake's frames
-    bool resumeRecord = false;  ///< .plume-bake/bake.json present: a bake stopped or running
-    int checkpointFrames = -1;  ///< frames simulated at its last checkpoint; -1: none
+    int vdbFrames = 0;         ///< <name>.<frame>.vdb files of the bake's frames present
+    int totalFrames = 0;       ///< the bake's frames
+    bool resumeRecord = false; ///< .plume-bake/bake.json present: a bake stopped or running
+    int checkpointFrames = -1; ///< frames simulated at its last checkpoint; -1: none
     bool renders = false;
-    int chunks = 0;             ///< render tasks
+    int chunks = 0; ///< render tasks
     int chunksDone = 0;
-    int keptRenders = -1;       ///< files in .plume-render/; -1: no such folder
-    bool atlas = false;         ///< the flipbook atlas is present (when it has one)
+    int keptRenders = -1; ///< files in .plume-render/; -1: no such folder
+    bool atlas = false;   ///< the flipbook atlas is present (when it has one)
     bool done = false;
     QVector<FarmTaskStatus> troubles; ///< its failed or stopped tasks
     QString phase; ///< "done", "simulating", "rendering", "packing", "failed", "waiting"

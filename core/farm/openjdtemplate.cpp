@@ -26,10 +26,10 @@ QString stepScript(const FarmPlan &plan, FarmStep step)
     s += "case \"$key\" in\n";
     for (const FarmTask &t : plan.tasks(step)) {
         const FarmVariation &v = plan.variations[t.variation];
-        const QString key = step == FarmStep::Render
-                                ? QString("'%1 %2:%3'").arg(t.variation).arg(t.chunk.first).arg(
-                                      t.chunk.last)
-                                : QString::number(t.variation);
+        const QString key =
+            step == FarmStep::Render
+                ? QString("'%1 %2:%3'").arg(t.variation).arg(t.chunk.first).arg(t.chunk.last)
+                : QString::number(t.variation);
         s += QString("%1) out=%2\n   cmd=(%3) ;;\n")
                  .arg(key, shellQuote(v.folder), farmTaskCommandLine(plan, t));
     }
@@ -49,7 +49,8 @@ QJsonObject stepTemplate(const FarmPlan &plan, FarmStep step, const QString &nam
         variations.append(t.variation);
         chunks.append(QString("%1:%2").arg(t.chunk.first).arg(t.chunk.last));
     }
-    QJsonArray parameters{QJsonObject{{"name", "Variation"}, {"type", "INT"}, {"range", variations}}};
+    QJsonArray parameters{
+        QJsonObject{{"name", "Variation"}, {"type", "INT"}, {"range", variations}}};
     QJsonObject space;
     if (step == FarmStep::Render) {
         // One task per (variation, chunk) pair: the two lists are walked together.
@@ -63,9 +64,9 @@ QJsonObject stepTemplate(const FarmPlan &plan, FarmStep step, const QString &nam
         args.append("{{Task.Param.Chunk}}");
     QJsonObject onRun{{"command", "bash"}, {"args", args}};
     if (step == FarmStep::Simulate)
-        onRun.insert("cancelation",
-                     QJsonObject{{"mode", "NOTIFY_THEN_TERMINATE"},
-                                 {"notifyPeriodInSeconds", std::min(plan.config.signalGrace, 600)}});
+        onRun.insert("cancelation", QJsonObject{{"mode", "NOTIFY_THEN_TERMINATE"},
+                                                {"notifyPeriodInSeconds",
+                                                 std::min(plan.config.signalGrace, 600)}});
     const QJsonObject file{{"name", "Run"},
                            {"type", "TEXT"},
                            {"filename", farmStepName(step) + ".sh"},
@@ -89,16 +90,15 @@ QJsonObject openJdTemplate(const FarmPlan &plan)
         steps.append(stepTemplate(plan, FarmStep::Render, "Render", "Simulate"));
         steps.append(stepTemplate(plan, FarmStep::Pack, "Pack", "Render"));
     }
-    const QJsonArray parameters{
-        QJsonObject{{"name", "PlumeCli"},
-                    {"type", "STRING"},
-                    {"description", "plume-cli on the workers"},
-                    {"default", plan.plumeCli}},
-        QJsonObject{{"name", "Threads"},
-                    {"type", "INT"},
-                    {"description", "threads of each plume-cli"},
-                    {"default", plan.config.cpusPerTask},
-                    {"minValue", 1}}};
+    const QJsonArray parameters{QJsonObject{{"name", "PlumeCli"},
+                                            {"type", "STRING"},
+                                            {"description", "plume-cli on the workers"},
+                                            {"default", plan.plumeCli}},
+                                QJsonObject{{"name", "Threads"},
+                                            {"type", "INT"},
+                                            {"description", "threads of each plume-cli"},
+                                            {"default", plan.config.cpusPerTask},
+                                            {"minValue", 1}}};
     return {{"specificationVersion", "jobtemplate-2023-09"},
             {"name", name},
             {"description", QString("%1 variation(s) of %2 baked into %3 by plume-cli")

@@ -60,13 +60,15 @@ mark() { # the task's state, read by plume-cli farm status
     printf '%s\n' "$*" >"$farm/tasks/.$step.$task" && mv -f "$farm/tasks/.$step.$task" "$farm/tasks/$step.$task"
 }
 )sh";
-    s += R"sh(if [ "$(cat "$farm/tasks/$step.$task" 2>/dev/null)" = done ] && [ ! -e "$out/.plume-bake" ]; then
+    s +=
+        R"sh(if [ "$(cat "$farm/tasks/$step.$task" 2>/dev/null)" = done ] && [ ! -e "$out/.plume-bake" ]; then
     echo "plume-farm: $step task $task finished in an earlier run (plume-cli farm submit --again)"
     exit 0
 fi
 )sh";
     if (step == FarmStep::Simulate)
-        s += R"sh(# A resume record means an earlier run of this task stopped (requeued, preempted, timed out).
+        s +=
+            R"sh(# A resume record means an earlier run of this task stopped (requeued, preempted, timed out).
 if [ -f "$out/.plume-bake/bake.json" ]; then cmd+=(--resume); fi
 )sh";
     s += R"sh(why= child=
@@ -95,7 +97,8 @@ if [ "$status" = 0 ]; then
 fi
 )sh";
     if (step == FarmStep::Simulate)
-        s += R"sh(if [ "$why" = "the time limit is near (USR1)" ] && [ -f "$out/.plume-bake/bake.json" ]; then
+        s +=
+            R"sh(if [ "$why" = "the time limit is near (USR1)" ] && [ -f "$out/.plume-bake/bake.json" ]; then
     # Resumable: run this task again; it continues from the last checkpoint.
     mark "requeued exit $status"
     echo "plume-farm: requeueing ${SLURM_ARRAY_JOB_ID}_${task}: it continues with --resume"

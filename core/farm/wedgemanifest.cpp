@@ -38,8 +38,9 @@ sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return sim::Status::failure(
-            QString("%1: cannot read the wedge manifest: %2").arg(path, file.errorString()).toStdString());
+        return sim::Status::failure(QString("%1: cannot read the wedge manifest: %2")
+                                        .arg(path, file.errorString())
+                                        .toStdString());
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
     if (error.error != QJsonParseError::NoError)
@@ -75,7 +76,8 @@ sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest)
             return refuse(path, where + ".name",
                           "a name of letters, digits, '_', '.' and '-' (it names a folder)");
         if (names.contains(e.name))
-            return refuse(path, where + ".name", "a name no other variation has, got '" + e.name + "'");
+            return refuse(path, where + ".name",
+                          "a name no other variation has, got '" + e.name + "'");
         names.insert(e.name);
         const QString scene = v.value("scene").toString();
         if (!v.value("scene").isString() || scene.isEmpty())
@@ -83,8 +85,8 @@ sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest)
         e.scene = QDir::cleanPath(folder.absoluteFilePath(scene));
         if (QFileInfo(e.scene).completeBaseName() != e.name)
             return refuse(path, where + ".scene",
-                          "a file named after the variation (" + e.name + ".plume), got '"
-                              + scene + "'");
+                          "a file named after the variation (" + e.name + ".plume), got '" + scene
+                              + "'");
         m.variations.push_back(e);
     }
     manifest = m;
