@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/farm/farmplan.h>
 
-#include <core/farm/wedgemanifest.h>
+#include <core/farm/farmwedge.h>
 #include <core/io/scenereader.h>
 #include <core/scene/rasterize.h>
 
@@ -101,11 +101,11 @@ sim::Status planFarm(const QString &input, const QString &output, const FarmConf
     p.output = QDir::cleanPath(QFileInfo(output).absoluteFilePath());
     p.plumeCli = plumeCli;
     p.config = config;
-    if (isWedgeManifestPath(input)) {
-        WedgeManifest manifest;
-        if (sim::Status st = readWedgeManifest(input, manifest); !st)
+    if (isFarmWedgePath(input)) {
+        FarmWedge manifest;
+        if (sim::Status st = readFarmWedge(input, manifest); !st)
             return st;
-        for (const WedgeEntry &e : manifest.variations)
+        for (const FarmWedgeEntry &e : manifest.variations)
             p.variations.push_back(
                 {int(p.variations.size()), e.name, e.scene, {}, 0, 0, false, {}, {}});
     } else {

@@ -74,7 +74,7 @@ struct FarmPlan
 /// The most tasks one array may hold (Slurm's default MaxArraySize is 1001: indices 0-1000).
 inline constexpr int kMaxArrayTasks = 1000;
 
-/// Reads `input` (a scene, or a wedge manifest: isWedgeManifestPath()) and plans its farm bake
+/// Reads `input` (a scene, or a wedge manifest: isFarmWedgePath()) and plans its farm bake
 /// into `output`. Refused, with the file and the reason: unreadable or invalid scenes, ocean
 /// scenes (they bake maps, not a cache), more than kMaxArrayTasks tasks in one array.
 sim::Status planFarm(const QString &input, const QString &output, const FarmConfig &config,

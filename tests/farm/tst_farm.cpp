@@ -6,9 +6,9 @@
 #include <core/farm/farmplan.h>
 #include <core/farm/farmrecord.h>
 #include <core/farm/farmstatus.h>
+#include <core/farm/farmwedge.h>
 #include <core/farm/openjdtemplate.h>
 #include <core/farm/slurmjobs.h>
-#include <core/farm/wedgemanifest.h>
 
 #include <QDir>
 #include <QFile>
@@ -62,10 +62,11 @@ QString makeWedge(const QString &dir, int count, bool flipbook)
         const QString name = QString("smoke_w%1").arg(k);
         if (!writeJson(dir + "/" + name + ".plume", scene))
             return {};
-        variations.append(QJsonObject{{"index", k},
-                                      {"name", name},
-                                      {"scene", name + ".plume"},
-                                      {"values", QJsonObject{{"simulation.vorticity", 0.1 * (k + 1)}}}});
+        variations.append(
+            QJsonObject{{"index", k},
+                        {"name", name},
+                        {"scene", name + ".plume"},
+                        {"values", QJsonObject{{"simulation.vorticity", 0.1 * (k + 1)}}}});
     }
     const QString manifest = dir + "/smoke_wedge.json";
     writeJson(manifest, {{"format", "plume-wedge"},
@@ -192,8 +193,8 @@ void TestFarm::slurmChain()
     // The chain: each step afterok on the one before.
     QCOMPARE(sbatchArguments(jobs[0], {}),
              QStringList({"--parsable", out + "/.plume-farm/simulate.sh"}));
-    QCOMPARE(sbatchArguments(jobs[1], "41"),
-             QStringList({"--parsable", "--dependency=afterok:41", out + "/.plume-farm/render.sh"}));
+    QCOMPARE(sbatchArguments(jobs[1], "41"), QStringList({"--parsable", "--dependency=afterok:41",
+                                                          out + "/.plume-farm/render.sh"}));
     QCOMPARE(sbatchArguments(jobs[2], "42"),
              QStringList({"--parsable", "--dependency=afterok:42", out + "/.plume-farm/pack.sh"}));
     QCOMPARE(farmTaskStatePath(plan.farmFolder(), FarmStep::Render, 7),
@@ -272,11 +273,16 @@ void TestFarm::sbatchIds_data()
 {
     QTest::addColumn<QString>("output");
     QTest::addColumn<QString>("id");
-    QTest::newRow("plain") << "1234\n" << "1234";
-    QTest::newRow("cluster") << "77;plumetest\n" << "77";
-    QTest::newRow("after a warning") << "sbatch: warning: something\n981\n" << "981";
-    QTest::newRow("none") << "sbatch: error: Batch job submission failed\n" << "";
-    QTest::newRow("empty") << "" << "";
+    QTest::newRow("plain") << "1234\n"
+                           << "1234";
+    QTest::newRow("cluster") << "77;plumetest\n"
+                             << "77";
+    QTest::newRow("after a warning") << "sbatch: warning: something\n981\n"
+                                     << "981";
+    QTest::newRow("none") << "sbatch: error: Batch job submission failed\n"
+                          << "";
+    QTest::newRow("empty") << ""
+                           << "";
 }
 
 void TestFarm::sbatchIds()
@@ -291,8 +297,10 @@ void TestFarm::configRefused_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("not JSON") << QByteArray("{\"account\": ") << "" << "not JSON";
-    QTest::newRow("not an object") << QByteArray("[1]") << "" << "expected a JSON object";
+    QTest::newRow("not JSON") << QByteArray("{\"account\": ") << ""
+                              << "not JSON";
+    QTest::newRow("not an object") << QByteArray("[1]") << ""
+                                   << "expected a JSON object";
     QTest::newRow("unknown key") << QByteArray(R"({"acount": "fx"})") << "acount"
                                  << "expected one of account";
     QTest::newRow("cpus as text") << QByteArray(R"({"cpusPerTask": "8"})") << "cpusPerTask"
@@ -313,8 +321,9 @@ void TestFarm::configRefused_data()
                                << "expected an array of shell lines";
     QTest::newRow("account with a space") << QByteArray(R"({"account": "f x"})") << "account"
                                           << "without spaces";
-    QTest::newRow("relative plume-cli") << QByteArray(R"({"plumeCli": "bin/plume-cli"})")
-                                        << "plumeCli" << "expected an absolute path";
+    QTest::newRow("relative plume-cli")
+        << QByteArray(R"({"plumeCli": "bin/plume-cli"})") << "plumeCli"
+        << "expected an absolute path";
 }
 
 void TestFarm::configRefused()
@@ -411,10 +420,10 @@ void TestFarm::manifestRefused_data()
         << QByteArray(R"({"format": "plume-wedge", "version": 1, "variations": [
             {"index": 0, "name": "a", "scene": "b.plume"}]})")
         << "variations[0].scene: expected a file named after the variation";
-    QTest::newRow("no index")
-        << QByteArray(R"({"format": "plume-wedge", "version": 1, "variations": [
+    QTest::newRow("no index") << QByteArray(
+        R"({"format": "plume-wedge", "version": 1, "variations": [
             {"name": "a", "scene": "a.plume"}]})")
-        << "variations[0].index: expected an integer";
+                              << "variations[0].index: expected an integer";
 }
 
 void TestFarm::manifestRefused()
@@ -424,8 +433,8 @@ void TestFarm::manifestRefused()
     QTemporaryDir dir;
     const QString path = dir.filePath("w_wedge.json");
     QVERIFY(writeText(path, json));
-    WedgeManifest m;
-    const sim::Status st = readWedgeManifest(path, m);
+    FarmWedge m;
+    const sim::Status st = readFarmWedge(path, m);
     QVERIFY(!st.ok());
     const QString message = QString::fromStdString(st.error);
     QVERIFY2(message.startsWith(path + ": ") && message.contains(expected), qPrintable(message));
@@ -553,8 +562,8 @@ void TestFarm::statusOfFolders()
     QCOMPARE(s.done, 1);
     QCOMPARE(s.failed, 1);
     QCOMPARE(s.running, 2);
-    const FarmVariationStatus &w0 = s.variations[0], &w1 = s.variations[1],
-                              &w2 = s.variations[2], &w3 = s.variations[3];
+    const FarmVariationStatus &w0 = s.variations[0], &w1 = s.variations[1], &w2 = s.variations[2],
+                              &w3 = s.variations[3];
     QCOMPARE(w0.phase, QString("done"));
     QVERIFY(w0.atlas);
     QCOMPARE(w0.chunksDone, 2);
@@ -614,7 +623,8 @@ void TestFarm::logLine_data()
 {
     QTest::addColumn<QString>("log");
     QTest::addColumn<QString>("line");
-    QTest::newRow("none") << "plume-farm: started\nwrote 12 files\n" << "";
+    QTest::newRow("none") << "plume-farm: started\nwrote 12 files\n"
+                          << "";
     QTest::newRow("the last error") << "plume-cli: first\nplume-cli: second\nplume-farm: x\n"
                                     << "plume-cli: second";
     QTest::newRow("not the hint") << "plume-cli: out of disk\nplume-cli: the same command with "
@@ -637,11 +647,16 @@ void TestFarm::shellQuoting_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("quoted");
-    QTest::newRow("plain") << "/farm/out/scene_w0.plume" << "/farm/out/scene_w0.plume";
-    QTest::newRow("space") << "/my scenes/a.plume" << "'/my scenes/a.plume'";
-    QTest::newRow("quote") << "it's" << R"('it'\''s')";
-    QTest::newRow("dollar") << "$HOME" << "'$HOME'";
-    QTest::newRow("empty") << "" << "''";
+    QTest::newRow("plain") << "/farm/out/scene_w0.plume"
+                           << "/farm/out/scene_w0.plume";
+    QTest::newRow("space") << "/my scenes/a.plume"
+                           << "'/my scenes/a.plume'";
+    QTest::newRow("quote") << "it's"
+                           << R"('it'\''s')";
+    QTest::newRow("dollar") << "$HOME"
+                            << "'$HOME'";
+    QTest::newRow("empty") << ""
+                           << "''";
 }
 
 void TestFarm::shellQuoting()
@@ -728,7 +743,7 @@ int checkParameterSpace(const QJsonObject &space, QSet<QString> &known)
     [&] {
         QVERIFY(space.value("taskParameterDefinitions").isArray());
         QVERIFY(!defs.isEmpty() && defs.size() <= 16);
-    }();
+        }();
     QMap<QString, int> sizes;
     for (const QJsonValue &d : defs) {
         const QJsonObject p = d.toObject();
@@ -746,10 +761,9 @@ int checkParameterSpace(const QJsonObject &space, QSet<QString> &known)
                 if (type == "INT")
                     QVERIFY(v.isDouble() && v.toDouble() == double(qint64(v.toDouble())));
                 else if (type == "STRING" || type == "PATH")
-                    QVERIFY(v.isString() && !v.toString().isEmpty()
-                            && v.toString().size() <= 1024);
+                    QVERIFY(v.isString() && !v.toString().isEmpty() && v.toString().size() <= 1024);
             }
-        }();
+            }();
         sizes.insert(p.value("name").toString(), int(p.value("range").toArray().size()));
         known.insert("Task.Param." + p.value("name").toString());
         known.insert("Task.RawParam." + p.value("name").toString());
@@ -773,7 +787,7 @@ int checkParameterSpace(const QJsonObject &space, QSet<QString> &known)
                  QSet<QString>(sizes.keyBegin(), sizes.keyEnd()));
         for (const QString &n : names)
             QCOMPARE(sizes.value(n), sizes.value(names.front()));
-    }();
+        }();
     return sizes.value(names.front());
 }
 
@@ -871,7 +885,8 @@ void checkJobTemplate(const QJsonObject &t, QMap<QString, int> &taskCounts,
                 scripts.insert(stepName, f.value("data").toString());
             }
         }
-        known << "Session.WorkingDirectory" << "Session.HasPathMappingRules"
+        known << "Session.WorkingDirectory"
+              << "Session.HasPathMappingRules"
               << "Session.PathMappingRulesFile";
         for (const QJsonValue &fv : script.value("embeddedFiles").toArray())
             checkReferences(fv.toObject().value("data").toString(), known);
@@ -918,9 +933,9 @@ void TestFarm::openJdAgainstSpecification()
     QVERIFY(!dependencies.contains("Simulate"));
     // The same commands, the resume and the environment lines.
     const QString &sim = scripts.value("Simulate");
-    QVERIFY(sim.contains("\"$plume_cli\" bake " + dir.path() + "/smoke_w2.plume -o "
-                         + plan.output + "/smoke_w2 --cache-only --checkpoint-every 5 "
-                                         "--threads \"$threads\""));
+    QVERIFY(sim.contains("\"$plume_cli\" bake " + dir.path() + "/smoke_w2.plume -o " + plan.output
+                         + "/smoke_w2 --cache-only --checkpoint-every 5 "
+                           "--threads \"$threads\""));
     QVERIFY(sim.contains("cmd+=(--resume)"));
     QVERIFY(sim.contains("\nmodule load plume\n"));
     QVERIFY(scripts.value("Render").contains("'3 11:12') out=" + plan.output + "/smoke_w3\n"));
@@ -930,8 +945,15 @@ void TestFarm::openJdAgainstSpecification()
     QCOMPARE(params[0].toObject().value("default").toString(), QString("/opt/plume/plume-cli"));
     QCOMPARE(params[1].toObject().value("default").toInt(), 2);
     // plume-cli stops between frames on SIGTERM: the simulation is told before it is killed.
-    const QJsonObject onRun = t.value("steps").toArray()[0].toObject().value("script").toObject()
-                                  .value("actions").toObject().value("onRun").toObject();
+    const QJsonObject onRun = t.value("steps")
+                                  .toArray()[0]
+                                  .toObject()
+                                  .value("script")
+                                  .toObject()
+                                  .value("actions")
+                                  .toObject()
+                                  .value("onRun")
+                                  .toObject();
     QCOMPARE(onRun.value("cancelation").toObject().value("mode").toString(),
              QString("NOTIFY_THEN_TERMINATE"));
     QCOMPARE(openJdTemplatePath(plan), plan.output + "/.plume-farm/openjd/template.json");

@@ -13,27 +13,28 @@ namespace plume {
 //    "variations": [{"index": 0, "name": "scene_w0", "scene": "scene_w0.plume",
 //                    "values": {...}}, ...]}
 // with each `scene` relative to the manifest's folder. Only what the farm needs is read here,
-// in this one place, so that it can give way to the wedge's own reader.
+// in this one place (readFarmWedge), so that it can give way to the wedge's own reader
+// (core/bake/wedge.h's readWedgeManifest) once both are on one branch.
 
 /// One variation: its name (its output folder's name) and its scene file.
-struct WedgeEntry
+struct FarmWedgeEntry
 {
     int index = 0;
     QString name;  ///< also the scene file's base name
     QString scene; ///< absolute path
 };
 
-struct WedgeManifest
+struct FarmWedge
 {
     QString path;   ///< the manifest, absolute
     QString source; ///< the scene the wedge varies
-    QVector<WedgeEntry> variations;
+    QVector<FarmWedgeEntry> variations;
 };
 
 /// Whether `path` looks like a wedge manifest (a .json file) rather than a scene.
-bool isWedgeManifestPath(const QString &path);
+bool isFarmWedgePath(const QString &path);
 
 /// Reads a manifest; messages name the file, the JSON path and what was expected.
-sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest);
+sim::Status readFarmWedge(const QString &path, FarmWedge &manifest);
 
 } // namespace plume

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <core/farm/wedgemanifest.h>
+#include <core/farm/farmwedge.h>
 
 #include <QDir>
 #include <QFile>
@@ -29,12 +29,9 @@ bool isPlainName(const QString &name)
 
 } // namespace
 
-bool isWedgeManifestPath(const QString &path)
-{
-    return path.endsWith(".json", Qt::CaseInsensitive);
-}
+bool isFarmWedgePath(const QString &path) { return path.endsWith(".json", Qt::CaseInsensitive); }
 
-sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest)
+sim::Status readFarmWedge(const QString &path, FarmWedge &manifest)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -56,7 +53,7 @@ sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest)
         return refuse(path, "version", "1");
     if (!o.value("variations").isArray() || o.value("variations").toArray().isEmpty())
         return refuse(path, "variations", "a non-empty array");
-    WedgeManifest m;
+    FarmWedge m;
     m.path = QFileInfo(path).absoluteFilePath();
     m.source = o.value("source").toString();
     const QDir folder = QFileInfo(path).absoluteDir();
@@ -67,7 +64,7 @@ sim::Status readWedgeManifest(const QString &path, WedgeManifest &manifest)
         const QJsonObject v = list[i].toObject();
         if (!list[i].isObject())
             return refuse(path, where, "an object with index, name and scene");
-        WedgeEntry e;
+        FarmWedgeEntry e;
         e.index = v.value("index").toInt(-1);
         if (!v.value("index").isDouble() || e.index < 0)
             return refuse(path, where + ".index", "an integer >= 0");
