@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -118,6 +119,7 @@ private slots:
     void shellQuoting();
     void openJdAgainstSpecification();
     void openJdWithoutRenders();
+    void commandLine();
 };
 
 void TestFarm::slurmChain()
@@ -975,6 +977,82 @@ void TestFarm::openJdWithoutRenders()
     QCOMPARE(tasks.keys(), QStringList({"Simulate"}));
     QCOMPARE(tasks.value("Simulate"), 3);
     QVERIFY(!scripts.value("Simulate").contains("--cache-only"));
+}
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run plumeCli(const QStringList &args, const QProcessEnvironment &env = {})
+{
+    QProcess p;
+    if (!env.isEmpty())
+        p.setProcessEnvironment(env);
+    p.start(QString(PLUME_BINARY_DIR) + "/bin/plume-cli", args);
+    p.waitForFinished(60000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+void TestFarm::commandLine()
+{
+    QTemporaryDir dir;
+    const QString manifest = makeWedge(dir.path(), 2, true);
+    const QString out = dir.filePath("out");
+    // A dry run prints the scripts and the sbatch lines, and writes nothing.
+    Run r = plumeCli({"farm", "submit", manifest, "-o", out, "--dry-run", "--cpus-per-task", "2",
+                      "--frames-per-task", "6", "--time", "30:00"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("# ---- " + out + "/.plume-farm/simulate.sh\n#!/bin/bash\n"));
+    QVERIFY(r.out.contains("#SBATCH --cpus-per-task=2\n"));
+    QVERIFY(r.out.contains("#SBATCH --time=30:00\n"));
+    QVERIFY(r.out.contains("#SBATCH --array=0-3\n")); // 2 variations x 2 chunks
+    QVERIFY(r.out.contains("\nsbatch --parsable " + out + "/.plume-farm/simulate.sh\n"));
+    QVERIFY(r.out.contains("\nsbatch --parsable '--dependency=afterok:<render job id>' " + out
+                           + "/.plume-farm/pack.sh\n"));
+    QVERIFY(!QFileInfo::exists(out));
+
+    // Refusals: exit 2 with the reason.
+    QVERIFY(writeText(dir.filePath("bad.json"), R"({"qos": 3})"));
+    r = plumeCli({"farm", "submit", manifest, "-o", out, "--config", dir.filePath("bad.json")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(dir.filePath("bad.json") + ": key 'qos': expected a string"),
+             qPrintable(r.err));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PLUME_FARM_CONFIG", dir.filePath("missing.json"));
+    r = plumeCli({"farm", "submit", manifest, "-o", out, "--dry-run"}, env);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(dir.filePath("missing.json") + ": cannot read the farm config"),
+             qPrintable(r.err));
+    r = plumeCli({"farm", "submit", manifest, "-o", out, "--time", "1:00", "--dry-run"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("leaves no time before the stop signal"), qPrintable(r.err));
+    r = plumeCli({"farm", "submit", manifest, "-o", out, "--engine", "condor"});
+    QCOMPARE(r.code, 2);
+    r = plumeCli({"farm", "status", dir.path()});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("no farm submission here"), qPrintable(r.err));
+
+    // OpenJD: the template and the record; status reads the folder like a Slurm one's.
+    r = plumeCli({"farm", "submit", manifest, "-o", out, "--engine", "openjd"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QJsonObject t = readJson(out + "/.plume-farm/openjd/template.json");
+    QCOMPARE(t.value("specificationVersion").toString(), QString("jobtemplate-2023-09"));
+    r = plumeCli({"farm", "status", out});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.out.contains("smoke_w1  waiting  vdb 0/12") && r.out.endsWith("running\n"),
+             qPrintable(r.out));
+    // A second submission into the same folder needs --again.
+    r = plumeCli({"farm", "submit", manifest, "-o", out, "--engine", "openjd"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("already holds a farm submission"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestFarm)
