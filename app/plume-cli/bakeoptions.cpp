@@ -238,7 +238,8 @@ QString applyOceanOptions(const QCommandLineParser &parser, const BakeOptions &o
     const ExportOptions &e = o.exportOptions;
     for (const QCommandLineOption &refused :
          {o.vdb, o.resume, e.flipbook, e.images, o.flowMap, v.up, v.half, v.velocityMask,
-          v.levelSurface, v.mesh, e.lighting, e.normals, e.depthMap, e.alphaMap, e.pack}) {
+          v.levelSurface, v.mesh, e.lighting, e.normals, e.depthMap, e.alphaMap, e.pack,
+          o.cacheOnly, o.fromCache, o.chunk}) {
         if (parser.isSet(refused))
             return "--" + refused.names().front()
                    + " does not apply to an ocean scene: it writes maps "
@@ -276,6 +277,41 @@ QString applyOceanOptions(const QCommandLineParser &parser, const BakeOptions &o
     return {};
 }
 
+/// --cache-only, --from-cache and --chunk (core/bake/bakesettings.h's fromCache).
+QString applyCacheOptions(const QCommandLineParser &parser, const BakeOptions &o,
+                          BakeSettings &settings)
+{
+    const ExportOptions &e = o.exportOptions;
+    if (parser.isSet(o.cacheOnly)) {
+        for (const QCommandLineOption &other :
+             {o.fromCache, o.chunk, e.flipbook, e.images, o.flowMap, o.vdbOptions.mesh}) {
+            if (parser.isSet(other))
+                return "--cache-only writes the VDB cache alone: not with --"
+                       + other.names().front();
+        }
+        settings.vdb = true;
+        settings.flipbook.enabled = false;
+        settings.images.enabled = false;
+        return {};
+    }
+    if (parser.isSet(o.chunk)) {
+        if (!parser.isSet(o.fromCache))
+            return "--chunk renders part of a bake from a cache: add --from-cache DIR";
+        if (!parseFrames(parser.value(o.chunk), settings.chunkFirst, settings.chunkLast))
+            return "--chunk must be A:B or A, got '" + parser.value(o.chunk) + "'";
+        settings.chunk = true;
+    }
+    if (parser.isSet(o.fromCache)) {
+        if (parser.value(o.fromCache).isEmpty())
+            return "--from-cache needs the cache folder";
+        settings.fromCache = parser.value(o.fromCache).toStdString();
+        // The cache is the VDB files: they are written only when asked (and then refused).
+        settings.vdb = parser.isSet(o.vdb);
+        settings.checkpointEvery = 0;
+    }
+    return {};
+}
+
 /// Any other scene: the scene's export presets with the options applied.
 QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o,
                           const Scene &scene, BakeSettings &settings)
@@ -303,7 +339,7 @@ QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o
     if (const QString error = applySurfaceOptions(parser, o.vdbOptions, settings); !error.isEmpty())
         return error;
     settings.vdb = parser.isSet(o.vdb) || vdbByDefault(presets, settings.flowMap, settings.mesh);
-    return {};
+    return applyCacheOptions(parser, o, settings);
 }
 
 } // namespace
@@ -312,6 +348,7 @@ void BakeOptions::addTo(QCommandLineParser &parser) const
 {
     parser.addOptions(
         {output, frames, threads, vdb, flowMap, quiet, progress, resume, checkpointEvery, upres});
+    parser.addOptions({cacheOnly, fromCache, chunk});
     parser.addOptions(vdbOptions.all());
     parser.addOptions(exportOptions.all());
     parser.addOptions({oceanMaps, oceanFlipbook});

@@ -153,6 +153,21 @@ struct BakeOptions
                              "per axis (2, 3 or 4; 1: off) with sub-grid turbulence, overriding "
                              "the scene's simulation.upres.factor (docs/upres.md).",
                              "N"};
+    QCommandLineOption cacheOnly{"cache-only",
+                                 "Write the OpenVDB cache alone, whatever the scene's flipbook "
+                                 "and image presets say; render it later with --from-cache."};
+    QCommandLineOption fromCache{
+        "from-cache",
+        "Render from a cache instead of simulating: read DIR/<scene>.<frame>.vdb (a bake of this "
+        "scene with --cache-only or --vdb) and write the flipbook, images and meshes, the same "
+        "bytes as a bake that simulates. Frames rendered are kept in the output folder's "
+        ".plume-render until the bake completes: run again, it continues (docs/farm.md).",
+        "dir"};
+    QCommandLineOption chunk{"chunk",
+                             "With --from-cache: render only frames A to B and keep them for "
+                             "the bake without --chunk, which writes the outputs (a render "
+                             "split over farm tasks).",
+                             "A:B"};
     VdbOptions vdbOptions;
     ExportOptions exportOptions;
     QCommandLineOption oceanMaps{

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/bake/bakeplan.h>
 
+#include <core/bake/bakefields.h>
 #include <core/export/flipbook.h>
 #include <core/export/passes.h>
 #include <core/scene/rasterize.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <tuple>
 
@@ -45,7 +47,12 @@ bool isOcean(const Scene &scene) { return scene.simulation.params.scheme == sim:
 Refusal checkOutputs(const Scene &, BakePlan &p)
 {
     const BakeSettings &s = p.settings;
-    if (!s.vdb && !s.mesh && !s.flipbook.enabled && !s.images.enabled && !s.flowMap && !s.oceanMaps)
+    const bool none = !s.vdb && !s.mesh && !s.flipbook.enabled && !s.images.enabled && !s.flowMap
+                      && !s.oceanMaps;
+    if (none && !s.fromCache.empty())
+        return invalid("nothing to render from the cache: ask for a flipbook, images or meshes "
+                       "(or enable them in the scene's export presets)");
+    if (none)
         return invalid(
             "nothing to bake: no VDB, mesh, flipbook, image or flow map output is enabled");
     return accept();
@@ -240,15 +247,81 @@ Refusal planFrames(const Scene &, BakePlan &p)
     if (p.settings.checkpointEvery < 0)
         return invalid("checkpoint interval must be 0 (none) or more frames, got "
                        + std::to_string(p.settings.checkpointEvery));
-    p.keepRecord = p.settings.checkpointEvery > 0;
+    // A bake from a cache keeps its rendered frames instead (.plume-render): no checkpoints.
+    p.keepRecord = p.settings.checkpointEvery > 0 && p.settings.fromCache.empty();
+    return accept();
+}
+
+/// A bake from a cache: the outputs it can make, the chunk, and every file it reads.
+Refusal planCache(const Scene &scene, BakePlan &p)
+{
+    const BakeSettings &s = p.settings;
+    if (s.fromCache.empty())
+        return s.chunk ? invalid("a chunk renders part of a bake from a cache: name the cache "
+                                 "folder (--from-cache DIR)")
+                       : accept();
+    if (p.vdb.on)
+        return invalid("a bake from a cache reads the VDB files: it writes flipbooks, images and "
+                       "meshes, not VDB files (the cache is the VDB sequence)");
+    if (p.flowMap.on)
+        return invalid("flow map: a bake from a cache cannot average the simulation's velocity; "
+                       "bake the flow map with the simulation");
+    if (isOcean(scene))
+        return invalid("an ocean scene has no VDB cache: bake its maps with the simulation");
+    if (scene.simulation.params.scheme == sim::Scheme::Sph)
+        return invalid("a liquid (sph) scene's pictures and meshes come from its particles, "
+                       "which a VDB cache holds only as points: bake them with the simulation");
+    if (p.textureLook)
+        return invalid("the \"texture\" look follows the liquid texture's coordinates, which "
+                       "VDB files do not hold: bake it with the simulation");
+    if (s.resume)
+        return invalid("a bake from a cache continues by itself from the frames it kept in "
+                       ".plume-render: run the same command again, without --resume");
+    const RenderSettings &r = s.render;
+    if ((p.flipbook.on || p.images.on) && scene.domain.dimension == Dimension::TwoD
+        && r.look2D == Look2D::Field && !cachedField(r.field))
+        return invalid(std::string("the field look's field '") + sim::toString(r.field)
+                       + "' is not in VDB files (they hold density, temperature, flame and "
+                         "fuel): choose one of those, or bake with the simulation");
+    if (s.chunk) {
+        if (s.chunkFirst > s.chunkLast)
+            return invalid("chunk " + std::to_string(s.chunkFirst) + ":"
+                           + std::to_string(s.chunkLast) + " is empty (first > last)");
+        bool any = false;
+        for (int f = std::max(s.chunkFirst, p.firstWritten);
+             f <= std::min(s.chunkLast, p.lastWritten) && !any; ++f)
+            any = p.renders(f);
+        if (!any)
+            return invalid(
+                "chunk " + std::to_string(s.chunkFirst) + ":" + std::to_string(s.chunkLast)
+                + " holds no frame this bake renders (it renders frames within "
+                + std::to_string(p.firstWritten) + ":" + std::to_string(p.lastWritten) + ")");
+    }
+    p.cacheDomain = sampledDomain(scene);
+    int missing = 0, first = 0;
+    for (int f = p.firstWritten; f <= p.lastWritten; ++f) {
+        std::error_code ec;
+        if (p.readsCache(f) && !std::filesystem::is_regular_file(cacheFramePath(s, f), ec)) {
+            if (missing++ == 0)
+                first = f;
+        }
+    }
+    if (missing > 0)
+        return invalid(
+            "the cache folder '" + s.fromCache.string() + "' has no frame " + std::to_string(first)
+            + " ('" + cacheFramePath(s, first).filename().string() + "'"
+            + (missing > 1 ? ", and " + std::to_string(missing - 1) + " more are missing" : "")
+            + "): bake the cache first (plume-cli bake --cache-only) over these frames");
     return accept();
 }
 
 /// A scene or a grid that will not fit is refused before anything is allocated or written.
-Refusal checkResources(const Scene &scene, BakePlan &)
+Refusal checkResources(const Scene &scene, BakePlan &p)
 {
     if (sim::Status st = checkScene(scene); !st)
         return invalid(st.error);
+    if (!p.settings.fromCache.empty()) // nothing is simulated
+        return accept();
     if (sim::Status st = sim::checkMemory(makeDomain(scene.domain), scene.simulation.params); !st)
         return {BakeOutcome::OutOfMemory, st.error, {}};
     return accept();
@@ -281,6 +354,13 @@ sim::Status checkOceanMaps(const Scene &scene, const OceanBakeSettings &s)
     return sim::Status::success();
 }
 
+std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame)
+{
+    char number[16];
+    std::snprintf(number, sizeof number, "%04d", frame);
+    return settings.fromCache / (settings.baseName + "." + number + ".vdb");
+}
+
 bool vdbByDefault(const ExportPresets &presets, bool flowMap, bool mesh)
 {
     return !presets.flipbook.enabled && !presets.images.enabled && !flowMap && !mesh;
@@ -304,7 +384,7 @@ PlannedBake planBake(const Scene &scene, const BakeSettings &settings)
     for (Rule rule :
          {checkOutputs, checkOceanMapsRule, checkDestination, checkBakeFrames, resolveSpans,
           checkSceneFits, checkLargeDomain, checkResume, planFlipbookFrames, planPasses,
-          planTextureLook, planFrames, checkResources}) {
+          planTextureLook, planFrames, planCache, checkResources}) {
         if (Refusal r = rule(scene, out.plan)) {
             out.outcome = r.outcome;
             out.message = std::move(r.message);

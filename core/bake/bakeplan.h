@@ -40,6 +40,19 @@ struct BakePlan
     int firstWritten = 0;            ///< the first frame any output writes
     int lastWritten = -1;            ///< the last; the simulation stops there
     bool keepRecord = false;         ///< keep a resume record (checkpointEvery > 0)
+    sim::Domain cacheDomain;         ///< fromCache: the cells the cache's files cover
+
+    /// Whether the frame is read from the cache (fromCache): it renders or meshes; with a
+    /// chunk, which only renders, it renders and lies in the chunk.
+    bool readsCache(int frame) const
+    {
+        const BakeSettings &s = settings;
+        if (s.fromCache.empty())
+            return false;
+        if (s.chunk)
+            return renders(frame) && frame >= s.chunkFirst && frame <= s.chunkLast;
+        return renders(frame) || mesh.has(frame);
+    }
 
     /// Whether a frame needs rendering (a flipbook tile or an image).
     bool renders(int frame) const { return flipbook.has(frame) || images.has(frame); }
@@ -68,6 +81,9 @@ PlannedBake planBake(const Scene &scene, const BakeSettings &settings);
 /// map or mesh are asked for (plume-cli's documented default: "the default output when no
 /// flipbook or images are asked for or preset"; the export dialog opens with it too).
 bool vdbByDefault(const ExportPresets &presets, bool flowMap = false, bool mesh = false);
+
+/// <fromCache>/<baseName>.<frame:04d>.vdb: the cache file a bake from a cache reads.
+std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame);
 
 /// Checks a frame range against the scene's (first <= last, both within
 /// [frameStart, frameEnd]); the message says what is allowed.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/bake/baker.h>
 
+#include <core/bake/bakefields.h>
 #include <core/bake/bakerecord.h>
 #include <core/bake/bakeresume.h>
 #include <core/bake/sinks/flipbooksink.h>
@@ -15,7 +16,10 @@
 #include <core/scene/scenesimulation.h>
 #include <core/sim/run/simulation.h>
 
+#include <QJsonDocument>
+
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <system_error>
 
@@ -32,6 +36,9 @@ public:
         , mPlan(plan)
         , mObserver(observer)
         , mResumeDir(plan.settings.outputDirectory / kResumeFolder)
+        , mRenderDir(plan.settings.outputDirectory / kRenderFolder)
+        , mFrameRate(scene.simulation.time.frameRate)
+        , mAmbient(scene.simulation.params.ambientTemperature)
     {}
 
     BakeResult run()
@@ -39,10 +46,11 @@ public:
         if (!prepare())
             return std::move(mResult);
         for (int frame = mStart; frame <= mPlan.lastWritten; ++frame) {
-            if (!bakeFrame(frame))
+            if (!(fromCache() ? cacheFrame(frame) : bakeFrame(frame)))
                 return std::move(mResult);
         }
-        finish();
+        if (!mPlan.settings.chunk)
+            finish();
         return std::move(mResult);
     }
 
@@ -69,11 +77,16 @@ private:
     }
     bool cancelRequested() const { return mObserver && mObserver->cancelRequested(); }
 
+    bool fromCache() const { return !mPlan.settings.fromCache.empty(); }
     bool prepare();
     bool prepareRecord();
+    bool prepareCache();
     void makeSinks(std::vector<RenderedFrame> resumedTiles);
     bool bakeFrame(int frame);
+    bool cacheFrame(int frame);
     RenderedFrame render(const sim::Solver &solver);
+    RenderedFrame renderFields() const;
+    std::filesystem::path keptRenderPath(int frame, const std::string &cacheId) const;
     bool checkpoint(int frame);
     bool finish();
 
@@ -81,12 +94,18 @@ private:
     const BakePlan &mPlan;
     BakeObserver *mObserver;
     const std::filesystem::path mResumeDir;
+    const std::filesystem::path mRenderDir; ///< a bake from a cache keeps its frames here
     BakeResult mResult;
     SceneSimulation mSimulation;
     BakeRecord mRecord;
     int mStart = 0; ///< the first frame to simulate (later when resumed)
     std::vector<std::unique_ptr<BakeSink>> mSinks;
     FrameFields mFields; ///< the render's samples, reused frame to frame
+    const float mFrameRate;
+    const float mAmbient;
+    std::string mRenderKey; ///< fromCache: what decides a kept frame, but the frame's file
+    int mDone = 0;          ///< fromCache: frames handled so far
+    int mTotal = 0;         ///< fromCache: frames to handle
 };
 
 /// The folder, the simulation, the resume record, the sinks.
@@ -98,6 +117,8 @@ bool BakeRun::prepare()
     if (ec)
         return fail("cannot create output folder '" + settings.outputDirectory.string()
                     + "': " + ec.message());
+    if (fromCache())
+        return prepareCache();
     if (sim::Status st = mSimulation.setScene(mScene); !st)
         return fail(st.error);
     mRecord = makeBakeRecord(mScene, settings);
@@ -136,12 +157,46 @@ bool BakeRun::prepareRecord()
     return true;
 }
 
+/// A bake from a cache: no simulation, no resume record; its rendered frames are kept.
+bool BakeRun::prepareCache()
+{
+    std::error_code ec;
+    std::filesystem::create_directories(mRenderDir, ec);
+    if (ec)
+        return fail("cannot create '" + mRenderDir.string() + "': " + ec.message());
+    // What a kept frame depends on besides its cache file: the look, the passes, the motion
+    // vectors' frame rate, the ambient temperature, the version that rendered it.
+    QJsonObject key = bakeOptionsJson(mPlan.settings).value("export").toObject();
+    key.remove("openvdb");
+    key.remove("flipbook");
+    key.remove("images");
+    key["passes"] = QString("%1%2%3%4 %5")
+                        .arg(mPlan.passes.motion)
+                        .arg(mPlan.passes.sixWay)
+                        .arg(mPlan.passes.normals)
+                        .arg(mPlan.passes.depth)
+                        .arg(double(mPlan.passes.depthThreshold), 0, 'g', 9);
+    key["motionRate"] = double(mFrameRate / float(mPlan.flipbook.step));
+    key["version"] = QString::fromStdString(mPlan.settings.plumeVersion);
+    key["ambientTemperature"] = double(mAmbient);
+    mRenderKey = QJsonDocument(key).toJson(QJsonDocument::Compact).toStdString();
+    mStart = mPlan.firstWritten;
+    for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f)
+        mTotal += mPlan.readsCache(f) ? 1 : 0;
+    if (!mPlan.settings.chunk)
+        makeSinks({});
+    for (const auto &sink : mSinks) {
+        if (sim::Status st = sink->begin(); !st)
+            return cancelRequested() ? cancel(st.error) : fail(st.error);
+    }
+    return true;
+}
+
 // In the order their files are listed: per frame the ocean maps, VDB, mesh and images, at the
 // end the ocean maps' sidecar, the flipbook, the flow map. The flipbook takes the rendered
 // frame, so it comes after the images.
 void BakeRun::makeSinks(std::vector<RenderedFrame> resumedTiles)
 {
-    const SceneSetup &setup = mSimulation.setup();
     if (mPlan.oceanMaps.on)
         mSinks.push_back(std::make_unique<OceanMapSink>(mScene, mPlan, mObserver));
     if (mPlan.vdb.on)
@@ -152,9 +207,10 @@ void BakeRun::makeSinks(std::vector<RenderedFrame> resumedTiles)
         mSinks.push_back(std::make_unique<ImageSink>(mPlan));
     if (mPlan.flipbook.on)
         mSinks.push_back(
-            std::make_unique<FlipbookSink>(mPlan, std::move(resumedTiles), setup.time.frameRate));
+            std::make_unique<FlipbookSink>(mPlan, std::move(resumedTiles), mFrameRate));
     if (mPlan.flowMap.on)
-        mSinks.push_back(std::make_unique<FlowMapSink>(mPlan, double(setup.domain.cellSize)));
+        mSinks.push_back(
+            std::make_unique<FlowMapSink>(mPlan, double(mSimulation.setup().domain.cellSize)));
 }
 
 bool BakeRun::bakeFrame(int frame)
@@ -171,10 +227,17 @@ bool BakeRun::bakeFrame(int frame)
     if (written) {
         const sim::Solver &solver = mSimulation.solver();
         const bool rendered = mPlan.renders(frame);
+        // Rendered and meshed as the VDB files hold the frame (bake/bakefields.h), unless the
+        // look draws the liquid texture, which needs no fields.
+        const bool fields = (rendered && !mPlan.textureLook) || mPlan.mesh.has(frame);
+        if (fields)
+            simulatedFrameFields(solver, mPlan, mSimulation.setup().params.ambientTemperature,
+                                 mFields);
         RenderedFrame image;
         if (rendered)
             image = render(solver);
-        const BakeFrame out{frame, &solver, rendered ? &image : nullptr};
+        const BakeFrame out{frame, &solver, fields ? &mFields : nullptr,
+                            rendered ? &image : nullptr};
         for (const auto &sink : mSinks) {
             if (sim::Status st = sink->frame(out, mResult.files); !st)
                 return stop(st.error);
@@ -193,6 +256,73 @@ bool BakeRun::bakeFrame(int frame)
     return true;
 }
 
+/// <outputDirectory>/.plume-render/<baseName>.<frame:04d>.<key>.frame: a rendered frame of a
+/// bake from a cache, kept until the bake is complete. The key hashes the look (mRenderKey),
+/// the frame and its cache file's content id, so a frame rendered with another look or from
+/// another cache is never used.
+std::filesystem::path BakeRun::keptRenderPath(int frame, const std::string &cacheId) const
+{
+    std::uint64_t h = 0xcbf29ce484222325ull; // FNV-1a, 64 bits
+    const std::string text = mRenderKey + "|" + cacheId + "|" + std::to_string(frame);
+    for (const char c : text)
+        h = (h ^ std::uint8_t(c)) * 0x100000001b3ull;
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
+    return mRenderDir / (mPlan.settings.baseName + "." + frameNumber(frame) + "." + key + ".frame");
+}
+
+/// A frame of a bake from a cache: the kept render if there is one, else read and render it
+/// (and keep it); then the sinks.
+bool BakeRun::cacheFrame(int frame)
+{
+    if (!mPlan.readsCache(frame))
+        return true;
+    if (cancelRequested())
+        return cancel("cancelled before frame " + std::to_string(frame));
+    const auto start = std::chrono::steady_clock::now();
+    const std::filesystem::path file = cacheFramePath(mPlan.settings, frame);
+    bool loaded = false;
+    auto load = [&]() -> bool {
+        if (loaded)
+            return true;
+        if (sim::Status st = cachedFrameFields(file, mPlan.cacheDomain, mPlan, mAmbient, mFields);
+            !st)
+            return fail(st.error);
+        loaded = true;
+        return true;
+    };
+    RenderedFrame image;
+    const bool rendered = mPlan.renders(frame);
+    if (rendered) {
+        std::string error;
+        const std::string id = vdbContentId(file, &error);
+        if (id.empty())
+            return fail(error);
+        const std::filesystem::path kept = keptRenderPath(frame, id);
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(kept, ec)
+            || !loadRenderedFrame(kept, image)) { // unreadable: render it again
+            if (!load())
+                return false;
+            image = renderFields();
+            if (sim::Status st = saveRenderedFrame(kept, image); !st)
+                return stop(st.error);
+        }
+    }
+    if (mPlan.mesh.has(frame) && !mPlan.settings.chunk && !load())
+        return false;
+    const BakeFrame out{frame, nullptr, loaded ? &mFields : nullptr, rendered ? &image : nullptr};
+    for (const auto &sink : mSinks) {
+        if (sim::Status st = sink->frame(out, mResult.files); !st)
+            return stop(st.error);
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (mObserver)
+        mObserver->frameWritten(frame, ++mDone, mTotal, ms);
+    return true;
+}
+
 /// The frame for the flipbook and the images: the liquid texture, or the renderer's look.
 RenderedFrame BakeRun::render(const sim::Solver &solver)
 {
@@ -203,10 +333,14 @@ RenderedFrame BakeRun::render(const sim::Solver &solver)
                                   solver.domain().boundaries, s.frame(), mPlan.texture, r.width,
                                   r.height);
     }
-    const SceneSetup &setup = mSimulation.setup();
-    sampleFrameFields(solver, r, mPlan.passes.motion, setup.params.ambientTemperature, mFields);
+    return renderFields();
+}
+
+RenderedFrame BakeRun::renderFields() const
+{
     // Motion vectors are per flipbook frame: the step's worth of simulation frames.
-    return renderFrame(mFields, r, mPlan.passes, setup.time.frameRate / float(mPlan.flipbook.step));
+    return renderFrame(mFields, mPlan.settings.render, mPlan.passes,
+                       mFrameRate / float(mPlan.flipbook.step));
 }
 
 /// The frame's files are complete: a checkpoint now lets a resumed bake skip it.
@@ -233,6 +367,12 @@ bool BakeRun::finish()
             return stop(st.error);
     }
     std::error_code ec;
+    if (fromCache()) {
+        if (std::filesystem::remove_all(mRenderDir, ec); ec)
+            return fail("the bake is complete, but its kept frames '" + mRenderDir.string()
+                        + "' cannot be removed: " + ec.message());
+        return true;
+    }
     if (std::filesystem::remove_all(mResumeDir, ec); ec)
         return fail("the bake is complete, but its resume record '" + mResumeDir.string()
                     + "' cannot be removed: " + ec.message());

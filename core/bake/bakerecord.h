@@ -24,6 +24,9 @@ namespace plume {
 
 /// The resume folder's name.
 inline constexpr const char *kResumeFolder = ".plume-bake";
+/// Where a bake from a cache keeps the frames it rendered until it is complete
+/// (BakeSettings::fromCache; its chunks fill it for the bake that writes the outputs).
+inline constexpr const char *kRenderFolder = ".plume-render";
 
 /// <resumeDir>/checkpoint.plumeckpt: the solver state at the last checkpoint.
 std::filesystem::path checkpointPath(const std::filesystem::path &resumeDir);

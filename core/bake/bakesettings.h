@@ -82,6 +82,19 @@ struct BakeSettings
     /// Continue an interrupted bake from its resume record's last checkpoint. Refused when the
     /// folder holds no record, or the scene or these settings differ from the record's.
     bool resume = false;
+    /// Render from a cache (export/vdbcache.h, docs/farm.md): read the frames from the VDB files
+    /// <fromCache>/<baseName>.<frame:04d>.vdb that a bake of this scene wrote, instead of
+    /// simulating, and write the flipbook, images and meshes from them. The pictures are the
+    /// same, byte for byte, as those of a bake that simulates. Each frame rendered is kept in
+    /// <outputDirectory>/.plume-render until the bake is complete, so a bake stopped part way
+    /// continues where it stopped when run again.
+    std::filesystem::path fromCache;
+    /// With fromCache: render only the frames in [chunkFirst, chunkLast] and keep them in
+    /// .plume-render, writing no output; the bake without a chunk then uses every kept frame
+    /// (a render split over farm tasks gives the same files as one render).
+    bool chunk = false;
+    int chunkFirst = 0;
+    int chunkLast = -1;
     /// Ocean scenes: also bake the height, normal and foam maps (bake/oceanbake.h), before the
     /// other outputs; their folder, base name, frames and version are this bake's.
     std::optional<OceanBakeSettings> oceanMaps;

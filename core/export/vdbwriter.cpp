@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/export/vdbwriter.h>
 
+#include <core/export/vdbcache.h>
+
 #include <core/export/vdbsurface.h>
 #include <core/surface/levelset.h>
 
@@ -471,13 +473,14 @@ Status setContentUuid(std::string &bytes)
     return Status::success();
 }
 
-openvdb::MetaMap fileMetadata(const VdbFrame &f)
+openvdb::MetaMap fileMetadata(const VdbFrame &f, UpAxis up)
 {
     openvdb::MetaMap meta;
     meta.insertMeta("frame", openvdb::Int32Metadata(f.frame));
     meta.insertMeta("scene", openvdb::StringMetadata(f.sceneName));
     meta.insertMeta("plume_version", openvdb::StringMetadata(f.plumeVersion));
     meta.insertMeta("creator", openvdb::StringMetadata("Plume " + f.plumeVersion));
+    meta.insertMeta("up_axis", openvdb::StringMetadata(toString(up)));
     return meta;
 }
 
@@ -521,7 +524,7 @@ Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame,
     openvdb::GridCPtrVec grids;
     if (Status s = buildGrids(frame, fields, options, grids); !s)
         return s;
-    std::string bytes = serialise(grids, fileMetadata(frame));
+    std::string bytes = serialise(grids, fileMetadata(frame, options.up));
     grids.clear();
     if (Status s = setContentUuid(bytes); !s)
         return s;
@@ -529,6 +532,60 @@ Status writeFrame(const std::filesystem::path &path, const VdbFrame &frame,
 }
 
 } // namespace
+
+void keepAsWritten(VdbFields &f, const VdbWriteOptions &opt)
+{
+    // convertBlock()'s rules cell by cell, then what reading gives back: a half float file
+    // rounds every stored value, a Z-up file stores (vx, 0 - vz, vy).
+    const float thr = opt.activeThreshold;
+    const bool half = opt.halfFloat;
+    const bool zUp = opt.up == UpAxis::Z;
+    auto stored = [half](float v) { return half ? float(openvdb::math::half(v)) : v; };
+    auto data = [](ScalarGrid &g) { return g.count() != 0 ? g.data() : nullptr; };
+    float *density = f.density.data();
+    const std::array<float *, 3> scalars{data(f.temperature), data(f.flame), data(f.fuel)};
+    const bool velocity = f.hasVelocity();
+    const bool dye = f.hasDye();
+    float *vx = data(f.velocityX), *vy = data(f.velocityY), *vz = data(f.velocityZ);
+    float *red = data(f.dyeRed), *green = data(f.dyeGreen), *blue = data(f.dyeBlue);
+    sim::forEachIndex(std::int64_t(f.density.count()), [&](std::int64_t n) {
+        const float d = density[n];
+        const bool densityOn = std::abs(d) > thr;
+        const float kept = densityOn ? stored(d) : 0.f;
+        for (float *field : scalars)
+            if (field)
+                field[n] = std::abs(field[n]) > thr ? stored(field[n]) : 0.f;
+        if (velocity) {
+            const float z = vz ? vz[n] : 0.f;
+            const openvdb::Vec3s v = zUp ? openvdb::Vec3s(vx[n], 0.f - z, vy[n])
+                                         : openvdb::Vec3s(vx[n], vy[n], z);
+            const bool on = opt.velocityMask == VelocityMask::Density ? densityOn
+                                                                      : anyAbove(v, thr);
+            const openvdb::Vec3s s = on ? openvdb::Vec3s(stored(v.x()), stored(v.y()),
+                                                         stored(v.z()))
+                                        : openvdb::Vec3s(0.f);
+            vx[n] = s.x();
+            vy[n] = zUp ? s.z() : s.y();
+            if (vz)
+                vz[n] = zUp ? 0.f - s.y() : s.z();
+        }
+        if (dye) {
+            openvdb::Vec3s c = d > thr ? openvdb::Vec3s(red[n] / d, green[n] / d, blue[n] / d)
+                                       : openvdb::Vec3s(0.f);
+            if (half)
+                for (int a = 0; a < 3; ++a)
+                    c[a] = std::clamp(c[a], -kHalfMax, kHalfMax);
+            if (anyAbove(c, thr))
+                c = openvdb::Vec3s(stored(c.x()), stored(c.y()), stored(c.z()));
+            else
+                c = openvdb::Vec3s(0.f);
+            red[n] = c.x() * kept;
+            green[n] = c.y() * kept;
+            blue[n] = c.z() * kept;
+        }
+        density[n] = kept;
+    });
+}
 
 Status writeVdbFrame(const std::filesystem::path &path, const VdbFrame &frame,
                      const VdbWriteOptions &options)

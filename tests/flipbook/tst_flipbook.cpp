@@ -7,6 +7,7 @@
 
 #include <oneapi/tbb/task_arena.h> // before Qt: TBB declares members named emit()
 
+#include <core/bake/bakefields.h>
 #include <core/bake/baker.h>
 #include <core/export/flipbook.h>
 #include <core/export/frameimage.h>
@@ -246,8 +247,13 @@ private slots:
             sim->solver().setForceFields(setup.forces);
             sim->advanceFrame();
         }
+        // As the bake renders a frame: its fields as the VDB files hold them (bakefields.h).
+        const PlannedBake planned = planBake(s, b);
+        QVERIFY(planned.ok());
+        BakePlan plan = planned.plan;
+        plan.passes.motion = false;
         FrameFields fields;
-        sampleFrameFields(sim->solver(), b.render, false, setup.params.ambientTemperature, fields);
+        simulatedFrameFields(sim->solver(), plan, setup.params.ambientTemperature, fields);
         const QImage alone = colorImage(renderFrame(fields, b.render, false, 24.f),
                                         b.flipbook.alpha, b.flipbook.emission, bits,
                                         imageTone(b.render, fields.domain.is2D()));

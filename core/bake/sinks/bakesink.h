@@ -16,7 +16,12 @@ namespace plume {
 struct BakeFrame
 {
     int number = 0;
+    /// The simulation; null in a bake from a cache (BakeSettings::fromCache), whose plan
+    /// allows only the outputs that need no solver (images, flipbook, meshes).
     const sim::Solver *solver = nullptr;
+    /// The frame's fields as the VDB files hold them (bake/bakefields.h), when the frame is
+    /// rendered or meshed; else null.
+    const FrameFields *fields = nullptr;
     /// The frame rendered for the flipbook and the images (plan.renders(number)), else null.
     /// The flipbook sink, the last to see it, may take it.
     RenderedFrame *image = nullptr;

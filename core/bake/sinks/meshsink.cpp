@@ -9,19 +9,23 @@ namespace {
 
 /// Writes the frame's level surface as an OBJ file: the liquid's from its particles, else the
 /// density's at the iso value.
-sim::Status writeMeshFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
+/// The density's comes from the frame's fields as the VDB files hold them, so that a bake from
+/// a cache writes the same meshes.
+sim::Status writeMeshFrame(const BakeFrame &frame, const BakeSettings &settings,
                            const std::filesystem::path &path)
 {
     SurfaceMesh mesh;
     std::string what;
-    if (const sim::ParticleSet *particles = solver.particles()) {
-        if (sim::Status st = particleSurfaceMesh(*particles, solver.domain(), mesh); !st)
+    const sim::ParticleSet *particles = frame.solver ? frame.solver->particles() : nullptr;
+    if (particles) {
+        if (sim::Status st = particleSurfaceMesh(*particles, frame.solver->domain(), mesh); !st)
             return st;
         what = "liquid surface";
     } else {
-        sim::ScalarGrid density;
-        solver.sample(sim::FieldKind::Density, density);
-        if (sim::Status st = densitySurfaceMesh(density, solver.sampleDomain(),
+        if (!frame.fields)
+            return sim::Status::failure("mesh: frame " + std::to_string(frame.number)
+                                        + " has no density to mesh");
+        if (sim::Status st = densitySurfaceMesh(frame.fields->density, frame.fields->domain,
                                                 settings.levelSurfaceIso, mesh);
             !st)
             return st;
@@ -29,7 +33,7 @@ sim::Status writeMeshFrame(const sim::Solver &solver, const BakeSettings &settin
     }
     return writeObj(path, mesh, settings.openvdb.up == UpAxis::Z,
                     "Plume " + settings.plumeVersion + ", scene " + settings.baseName + ", frame "
-                        + std::to_string(frame) + ": " + what);
+                        + std::to_string(frame.number) + ": " + what);
 }
 
 } // namespace
@@ -39,7 +43,7 @@ sim::Status MeshSink::frame(const BakeFrame &frame, std::vector<std::filesystem:
     if (!mPlan.mesh.has(frame.number))
         return sim::Status::success();
     const std::filesystem::path path = framePath(mPlan.settings, frame.number, ".obj");
-    if (sim::Status st = writeMeshFrame(*frame.solver, mPlan.settings, frame.number, path); !st)
+    if (sim::Status st = writeMeshFrame(frame, mPlan.settings, path); !st)
         return st;
     files.push_back(path);
     return sim::Status::success();
