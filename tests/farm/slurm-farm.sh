@@ -61,7 +61,7 @@ export SLURM_CONF=$cluster/slurm.conf
 # Renders run from the VDB cache (bake --from-cache --chunk); a build without them bakes a
 # VDB-only wedge: the simulation job alone.
 renders=0
-if "$cli" bake --help 2>/dev/null | grep -q -- '--from-cache'; then renders=1; fi
+case "$("$cli" bake --help 2>/dev/null || true)" in *--from-cache*) renders=1 ;; esac
 mkdir -p "$work/scene"
 scene=$work/scene/farm-smoke.plume
 python3 - "$src/tests/farm/farm-smoke.plume" "$scene" "$renders" <<'EOF'
