@@ -51,8 +51,7 @@ bool needsVelocity(const BakePlan &plan, bool is2D)
 }
 
 /// FrameFields from the fields as the files hold them (moved out of `in`).
-void toFrameFields(VdbFields &&in, const BakePlan &plan, float ambientTemperature,
-                   FrameFields &out)
+void toFrameFields(VdbFields &&in, const BakePlan &plan, float ambientTemperature, FrameFields &out)
 {
     const RenderSettings &r = plan.settings.render;
     const bool is2D = in.domain.is2D();
@@ -116,8 +115,8 @@ VdbWriteOptions writeOptions(const BakePlan &plan)
 
 } // namespace
 
-void simulatedFrameFields(const sim::Solver &solver, const BakePlan &plan,
-                          float ambientTemperature, FrameFields &out)
+void simulatedFrameFields(const sim::Solver &solver, const BakePlan &plan, float ambientTemperature,
+                          FrameFields &out)
 {
     const bool is2D = solver.sampleDomain().is2D();
     if (solver.particles()) {

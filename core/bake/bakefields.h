@@ -19,8 +19,8 @@ namespace plume {
 /// temperature, flame, velocity, dye), as keepAsWritten() with the bake's OpenVDB options
 /// leaves them, then turned into FrameFields as cachedFrameFields() does. Particle schemes
 /// (their surface comes from the particles): sampleFrameFields() as it is.
-void simulatedFrameFields(const sim::Solver &solver, const BakePlan &plan,
-                          float ambientTemperature, FrameFields &out);
+void simulatedFrameFields(const sim::Solver &solver, const BakePlan &plan, float ambientTemperature,
+                          FrameFields &out);
 
 /// The render fields of a cache file over the scene's sampled `domain` (readVdbFrame()), for
 /// the plan's look: temperature above `ambientTemperature`, velocity when the plan needs motion

@@ -25,8 +25,8 @@ std::once_flag gInitOnce;
 
 std::string text(const openvdb::Coord &c)
 {
-    return "(" + std::to_string(c.x()) + ", " + std::to_string(c.y()) + ", "
-           + std::to_string(c.z()) + ")";
+    return "(" + std::to_string(c.x()) + ", " + std::to_string(c.y()) + ", " + std::to_string(c.z())
+           + ")";
 }
 
 /// Where a file voxel lands among the domain's cells: Y-up as it is, Z-up voxel (i, j, k) is
@@ -53,8 +53,9 @@ openvdb::Vec3d expectedTranslation(const sim::Domain &d, UpAxis up)
 {
     const double h = d.cellSize;
     const openvdb::Vec3d o(d.origin.x, d.origin.y, d.origin.z);
-    const openvdb::Vec3d low =
-        up == UpAxis::Y ? o : openvdb::Vec3d(o.x(), -(o.z() + d.cells.z * h), o.y());
+    const openvdb::Vec3d low = up == UpAxis::Y
+                                   ? o
+                                   : openvdb::Vec3d(o.x(), -(o.z() + d.cells.z * h), o.y());
     return low + openvdb::Vec3d(0.5 * h);
 }
 
@@ -74,11 +75,9 @@ Status copyActive(const GridT &grid, const CellOf &cellOf, const std::string &na
         const auto value = *it;
         if constexpr (std::is_same_v<typename GridT::ValueType, float>) {
             if (!std::isfinite(value))
-                return Status::failure(name + " is not finite at voxel "
-                                       + text(it.getCoord()));
+                return Status::failure(name + " is not finite at voxel " + text(it.getCoord()));
         } else if (!value.isFinite()) {
-            return Status::failure(name + " is not finite at voxel "
-                                   + text(it.getCoord()));
+            return Status::failure(name + " is not finite at voxel " + text(it.getCoord()));
         }
         for (auto c = box.begin(); c; ++c) {
             std::size_t index = 0;
@@ -139,9 +138,10 @@ Status readFrame(const std::filesystem::path &path, const sim::Domain &domain, V
         grid = ScalarGrid();
         openvdb::FloatGrid::Ptr g = name == std::string("density")
                                         ? density
-                                        : (file.hasGrid(name) ? openvdb::gridPtrCast<
-                                               openvdb::FloatGrid>(file.readGrid(name))
-                                                              : nullptr);
+                                        : (file.hasGrid(name)
+                                               ? openvdb::gridPtrCast<openvdb::FloatGrid>(
+                                                   file.readGrid(name))
+                                               : nullptr);
         if (!g)
             return required ? Status::failure(std::string("no float grid ") + name)
                             : Status::success();
@@ -151,9 +151,8 @@ Status readFrame(const std::filesystem::path &path, const sim::Domain &domain, V
     };
     if (Status st = scalar("density", out.density, true); !st)
         return st;
-    for (auto [name, grid] : {std::pair{"temperature", &out.temperature},
-                              {"flame", &out.flame},
-                              {"fuel", &out.fuel}})
+    for (auto [name, grid] :
+         {std::pair{"temperature", &out.temperature}, {"flame", &out.flame}, {"fuel", &out.fuel}})
         if (Status st = scalar(name, *grid, false); !st)
             return st;
     // Vectors: the file's components first, rotated back and multiplied out below.

@@ -93,7 +93,7 @@ struct VdbWriteOptions
 
 /// Writes one frame to the OpenVDB file `path` (grids as documented on VdbFrame, sparse and
 /// pruned, Blosc-compressed when OpenVDB has Blosc, else zip). File metadata: `frame` (int),
-/// `scene`, `plume_version` and `creator` (strings).
+/// `scene`, `plume_version`, `creator` and `up_axis` ("y" or "z") (strings).
 ///
 /// Transform: linear, voxel size = cellSize, voxel (i,j,k) centred at the world position
 /// origin + (i + 0.5, j + 0.5, k + 0.5) * cellSize (Z-up: of the rotated domain, see
