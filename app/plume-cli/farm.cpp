@@ -21,6 +21,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QSaveFile>
+#include <QStandardPaths>
 
 #include <cstdio>
 
@@ -207,6 +208,10 @@ int submitSlurm(const FarmPlan &plan, bool dryRun, bool again)
         }
         return kExitOk;
     }
+    if (QStandardPaths::findExecutable("sbatch").isEmpty())
+        return refused(sim::Status::failure(
+            "sbatch is not on PATH: install Slurm's client (slurm-client) or submit from a "
+            "machine of the cluster; --engine openjd writes a template instead"));
     const QString farm = plan.farmFolder();
     if (!again)
         QDir(farm + "/tasks").removeRecursively(); // the states of an earlier submission
@@ -239,7 +244,10 @@ int submitSlurm(const FarmPlan &plan, bool dryRun, bool again)
                     std::fprintf(stderr, "plume-cli: cancelled job %s\n",
                                  qPrintable(record.jobs[j].jobId));
             }
-            writeFarmRecord(record);
+            if (i == 0 && !again)
+                QFile::remove(farmRecordPath(plan.output)); // nothing submitted: a plain retry
+            else
+                writeFarmRecord(record);
             return failure(st);
         }
         record.jobs[i].jobId = previous = id;
