@@ -168,6 +168,12 @@ void TestFarm::slurmChain()
     QVERIFY(sim.contains("kill -TERM \"$child\""));
     QVERIFY(sim.contains("scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${task}\""));
     QVERIFY(sim.contains("$farm/tasks/$step.$task"));
+    // Slurm ending the task (scancel, a requeue from outside) stops plume-cli between frames too.
+    QVERIFY(sim.contains("trap 'stop \"Slurm stops the task (TERM)\"' TERM"));
+    // Submitted --again, a task that finished is not run twice.
+    QVERIFY(
+        sim.contains("if [ \"$(cat \"$farm/tasks/$step.$task\" 2>/dev/null)\" = done ] && [ ! -e "
+                     "\"$out/.plume-bake\" ]; then"));
 
     // render: every variation's chunks, after the simulation.
     const QString &render = jobs[1].script;
