@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // core/farm: the Slurm scripts (what a dry run prints), the site config and its refusals, the
 // wedge manifest, farm status on hand-made folders and the OpenJD template against its
-// specification. tests/farm/slurm-farm.sh runs a real cluster.
+// specification. tests/farm/slurm-farm.sh runs a real cluster. Past 800 lines because the
+// template checks follow the specification section by section; they stay next to the test
+// that uses them.
 #include <core/farm/farmconfig.h>
 #include <core/farm/farmplan.h>
 #include <core/farm/farmrecord.h>
