@@ -16,5 +16,7 @@ int validate(const QStringList &arguments);
 int info(const QStringList &arguments);
 /// plume-cli bake SCENE -o DIR: simulates and writes the outputs asked for.
 int bake(const QStringList &arguments);
+/// plume-cli farm submit|status: bakes on a Slurm farm or writes an OpenJD template.
+int farm(const QStringList &arguments);
 
 } // namespace plume::cli
