@@ -22,14 +22,17 @@ namespace {
 class Progress : public BakeObserver
 {
 public:
-    explicit Progress(py::object callback)
+    Progress(py::object callback, unsigned pythonFloatMode)
         : mCallback(std::move(callback))
+        , mPythonMode(pythonFloatMode)
     {}
     void frameWritten(int frame, int done, int total, double ms) override
     {
         if (mCallback.is_none() || mStop)
             return;
         py::gil_scoped_acquire gil;
+        const FloatModeGuard core; // the callback runs in Python's mode, the bake in its own
+        setFloatMode(mPythonMode);
         try {
             const py::object r = mCallback(frame, done, total, ms);
             mStop = !r.is_none() && !r.cast<bool>();
@@ -45,6 +48,7 @@ public:
 
 private:
     py::object mCallback;
+    unsigned mPythonMode;
 };
 
 template<class T>
@@ -113,7 +117,8 @@ py::list bake(const std::string &json, const std::string &directory, const std::
     if (!planned.ok())
         raise(planned.outcome == BakeOutcome::OutOfMemory ? PyExc_MemoryError : PyExc_ValueError,
               planned.message);
-    Progress observer(std::move(progress));
+    const FloatModeGuard mode;
+    Progress observer(std::move(progress), mode.outer());
     BakeResult result;
     {
         py::gil_scoped_release release;

@@ -37,6 +37,7 @@ public:
             throw py::error_already_set();
         }
         sim::Status st;
+        const FloatModeGuard mode;
         mArena.execute([&] { st = mSimulation.setScene(mScene); });
         if (!st)
             throw py::value_error(st.error);
@@ -56,6 +57,7 @@ public:
                                   + std::to_string(count));
         sim::FrameStats stats;
         {
+            const FloatModeGuard mode;
             py::gil_scoped_release release;
             for (int n = 0; n < count && stats.status.ok(); ++n)
                 mArena.execute([&] { stats = mSimulation.advance(frame() + 1); });
@@ -90,6 +92,7 @@ public:
                                   + sim::kFieldKindNames.expected());
         sim::ScalarGrid grid;
         {
+            const FloatModeGuard mode;
             py::gil_scoped_release release;
             mArena.execute([&] { mSimulation.solver().sample(kind, grid); });
         }
@@ -114,6 +117,7 @@ public:
         const std::string_view view = data;
         const std::span<const std::uint8_t> bytes(
             reinterpret_cast<const std::uint8_t *>(view.data()), view.size());
+        const FloatModeGuard mode;
         if (sim::Status st = mSimulation.restoreCheckpoint(bytes, mHash); !st)
             throw py::value_error(st.error);
         mLast = {};

@@ -432,7 +432,7 @@ class Simulation:
         return self._sim.advance(count)
 
     def field(self, name):
-        """A copy of a field (plume.field_names(): density, temperature, velocityX, ...)."""
+        """A copy of a field (plume.field_names(): density, temperature, velocity-x, ...)."""
         array, voxel, origin = self._sim.field(name)
         return Field(array, voxel, origin, name)
 
