@@ -16,5 +16,8 @@ int validate(const QStringList &arguments);
 int info(const QStringList &arguments);
 /// plume-cli bake SCENE -o DIR: simulates and writes the outputs asked for.
 int bake(const QStringList &arguments);
+/// plume-cli wedge SCENE -o DIR --vary KEY=VALUES...: writes variations of a scene and their
+/// manifest (core/bake/wedge.h).
+int wedge(const QStringList &arguments);
 
 } // namespace plume::cli
