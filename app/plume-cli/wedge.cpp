@@ -16,8 +16,7 @@ namespace plume::cli {
 int wedge(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption outputOpt({"o", "output"}, "Folder of the variations' scenes.",
-                                       "DIR");
+    const QCommandLineOption outputOpt({"o", "output"}, "Folder of the variations' scenes.", "DIR");
     const QCommandLineOption varyOpt(
         "vary",
         "A key and its values: a list a,b,c or a range A:B:N (N values from A to B inclusive). "
@@ -108,8 +107,7 @@ int wedge(const QStringList &arguments)
             std::printf("\n");
         }
         std::printf("wrote %zu scene%s and %s\n", plan.scenes.size(),
-                    plan.scenes.size() == 1 ? "" : "s",
-                    qPrintable(wedgeManifestPath(dir, stem)));
+                    plan.scenes.size() == 1 ? "" : "s", qPrintable(wedgeManifestPath(dir, stem)));
     }
     return kExitOk;
 }

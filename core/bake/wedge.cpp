@@ -182,8 +182,7 @@ bool setAt(QJsonValue &node, const std::vector<KeyStep> &steps, std::size_t i,
         index = step.text.size() > 9 ? int(array.size()) : std::stoi(step.text);
         if (index >= int(array.size())) {
             error = key + ": index " + step.text + " is out of range: " + here + " has "
-                    + std::to_string(array.size()) + " element"
-                    + (array.size() == 1 ? "" : "s");
+                    + std::to_string(array.size()) + " element" + (array.size() == 1 ? "" : "s");
             return false;
         }
     } else {
@@ -254,7 +253,8 @@ WedgeValue draw(const WedgeAxis &axis, std::mt19937_64 &generator)
     if (!axis.range)
         return axis.list[std::min(std::size_t(u * double(axis.list.size())), axis.list.size() - 1)];
     if (axis.integral) {
-        const double lo = std::ceil(axis.from), span = std::max(std::floor(axis.to) - lo + 1.0, 1.0);
+        const double lo = std::ceil(axis.from),
+                     span = std::max(std::floor(axis.to) - lo + 1.0, 1.0);
         return lo + std::min(std::floor(u * span), span - 1.0);
     }
     // Six significant digits, as an artist would type it, and what a float keeps exactly.
@@ -267,8 +267,8 @@ WedgeValue draw(const WedgeAxis &axis, std::mt19937_64 &generator)
 
 std::string jsonString(const std::string &s)
 {
-    const QByteArray array = QJsonDocument(QJsonArray{QString::fromStdString(s)})
-                                 .toJson(QJsonDocument::Compact);
+    const QByteArray array =
+        QJsonDocument(QJsonArray{QString::fromStdString(s)}).toJson(QJsonDocument::Compact);
     return array.mid(1, array.size() - 2).toStdString();
 }
 
@@ -318,8 +318,9 @@ bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAx
     }
     if (text.find(':') != std::string::npos) {
         if (text.find(',') != std::string::npos) {
-            error = key + ": '" + text + "' mixes a list and a range (a list a,b,c or a range "
-                    "A:B:N)";
+            error = key + ": '" + text
+                    + "' mixes a list and a range (a list a,b,c or a range "
+                      "A:B:N)";
             return false;
         }
         std::vector<std::string> parts;
@@ -330,8 +331,9 @@ bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAx
                 break;
             start = colon + 1;
         }
-        const std::string syntax = key + ": '" + text + "' is not a range A:B:N (N values from "
-                                   "A to B inclusive";
+        const std::string syntax = key + ": '" + text
+                                   + "' is not a range A:B:N (N values from "
+                                     "A to B inclusive";
         if (parts.size() < 2 || parts.size() > 3 || !parseNumber(parts[0], out.from)
             || !parseNumber(parts[1], out.to)) {
             error = syntax + ", A and B numbers)";
@@ -339,7 +341,8 @@ bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAx
         }
         if (parts.size() == 3) {
             double n = 0.0;
-            if (!parseNumber(parts[2], n) || n != std::floor(n) || n < 1 || n > kMaxWedgeVariations) {
+            if (!parseNumber(parts[2], n) || n != std::floor(n) || n < 1
+                || n > kMaxWedgeVariations) {
                 error = syntax + "; N an integer in [1, " + std::to_string(kMaxWedgeVariations)
                         + "], got '" + parts[2] + "')";
                 return false;
@@ -374,8 +377,9 @@ bool parseWedgeAxis(const std::string &text, WedgeAxis &out, std::string &error)
 {
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos) {
-        error = "'" + text + "' is not KEY=VALUES (e.g. simulation.vorticity=0.1,0.2,0.4 or "
-                "items[name].emitter.fuel=4:12:3)";
+        error = "'" + text
+                + "' is not KEY=VALUES (e.g. simulation.vorticity=0.1,0.2,0.4 or "
+                  "items[name].emitter.fuel=4:12:3)";
         return false;
     }
     const std::string key = trimmed(text.substr(0, equals));
@@ -422,8 +426,7 @@ bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &ou
         }
         if (axis.range && !spec.random && axis.count == 0) {
             error = axis.key + ": the range " + formatJsonNumber(axis.from) + ":"
-                    + formatJsonNumber(axis.to)
-                    + " needs a count, A:B:N, except in a random wedge";
+                    + formatJsonNumber(axis.to) + " needs a count, A:B:N, except in a random wedge";
             return false;
         }
         if (axis.range && spec.random && axis.from > axis.to) {
@@ -435,9 +438,10 @@ bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &ou
     if (spec.random) {
         const int n = spec.random->count;
         if (n < 1 || n > kMaxWedgeVariations) {
-            error = "a random wedge of " + std::to_string(n) + " variations: the count must be "
-                    "in [1, " + std::to_string(kMaxWedgeVariations)
-                    + "] (kMaxWedgeVariations)";
+            error = "a random wedge of " + std::to_string(n)
+                    + " variations: the count must be "
+                      "in [1, "
+                    + std::to_string(kMaxWedgeVariations) + "] (kMaxWedgeVariations)";
             return false;
         }
         std::mt19937_64 generator(spec.random->seed);
@@ -461,8 +465,8 @@ bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &ou
     if (total > kMaxWedgeVariations) {
         char count[48];
         std::snprintf(count, sizeof count, "%.0Lf", total);
-        error = std::string("the wedge makes ") + count + " variations (" + factors
-                + "); at most " + std::to_string(kMaxWedgeVariations)
+        error = std::string("the wedge makes ") + count + " variations (" + factors + "); at most "
+                + std::to_string(kMaxWedgeVariations)
                 + " are allowed (kMaxWedgeVariations): vary fewer values or use --random N";
         return false;
     }
@@ -493,8 +497,8 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
     for (const auto &[key, value] : values) {
         std::vector<KeyStep> steps;
         std::string path;
-        if (!parseKey(key, steps, result.error) || !setAt(root, steps, 0, value, key, path,
-                                                          result.error))
+        if (!parseKey(key, steps, result.error)
+            || !setAt(root, steps, 0, value, key, path, result.error))
             return result;
         if (!seen.insert(path).second) {
             result.error = key + ": sets " + path + ", which another key of the wedge sets too";
@@ -509,9 +513,10 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
         if (unknownToReader(result.warnings, fileName, resolved[n], section)) {
             result.ok = false;
             result.scene = Scene{};
-            result.error = values[n].first + ": no such key in the scene format (the reader "
-                           "does not read " + section
-                           + " in this scene; docs/scene-format.md lists the keys)";
+            result.error = values[n].first
+                           + ": no such key in the scene format (the reader "
+                             "does not read "
+                           + section + " in this scene; docs/scene-format.md lists the keys)";
             return result;
         }
     }
@@ -550,12 +555,18 @@ std::string checkWedge(const Scene &scene, const WedgeSpec &given, const QString
         if (axis.range)
             tried = spec.random ? std::vector<WedgeValue>{axis.from, axis.to} : axis.values();
         for (const WedgeValue &value : tried) {
-            const SceneReadResult r = applyWedgeValues(scene, {{axis.key, value}},
-                                                       scene.directory, fileName);
+            const SceneReadResult r = applyWedgeValues(scene, {{axis.key, value}}, scene.directory,
+                                                       fileName);
             if (!r.ok)
                 return r.error;
         }
     }
+    // All keys at once: two keys that set the same value, values that only refuse together.
+    std::vector<WedgeAssignment> first;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+        first.emplace_back(spec.axes[a].key, rows[0][a]);
+    if (const SceneReadResult r = applyWedgeValues(scene, first, scene.directory, fileName); !r.ok)
+        return r.error;
     return {};
 }
 
@@ -566,8 +577,8 @@ std::string wedgeVariationName(const std::string &stem, int index)
 
 QString wedgeManifestPath(const std::string &directory, const std::string &stem)
 {
-    return QDir(QString::fromStdString(directory)).filePath(QString::fromStdString(stem)
-                                                            + "_wedge.json");
+    return QDir(QString::fromStdString(directory))
+        .filePath(QString::fromStdString(stem) + "_wedge.json");
 }
 
 WedgePlan planWedge(const Scene &scene, const std::string &source, const std::string &stem,
@@ -575,8 +586,9 @@ WedgePlan planWedge(const Scene &scene, const std::string &source, const std::st
 {
     const WedgeSpec spec = withIntegerKeys(scene, given);
     WedgePlan plan;
+    plan.error = checkWedge(scene, given, QString::fromStdString(stem + "." + kSceneFileExtension));
     std::vector<std::vector<WedgeValue>> rows;
-    if (!wedgeValues(spec, rows, plan.error))
+    if (!plan.error.empty() || !wedgeValues(spec, rows, plan.error))
         return plan;
     if (stem.empty()) {
         plan.error = "a wedge needs a scene name for its files";
@@ -594,8 +606,7 @@ WedgePlan planWedge(const Scene &scene, const std::string &source, const std::st
         v.scene = v.name + "." + kSceneFileExtension;
         for (std::size_t a = 0; a < spec.axes.size(); ++a)
             v.values.emplace_back(spec.axes[a].key, rows[k][a]);
-        SceneReadResult r = applyWedgeValues(scene, v.values, dir,
-                                             QString::fromStdString(v.scene));
+        SceneReadResult r = applyWedgeValues(scene, v.values, dir, QString::fromStdString(v.scene));
         if (!r.ok) {
             plan.error = "variation " + std::to_string(k) + " (" + v.name + "): " + r.error;
             plan.scenes.clear();
@@ -608,8 +619,7 @@ WedgePlan planWedge(const Scene &scene, const std::string &source, const std::st
     return plan;
 }
 
-sim::Status writeWedge(const WedgePlan &plan, const std::string &stem,
-                       const std::string &directory)
+sim::Status writeWedge(const WedgePlan &plan, const std::string &stem, const std::string &directory)
 {
     if (!plan.ok)
         return sim::Status::failure(plan.error.empty() ? "the wedge was not planned" : plan.error);
@@ -617,7 +627,8 @@ sim::Status writeWedge(const WedgePlan &plan, const std::string &stem,
     if (!QDir().mkpath(dir.absolutePath()))
         return sim::Status::failure(directory + ": cannot create the folder");
     for (std::size_t k = 0; k < plan.scenes.size(); ++k) {
-        const QString path = dir.filePath(QString::fromStdString(plan.manifest.variations[k].scene));
+        const QString path = dir.filePath(
+            QString::fromStdString(plan.manifest.variations[k].scene));
         if (sim::Status s = writeSceneFile(plan.scenes[k], path); !s)
             return s;
     }
@@ -658,16 +669,16 @@ sim::Status writeWedgeManifest(const WedgeManifest &manifest, const QString &pat
     const QByteArray bytes = wedgeManifestToJson(manifest);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return sim::Status::failure(path.toStdString() + ": cannot write: "
-                                    + file.errorString().toStdString());
+        return sim::Status::failure(path.toStdString()
+                                    + ": cannot write: " + file.errorString().toStdString());
     if (file.write(bytes) != bytes.size()) {
         const std::string why = file.errorString().toStdString();
         file.cancelWriting();
         return sim::Status::failure(path.toStdString() + ": write failed: " + why);
     }
     if (!file.commit())
-        return sim::Status::failure(path.toStdString() + ": could not save: "
-                                    + file.errorString().toStdString());
+        return sim::Status::failure(path.toStdString()
+                                    + ": could not save: " + file.errorString().toStdString());
     return sim::Status::success();
 }
 
@@ -675,8 +686,8 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
 {
     out = WedgeManifest{};
     const std::string file = path.toStdString();
-    const auto fail = [&](const std::string &at, const std::string &expected,
-                          const QJsonValue &got) {
+    const auto fail =
+        [&](const std::string &at, const std::string &expected, const QJsonValue &got) {
         error = file + ": " + at + ": expected " + expected + ", got " + describeJson(got);
         return false;
     };
@@ -691,8 +702,8 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
     if (parseError.error != QJsonParseError::NoError) {
         const JsonLocation loc = jsonLocation(bytes, parseError.offset);
         error = file + ": line " + std::to_string(loc.line) + ", column "
-                + std::to_string(loc.column) + ": JSON parse error: "
-                + parseError.errorString().toStdString();
+                + std::to_string(loc.column)
+                + ": JSON parse error: " + parseError.errorString().toStdString();
         return false;
     }
     if (!doc.isObject()) {
@@ -708,8 +719,8 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
         return fail("version", "an integer >= 1", version);
     if (version.toDouble() > kWedgeFormatVersion) {
         error = file + ": version: format version " + formatJsonNumber(version.toDouble())
-                + " is newer than this Plume reads (version "
-                + std::to_string(kWedgeFormatVersion) + "); read it with a newer Plume";
+                + " is newer than this Plume reads (version " + std::to_string(kWedgeFormatVersion)
+                + "); read it with a newer Plume";
         return false;
     }
     const QJsonValue source = root.value("source");
@@ -753,8 +764,8 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
         return fail("variations", "an array of variations", variations);
     const QJsonArray array = variations.toArray();
     if (array.size() > kMaxWedgeVariations)
-        return fail("variations",
-                    "at most " + std::to_string(kMaxWedgeVariations) + " variations", variations);
+        return fail("variations", "at most " + std::to_string(kMaxWedgeVariations) + " variations",
+                    variations);
     if (out.random && out.random->count != int(array.size()))
         return fail("variations",
                     "random.count = " + std::to_string(out.random->count) + " variations",
@@ -787,8 +798,7 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
         const QJsonObject object = values.toObject();
         for (auto it = object.begin(); it != object.end(); ++it) {
             if (!keySet.count(it.key().toStdString()))
-                return fail(at + ".values." + it.key().toStdString(), "one of the keys",
-                            it.key());
+                return fail(at + ".values." + it.key().toStdString(), "one of the keys", it.key());
         }
         for (const std::string &key : out.keys) {
             const QJsonValue value = object.value(QString::fromStdString(key));
@@ -844,8 +854,7 @@ void collectKeys(const QJsonValue &value, const std::string &path, std::vector<s
 
 std::vector<std::string> wedgeKeys(const Scene &scene)
 {
-    const QJsonObject root = QJsonDocument::fromJson(sceneToJson(scene, std::string()))
-                                 .object();
+    const QJsonObject root = QJsonDocument::fromJson(sceneToJson(scene, std::string())).object();
     std::vector<std::string> out;
     for (const char *section : {"domain", "simulation"})
         collectKeys(root.value(section), section, out);

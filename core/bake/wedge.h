@@ -35,12 +35,12 @@ using WedgeValue = std::variant<double, bool, std::string>;
 /// evenly from A to B inclusive; `A:B` alone only for random wedges).
 struct WedgeAxis
 {
-    std::string key; ///< e.g. "simulation.vorticity", "items[charge].emitter.fuel"
+    std::string key;              ///< e.g. "simulation.vorticity", "items[charge].emitter.fuel"
     std::vector<WedgeValue> list; ///< the list's values; empty for a range
     bool range = false;
     double from = 0.0;
     double to = 0.0;
-    int count = 0;         ///< the range's N; 0 when written A:B
+    int count = 0; ///< the range's N; 0 when written A:B
     /// The key takes integers only (domain.resolution): random draws are integers. Set by
     /// checkWedge() and planWedge(), which ask the scene reader.
     bool integral = false;
@@ -131,13 +131,14 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
                                  const std::string &directory, const QString &fileName);
 
 /// Checks the spec against the scene without making the variations: the syntax, the count, and
-/// each key's values one at a time (a random wedge's range ends and list values). Empty when
+/// each key's values one at a time (a random wedge's range ends and list values), then the
+/// first variation's values together. Empty when
 /// it can be made, else the first refusal. `fileName` names the scene in the reader's messages.
 std::string checkWedge(const Scene &scene, const WedgeSpec &spec, const QString &fileName);
 
-/// The variations of `scene` for the folder `directory`: names `<stem>_w<k>`, each scene made
-/// and validated by applyWedgeValues(). `source`: the scene file's absolute path (the
-/// manifest's "source"; may be empty).
+/// The variations of `scene` for the folder `directory`: checkWedge() first, then names
+/// `<stem>_w<k>`, each scene made and validated by applyWedgeValues(). `source`: the scene file's
+/// absolute path (the manifest's "source"; may be empty).
 WedgePlan planWedge(const Scene &scene, const std::string &source, const std::string &stem,
                     const WedgeSpec &spec, const std::string &directory);
 
