@@ -50,8 +50,7 @@ WedgeSpec spec(const QStringList &varies)
 double number(const WedgeValue &v) { return std::get<double>(v); }
 
 /// The JSON paths where `a` and `b` differ (arrays by index, objects by key).
-void differences(const QJsonValue &a, const QJsonValue &b, const QString &path,
-                 QStringList &out)
+void differences(const QJsonValue &a, const QJsonValue &b, const QString &path, QStringList &out)
 {
     if (a.isObject() && b.isObject()) {
         const QJsonObject oa = a.toObject(), ob = b.toObject();
@@ -246,18 +245,30 @@ void TestWedge::syntaxRefused_data()
 {
     QTest::addColumn<QString>("vary");
     QTest::addColumn<QString>("message");
-    QTest::newRow("no equals") << "simulation.vorticity" << "is not KEY=VALUES";
-    QTest::newRow("empty key") << "=1" << "an empty key";
-    QTest::newRow("double dot") << "simulation..vorticity=1" << "expected a name";
-    QTest::newRow("open bracket") << "items[charge.emitter.fuel=1" << "'[' without ']'";
-    QTest::newRow("empty brackets") << "items[].emitter.fuel=1" << "empty brackets";
-    QTest::newRow("no values") << "simulation.vorticity=" << "no values";
-    QTest::newRow("empty value") << "simulation.vorticity=1,,2" << "an empty value";
-    QTest::newRow("mixed") << "simulation.vorticity=1,2:3:2" << "mixes a list and a range";
-    QTest::newRow("bad count") << "simulation.vorticity=0:1:x" << "N an integer";
-    QTest::newRow("fraction count") << "simulation.vorticity=0:1:2.5" << "N an integer";
-    QTest::newRow("bad end") << "simulation.vorticity=0:b:3" << "A and B numbers";
-    QTest::newRow("nan") << "simulation.vorticity=nan:1:3" << "A and B numbers";
+    QTest::newRow("no equals") << "simulation.vorticity"
+                               << "is not KEY=VALUES";
+    QTest::newRow("empty key") << "=1"
+                               << "an empty key";
+    QTest::newRow("double dot") << "simulation..vorticity=1"
+                                << "expected a name";
+    QTest::newRow("open bracket") << "items[charge.emitter.fuel=1"
+                                  << "'[' without ']'";
+    QTest::newRow("empty brackets") << "items[].emitter.fuel=1"
+                                    << "empty brackets";
+    QTest::newRow("no values") << "simulation.vorticity="
+                               << "no values";
+    QTest::newRow("empty value") << "simulation.vorticity=1,,2"
+                                 << "an empty value";
+    QTest::newRow("mixed") << "simulation.vorticity=1,2:3:2"
+                           << "mixes a list and a range";
+    QTest::newRow("bad count") << "simulation.vorticity=0:1:x"
+                               << "N an integer";
+    QTest::newRow("fraction count") << "simulation.vorticity=0:1:2.5"
+                                    << "N an integer";
+    QTest::newRow("bad end") << "simulation.vorticity=0:b:3"
+                             << "A and B numbers";
+    QTest::newRow("nan") << "simulation.vorticity=nan:1:3"
+                         << "A and B numbers";
 }
 
 void TestWedge::syntaxRefused()
@@ -292,9 +303,8 @@ void TestWedge::sceneRefusals_data()
 {
     QTest::addColumn<QStringList>("varies");
     QTest::addColumn<QString>("message");
-    QTest::newRow("unknown key")
-        << QStringList{"simulation.vorticty=1"}
-        << "simulation.vorticty: no such key in the scene format";
+    QTest::newRow("unknown key") << QStringList{"simulation.vorticty=1"}
+                                 << "simulation.vorticty: no such key in the scene format";
     QTest::newRow("unknown section")
         << QStringList{"simulation.bogus.size=1"}
         << "simulation.bogus.size: no such key in the scene format (the reader does not read "
@@ -305,8 +315,7 @@ void TestWedge::sceneRefusals_data()
     QTest::newRow("index out of range")
         << QStringList{"items[3].emitter.fuel=1"}
         << "items[3].emitter.fuel: index 3 is out of range: items has 1 element";
-    QTest::newRow("not an array")
-        << QStringList{"simulation[0]=1"} << "simulation is not an array";
+    QTest::newRow("not an array") << QStringList{"simulation[0]=1"} << "simulation is not an array";
     QTest::newRow("below range")
         << QStringList{"simulation.vorticity=0.1,-1"}
         << "simulation.vorticity = -1: explosion-3d.plume: simulation.vorticity: expected a "
@@ -322,8 +331,8 @@ void TestWedge::sceneRefusals_data()
                           << "simulation.advection: expected one of";
     QTest::newRow("random range end")
         << QStringList{"simulation.substeps=1:2000"} << "simulation.substeps: expected an integer";
-    QTest::newRow("same key twice") << QStringList{"simulation.vorticity=1", "simulation.vorticity=2"}
-                                    << "varied twice";
+    QTest::newRow("same key twice")
+        << QStringList{"simulation.vorticity=1", "simulation.vorticity=2"} << "varied twice";
     QTest::newRow("same value twice")
         << QStringList{"items[charge].emitter.fuel=1", "items[0].emitter.fuel=2"}
         << "which another key of the wedge sets too";
@@ -362,8 +371,8 @@ void TestWedge::scenesDifferOnlyAtTheKeys()
     const QJsonObject source = jsonOf(sceneToJson(scene, out));
     QCOMPARE(int(plan.manifest.variations.size()), 9);
     for (const WedgeVariation &v : plan.manifest.variations) {
-        const QString path = QDir(QString::fromStdString(out)).filePath(
-            QString::fromStdString(v.scene));
+        const QString path =
+            QDir(QString::fromStdString(out)).filePath(QString::fromStdString(v.scene));
         QCOMPARE(QString::fromStdString(v.scene), QString::fromStdString(v.name) + ".plume");
         const Scene varied = readScene(path);
         QStringList diff;
@@ -414,8 +423,9 @@ void TestWedge::animatedValueIsReplaced()
     QVERIFY(r.scene.items[0].emitter.rate.keys.empty());
     QCOMPARE(r.scene.items[0].emitter.rate.value, 0.5f);
     // A key of the animation is a key too.
-    const SceneReadResult k = applyWedgeValues(
-        scene, {{"items[charge].emitter.rate.keys[1].value", 3.0}}, scene.directory, "x.plume");
+    const SceneReadResult k = applyWedgeValues(scene,
+                                               {{"items[charge].emitter.rate.keys[1].value", 3.0}},
+                                               scene.directory, "x.plume");
     QVERIFY2(k.ok, k.error.c_str());
     QCOMPARE(k.scene.items[0].emitter.rate.keys.size(), std::size_t(2));
     QCOMPARE(k.scene.items[0].emitter.rate.keys[1].value, 3.f);
@@ -479,7 +489,8 @@ void TestWedge::manifestRefusals_data()
                             << "format: expected \"plume-wedge\"";
     QTest::newRow("newer") << R"({"format": "plume-wedge", "version": 2})"
                            << "version: format version 2 is newer";
-    QTest::newRow("syntax") << "{\"format\": " << "line 1, column";
+    QTest::newRow("syntax") << "{\"format\": "
+                            << "line 1, column";
     QTest::newRow("no keys") << head + R"("keys": [], "random": null, "variations": []})"
                              << "keys: expected a non-empty array";
     QTest::newRow("random") << head + R"("keys": ["a.b"], "random": {"count": 0, "seed": 1},
@@ -493,15 +504,13 @@ void TestWedge::manifestRefusals_data()
         << head + R"("keys": ["a.b", "c"], "random": null, "variations": [
                      {"index": 0, "name": "s_w0", "scene": "s_w0.plume", "values": {"a.b": 1}}]})"
         << "variations[0].values.c: expected a number, a boolean or a string, got";
-    QTest::newRow("stray value")
-        << head + R"("keys": ["a.b"], "random": null, "variations": [
+    QTest::newRow("stray value") << head + R"("keys": ["a.b"], "random": null, "variations": [
                      {"index": 0, "name": "s_w0", "scene": "s_w0.plume",
                       "values": {"a.b": 1, "x": 2}}]})"
-        << "variations[0].values.x: expected one of the keys";
-    QTest::newRow("absolute scene")
-        << head + R"("keys": ["a.b"], "random": null, "variations": [
+                                 << "variations[0].values.x: expected one of the keys";
+    QTest::newRow("absolute scene") << head + R"("keys": ["a.b"], "random": null, "variations": [
                      {"index": 0, "name": "s_w0", "scene": "/s_w0.plume", "values": {"a.b": 1}}]})"
-        << "variations[0].scene: expected a scene file relative";
+                                    << "variations[0].scene: expected a scene file relative";
     QTest::newRow("random count")
         << head + R"("keys": ["a.b"], "random": {"count": 2, "seed": 0}, "variations": [
                      {"index": 0, "name": "s_w0", "scene": "s_w0.plume", "values": {"a.b": 1}}]})"
@@ -529,8 +538,10 @@ void TestWedge::relativeFilesStillResolve_data()
 {
     QTest::addColumn<QString>("example");
     QTest::addColumn<QString>("vary");
-    QTest::newRow("mesh") << "knot-smoke-3d" << "simulation.vorticity=0.1,0.3";
-    QTest::newRow("texture") << "lava-2d" << "simulation.liquidTexture.tiling=1,2";
+    QTest::newRow("mesh") << "knot-smoke-3d"
+                          << "simulation.vorticity=0.1,0.3";
+    QTest::newRow("texture") << "lava-2d"
+                             << "simulation.liquidTexture.tiling=1,2";
 }
 
 void TestWedge::relativeFilesStillResolve()
@@ -544,8 +555,8 @@ void TestWedge::relativeFilesStillResolve()
     QVERIFY2(plan.ok, plan.error.c_str());
     QVERIFY(writeWedge(plan, example.toStdString(), out).ok());
     for (const WedgeVariation &v : plan.manifest.variations) {
-        const QString path = QDir(QString::fromStdString(out)).filePath(
-            QString::fromStdString(v.scene));
+        const QString path =
+            QDir(QString::fromStdString(out)).filePath(QString::fromStdString(v.scene));
         const SceneReadResult r = readSceneFile(path);
         QVERIFY2(r.ok, r.error.c_str());
         // Written relative to the wedge's folder, not absolute and not as in the source.
@@ -569,8 +580,7 @@ void TestWedge::keysForPickers()
     // Every key offered is one the wedge takes.
     for (const std::string &key : keys) {
         const SceneReadResult r = applyWedgeValues(scene, {{key, 1.0}}, scene.directory, "k");
-        QVERIFY2(r.ok || !QString::fromStdString(r.error).contains("no such key"),
-                 r.error.c_str());
+        QVERIFY2(r.ok || !QString::fromStdString(r.error).contains("no such key"), r.error.c_str());
     }
 }
 
@@ -579,8 +589,8 @@ void TestWedge::cli()
     QTemporaryDir dir;
     const QString scene = smallScene(dir.path(), "explosion-3d", 16, 2);
     const QString out = dir.filePath("out");
-    Run r = run({"wedge", scene, "-o", out, "--vary", "simulation.vorticity=0.1,0.2,0.4",
-                 "--vary", "items[charge].emitter.fuel=4:12:3"});
+    Run r = run({"wedge", scene, "-o", out, "--vary", "simulation.vorticity=0.1,0.2,0.4", "--vary",
+                 "items[charge].emitter.fuel=4:12:3"});
     QCOMPARE(r.exitCode, 0);
     const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 10);
