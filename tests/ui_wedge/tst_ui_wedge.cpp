@@ -175,6 +175,28 @@ private slots:
         QCOMPARE(document.undoStack()->count(), 0);
     }
 
+    // Remove Key removes the row being edited (the button takes no focus from it).
+    void removeGoesByFocus()
+    {
+        Document document;
+        document.reset(example(16, 3), {});
+        ExportDialog dialog(&document, 1);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        WedgeGroup *group = dialog.wedgeGroup();
+        group->setChecked(true);
+        typeRow(dialog, "simulation.vorticity", "0.1");
+        typeRow(dialog, "items[source].emitter.density", "1,2");
+        typeRow(dialog, "simulation.diffusion", "0,0.001");
+        QCOMPARE(group->status()->text(), QString("4 variations"));
+        QTest::mouseClick(valuesEdit(group, 0), Qt::LeftButton);
+        QVERIFY(valuesEdit(group, 0)->hasFocus());
+        QTest::mouseClick(child<QPushButton>(dialog, "wedgeRemove"), Qt::LeftButton);
+        QCOMPARE(group->rowCount(), 2);
+        QCOMPARE(keyBox(group, 0)->currentText(), QString("items[source].emitter.density"));
+        QCOMPARE(group->status()->text(), QString("4 variations"));
+    }
+
     // Export bakes every variation with the dialog's settings into <folder>/<base>_w<k>/,
     // writes the wedge's scenes and manifest, and leaves the document as it was.
     void exportBakesEachVariation()
@@ -205,9 +227,8 @@ private slots:
         QVERIFY2(readWedgeManifest(dir.filePath("smoke_wedge.json"), manifest, error),
                  error.c_str());
         QCOMPARE(int(manifest.variations.size()), 4);
-        QCOMPARE(manifest.keys,
-                 (std::vector<std::string>{"simulation.vorticity",
-                                           "items[source].emitter.density"}));
+        QCOMPARE(manifest.keys, (std::vector<std::string>{"simulation.vorticity",
+                                                          "items[source].emitter.density"}));
         for (int k = 0; k < 4; ++k) {
             const QString name = QString("smoke_w%1").arg(k);
             const ExportDialog::VariationResult &v = dialog.lastVariations()[std::size_t(k)];

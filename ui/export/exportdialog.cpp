@@ -432,8 +432,10 @@ bool ExportDialog::startWedgeExport()
     mResult = {};
     mVariations.clear();
     mWedgeDirectory = QString::fromStdString(folder);
+    mWedgeManifest = QFileInfo(wedgeManifestPath(folder, stem)).fileName();
     mReport->clear();
     const int count = int(plan.scenes.size());
+    mWedgeCount = count;
     mMessage->setText(QString("Exporting %1 variations...").arg(count));
     mThread = QThread::create(
         [this, plan = std::move(plan), base, wholeRange, count, observer = mObserver.get()] {
@@ -476,7 +478,7 @@ void ExportDialog::finishWedgeExport()
     mThread = nullptr;
     setExportingUi(false);
     mProgress->setFormat("%v / %m frames");
-    const int count = int(mWedge->count());
+    const int count = mWedgeCount;
     int baked = 0;
     bool cancelled = false;
     QStringList report, failures;
@@ -499,9 +501,7 @@ void ExportDialog::finishWedgeExport()
             report << "FAILED " + why;
         }
     }
-    const QString manifest = QFileInfo(wedgeManifestPath(mWedgeDirectory.toStdString(),
-                                                         bakeSettings().baseName))
-                                 .fileName();
+    const QString manifest = mWedgeManifest;
     if (baked == count)
         mMessage->setText(QString("Baked %1 variations into %2 (scenes and %3 beside them).")
                               .arg(count)
@@ -562,6 +562,7 @@ void ExportDialog::finishExport()
 
 void ExportDialog::setExportingUi(bool exporting)
 {
+    mWedge->setEnabled(!exporting); // the rows of a running wedge stay as they were
     mExportButton->setEnabled(!exporting);
     mCancelButton->setEnabled(exporting);
     mCloseButton->setEnabled(!exporting);

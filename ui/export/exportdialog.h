@@ -151,6 +151,8 @@ private:
     BakeResult mResult;
     std::vector<VariationResult> mVariations;
     QString mWedgeDirectory; ///< where the running wedge export writes
+    QString mWedgeManifest;  ///< its manifest's file name
+    int mWedgeCount = 0;     ///< its number of variations
 };
 
 } // namespace plume

@@ -52,6 +52,7 @@ WedgeGroup::WedgeGroup(QWidget *parent)
     mAdd->setObjectName("wedgeAdd");
     mRemove = new QPushButton("Remove Key");
     mRemove->setObjectName("wedgeRemove");
+    mRemove->setFocusPolicy(Qt::NoFocus); // the row being edited keeps the focus: it goes
     connect(mAdd, &QPushButton::clicked, this, [this] { addRow(); });
     connect(mRemove, &QPushButton::clicked, this, &WedgeGroup::removeRow);
     auto *buttons = new QHBoxLayout;
@@ -186,7 +187,8 @@ void WedgeGroup::edited()
     }
     mProblem = isChecked() ? error : QString();
     if (!error.isEmpty()) {
-        mStatus->setStyleSheet("color: #c0392b");
+        // Red only while the section is on: off, it is a hint.
+        mStatus->setStyleSheet(isChecked() ? "color: #c0392b" : "");
         mStatus->setText(error);
     } else {
         mStatus->setStyleSheet({});
