@@ -5,6 +5,7 @@
 // variation named, Cancel, and the document left untouched.
 #include <core/bake/wedge.h>
 #include <core/io/scenereader.h>
+#include <core/scene/shapecoverage.h>
 #include <ui/document/document.h>
 #include <ui/export/exportdialog.h>
 #include <ui/export/wedgegroup.h>
@@ -22,6 +23,9 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+// The examples inside the app (plume.qrc, in the static plume_ui library).
+static void initPlumeResources() { Q_INIT_RESOURCE(plume); }
 
 using namespace plume;
 
@@ -94,6 +98,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("plume-tests");
         QCoreApplication::setApplicationName("tst_ui_wedge");
+        initPlumeResources();
     }
 
     // The count and the refusals follow the rows as they are typed; Export waits for a wedge
@@ -283,6 +288,47 @@ private slots:
                  qPrintable(text));
         QVERIFY(QFileInfo::exists(dir.filePath("smoke_w2/smoke_w2.0003.png")));
         QVERIFY(child<QPushButton>(dialog, "exportButton")->isEnabled());
+    }
+
+    // An example opened in the app names its model inside the app (":/scenes/models/knot.obj"):
+    // the wedge's scene files name a copy in the folder, so plume-cli reads them.
+    void exampleModelIsCopied()
+    {
+        SceneReadResult r = readSceneFile(":/scenes/knot-smoke-3d.plume");
+        QVERIFY2(r.ok, r.error.c_str());
+        Scene scene = std::move(r.scene);
+        for (Item &item : scene.items) { // as File > Examples opens it (MainWindow)
+            if (item.shape.type == ShapeType::Mesh)
+                item.shape.file = resolveImagePath(item.shape.file, scene.directory);
+        }
+        scene.directory.clear();
+        scene.domain.resolution = 16;
+        scene.simulation.frameEnd = scene.simulation.frameStart + 1;
+        QVERIFY(scene.items[0].shape.file.rfind(":/", 0) == 0);
+        Document document;
+        document.reset(scene, {});
+        ExportDialog dialog(&document, 1);
+        QTemporaryDir dir;
+        smallImages(dialog, dir.path(), "knot");
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(false);
+        dialog.wedgeGroup()->setChecked(true);
+        typeRow(dialog, "simulation.vorticity", "0.1,0.2");
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY2(dialog.startExport(), qPrintable(child<QLabel>(dialog, "message")->text()));
+        QVERIFY(finished.wait(kWaitMs));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(QFileInfo::exists(dir.filePath("knot.obj")));
+        for (const char *name : {"knot_w0.plume", "knot_w1.plume"}) {
+            const SceneReadResult read = readSceneFile(dir.filePath(name));
+            QVERIFY2(read.ok, read.error.c_str());
+            for (const Item &item : read.scene.items) {
+                if (item.shape.type == ShapeType::Mesh)
+                    QCOMPARE(item.shape.file, std::string("knot.obj"));
+            }
+        }
+        // The document still names the app's file.
+        QVERIFY(document.scene().items[0].shape.file.rfind(":/", 0) == 0);
+        QCOMPARE(document.undoStack()->count(), 0);
     }
 
     // Cancel stops the variation in progress after its frame and bakes no more.

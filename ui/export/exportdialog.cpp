@@ -407,9 +407,24 @@ bool ExportDialog::startWedgeExport()
         mMessage->setText("Variations: " + error);
         return false;
     }
-    const Scene &scene = mDocument->scene();
     const BakeSettings base = bakeSettings();
     const std::string folder = base.outputDirectory.string();
+    // The scene files must read outside the app: an example's models and images are copied
+    // into the folder, as a save copies them (the document keeps its own paths).
+    Scene scene = mDocument->scene();
+    if (!QDir().mkpath(QString::fromStdString(folder))) {
+        mMessage->setText(QString("Export failed: cannot create the folder %1")
+                              .arg(QString::fromStdString(folder)));
+        return false;
+    }
+    if (const sim::Status copied = copyAppFiles(scene, QString::fromStdString(folder)); !copied) {
+        mMessage->setText("Export failed: " + QString::fromStdString(copied.error));
+        return false;
+    }
+    // An unsaved scene's relative paths (the copies among them) then resolve from the folder,
+    // as they would once saved there.
+    if (scene.directory.empty())
+        scene.directory = QDir(QString::fromStdString(folder)).absolutePath().toStdString();
     const std::string stem = base.baseName;
     const QString filePath = mDocument->filePath();
     const std::string source = filePath.isEmpty()
