@@ -7,6 +7,7 @@
 // back with the scene reader, so the reader's tables validate every value. Nothing here throws:
 // each function returns an error message instead.
 
+#include <core/bake/wedgemanifest.h>
 #include <core/io/scenereader.h>
 #include <core/scene/scene.h>
 #include <core/sim/base/types.h>
@@ -21,15 +22,6 @@
 #include <vector>
 
 namespace plume {
-
-/// The most variations one wedge makes (a product or a random draw): more is refused.
-inline constexpr int kMaxWedgeVariations = 1000;
-/// The manifest's format name and the newest version this build reads and writes.
-inline constexpr const char *kWedgeFormatName = "plume-wedge";
-inline constexpr int kWedgeFormatVersion = 1;
-
-/// One value of a key: a number, a boolean or a string (enums, names).
-using WedgeValue = std::variant<double, bool, std::string>;
 
 /// A key and its values: a list (`0.1,0.2,0.4`, `linear,cubic`) or a range `A:B:N` (N values
 /// evenly from A to B inclusive; `A:B` alone only for random wedges).
@@ -49,48 +41,11 @@ struct WedgeAxis
     std::vector<WedgeValue> values() const;
 };
 
-/// A random wedge: `count` variations, each key drawn uniformly with std::mt19937_64 seeded with
-/// `seed` (the same on every platform): a range's draws uniform in [A, B] (integers where the
-/// key takes integers, others rounded to 6 significant digits), a list's values equally likely.
-struct WedgeRandom
-{
-    int count = 0;
-    std::uint32_t seed = 0;
-
-    friend bool operator==(const WedgeRandom &, const WedgeRandom &) = default;
-};
-
 /// What varies: the keys' values, as a product (the default) or drawn at random.
 struct WedgeSpec
 {
     std::vector<WedgeAxis> axes;
     std::optional<WedgeRandom> random;
-};
-
-/// A key set to a value.
-using WedgeAssignment = std::pair<std::string, WedgeValue>;
-
-/// One variation: its index, its name (`<scene>_w<index>`, also the base name of its bake's
-/// files), its scene file relative to the manifest's folder and its values in the keys' order.
-struct WedgeVariation
-{
-    int index = 0;
-    std::string name;
-    std::string scene;
-    std::vector<WedgeAssignment> values;
-
-    friend bool operator==(const WedgeVariation &, const WedgeVariation &) = default;
-};
-
-/// The manifest, `<dir>/<scene>_wedge.json` (docs/wedges.md).
-struct WedgeManifest
-{
-    std::string source; ///< absolute path of the scene varied; empty for an unsaved scene
-    std::vector<std::string> keys;
-    std::optional<WedgeRandom> random;
-    std::vector<WedgeVariation> variations;
-
-    friend bool operator==(const WedgeManifest &, const WedgeManifest &) = default;
 };
 
 /// A wedge ready to write: the manifest and each variation's scene (its Scene::directory the
@@ -102,6 +57,9 @@ struct WedgePlan
     WedgeManifest manifest;
     std::vector<Scene> scenes; ///< one per variation, in order
 };
+
+/// Checks a key's syntax: names joined by dots, each followed by any `[index]` or `[name]`.
+bool checkWedgeKey(const std::string &key, std::string &error);
 
 /// Parses "KEY=VALUES" (plume-cli wedge --vary). Checks the syntax only; planWedge() checks the
 /// key and values against a scene.
@@ -146,23 +104,6 @@ WedgePlan planWedge(const Scene &scene, const std::string &source, const std::st
 /// `<directory>/<stem>_wedge.json`, each atomically; creates the folder when missing.
 sim::Status writeWedge(const WedgePlan &plan, const std::string &stem,
                        const std::string &directory);
-
-/// `<directory>/<stem>_wedge.json`.
-QString wedgeManifestPath(const std::string &directory, const std::string &stem);
-/// `<stem>_w<index>`.
-std::string wedgeVariationName(const std::string &stem, int index);
-
-/// The manifest as JSON: the keys in the documented order, one variation a line.
-QByteArray wedgeManifestToJson(const WedgeManifest &manifest);
-/// Writes the manifest atomically (QSaveFile).
-sim::Status writeWedgeManifest(const WedgeManifest &manifest, const QString &path);
-/// Reads and validates a manifest; the error names the file and the JSON path. A newer
-/// version is refused.
-bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &error);
-
-/// A value as the CLI prints it and the manifest writes it: numbers in shortest form, strings
-/// quoted only in JSON.
-std::string formatWedgeValue(const WedgeValue &value);
 
 /// The keys a wedge can vary in this scene, for pickers: every number the scene writes
 /// (components of vectors as `key[i]`, animated values as their key), items by name.

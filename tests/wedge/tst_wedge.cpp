@@ -633,6 +633,14 @@ void TestWedge::cli()
         QVERIFY2(r.err.contains(c.message), qPrintable(r.err));
     }
     QVERIFY(!QDir(dir.filePath("refused")).exists()); // nothing written when refused
+    // A folder that cannot be made: a failure while running.
+    QFile blocker(dir.filePath("blocker"));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    r = run(
+        {"wedge", scene, "-o", dir.filePath("blocker/out"), "--vary", "simulation.vorticity=1"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("cannot create the folder"), qPrintable(r.err));
     r = run({"wedge", scene, "--vary", "simulation.vorticity=1"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("-o DIR"));
