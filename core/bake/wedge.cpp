@@ -494,9 +494,9 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
             result.ok = false;
             result.scene = Scene{};
             result.error = values[n].first
-                           + ": no such key in the scene format (the reader "
-                             "does not read "
-                           + section + " in this scene; docs/scene-format.md lists the keys)";
+                           + ": no such key in this scene (the reader does not "
+                             "read "
+                           + section + "; docs/scene-format.md lists the keys)";
             return result;
         }
     }

@@ -303,12 +303,18 @@ void TestWedge::sceneRefusals_data()
 {
     QTest::addColumn<QStringList>("varies");
     QTest::addColumn<QString>("message");
-    QTest::newRow("unknown key") << QStringList{"simulation.vorticty=1"}
-                                 << "simulation.vorticty: no such key in the scene format";
+    QTest::newRow("unknown key")
+        << QStringList{"simulation.vorticty=1"}
+        << "simulation.vorticty: no such key in this scene (the reader does not read "
+           "simulation.vorticty; docs/scene-format.md";
     QTest::newRow("unknown section")
         << QStringList{"simulation.bogus.size=1"}
-        << "simulation.bogus.size: no such key in the scene format (the reader does not read "
+        << "simulation.bogus.size: no such key in this scene (the reader does not read "
            "simulation.bogus";
+    QTest::newRow("section of another kind")
+        << QStringList{"items[charge].obstacle.noSlip=true"}
+        << "items[charge].obstacle.noSlip: no such key in this scene (the reader does not read "
+           "items[0].obstacle;";
     QTest::newRow("unknown item")
         << QStringList{"items[chrge].emitter.fuel=1"}
         << "items[chrge].emitter.fuel: no element of items is named 'chrge' (names: charge)";
