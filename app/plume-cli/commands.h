@@ -16,6 +16,9 @@ int validate(const QStringList &arguments);
 int info(const QStringList &arguments);
 /// plume-cli bake SCENE -o DIR: simulates and writes the outputs asked for.
 int bake(const QStringList &arguments);
+/// plume-cli wedge SCENE -o DIR --vary KEY=VALUES...: writes variations of a scene and their
+/// manifest (core/bake/wedge.h).
+int wedge(const QStringList &arguments);
 /// plume-cli farm submit|status: bakes on a Slurm farm or writes an OpenJD template.
 int farm(const QStringList &arguments);
 

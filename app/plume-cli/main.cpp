@@ -19,6 +19,8 @@ void printHelp()
               "  validate   check a scene file\n"
               "  info       describe a scene: domain, cells, items, memory\n"
               "  bake       simulate a scene and write OpenVDB files, flipbooks or images\n"
+              "  wedge      write variations of a scene (--vary KEY=VALUES), one scene file\n"
+              "             each, and a manifest listing each variation's values\n"
               "  farm       bake scenes or wedges on a Slurm farm (submit, status)\n"
               "  simulate   run a built-in scene headless and print per-frame timings\n"
               "\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
         return plume::cli::info(args);
     if (args[1] == "bake")
         return plume::cli::bake(args);
+    if (args[1] == "wedge")
+        return plume::cli::wedge(args);
     if (args[1] == "farm")
         return plume::cli::farm(args);
     return plume::cli::usageError("unknown command '" + args[1] + "'");

@@ -58,7 +58,9 @@ sim::Status copyAppFile(std::string &file, const std::string &sceneDirectory, co
     return sim::Status::success();
 }
 
-/// copyAppFile for every file the scene names: image masks, models, the liquid texture.
+} // namespace
+
+// copyAppFile for every file the scene names: image masks, models, the liquid texture.
 sim::Status copyAppFiles(Scene &scene, const QString &folder)
 {
     for (Item &item : scene.items) {
@@ -71,8 +73,6 @@ sim::Status copyAppFiles(Scene &scene, const QString &folder)
         return copyAppFile(scene.simulation.liquidTexture.file, scene.directory, folder);
     return sim::Status::success();
 }
-
-} // namespace
 
 Document::Document(QObject *parent)
     : QObject(parent)

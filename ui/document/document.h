@@ -94,4 +94,10 @@ private:
     std::vector<int> mSelection; ///< sorted
 };
 
+/// Copies the files inside the app that `scene` names (an example's ":/..." models, images
+/// and liquid texture) into `folder` and points the scene at the copies, as Document::save()
+/// does, so that the scene written into `folder` reads outside this program too (plume-cli, a
+/// farm). Other paths stay as they are.
+sim::Status copyAppFiles(Scene &scene, const QString &folder);
+
 } // namespace plume

@@ -10,8 +10,10 @@
 #include <ui/export/outputgroup.h>
 #include <ui/export/rendergroup.h>
 #include <ui/export/vdbgroup.h>
+#include <ui/export/wedgegroup.h>
 
 #include <core/bake/bakeplan.h>
+#include <core/bake/wedge.h>
 #include <ui/document/document.h>
 #include <ui/document/undocommands.h>
 #include <ui/preferences.h>
@@ -141,6 +143,8 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     auto *options = new QWidget;
     auto *optionsLayout = new QVBoxLayout(options);
     optionsLayout->addWidget(mOutput);
+    mWedge = new WedgeGroup;
+    optionsLayout->addWidget(mWedge);
     optionsLayout->addWidget(createFramesGroup());
     for (ExportGroup *group : groups()) // the ocean's for ocean scenes only, under what it shapes
         optionsLayout->addWidget(group);
@@ -177,6 +181,11 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
         mProgress->setRange(0, total);
         mProgress->setValue(done);
     });
+    connect(this, &ExportDialog::variationStarted, this, [this](int index, int count) {
+        mProgress->setFormat(
+            QString("variation %1 of %2: %v / %m frames").arg(index + 1).arg(count));
+        mProgress->setValue(0);
+    });
 
     mPreview = new ExportPreview(document);
     auto *top = new QHBoxLayout;
@@ -206,6 +215,9 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     mOceanGroup->setOceanScene(mOcean);
     if (mOcean)
         mVdb->setUnavailable("An ocean has no volume: bake its maps");
+    mWedge->setScene(&document->scene(), QFileInfo(document->filePath()).fileName().isEmpty()
+                                             ? QString::fromStdString(scene.name + ".plume")
+                                             : QFileInfo(document->filePath()).fileName());
     connectChanges();
     optionsChanged();
     resize(1180, 800);
@@ -264,6 +276,7 @@ void ExportDialog::connectChanges()
     for (QSpinBox *b : {mFirst, mLast})
         connect(b, &QSpinBox::valueChanged, this, changed);
     connect(mOutput, &OutputGroup::changed, this, changed);
+    connect(mWedge, &WedgeGroup::changed, this, changed);
     for (ExportGroup *group : groups())
         connect(group, &ExportGroup::changed, this, changed);
 }
@@ -331,12 +344,19 @@ void ExportDialog::optionsChanged()
     const QString problem = validate();
     mMessage->setText(problem);
     mExportButton->setEnabled(!isExporting() && problem.isEmpty());
+    mExportButton->setText(mWedge->isOn() && mWedge->count() > 0
+                               ? QString("Export %1 Variation%2")
+                                     .arg(mWedge->count())
+                                     .arg(mWedge->count() == 1 ? "" : "s")
+                               : QString("Export"));
 }
 
 // Why the options cannot bake, or empty: the bake plan's refusal, word for word what plume-cli
 // prints for the same settings.
 QString ExportDialog::validate() const
 {
+    if (mWedge->isOn() && !mWedge->problem().isEmpty())
+        return "Variations: " + mWedge->problem();
     const PlannedBake planned = planBake(mDocument->scene(), bakeSettings());
     return QString::fromStdString(planned.message);
 }
@@ -345,6 +365,9 @@ bool ExportDialog::startExport()
 {
     if (isExporting())
         return false;
+    if (mWedge->isOn())
+        return startWedgeExport();
+    mVariations.clear();
     const PlannedBake planned = planBake(mDocument->scene(), bakeSettings());
     if (!planned.ok()) {
         mMessage->setText(QString::fromStdString(planned.message));
@@ -370,6 +393,145 @@ bool ExportDialog::startExport()
     setExportingUi(true);
     mThread->start();
     return true;
+}
+
+bool ExportDialog::startWedgeExport()
+{
+    if (const QString problem = validate(); !problem.isEmpty()) {
+        mMessage->setText(problem);
+        return false;
+    }
+    WedgeSpec spec;
+    QString error;
+    if (!mWedge->spec(spec, error)) {
+        mMessage->setText("Variations: " + error);
+        return false;
+    }
+    const BakeSettings base = bakeSettings();
+    const std::string folder = base.outputDirectory.string();
+    // The scene files must read outside the app: an example's models and images are copied
+    // into the folder, as a save copies them (the document keeps its own paths).
+    Scene scene = mDocument->scene();
+    if (!QDir().mkpath(QString::fromStdString(folder))) {
+        mMessage->setText(QString("Export failed: cannot create the folder %1")
+                              .arg(QString::fromStdString(folder)));
+        return false;
+    }
+    if (const sim::Status copied = copyAppFiles(scene, QString::fromStdString(folder)); !copied) {
+        mMessage->setText("Export failed: " + QString::fromStdString(copied.error));
+        return false;
+    }
+    // An unsaved scene's relative paths (the copies among them) then resolve from the folder,
+    // as they would once saved there.
+    if (scene.directory.empty())
+        scene.directory = QDir(QString::fromStdString(folder)).absolutePath().toStdString();
+    const std::string stem = base.baseName;
+    const QString filePath = mDocument->filePath();
+    const std::string source = filePath.isEmpty()
+                                   ? std::string()
+                                   : QFileInfo(filePath).absoluteFilePath().toStdString();
+    WedgePlan plan = planWedge(scene, source, stem, spec, folder);
+    if (!plan.ok) {
+        mMessage->setText("Variations: " + QString::fromStdString(plan.error));
+        return false;
+    }
+    if (const sim::Status written = writeWedge(plan, stem, folder); !written) {
+        mMessage->setText("Export failed: " + QString::fromStdString(written.error));
+        return false;
+    }
+    kExportDirectory.set(mOutput->folder());
+    // The dialog's whole range follows each variation's own frames (a wedge may vary them).
+    const bool wholeRange = base.firstFrame == scene.simulation.frameStart
+                            && base.lastFrame == scene.simulation.frameEnd;
+    mObserver = std::make_unique<Observer>(this);
+    mResult = {};
+    mVariations.clear();
+    mWedgeDirectory = QString::fromStdString(folder);
+    mWedgeManifest = QFileInfo(wedgeManifestPath(folder, stem)).fileName();
+    mReport->clear();
+    const int count = int(plan.scenes.size());
+    mWedgeCount = count;
+    mMessage->setText(QString("Exporting %1 variations...").arg(count));
+    mThread = QThread::create(
+        [this, plan = std::move(plan), base, wholeRange, count, observer = mObserver.get()] {
+        std::vector<VariationResult> results;
+        for (int k = 0; k < count && !observer->cancelRequested(); ++k) {
+            QMetaObject::invokeMethod(
+                this, [this, k, count] { Q_EMIT variationStarted(k, count); },
+                Qt::QueuedConnection);
+            const WedgeVariation &v = plan.manifest.variations[std::size_t(k)];
+            const Scene &scene = plan.scenes[std::size_t(k)];
+            BakeSettings s = base;
+            s.outputDirectory = base.outputDirectory / v.name;
+            s.baseName = v.name;
+            if (wholeRange) {
+                s.firstFrame = scene.simulation.frameStart;
+                s.lastFrame = scene.simulation.frameEnd;
+            }
+            VariationResult r;
+            r.index = k;
+            r.name = v.name;
+            for (const auto &[key, value] : v.values)
+                r.values += (r.values.empty() ? "" : ", ") + key + " = " + formatWedgeValue(value);
+            const PlannedBake planned = planBake(scene, s);
+            r.result = planned.ok() ? runBake(scene, planned.plan, observer)
+                                    : BakeResult::stopped(planned.outcome, planned.message);
+            results.push_back(std::move(r));
+        }
+        mVariations = std::move(results); // read by the GUI thread once this one has finished
+    });
+    connect(mThread, &QThread::finished, this, &ExportDialog::finishWedgeExport);
+    setExportingUi(true);
+    mThread->start();
+    return true;
+}
+
+void ExportDialog::finishWedgeExport()
+{
+    mThread->wait();
+    delete mThread;
+    mThread = nullptr;
+    setExportingUi(false);
+    mProgress->setFormat("%v / %m frames");
+    const int count = mWedgeCount;
+    int baked = 0;
+    bool cancelled = false;
+    QStringList report, failures;
+    for (const VariationResult &v : mVariations) {
+        const QString name = QString::fromStdString(v.name);
+        if (v.result.status) {
+            ++baked;
+            report << QString("%1/: %2 files (%3)")
+                          .arg(name)
+                          .arg(v.result.files.size())
+                          .arg(QString::fromStdString(v.values));
+        } else if (isCancelled(v.result.outcome)) {
+            cancelled = true;
+            report << name + ": cancelled; its complete frames stay";
+        } else {
+            const QString why = QString("%1 (%2): %3")
+                                    .arg(name, QString::fromStdString(v.values),
+                                         QString::fromStdString(v.result.status.error));
+            failures << why;
+            report << "FAILED " + why;
+        }
+    }
+    const QString manifest = mWedgeManifest;
+    if (baked == count)
+        mMessage->setText(QString("Baked %1 variations into %2 (scenes and %3 beside them).")
+                              .arg(count)
+                              .arg(mWedgeDirectory, manifest));
+    else if (cancelled || int(mVariations.size()) < count)
+        mMessage->setText(QString("Cancelled: %1 of %2 variations baked.").arg(baked).arg(count));
+    else
+        mMessage->setText(QString("%1 of %2 variations baked; %3 failed: %4")
+                              .arg(baked)
+                              .arg(count)
+                              .arg(failures.size())
+                              .arg(failures.join("; ")));
+    mReport->setPlainText(report.join('\n'));
+    mExportButton->setEnabled(validate().isEmpty());
+    Q_EMIT exportFinished(baked == count);
 }
 
 void ExportDialog::cancelExport()
@@ -415,6 +577,7 @@ void ExportDialog::finishExport()
 
 void ExportDialog::setExportingUi(bool exporting)
 {
+    mWedge->setEnabled(!exporting); // the rows of a running wedge stay as they were
     mExportButton->setEnabled(!exporting);
     mCancelButton->setEnabled(exporting);
     mCloseButton->setEnabled(!exporting);

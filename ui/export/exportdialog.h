@@ -9,6 +9,8 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <string>
+#include <vector>
 
 class QLabel;
 class QPlainTextEdit;
@@ -30,6 +32,7 @@ class OceanMapsGroup;
 class OutputGroup;
 class RenderGroup;
 class VdbGroup;
+class WedgeGroup;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
 /// image sequence, an OpenVDB sequence and (2D) a flow map with the core bake loop (bake/baker.h)
@@ -51,6 +54,12 @@ class VdbGroup;
 /// OceanMapsGroup, and RenderGroup for the look) that fills its part of the bake settings; the
 /// dialog composes them with the folder, base name and outputs' boxes (OutputGroup), the frame
 /// range, the preview (ExportPreview) and the export's progress.
+///
+/// With the Variations section (WedgeGroup) on, Export bakes a wedge instead (docs/wedges.md):
+/// it writes the variations' scenes and the manifest into the folder and bakes each variation
+/// with the dialog's settings into `<folder>/<base>_w<k>/`, files named `<base>_w<k>`, one after
+/// another; a failed variation is reported with its values and the others still bake. A wedge
+/// leaves the document as it is: its presets are not stored and nothing is pushed.
 class ExportDialog : public QDialog
 {
     Q_OBJECT
@@ -67,12 +76,24 @@ public:
     /// Ocean scenes: whether Export bakes the ocean maps (bakeSettings().oceanMaps).
     bool oceanMapsEnabled() const;
 
+    WedgeGroup *wedgeGroup() const { return mWedge; }
     AtlasPreview *atlasPreview() const;
     FramePreview *framePreview() const;
 
     bool isExporting() const { return mThread != nullptr; }
     /// The outcome of the last export.
     const BakeResult &lastResult() const { return mResult; }
+
+    /// One variation's bake in a wedge export: its outcome, or why it could not start.
+    struct VariationResult
+    {
+        int index = 0;
+        std::string name;
+        std::string values; ///< "key = value, ..."
+        BakeResult result;
+    };
+    /// The variations the last wedge export baked or tried, in order (empty after a plain one).
+    const std::vector<VariationResult> &lastVariations() const { return mVariations; }
 
 public slots:
     /// Stores the presets in the scene and starts the bake; false (with the reason shown) when
@@ -84,6 +105,8 @@ public slots:
 
 signals:
     void progressed(int done, int total);
+    /// A wedge export started variation `index` (0-based) of `count`.
+    void variationStarted(int index, int count);
     void exportFinished(bool ok);
 
 private:
@@ -95,6 +118,8 @@ private:
     void optionsChanged();
     QString validate() const;
     void finishExport();
+    bool startWedgeExport();
+    void finishWedgeExport();
     void setExportingUi(bool exporting);
 
     class Observer;
@@ -112,6 +137,7 @@ private:
     VdbGroup *mVdb;
     OceanMapsGroup *mOceanGroup; ///< ocean scenes; not stored, like plume-cli's --ocean-maps
     RenderGroup *mRender;
+    WedgeGroup *mWedge;
     ExportPreview *mPreview;
     QLabel *mMessage;
     QProgressBar *mProgress;
@@ -123,6 +149,10 @@ private:
     QThread *mThread = nullptr;
     std::unique_ptr<Observer> mObserver;
     BakeResult mResult;
+    std::vector<VariationResult> mVariations;
+    QString mWedgeDirectory; ///< where the running wedge export writes
+    QString mWedgeManifest;  ///< its manifest's file name
+    int mWedgeCount = 0;     ///< its number of variations
 };
 
 } // namespace plume
