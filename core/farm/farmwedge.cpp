@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/farm/farmwedge.h>
 
+#include <core/bake/wedgemanifest.h>
+
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
-#include <QSet>
 
 namespace plume {
 
@@ -33,52 +30,26 @@ bool isFarmWedgePath(const QString &path) { return path.endsWith(".json", Qt::Ca
 
 sim::Status readFarmWedge(const QString &path, FarmWedge &manifest)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return sim::Status::failure(QString("%1: cannot read the wedge manifest: %2")
-                                        .arg(path, file.errorString())
-                                        .toStdString());
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
-    if (error.error != QJsonParseError::NoError)
-        return sim::Status::failure(QString("%1: not JSON at offset %2: %3")
-                                        .arg(path)
-                                        .arg(error.offset)
-                                        .arg(error.errorString())
-                                        .toStdString());
-    const QJsonObject o = doc.object();
-    if (!doc.isObject() || o.value("format").toString() != "plume-wedge")
-        return refuse(path, "format", "\"plume-wedge\" (a manifest written by plume-cli wedge)");
-    if (o.value("version").toInt(-1) != 1)
-        return refuse(path, "version", "1");
-    if (!o.value("variations").isArray() || o.value("variations").toArray().isEmpty())
+    // The wedge's own reader validates the manifest; the farm adds what its folders need.
+    WedgeManifest wedge;
+    std::string error;
+    if (!readWedgeManifest(path, wedge, error))
+        return sim::Status::failure(error);
+    if (wedge.variations.empty())
         return refuse(path, "variations", "a non-empty array");
     FarmWedge m;
     m.path = QFileInfo(path).absoluteFilePath();
-    m.source = o.value("source").toString();
+    m.source = QString::fromStdString(wedge.source);
     const QDir folder = QFileInfo(path).absoluteDir();
-    const QJsonArray list = o.value("variations").toArray();
-    QSet<QString> names;
-    for (qsizetype i = 0; i < list.size(); ++i) {
-        const QString where = QString("variations[%1]").arg(i);
-        const QJsonObject v = list[i].toObject();
-        if (!list[i].isObject())
-            return refuse(path, where, "an object with index, name and scene");
+    for (const WedgeVariation &v : wedge.variations) {
+        const QString where = QString("variations[%1]").arg(v.index);
         FarmWedgeEntry e;
-        e.index = v.value("index").toInt(-1);
-        if (!v.value("index").isDouble() || e.index < 0)
-            return refuse(path, where + ".index", "an integer >= 0");
-        e.name = v.value("name").toString();
+        e.index = v.index;
+        e.name = QString::fromStdString(v.name);
         if (!isPlainName(e.name))
             return refuse(path, where + ".name",
                           "a name of letters, digits, '_', '.' and '-' (it names a folder)");
-        if (names.contains(e.name))
-            return refuse(path, where + ".name",
-                          "a name no other variation has, got '" + e.name + "'");
-        names.insert(e.name);
-        const QString scene = v.value("scene").toString();
-        if (!v.value("scene").isString() || scene.isEmpty())
-            return refuse(path, where + ".scene", "the variation's scene file");
+        const QString scene = QString::fromStdString(v.scene);
         e.scene = QDir::cleanPath(folder.absoluteFilePath(scene));
         if (QFileInfo(e.scene).completeBaseName() != e.name)
             return refuse(path, where + ".scene",

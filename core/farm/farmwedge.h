@@ -8,13 +8,9 @@
 
 namespace plume {
 
-// The farm's reading of a wedge manifest (plume-cli wedge, format "plume-wedge" version 1):
-//   {"format": "plume-wedge", "version": 1, "source": "/abs/scene.plume", "keys": [...],
-//    "variations": [{"index": 0, "name": "scene_w0", "scene": "scene_w0.plume",
-//                    "values": {...}}, ...]}
-// with each `scene` relative to the manifest's folder. Only what the farm needs is read here,
-// in this one place (readFarmWedge), so that it can give way to the wedge's own reader
-// (core/bake/wedge.h's readWedgeManifest) once both are on one branch.
+// The farm's reading of a wedge manifest (core/bake/wedgemanifest.h, docs/wedges.md): the
+// wedge's own reader, then what the farm needs of each variation, a name that can name a
+// folder and a scene file named after it (absolute here).
 
 /// One variation: its name (its output folder's name) and its scene file.
 struct FarmWedgeEntry

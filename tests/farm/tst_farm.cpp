@@ -408,32 +408,37 @@ void TestFarm::slurmTimes()
 
 void TestFarm::manifestRefused_data()
 {
+    // The wedge's reader checks the manifest (tst_wedge); the farm adds names that can name
+    // folders and scene files named after their variation.
+    auto wedge = [](const char *variations) {
+        return QByteArray(R"({"format": "plume-wedge", "version": 1, "source": "/s.plume",
+                              "keys": ["simulation.vorticity"], "random": null,
+                              "variations": [)")
+               + variations + "]}";
+    };
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("expected");
     QTest::newRow("other format") << QByteArray(R"({"format": "plume-scene", "version": 1})")
                                   << "format: expected \"plume-wedge\"";
     QTest::newRow("newer") << QByteArray(R"({"format": "plume-wedge", "version": 2})")
-                           << "version: expected 1";
-    QTest::newRow("no variations")
-        << QByteArray(R"({"format": "plume-wedge", "version": 1, "variations": []})")
-        << "variations: expected a non-empty array";
-    QTest::newRow("a path as name")
-        << QByteArray(R"({"format": "plume-wedge", "version": 1, "variations": [
-            {"index": 0, "name": "../x", "scene": "x.plume"}]})")
-        << "variations[0].name: expected a name";
+                           << "version: format version 2 is newer";
+    QTest::newRow("no variations") << wedge("") << "variations: expected a non-empty array";
+    QTest::newRow("a path as name") << wedge(R"({"index": 0, "name": "../x", "scene": "x.plume",
+                     "values": {"simulation.vorticity": 1}})")
+                                    << "variations[0].name: expected a name";
     QTest::newRow("twice the same name")
-        << QByteArray(R"({"format": "plume-wedge", "version": 1, "variations": [
-            {"index": 0, "name": "a", "scene": "a.plume"},
-            {"index": 1, "name": "a", "scene": "a.plume"}]})")
+        << wedge(R"({"index": 0, "name": "a", "scene": "a.plume",
+                     "values": {"simulation.vorticity": 1}},
+                    {"index": 1, "name": "a", "scene": "a.plume",
+                     "values": {"simulation.vorticity": 2}})")
         << "variations[1].name: expected a name no other variation has";
     QTest::newRow("scene named otherwise")
-        << QByteArray(R"({"format": "plume-wedge", "version": 1, "variations": [
-            {"index": 0, "name": "a", "scene": "b.plume"}]})")
+        << wedge(R"({"index": 0, "name": "a", "scene": "b.plume",
+                     "values": {"simulation.vorticity": 1}})")
         << "variations[0].scene: expected a file named after the variation";
-    QTest::newRow("no index") << QByteArray(
-        R"({"format": "plume-wedge", "version": 1, "variations": [
-            {"name": "a", "scene": "a.plume"}]})")
-                              << "variations[0].index: expected an integer";
+    QTest::newRow("no index") << wedge(R"({"name": "a", "scene": "a.plume",
+                                          "values": {"simulation.vorticity": 1}})")
+                              << "variations[0].index: expected 0";
 }
 
 void TestFarm::manifestRefused()
