@@ -58,5 +58,6 @@ extern py::object gCancelled;
 void bindScenes(py::module_ &m);
 void bindSimulation(py::module_ &m);
 void bindBakes(py::module_ &m);
+void bindWedges(py::module_ &m);
 
 } // namespace plume::python

@@ -26,4 +26,5 @@ PYBIND11_MODULE(_plume, m)
     plume::python::bindScenes(m);
     plume::python::bindSimulation(m);
     plume::python::bindBakes(m);
+    plume::python::bindWedges(m);
 }

@@ -24,8 +24,8 @@ from . import _plume
 from ._plume import Cancelled
 
 __version__ = _plume.__version__
-__all__ = ["Scene", "Item", "Animated", "Simulation", "Field", "bake", "render", "Cancelled",
-           "field_names", "builtin_names"]
+__all__ = ["Scene", "Item", "Animated", "Simulation", "Field", "bake", "render", "wedge",
+           "Cancelled", "field_names", "builtin_names"]
 
 # Keys marked *animatable* in docs/scene-format.md: a plain value or {interpolation, keys}.
 _ANIMATABLE = {("offset",), ("rotation",), ("scale",), ("emitter", "rate"),
@@ -478,6 +478,47 @@ def render(scene, cache, out, **options):
     """Renders a VDB cache (a bake with cache_only=True) into `out` without simulating: the
     flipbook, images and meshes that bake() would write (docs/farm.md)."""
     return bake(scene, out, from_cache=cache, **options)
+
+
+def _values_text(values):
+    """A key's values as plume-cli wedge reads them: "A:B:N" as it is, a list joined by commas."""
+    if isinstance(values, str):
+        return values
+    def one(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float, np.integer, np.floating)):
+            return repr(float(v)) if isinstance(v, (float, np.floating)) else str(int(v))
+        if isinstance(v, str) and "," not in v:
+            return v
+        raise TypeError(f"a wedge value must be a number, a boolean or a string without commas, "
+                        f"got {v!r}")
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"a key's values must be a list or a range string 'A:B:N', got {values!r}")
+    if not items:
+        raise ValueError("a key's values must not be empty")
+    return ",".join(one(v) for v in items)
+
+
+def wedge(scene, out, vary, *, random=None, seed=0):
+    """Variations of `scene` (docs/wedges.md), as plume-cli wedge writes them: one scene file per
+    variation, `<out>/<stem>_w<k>.plume`, and the manifest `<out>/<stem>_wedge.json`. `vary`
+    maps keys (scene-format JSON paths; `items[name]` picks an item) to values: a list
+    ([0.1, 0.2, 0.4]) or a range "A:B:N" (N values from A to B). The variations are the product
+    of the keys' values, or with random=N, N draws with `seed`. Every variation goes through the
+    scene reader: a bad key or value raises ValueError naming the key and the rule. Returns
+    (manifest path, [Scene of each variation])."""
+    if not isinstance(scene, Scene):
+        raise TypeError("wedge needs a plume.Scene")
+    if not isinstance(vary, dict) or not vary:
+        raise TypeError("vary must be a dict of key -> values")
+    axes = [(str(k), _values_text(v)) for k, v in vary.items()]
+    source = os.path.join(scene.directory, scene.file_stem + ".plume") if scene._stem else ""
+    manifest, files = _plume.wedge(scene.to_json(), scene.directory, scene.file_stem, source,
+                                   os.fspath(out), axes, random, seed)
+    return manifest, [Scene.load(f) for f in files]
 
 
 def field_names():

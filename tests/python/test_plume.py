@@ -289,6 +289,32 @@ def test_progress_can_cancel(tmp_path):
         plume.bake(scene, tmp_path / "again", vdb=True, progress=raises)
 
 
+def test_wedge_is_the_clis_wedge(tmp_path):
+    scene = small("explosion-3d", resolution=16, frames=4)
+    scene.save(tmp_path / "boom.plume")
+    manifest, variations = plume.wedge(scene, tmp_path / "py", {
+        "simulation.vorticity": [0.1, 0.2], "items[charge].emitter.fuel": "4:12:3"})
+    cli("wedge", tmp_path / "boom.plume", "-o", tmp_path / "cli", "--quiet",
+        "--vary", "simulation.vorticity=0.1,0.2", "--vary", "items[charge].emitter.fuel=4:12:3")
+    assert [v.file_stem for v in variations] == [f"boom_w{k}" for k in range(6)]
+    assert variations[5].simulation.vorticity == pytest.approx(0.2)
+    assert variations[5].items["charge"].emitter.fuel == 12
+    for k in range(6):
+        assert filecmp.cmp(tmp_path / "py" / f"boom_w{k}.plume",
+                           tmp_path / "cli" / f"boom_w{k}.plume", shallow=False)
+    assert json.load(open(manifest))["variations"][1]["values"] == {
+        "simulation.vorticity": 0.1, "items[charge].emitter.fuel": 8}
+    with pytest.raises(ValueError, match=r"simulation\.vorticity"):
+        plume.wedge(scene, tmp_path / "bad", {"simulation.vorticity": [-1]})
+    with pytest.raises(ValueError, match=r"items\[nobody\]"):
+        plume.wedge(scene, tmp_path / "bad", {"items[nobody].emitter.fuel": [1]})
+    manifest, drawn = plume.wedge(scene, tmp_path / "random", {"simulation.vorticity": "0:1"},
+                                  random=3, seed=7)
+    assert len(drawn) == 3 and all(0 <= d.simulation.vorticity <= 1 for d in drawn)
+    with pytest.raises(TypeError):
+        plume.wedge(scene, tmp_path / "bad", {"simulation.vorticity": [object()]})
+
+
 # --- examples ---------------------------------------------------------------------------------
 
 EXAMPLES = os.path.join(SOURCE, "examples", "python")
