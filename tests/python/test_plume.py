@@ -10,6 +10,8 @@ import math
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -184,6 +186,24 @@ def test_fields_are_what_the_cli_bakes(tmp_path):
     kept = np.where(np.abs(mine) > 1e-6, mine, 0)
     assert np.array_equal(kept, theirs)
     assert theirs.sum() > 0
+
+
+def test_the_gil_is_released_while_the_solver_runs():
+    scene = plume.Scene.builtin("plume", dimension=3, resolution=40)
+    sim = plume.Simulation(scene, threads=1)
+    worker = threading.Thread(target=sim.advance, args=(6,))
+    start = time.monotonic()
+    worker.start()
+    ticks = 0
+    while worker.is_alive():  # runs only while the worker does not hold the GIL
+        ticks += 1
+        time.sleep(0.002)
+    took = time.monotonic() - start
+    assert sim.frame == scene.simulation.frameStart + 5
+    assert took > 0.1, "the simulation was too quick to tell"
+    # Held, the loop would run once or twice; released, about every 2 ms (sleep overshoots
+    # on a loaded machine: a tenth of that is plenty).
+    assert ticks >= max(5, 0.1 * took / 0.002), (ticks, took)
 
 
 def test_checkpoint_continues_with_the_same_bytes():
