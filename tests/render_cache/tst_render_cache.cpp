@@ -81,8 +81,9 @@ VdbFields randomFields(sim::Int3 cells, bool dye, std::uint32_t seed)
 
 bool sameBits(const sim::ScalarGrid &a, const sim::ScalarGrid &b)
 {
+    // memcmp must not see the null data of empty grids.
     return a.count() == b.count()
-           && std::memcmp(a.data(), b.data(), a.count() * sizeof(float)) == 0;
+           && (a.count() == 0 || std::memcmp(a.data(), b.data(), a.count() * sizeof(float)) == 0);
 }
 
 /// Every file under `dir` (relative path -> bytes), hidden folders included.
