@@ -181,6 +181,21 @@ private slots:
     }
 
     // Remove Key removes the row being edited (the button takes no focus from it).
+    // A new row starts with a setting artists wedge and no row varies yet: vorticity first.
+    void newRowsOfferUnusedSettings()
+    {
+        Document document;
+        document.reset(example(16, 3), {});
+        ExportDialog dialog(&document, 1);
+        WedgeGroup *group = dialog.wedgeGroup();
+        group->setChecked(true);
+        QPushButton *add = child<QPushButton>(dialog, "wedgeAdd");
+        add->click(); // not shown: no window to activate
+        QCOMPARE(keyBox(group, 0)->currentText(), QString("simulation.vorticity"));
+        add->click(); // not shown: no window to activate
+        QCOMPARE(keyBox(group, 1)->currentText(), QString("simulation.buoyancyTemperature"));
+    }
+
     void removeGoesByFocus()
     {
         Document document;

@@ -104,6 +104,24 @@ void WedgeGroup::setScene(const Scene *scene, const QString &fileName)
     edited();
 }
 
+/// What a new row offers: the first of the settings artists wedge most that no row varies yet,
+/// else the scene's first key no row varies.
+QString WedgeGroup::defaultKey() const
+{
+    QStringList used;
+    for (int row = 0; row < mTable->rowCount(); ++row)
+        if (auto *box = qobject_cast<QComboBox *>(mTable->cellWidget(row, kKeyColumn)))
+            used << box->currentText();
+    for (const char *key : {"simulation.vorticity", "simulation.buoyancyTemperature",
+                            "simulation.densityDissipation", "simulation.combustion.burnRate"})
+        if (mKeys.contains(key) && !used.contains(key))
+            return key;
+    for (const QString &key : mKeys)
+        if (!used.contains(key))
+            return key;
+    return mKeys.isEmpty() ? QString() : mKeys.first();
+}
+
 void WedgeGroup::addRow(const QString &key, const QString &values)
 {
     const int row = mTable->rowCount();
@@ -115,7 +133,7 @@ void WedgeGroup::addRow(const QString &key, const QString &values)
     keyBox->addItems(mKeys);
     keyBox->completer()->setCompletionMode(QCompleter::PopupCompletion);
     keyBox->completer()->setFilterMode(Qt::MatchContains);
-    keyBox->setCurrentText(key.isEmpty() && !mKeys.isEmpty() ? mKeys.first() : key);
+    keyBox->setCurrentText(key.isEmpty() ? defaultKey() : key);
     keyBox->setToolTip("A scene-format key: simulation.vorticity, items[name].emitter.fuel, "
                        "items[name].offset[1] (docs/wedges.md)");
     auto *valuesEdit = new QLineEdit(values);

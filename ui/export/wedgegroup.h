@@ -35,6 +35,8 @@ public:
     bool isOn() const { return isChecked(); }
     /// Adds a row; the tests' and the dialog's way to fill it.
     void addRow(const QString &key = {}, const QString &values = {});
+    /// The key a new row starts with (the most wedged setting not varied yet).
+    QString defaultKey() const;
     /// Removes the row with the keyboard focus or the current row, else the last.
     void removeRow();
     int rowCount() const;
