@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/bake/wedgemanifest.h>
 
+#include <core/export/frameimage.h>
+
 #include <core/bake/wedge.h>
 #include <core/io/jsonpath.h>
 
@@ -10,7 +12,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cmath>
 #include <set>
@@ -86,20 +87,7 @@ QByteArray wedgeManifestToJson(const WedgeManifest &m)
 
 sim::Status writeWedgeManifest(const WedgeManifest &manifest, const QString &path)
 {
-    const QByteArray bytes = wedgeManifestToJson(manifest);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return sim::Status::failure(path.toStdString()
-                                    + ": cannot write: " + file.errorString().toStdString());
-    if (file.write(bytes) != bytes.size()) {
-        const std::string why = file.errorString().toStdString();
-        file.cancelWriting();
-        return sim::Status::failure(path.toStdString() + ": write failed: " + why);
-    }
-    if (!file.commit())
-        return sim::Status::failure(path.toStdString()
-                                    + ": could not save: " + file.errorString().toStdString());
-    return sim::Status::success();
+    return writeFilesAtomically({path}, {wedgeManifestToJson(manifest)});
 }
 
 bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &error)

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/farm/farmrecord.h>
 
-#include <core/export/savefile.h>
+#include <core/export/frameimage.h>
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace plume {
 
@@ -155,13 +154,7 @@ sim::Status writeFarmRecord(const FarmRecord &record)
     const QString path = farmRecordPath(record.plan.output);
     if (!QDir().mkpath(QFileInfo(path).path()))
         return sim::Status::failure(path.toStdString() + ": cannot create its folder");
-    QSaveFile file(path);
-    const QByteArray json = farmRecordJson(record);
-    if (sim::Status st = writeSaveFile(file, json.constData(), json.size()); !st)
-        return sim::Status::failure(path.toStdString() + ": " + st.error);
-    if (!file.commit())
-        return sim::Status::failure(path.toStdString() + ": " + file.errorString().toStdString());
-    return sim::Status::success();
+    return writeFilesAtomically({path}, {farmRecordJson(record)});
 }
 
 sim::Status readFarmRecord(const QString &output, FarmRecord &record)
