@@ -68,12 +68,13 @@ bool parsePair(const QString &text, const sim::Param &pa, int &a, const sim::Par
 }
 
 std::optional<int> parseCommand(QCommandLineParser &parser, const QStringList &arguments,
-                                const QString &command, const QString &description)
+                                const QString &command, const QString &description,
+                                const CommandArgument &argument)
 {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     parser.addPositionalArgument(command, "The command.");
-    parser.addPositionalArgument("scene", "The scene file (.plume).");
+    parser.addPositionalArgument(argument.name, argument.help);
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet("help")) {
@@ -81,7 +82,7 @@ std::optional<int> parseCommand(QCommandLineParser &parser, const QStringList &a
         return kExitOk;
     }
     if (parser.positionalArguments().size() != 2)
-        return usageError(command + " takes exactly one scene file");
+        return usageError(command + " takes exactly one " + argument.what);
     return std::nullopt;
 }
 

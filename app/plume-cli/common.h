@@ -56,9 +56,20 @@ bool parseFrames(const QString &text, int &first, int &last);
 /// Parses "AxB" (e.g. 8x8 or 256x256) into two integers within their ranges.
 bool parsePair(const QString &text, const sim::Param &pa, int &a, const sim::Param &pb, int &b);
 
-/// Parses the options common to the scene commands; returns an exit code when done already.
+/// The one argument a command takes after its name: how --help names and describes it, and
+/// what the usage error calls it.
+struct CommandArgument
+{
+    QString name = "scene";
+    QString help = "The scene file (.plume).";
+    QString what = "scene file";
+};
+
+/// Parses a command's options (added to `parser` before) and its one argument; prints --help.
+/// Returns an exit code when done already (help printed, or a usage error).
 std::optional<int> parseCommand(QCommandLineParser &parser, const QStringList &arguments,
-                                const QString &command, const QString &description);
+                                const QString &command, const QString &description,
+                                const CommandArgument &argument = {});
 
 /// Reads a scene, printing warnings; prints the error and returns nullopt when it is refused.
 std::optional<Scene> loadScene(const QString &path, bool quiet);

@@ -266,29 +266,22 @@ int submit(const QStringList &arguments)
 {
     QCommandLineParser parser;
     const SubmitOptions o;
-    parser.setApplicationDescription(
-        "Bakes a scene, or every variation of a wedge manifest (plume-cli wedge), on a farm: "
-        "DIR/<variation>/ ends holding what plume-cli bake of that variation writes (with its "
-        "VDB cache), and DIR/.plume-farm/ the scripts, logs, task states and submission record. "
-        "Slurm: an array job simulates each variation (requeued and resumed before its time "
-        "limit), then, when the scenes ask for a flipbook or images, an array renders frame "
-        "chunks from the cache and a last array packs each variation's atlas (docs/farm.md). "
-        "Exit codes: 0 submitted (or written); 1 sbatch failed; 2 bad usage or input.");
-    parser.addHelpOption();
-    parser.addPositionalArgument("submit", "The command.");
-    parser.addPositionalArgument("input", "A scene (.plume) or a wedge manifest (.json).");
     parser.addOptions({o.output, o.engine, o.partition, o.time, o.cpus, o.frames, o.checkpoint,
                        o.grace, o.config, o.again, o.dryRun});
     QStringList args = arguments;
     args.removeAt(1); // "farm"
-    if (!parser.parse(args))
-        return usageError(parser.errorText());
-    if (parser.isSet("help")) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kExitOk;
-    }
-    if (parser.positionalArguments().size() != 2)
-        return usageError("farm submit takes exactly one scene or wedge manifest");
+    if (auto done = parseCommand(
+            parser, args, "farm submit",
+            "Bakes a scene, or every variation of a wedge manifest (plume-cli wedge), on a farm: "
+            "DIR/<variation>/ ends holding what plume-cli bake of that variation writes (with its "
+            "VDB cache), and DIR/.plume-farm/ the scripts, logs, task states and submission "
+            "record. "
+            "Slurm: an array job simulates each variation (requeued and resumed before its time "
+            "limit), then, when the scenes ask for a flipbook or images, an array renders frame "
+            "chunks from the cache and a last array packs each variation's atlas (docs/farm.md). "
+            "Exit codes: 0 submitted (or written); 1 sbatch failed; 2 bad usage or input.",
+            {"input", "A scene (.plume) or a wedge manifest (.json).", "scene or wedge manifest"}))
+        return *done;
     if (!parser.isSet(o.output))
         return usageError("farm submit needs an output folder: -o DIR");
     const QString engine = parser.value(o.engine);
@@ -330,24 +323,17 @@ int submit(const QStringList &arguments)
 int status(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "Reports a farm bake's progress from its folder: per variation the VDB frames written, "
-        "the resume record's last checkpoint, render chunks done, kept renders, the atlas, and "
-        "failed or stopped tasks with the last error line of their log. Exit codes: 0 every "
-        "variation done; 1 running or failed (the last line says which); 2 not a farm folder.");
-    parser.addHelpOption();
-    parser.addPositionalArgument("status", "The command.");
-    parser.addPositionalArgument("folder", "The output folder of plume-cli farm submit.");
     QStringList args = arguments;
-    args.removeAt(1);
-    if (!parser.parse(args))
-        return usageError(parser.errorText());
-    if (parser.isSet("help")) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kExitOk;
-    }
-    if (parser.positionalArguments().size() != 2)
-        return usageError("farm status takes exactly one folder");
+    args.removeAt(1); // "farm"
+    if (auto done = parseCommand(
+            parser, args, "farm status",
+            "Reports a farm bake's progress from its folder: per variation the VDB frames written, "
+            "the resume record's last checkpoint, render chunks done, kept renders, the atlas, and "
+            "failed or stopped tasks with the last error line of their log. Exit codes: 0 every "
+            "variation done; 1 running or failed (the last line says which); 2 not a farm "
+            "folder.",
+            {"folder", "The output folder of plume-cli farm submit.", "folder"}))
+        return *done;
     FarmStatus s;
     if (sim::Status st = readFarmStatus(parser.positionalArguments()[1], s); !st)
         return refused(st);
