@@ -354,11 +354,16 @@ sim::Status checkOceanMaps(const Scene &scene, const OceanBakeSettings &s)
     return sim::Status::success();
 }
 
-std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame)
+std::string frameNumber(int frame)
 {
     char number[16];
     std::snprintf(number, sizeof number, "%04d", frame);
-    return settings.fromCache / (settings.baseName + "." + number + ".vdb");
+    return number;
+}
+
+std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame)
+{
+    return settings.fromCache / (settings.baseName + "." + frameNumber(frame) + ".vdb");
 }
 
 bool vdbByDefault(const ExportPresets &presets, bool flowMap, bool mesh)

@@ -82,6 +82,9 @@ PlannedBake planBake(const Scene &scene, const BakeSettings &settings);
 /// flipbook or images are asked for or preset"; the export dialog opens with it too).
 bool vdbByDefault(const ExportPresets &presets, bool flowMap = false, bool mesh = false);
 
+/// "0042": the frame number in every per-frame file name.
+std::string frameNumber(int frame);
+
 /// <fromCache>/<baseName>.<frame:04d>.vdb: the cache file a bake from a cache reads.
 std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame);
 

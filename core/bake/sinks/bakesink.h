@@ -56,9 +56,6 @@ sim::Status appendWritten(std::vector<std::filesystem::path> &files, Write &&wri
     return sim::Status::success();
 }
 
-/// "0042": the frame number in every per-frame file name.
-std::string frameNumber(int frame);
-
 /// <dir>/<baseName>.<frame:04d><extension>: the VDB files and meshes.
 std::filesystem::path framePath(const BakeSettings &settings, int frame,
                                 const char *extension = ".vdb");
