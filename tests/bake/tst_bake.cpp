@@ -14,6 +14,7 @@
 #include <core/bake/bakerecord.h>
 #include <core/io/scenereader.h>
 #include <core/scene/rasterize.h>
+#include <tests/common/examplescene.h>
 
 #include <QDir>
 #include <QFile>
@@ -27,16 +28,7 @@ using namespace plume;
 
 namespace {
 
-Scene loadExample(const char *name, int resolution, int frames)
-{
-    SceneReadResult r = readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name
-                                      + ".plume");
-    if (!r.ok)
-        qFatal("%s", r.error.c_str());
-    r.scene.domain.resolution = resolution;
-    r.scene.simulation.frameEnd = r.scene.simulation.frameStart + frames - 1;
-    return r.scene;
-}
+using test::loadExample;
 
 QByteArray readAll(const std::filesystem::path &p)
 {

@@ -15,6 +15,7 @@
 #include <core/io/scenewriter.h>
 #include <core/render/colormap.h>
 #include <core/scene/rasterize.h>
+#include <tests/common/examplescene.h>
 
 #include <tests/common/filesizelimit.h>
 
@@ -31,16 +32,7 @@ using namespace plume;
 
 namespace {
 
-Scene loadExample(const char *name, int resolution, int frames)
-{
-    SceneReadResult r = readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name
-                                      + ".plume");
-    if (!r.ok)
-        qFatal("%s", r.error.c_str());
-    r.scene.domain.resolution = resolution;
-    r.scene.simulation.frameEnd = r.scene.simulation.frameStart + frames - 1;
-    return r.scene;
-}
+using test::loadExample;
 
 QByteArray readAll(const QString &p)
 {

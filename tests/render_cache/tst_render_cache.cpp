@@ -12,6 +12,7 @@
 #include <core/io/scenereader.h>
 #include <core/scene/rasterize.h>
 #include <core/sim/run/simulation.h>
+#include <tests/common/examplescene.h>
 
 #include <QDir>
 #include <QDirIterator>
@@ -26,16 +27,7 @@ using namespace plume;
 
 namespace {
 
-Scene loadExample(const char *name, int resolution, int frames)
-{
-    SceneReadResult r = readSceneFile(QString(PLUME_SOURCE_DIR "/resources/scenes/") + name
-                                      + ".plume");
-    if (!r.ok)
-        qFatal("%s", r.error.c_str());
-    r.scene.domain.resolution = resolution;
-    r.scene.simulation.frameEnd = r.scene.simulation.frameStart + frames - 1;
-    return r.scene;
-}
+using test::loadExample;
 
 /// Random fields with every case the files treat apart: zeros, values at and just above the
 /// threshold, negatives, -0, denormals, large values (half range), dye on thin density.
