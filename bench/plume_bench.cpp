@@ -17,6 +17,8 @@
 //   plume-bench --render [--resolution 128] [--frames 60] [--repeats 6]   (renderbench.h)
 //   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
 //               (adaptivebench.h)
+//   plume-bench --composite [--resolution 128] [--frames 64] [--every 8] [--repeats 3]
+//               (the sparse scheme's pressure solve against the dense one: compositebench.h)
 //   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
 //               (the step cost of each upres factor against the base step: upresbench.h)
 //
@@ -37,6 +39,7 @@
 // checkpoints every 10 frames (docs/checkpoints.md).
 #include "adaptivebench.h"
 #include "checkpointbench.h"
+#include "compositebench.h"
 #include "meshbench.h"
 #include "referencebench.h"
 #include "renderbench.h"
@@ -232,6 +235,8 @@ int main(int argc, char **argv)
     bool streamlines = false;
     bool render = false;
     bool adaptive = false;
+    bool composite = false;
+    int every = 8;
     int upres = 0;
     double fill = 0.15;
     double perturb = 0.0;
@@ -272,6 +277,10 @@ int main(int argc, char **argv)
             upres = std::max(2, std::stoi(next("--upres")));
         else if (!std::strcmp(argv[a], "--adaptive"))
             adaptive = true;
+        else if (!std::strcmp(argv[a], "--composite"))
+            composite = true;
+        else if (!std::strcmp(argv[a], "--every"))
+            every = std::max(1, std::stoi(next("--every")));
         else if (!std::strcmp(argv[a], "--fill"))
             fill = std::stod(next("--fill"));
         else if (!std::strcmp(argv[a], "--perturb"))
@@ -304,11 +313,15 @@ int main(int argc, char **argv)
                                  "[--repeats N]\n"
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
                                  "[--fill F] [--perturb EPS]\n"
+                                 "       plume-bench --composite [--resolution N] [--frames N] "
+                                 "[--every N] [--repeats N]\n"
                                  "       plume-bench --upres MAXFACTOR [--scene FILE] "
                                  "[--resolution N] [--warmup N] [--frames N]\n");
             return 2;
         }
     }
+    if (composite)
+        return plume::bench::runCompositeBench(resolution, frames, every, repeats);
     if (adaptive)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb);
     if (upres > 0)

@@ -5,6 +5,7 @@
 #include <core/sim/ops/pressure.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -13,9 +14,17 @@ namespace plume::sim {
 
 namespace {
 
-constexpr float kOmega = 2.f / 3.f;           // damped Jacobi
-constexpr int kSweeps = 2;                    // before and after the coarse correction
-const float kTransfer = 1.f / std::sqrt(2.f); // P^T A P equals the coarser operator
+constexpr float kOmega = 2.f / 3.f; // damped Jacobi (the bottom's fallback)
+// Red-black Gauss-Seidel: exact inside a level; damped on cells whose sides meet another level,
+// where cells of one colour can be coupled.
+constexpr float kOmegaInterface = 2.f / 3.f;
+constexpr int kEven = 0; // the colours: parity of the cell's coordinates on its level
+constexpr int kOdd = 1;
+// Piecewise-constant transfers: P = injection and R = P^T make P^T A P twice the coarser
+// operator, which over-corrects by 2 where the Galerkin scaling 1 / sqrt(2) would be exact;
+// piecewise-constant coarse corrections are too smooth, and the over-correction (Braess 1986)
+// halves the iterations (tests/sim_composite prints them).
+constexpr float kTransfer = 1.f;
 
 /// What lies across one side of a cell of the composite grid, and which stored faces carry it.
 struct Side
@@ -195,6 +204,7 @@ struct CompositePressure::Impl
         CompositeGrid g;
         CompositeFaces shape; ///< face numbering only (no values) for sideOf
         std::vector<float> diag, x, b, r;
+        std::vector<std::uint8_t> paint; ///< per cell: colour, and whether it meets another level
     };
     std::vector<Level> levels;
     bool ready = false;
@@ -210,47 +220,134 @@ struct CompositePressure::Impl
 
     const CompositeGrid &g0() const { return levels[0].g; }
 
-    // y = A x on level k.
-    void apply(int k, const float *x, float *y) const
+    // The terms of A x at cell c from a side whose neighbour tile is at another level, less
+    // the diagonal's share (which diag x holds already).
+    static float interfaceTerm(const CompositeGrid &g, const Side &sd, float scale,
+                               const std::uint8_t *solid, const float *x, float xc)
+    {
+        float mean;
+        if (sd.kind == Side::ToCoarser) {
+            if (solid[sd.other])
+                return 0.f;
+            const int m = fluidMean(sd, solid, x, mean);
+            // (W / m) (mean - x_C) without (W / m^2) x_c (x_c is in the mean).
+            const float w = weightOf(sd, g.dims, scale, m) / float(m);
+            return w * (mean - x[sd.other]) - w / float(m) * xc;
+        }
+        if (sd.kind == Side::ToFiner) {
+            const int m = fluidMean(sd, solid, x, mean);
+            return m ? -weightOf(sd, g.dims, scale, m) * mean : 0.f;
+        }
+        return 0.f;
+    }
+
+    // y = A x on level k. x must be 0 on solid cells (every vector of the solve is), so that
+    // inside a tile and towards neighbours of its level A x = diag x - W (sum of the
+    // neighbours), over a block of the tile's cells with one layer around it; sides towards
+    // another level add their terms cell by cell.
+    void apply(int k, const float *x, float *y, int colour = -1) const
     {
         const Level &L = levels[std::size_t(k)];
         const CompositeGrid &g = L.g;
         const std::uint8_t *solid = g.solid.data();
-        forCells(g, [&](std::size_t t, Int3 local, std::uint32_t c) {
-            if (solid[c]) {
-                y[c] = 0.f;
-                return;
+        const bool d3 = g.dims == 3;
+        forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
+            const std::size_t t = std::size_t(tj);
+            const int e = g.edge(t);
+            const int ez = d3 ? e : 1;
+            const int bw = e + 2, bz = d3 ? e + 2 : 1;
+            float block[10 * 10 * 10];
+            std::fill(block, block + bw * bw * bz, 0.f);
+            auto at = [&](int i, int j, int kk) -> float & {
+                return block[(i + 1) + bw * ((j + 1) + bw * (d3 ? kk + 1 : 0))];
+            };
+            const std::uint32_t c0 = g.first[t];
+            const Int3 tc = g.tileOf(t);
+            const int origin = (tc.x + tc.y + tc.z) * e; // parity of the tile's first cell
+            for (int kk = 0; kk < ez; ++kk)
+                for (int j = 0; j < e; ++j)
+                    for (int i = 0; i < e; ++i)
+                        at(i, j, kk) = x[c0 + std::uint32_t(i + e * (j + e * kk))];
+            unsigned interfaces = 0;
+            for (int side = 0; side < 2 * g.dims; ++side) {
+                const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
+                if (nt < 0)
+                    continue; // a wall or an open side: 0 outside
+                if (g.level[std::size_t(nt)] != g.level[t]) {
+                    interfaces |= 1u << side;
+                    continue;
+                }
+                const int a = side / 2, high = side & 1;
+                const std::uint32_t n0 = g.first[std::size_t(nt)];
+                const int layer = high ? 0 : e - 1; // the neighbour's cells next to this tile
+                const int into = high ? e : -1;
+                for (int v = 0; v < (a == 2 ? e : ez); ++v)
+                    for (int u = 0; u < e; ++u) {
+                        Int3 src, dst;
+                        src[a] = layer;
+                        dst[a] = into;
+                        const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
+                        src[ua] = dst[ua] = u;
+                        src[va] = dst[va] = v;
+                        if (!d3)
+                            src.z = dst.z = 0;
+                        at(dst.x, dst.y,
+                           dst.z) = x[n0 + std::uint32_t(src.x + e * (src.y + e * src.z))];
+                    }
             }
-            const float scale = float(g.scale(t));
-            float sum = 0.f;
-            for (int a = 0; a < g.dims; ++a)
-                for (int side = 0; side < 2; ++side) {
-                    const Side sd = sideOf(g, L.shape, t, local, a, side);
-                    switch (sd.kind) {
-                    case Side::Same:
-                        if (!solid[sd.other])
-                            sum += weightOf(sd, g.dims, scale, 0) * (x[c] - x[sd.other]);
-                        break;
-                    case Side::Open: sum += weightOf(sd, g.dims, scale, 0) * x[c]; break;
-                    case Side::ToCoarser: {
-                        if (solid[sd.other])
-                            break;
-                        float mean;
-                        const int m = fluidMean(sd, solid, x, mean);
-                        sum += weightOf(sd, g.dims, scale, m) / float(m) * (mean - x[sd.other]);
-                        break;
+            const float w = d3 ? float(g.scale(t)) : 1.f;
+            const float *diag = L.diag.data();
+            for (int kk = 0; kk < ez; ++kk)
+                for (int j = 0; j < e; ++j) {
+                    const std::uint32_t row = c0 + std::uint32_t(e * (j + e * kk));
+                    const float *xc = &at(0, j, kk), *ym = &at(0, j - 1, kk),
+                                *yp = &at(0, j + 1, kk);
+                    const float *zm = d3 ? &at(0, j, kk - 1) : nullptr;
+                    const float *zp = d3 ? &at(0, j, kk + 1) : nullptr;
+                    float *yr = y + row;
+                    const float *dr = diag + row;
+                    const std::uint8_t *sr = solid + row;
+                    if (colour < 0) {
+                        for (int i = 0; i < e; ++i) {
+                            float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
+                            if (d3)
+                                sum += zm[i] + zp[i];
+                            const float v = dr[i] * xc[i] - w * sum;
+                            yr[i] = sr[i] ? 0.f : v;
+                        }
+                        continue;
                     }
-                    case Side::ToFiner: {
-                        float mean;
-                        const int m = fluidMean(sd, solid, x, mean);
-                        if (m)
-                            sum += weightOf(sd, g.dims, scale, m) * (x[c] - mean);
-                        break;
-                    }
-                    case Side::Wall: break;
+                    for (int i = ((origin + j + kk) & 1) ^ colour; i < e; i += 2) {
+                        float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
+                        if (d3)
+                            sum += zm[i] + zp[i];
+                        const float v = dr[i] * xc[i] - w * sum;
+                        yr[i] = sr[i] ? 0.f : v;
                     }
                 }
-            y[c] = sum;
+            if (!interfaces)
+                return;
+            const float scale = float(g.scale(t));
+            for (int side = 0; side < 2 * g.dims; ++side) {
+                if (!(interfaces & (1u << side)))
+                    continue;
+                const int a = side / 2, high = side & 1;
+                const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
+                for (int v = 0; v < (a == 2 ? e : ez); ++v)
+                    for (int u = 0; u < e; ++u) {
+                        Int3 l;
+                        l[a] = high ? e - 1 : 0;
+                        l[ua] = u;
+                        l[va] = v;
+                        if (!d3)
+                            l.z = 0;
+                        const std::uint32_t c = std::uint32_t(g.cell(t, l));
+                        if (solid[c] || (colour >= 0 && ((origin + l.x + l.y + l.z) & 1) != colour))
+                            continue;
+                        const Side sd = sideOf(g, L.shape, t, l, a, high);
+                        y[c] += interfaceTerm(g, sd, scale, solid, x, x[c]);
+                    }
+            }
         });
     }
 
@@ -313,6 +410,49 @@ struct CompositePressure::Impl
         });
     }
 
+    // One red-black Gauss-Seidel half sweep: the cells of `colour` take
+    // x += omega (b - A x) / diag, all from the same x (so that the result does not depend on
+    // the order of the tiles). Inside a level the cells of one colour are not coupled and
+    // omega = 1 (exact Gauss-Seidel); cells on a side towards another level can be, and are
+    // damped. Each half sweep is self-adjoint in the A inner product, so running them in
+    // reverse order after the coarse correction keeps the V-cycle symmetric. From zero,
+    // A x = 0.
+    void colourPass(int k, const float *b, float *x, float *r, int colour, bool fromZero) const
+    {
+        const Level &L = levels[std::size_t(k)];
+        if (!fromZero)
+            apply(k, x, r, colour);
+        const float *diag = L.diag.data();
+        const std::uint8_t *paint = L.paint.data();
+        forEachIndex(std::int64_t(L.g.cellCount()), [&](std::int64_t c) {
+            if ((paint[c] & 1) != colour || !(diag[c] > 0.f))
+                return;
+            const float omega = paint[c] & 2 ? kOmegaInterface : 1.f;
+            x[c] += omega * ((fromZero ? b[c] : b[c] - r[c]) / diag[c]);
+        });
+    }
+
+    // Per cell: bit 0 its colour, bit 1 whether a side of it meets another level.
+    void computePaint(Level &L)
+    {
+        const CompositeGrid &g = L.g;
+        L.paint.assign(g.cellCount(), 0);
+        forCells(g, [&](std::size_t t, Int3 local, std::uint32_t c) {
+            const Int3 tc = g.tileOf(t);
+            const int e = g.edge(t);
+            std::uint8_t p = std::uint8_t(((tc.x + tc.y + tc.z) * e + local.x + local.y + local.z)
+                                          & 1);
+            for (int a = 0; a < g.dims; ++a)
+                for (int side = 0; side < 2; ++side) {
+                    const bool edgeCell = side ? local[a] == e - 1 : local[a] == 0;
+                    const std::int32_t nt = g.neighbours[t * 6 + std::size_t(2 * a + side)];
+                    if (edgeCell && nt >= 0 && g.level[std::size_t(nt)] != g.level[t])
+                        p |= 2;
+                }
+            L.paint[c] = p;
+        });
+    }
+
     // Level k+1's b from level k's residual r, or level k's x plus level k+1's correction.
     template<bool kRestrict>
     void transfer(int k, float *fine, float *coarse) const
@@ -366,9 +506,10 @@ struct CompositePressure::Impl
             return;
         }
         float *r = L.r.data();
-        jacobi(k, b, x, r, true);
-        for (int n = 1; n < kSweeps; ++n)
-            jacobi(k, b, x, r, false);
+        const std::size_t count = L.g.cellCount();
+        std::fill(x, x + count, 0.f);
+        colourPass(k, b, x, r, kEven, true);
+        colourPass(k, b, x, r, kOdd, false);
         apply(k, x, r);
         const std::size_t cells = L.g.cellCount();
         forEachIndex(std::int64_t(cells), [&](std::int64_t c) { r[c] = b[c] - r[c]; });
@@ -376,8 +517,8 @@ struct CompositePressure::Impl
         transfer<true>(k, r, C.b.data());
         vcycle(k + 1, C.b.data(), C.x.data());
         transfer<false>(k, x, C.x.data());
-        for (int n = 0; n < kSweeps; ++n)
-            jacobi(k, b, x, r, false);
+        colourPass(k, b, x, r, kOdd, false);
+        colourPass(k, b, x, r, kEven, false);
     }
 
     // The dense tile grid (every tile one cell): PressureSolver's V-cycle, or Jacobi where it
@@ -389,7 +530,7 @@ struct CompositePressure::Impl
         if (!bottomUsable) {
             std::vector<float> r(n);
             jacobi(int(levels.size()) - 1, b, x, r.data(), true);
-            for (int s2 = 1; s2 < 2 * kSweeps; ++s2)
+            for (int s2 = 1; s2 < 4; ++s2)
                 jacobi(int(levels.size()) - 1, b, x, r.data(), false);
             return;
         }
@@ -554,6 +695,7 @@ void CompositePressure::setup(const Domain &domain, const std::vector<std::uint8
         for (auto &v : L.shape.value)
             v = {}; // only the numbering is needed
         d->computeDiagonal(L);
+        d->computePaint(L);
         const std::size_t n = L.g.cellCount();
         if (d->levels.size() > 1) {
             L.x.assign(n, 0.f);
