@@ -55,8 +55,10 @@ int runCompositeBench(int resolution, int frames, int every, int repeats)
     const auto *smoke = dynamic_cast<const sim::SmokeSolver *>(&sim.solver());
     const sim::Domain domain = sim.solver().domain();
     if (!smoke || !sim::CompositeGrid::fits(domain)) {
-        std::fprintf(stderr, "plume-bench: the plume at %d^3 is not a smoke scene in whole "
-                             "tiles\n", resolution);
+        std::fprintf(stderr,
+                     "plume-bench: the plume at %d^3 is not a smoke scene in whole "
+                     "tiles\n",
+                     resolution);
         return 1;
     }
     const sim::SimParams params = sim.solver().params();
@@ -89,8 +91,9 @@ int runCompositeBench(int resolution, int frames, int every, int repeats)
                     const float t = 0.5f * (temp(i, j, k) + temp(i, j - 1, k))
                                     - params.ambientTemperature;
                     const float d = 0.5f * (dens(i, j, k) + dens(i, j - 1, k));
-                    kicked.v(i, j, k) += dt * (params.buoyancyTemperature * t
-                                               - params.buoyancyDensity * d);
+                    kicked.v(i, j,
+                             k) += dt
+                                   * (params.buoyancyTemperature * t - params.buoyancyDensity * d);
                 }
         std::size_t smoky = 0;
         for (std::size_t c = 0; c < dens.count(); ++c)
@@ -138,11 +141,12 @@ int runCompositeBench(int resolution, int frames, int every, int repeats)
                         }
         }
         const double dm = median(denseMs), cm = median(compositeMs);
-        std::printf("| %d | %.1f %% | %.1f %% | %.1f %% | %d | %d | %.1f | %.1f | %.2f | %.3f %% |\n",
-                    f, 100.0 * double(smoky) / double(domain.cellCount()), 100.0 * active.share(),
-                    100.0 * double(composite.grid().cellCount()) / double(domain.cellCount()),
-                    rd.iterations, rc.iterations, dm, cm, cm / dm,
-                    norm > 0 ? 100.0 * std::sqrt(diff / norm) : 0.0);
+        std::printf(
+            "| %d | %.1f %% | %.1f %% | %.1f %% | %d | %d | %.1f | %.1f | %.2f | %.3f %% |\n", f,
+            100.0 * double(smoky) / double(domain.cellCount()), 100.0 * active.share(),
+            100.0 * double(composite.grid().cellCount()) / double(domain.cellCount()),
+            rd.iterations, rc.iterations, dm, cm, cm / dm,
+            norm > 0 ? 100.0 * std::sqrt(diff / norm) : 0.0);
         std::fflush(stdout);
     }
     return 0;

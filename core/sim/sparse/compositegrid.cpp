@@ -11,7 +11,7 @@ namespace {
 
 // Whether the fine cells of `box` make one solid coarse cell: at least half of them solid, or
 // one whole slice across an axis (a plate one cell thin).
-bool coarseSolid(const FlagGrid &solids, Int3 lo, Int3 size, int dims)
+bool coarseSolid(const FlagGrid &solids, Int3 lo, Int3 size, int dims, bool allSolid)
 {
     if (size.x == 1 && size.y == 1 && size.z == 1)
         return solids.isSolid(lo.x, lo.y, lo.z);
@@ -26,6 +26,8 @@ bool coarseSolid(const FlagGrid &solids, Int3 lo, Int3 size, int dims)
                     ++slice[1][std::size_t(j)];
                     ++slice[2][std::size_t(k)];
                 }
+    if (allSolid)
+        return count == int(size.volume());
     if (2 * count >= int(size.volume()))
         return true;
     for (int a = 0; a < dims; ++a) {
@@ -53,7 +55,7 @@ Int3 CompositeGrid::tileOf(std::size_t t) const
 }
 
 void CompositeGrid::build(const Domain &d, const std::vector<std::uint8_t> &levels,
-                          const FlagGrid &solids)
+                          const FlagGrid &solids, SolidRule rule)
 {
     domain = d;
     dims = d.dimensions();
@@ -96,7 +98,10 @@ void CompositeGrid::build(const Domain &d, const std::vector<std::uint8_t> &leve
                 for (int i = 0; i < e.x; ++i) {
                     const Int3 lo{c.x * kTile + i * s, c.y * kTile + j * s,
                                   dims == 3 ? c.z * kTile + k * s : 0};
-                    solid[cell(t, {i, j, k})] = coarseSolid(solids, lo, size, dims) ? 1 : 0;
+                    solid[cell(t, {i, j, k})] = coarseSolid(solids, lo, size, dims,
+                                                            rule == SolidRule::AllSolid)
+                                                    ? 1
+                                                    : 0;
                 }
     });
 }
@@ -173,7 +178,7 @@ Int3 CompositeFaces::faceExtent(const CompositeGrid &g, std::size_t t, int axis)
     return n;
 }
 
-void CompositeFaces::shape(const CompositeGrid &g)
+void CompositeFaces::shape(const CompositeGrid &g, bool values)
 {
     for (int a = 0; a < 3; ++a) {
         faceFirst[std::size_t(a)].clear();
@@ -184,7 +189,8 @@ void CompositeFaces::shape(const CompositeGrid &g)
         f.assign(g.tileCount() + 1, 0);
         for (std::size_t t = 0; t < g.tileCount(); ++t)
             f[t + 1] = f[t] + std::uint32_t(faceExtent(g, t, a).volume());
-        value[std::size_t(a)].assign(f.back(), 0.f);
+        if (values)
+            value[std::size_t(a)].assign(f.back(), 0.f);
     }
 }
 

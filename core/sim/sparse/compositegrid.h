@@ -44,9 +44,15 @@ struct CompositeGrid
     /// 2D): the sparse scheme's condition.
     static bool fits(const Domain &domain);
 
+    /// When a coarse cell is solid: Majority (the comment above: the far field's walls), or
+    /// AllSolid (only when every fine cell is: the multigrid hierarchy's coarse levels, so that
+    /// every fluid cell gets a coarse correction, as in McAdams, Sifakis and Teran 2010).
+    enum class SolidRule { Majority, AllSolid };
+
     /// Builds the layout for per-tile levels (each < kLevels, 2:1 between face neighbours)
     /// and the fine cells' solids (empty: no solids). Inputs must be valid (fits(domain)).
-    void build(const Domain &d, const std::vector<std::uint8_t> &levels, const FlagGrid &solids);
+    void build(const Domain &d, const std::vector<std::uint8_t> &levels, const FlagGrid &solids,
+               SolidRule rule = SolidRule::Majority);
 
     std::size_t tileCount() const { return level.size(); }
     std::size_t cellCount() const { return first.empty() ? 0 : first.back(); }
@@ -94,7 +100,8 @@ struct CompositeFaces
     std::array<std::vector<std::uint32_t>, 3> faceFirst;
     std::array<std::vector<float>, 3> value;
 
-    void shape(const CompositeGrid &g);
+    /// Numbers the faces of `g`, and with `values` makes room for them (zero).
+    void shape(const CompositeGrid &g, bool values = true);
     /// The face layers of tile t along `axis` (edge, or edge + 1 on the domain's high side).
     static Int3 faceExtent(const CompositeGrid &g, std::size_t t, int axis);
     std::size_t face(const CompositeGrid &g, std::size_t t, int axis, Int3 local) const

@@ -47,7 +47,7 @@ inline void across(int axis, int &b, int &c)
 
 // Side `side` (0 low, 1 high) of cell `local` of tile t along `axis`.
 Side sideOf(const CompositeGrid &g, const CompositeFaces &f, std::size_t t, Int3 local, int axis,
-            int side)
+            int side, bool withFaces = true)
 {
     Side s;
     const int e = g.edge(t);
@@ -57,7 +57,9 @@ Side sideOf(const CompositeGrid &g, const CompositeFaces &f, std::size_t t, Int3
     across(axis, b, c);
     const bool planar = g.dims == 2;
     const int transverse = planar ? 2 : 4;
-    auto faceOf = [&](std::size_t tile, Int3 l) { return std::uint32_t(f.face(g, tile, axis, l)); };
+    auto faceOf = [&](std::size_t tile, Int3 l) {
+        return withFaces ? std::uint32_t(f.face(g, tile, axis, l)) : 0u;
+    };
 
     // Inside the tile.
     if (side == 0 ? local[axis] > 0 : local[axis] + 1 < e) {
@@ -148,6 +150,15 @@ inline int fluidMean(const Side &s, const std::uint8_t *solid, const float *v, f
             sum += v[s.group[q]];
         }
     mean = m ? sum / float(m) : 0.f;
+    return m;
+}
+
+// The fluid cells of a group.
+inline int fluidCount(const Side &s, const std::uint8_t *solid)
+{
+    int m = 0;
+    for (int q = 0; q < s.groupCount; ++q)
+        m += solid[s.group[q]] ? 0 : 1;
     return m;
 }
 
@@ -344,7 +355,7 @@ struct CompositePressure::Impl
                         const std::uint32_t c = std::uint32_t(g.cell(t, l));
                         if (solid[c] || (colour >= 0 && ((origin + l.x + l.y + l.z) & 1) != colour))
                             continue;
-                        const Side sd = sideOf(g, L.shape, t, l, a, high);
+                        const Side sd = sideOf(g, L.shape, t, l, a, high, false);
                         y[c] += interfaceTerm(g, sd, scale, solid, x, x[c]);
                     }
             }
@@ -363,8 +374,7 @@ struct CompositePressure::Impl
             float sum = 0.f;
             for (int a = 0; a < g.dims; ++a)
                 for (int side = 0; side < 2; ++side) {
-                    const Side sd = sideOf(g, L.shape, t, local, a, side);
-                    float mean;
+                    const Side sd = sideOf(g, L.shape, t, local, a, side, false);
                     switch (sd.kind) {
                     case Side::Same:
                         if (!solid[sd.other])
@@ -374,12 +384,12 @@ struct CompositePressure::Impl
                     case Side::ToCoarser: {
                         if (solid[sd.other])
                             break;
-                        const int m = fluidMean(sd, solid, L.diag.data(), mean);
+                        const int m = fluidCount(sd, solid);
                         sum += weightOf(sd, g.dims, scale, m) / float(m * m);
                         break;
                     }
                     case Side::ToFiner: {
-                        const int m = fluidMean(sd, solid, L.diag.data(), mean);
+                        const int m = fluidCount(sd, solid);
                         if (m)
                             sum += weightOf(sd, g.dims, scale, m);
                         break;
@@ -595,12 +605,23 @@ void CompositePressure::Impl::findPockets()
         for (int k = 0; k < e.z; ++k)
             for (int j = 0; j < e.y; ++j)
                 for (int i = 0; i < e.x; ++i) {
-                    const std::uint32_t c = std::uint32_t(g.cell(t, {i, j, k}));
+                    const Int3 l{i, j, k};
+                    const std::uint32_t c = std::uint32_t(g.cell(t, l));
                     if (g.solid[c])
                         continue;
-                    for (int a = 0; a < g.dims; ++a)
+                    for (int a = 0; a < g.dims; ++a) {
+                        // Inside the tile, the high neighbour (the low one joins from there).
+                        if (l[a] + 1 < e[a]) {
+                            Int3 m = l;
+                            ++m[a];
+                            const std::uint32_t o = std::uint32_t(g.cell(t, m));
+                            if (!g.solid[o])
+                                join(c, o);
+                        }
                         for (int side = 0; side < 2; ++side) {
-                            const Side sd = sideOf(g, shape, t, {i, j, k}, a, side);
+                            if (side ? l[a] + 1 < e[a] : l[a] > 0)
+                                continue;
+                            const Side sd = sideOf(g, shape, t, l, a, side, false);
                             if (sd.kind == Side::Open)
                                 open[c] = 1;
                             else if (sd.kind == Side::Same || sd.kind == Side::ToCoarser) {
@@ -613,6 +634,7 @@ void CompositePressure::Impl::findPockets()
                                         && (sd.kind == Side::ToFiner || !g.solid[sd.other]))
                                         join(c, sd.group[q]);
                         }
+                    }
                 }
     }
     std::vector<std::uint8_t> rootOpen(n, 0);
@@ -690,10 +712,10 @@ void CompositePressure::setup(const Domain &domain, const std::vector<std::uint8
     std::vector<std::uint8_t> current = levels;
     for (;;) {
         Impl::Level &L = d->levels.emplace_back();
-        L.g.build(domain, current, solids);
-        L.shape.shape(L.g);
-        for (auto &v : L.shape.value)
-            v = {}; // only the numbering is needed
+        L.g.build(domain, current, solids,
+                  d->levels.size() == 1 ? CompositeGrid::SolidRule::Majority
+                                        : CompositeGrid::SolidRule::AllSolid);
+        L.shape.shape(L.g, false); // only the numbering: sideOf's face indices
         d->computeDiagonal(L);
         d->computePaint(L);
         const std::size_t n = L.g.cellCount();
