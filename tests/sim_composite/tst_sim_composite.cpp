@@ -137,6 +137,7 @@ private slots:
     void facesKeepFluxes();
     void allActiveIsTheDenseSolve_data();
     void allActiveIsTheDenseSolve();
+    void expansionAsTheDenseSolve();
     void operatorIsSymmetricPositive_data();
     void operatorIsSymmetricPositive();
     void compositeIsDivergenceFree_data();
@@ -297,6 +298,77 @@ void TestSimComposite::allActiveIsTheDenseSolve()
                              double(std::fabs(dense.component(a)[n] - composite.component(a)[n])));
     // Both solves stop at a relative residual of 1e-6 of an O(1) field.
     QVERIFY2(worst < 2e-4, qPrintable(QString("max velocity difference %1").arg(worst)));
+}
+
+// A divergence target (burning gas expanding) is met as in the dense solve: with every tile
+// active, the same velocity; with part of them, every composite cell's divergence is its target.
+void TestSimComposite::expansionAsTheDenseSolve()
+{
+    const Domain d = makeDomain({32, 32, 32}, openTop());
+    const FlagGrid none(d.cells);
+    ScalarGrid target(d.cells, kCellCentre, 0.f);
+    for (int k = 12; k < 20; ++k)
+        for (int j = 6; j < 14; ++j)
+            for (int i = 12; i < 20; ++i)
+                target(i, j, k) = 5.f;
+    const float dt = 0.02f;
+    MacGrid dense = randomVelocity(d, none, 4);
+    CompositePressure all;
+    all.setup(d, std::vector<std::uint8_t>(64, 0), none);
+    CompositeFaces faces;
+    faces.fromMac(all.grid(), dense);
+    std::vector<float> cellTarget(target.count());
+    for (std::size_t t = 0; t < all.grid().tileCount(); ++t) { // the composite numbering
+        const Int3 o{all.grid().tileOf(t).x * 8, all.grid().tileOf(t).y * 8,
+                     all.grid().tileOf(t).z * 8};
+        for (int k = 0; k < 8; ++k)
+            for (int j = 0; j < 8; ++j)
+                for (int i = 0; i < 8; ++i)
+                    cellTarget[all.grid().cell(t, {i, j, k})] = target(o.x + i, o.y + j, o.z + k);
+    }
+    PressureSolver ps;
+    ps.setup(d, none);
+    ScalarGrid p;
+    Workspace work;
+    QVERIFY(ps.project(dense, p, dt, tight(), work, &target).converged);
+    std::vector<float> pressure;
+    QVERIFY(all.project(faces, pressure, dt, tight(), &cellTarget).converged);
+    MacGrid composite;
+    faces.toMac(all.grid(), composite);
+    double worst = 0.0;
+    for (int a = 0; a < 3; ++a)
+        for (std::size_t n = 0; n < dense.component(a).count(); ++n)
+            worst = std::max(worst,
+                             double(std::fabs(dense.component(a)[n] - composite.component(a)[n])));
+    QVERIFY2(worst < 2e-4, qPrintable(QString("max velocity difference %1").arg(worst)));
+
+    // Part of the tiles: D(u) / h equals the target on every cell (the flux over h).
+    CompositePressure part;
+    const auto levels = CompositeGrid::levelsAround(d, tilesWhere(d, [](Int3 t) {
+                                                        return t.x >= 1 && t.x <= 2 && t.z >= 1
+                                                               && t.z <= 2 && t.y <= 1;
+                                                    }));
+    part.setup(d, levels, none);
+    faces.fromMac(part.grid(), randomVelocity(d, none, 4));
+    std::vector<float> partTarget(part.grid().cellCount(), 0.f);
+    for (std::size_t t = 0; t < part.grid().tileCount(); ++t) {
+        if (part.grid().level[t] != 0)
+            continue;
+        const Int3 o{part.grid().tileOf(t).x * 8, part.grid().tileOf(t).y * 8,
+                     part.grid().tileOf(t).z * 8};
+        for (int k = 0; k < 8; ++k)
+            for (int j = 0; j < 8; ++j)
+                for (int i = 0; i < 8; ++i)
+                    partTarget[part.grid().cell(t, {i, j, k})] = target(o.x + i, o.y + j, o.z + k);
+    }
+    pressure.clear();
+    QVERIFY(part.project(faces, pressure, dt, tight(), &partTarget).converged);
+    std::vector<float> b;
+    part.divergence(faces, b);
+    double off = 0.0;
+    for (std::size_t c = 0; c < b.size(); ++c) // b = -D(u): D(u) / h should be the target
+        off = std::max(off, double(std::fabs(-b[c] / d.cellSize - partTarget[c])));
+    QVERIFY2(off < 1e-3 * 5.f / d.cellSize, qPrintable(QString("max |div - target| %1").arg(off)));
 }
 
 void TestSimComposite::operatorIsSymmetricPositive_data()

@@ -908,7 +908,8 @@ struct CompositePressure::Impl::Cg
 };
 
 SolveResult CompositePressure::project(CompositeFaces &faces, std::vector<float> &pressure,
-                                       float dt, const PressureSettings &settings)
+                                       float dt, const PressureSettings &settings,
+                                       const std::vector<float> *divergence)
 {
     SolveResult result;
     if (!d->ready || !(dt > 0.f) || !std::isfinite(dt)) {
@@ -930,8 +931,19 @@ SolveResult CompositePressure::project(CompositeFaces &faces, std::vector<float>
     if (pressure.size() != n)
         pressure.assign(n, 0.f);
 
+    if (divergence && divergence->size() != n) {
+        result.residual = std::numeric_limits<double>::infinity();
+        return result;
+    }
     std::vector<float> b;
-    divergence(faces, b);
+    this->divergence(faces, b);
+    if (divergence) // D(u) / h = target over a cell of S^d fine cells
+        for (std::size_t t = 0; t < g.tileCount(); ++t) {
+            const float volume = float(std::pow(double(g.scale(t)), double(g.dims)));
+            for (std::uint32_t c = g.first[t]; c < g.first[t + 1]; ++c)
+                if (!g.solid[c])
+                    b[c] += (*divergence)[c] * h * volume;
+        }
     d->removePocketMeans(b.data(), true);
     std::vector<float> x(n);
     for (std::size_t c = 0; c < n; ++c)

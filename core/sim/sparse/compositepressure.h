@@ -52,8 +52,11 @@ public:
     /// (per composite cell, world units for unit density) is the warm start and receives the
     /// result. Refuses (converged = false, nothing changed) without setup(), with faces of
     /// another shape or a dt that is not positive.
+    /// With `divergence` (1 / s per composite cell, e.g. burning gas expanding), each fluid
+    /// cell gets that divergence instead of none, as PressureSolver::project's.
     SolveResult project(CompositeFaces &faces, std::vector<float> &pressure, float dt,
-                        const PressureSettings &settings);
+                        const PressureSettings &settings,
+                        const std::vector<float> *divergence = nullptr);
 
     /// Closes the faces of coarse cells that touch a solid (each side coarse or solid): a
     /// coarse face averaged from fine ones may carry flux that the fine solids stopped. Faces
