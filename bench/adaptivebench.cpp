@@ -4,6 +4,7 @@
 #include <core/scene/builtinscene.h>
 #include <core/scene/scenesimulation.h>
 #include <core/sim/smoke/adaptivedomain.h>
+#include <core/sim/smoke/tiledsmoke.h>
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,7 @@ double relativeL1(const sim::ScalarGrid &a, const sim::ScalarGrid &b, std::size_
 
 } // namespace
 
-int runAdaptiveBench(int resolution, int frames, double fill, double perturb)
+int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bool tiles)
 {
     BuiltinOptions options;
     options.resolution = resolution;
@@ -55,26 +56,33 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb)
         nudged.simulation.params.vorticity *= float(1.0 + perturb);
         st = perturbed.setScene(nudged);
     }
-    scene.simulation.params.adaptiveDomain = true;
+    scene.simulation.params.adaptiveDomain = !tiles;
+    scene.simulation.params.activeTiles = tiles;
     if (st)
         st = adaptive.setScene(scene);
     if (!st) {
         std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());
         return 1;
     }
-    const auto *boxed = dynamic_cast<const sim::AdaptiveDomainSolver *>(&adaptive.solver());
-    if (!boxed) {
-        std::fprintf(stderr, "plume-bench: the adaptive setting made no adaptive solver\n");
+    const bool made = tiles ? dynamic_cast<const sim::TiledSmokeSolver *>(&adaptive.solver())
+                                  != nullptr
+                            : dynamic_cast<const sim::AdaptiveDomainSolver *>(&adaptive.solver())
+                                  != nullptr;
+    if (!made) {
+        std::fprintf(stderr, "plume-bench: the %s setting made no such solver\n",
+                     tiles ? "active-tiles" : "adaptive");
         return 1;
     }
+    const char *what = tiles ? "active tiles" : "adaptive";
     const double cells = double(dense.solver().domain().cellCount());
-    std::printf("built-in 3D plume, %d^3 cells, dense and adaptive side by side\n\n", resolution);
+    std::printf("built-in 3D plume, %d^3 cells, dense and %s side by side\n\n", resolution, what);
     if (perturb > 0)
         std::printf("L1 dense': a dense solve with the vorticity confinement x (1 + %g)\n\n",
                     perturb);
-    std::printf("| frame | smoke fills | box | dense ms/step | adaptive ms/step | ratio | L1 |%s\n"
+    std::printf("| frame | smoke fills | %s | dense ms/step | %s ms/step | ratio | L1 |%s\n"
                 "|---|---|---|---|---|---|---|%s\n",
-                perturb > 0 ? " L1 dense' |" : "", perturb > 0 ? "---|" : "");
+                tiles ? "tiles" : "box", what, perturb > 0 ? " L1 dense' |" : "",
+                perturb > 0 ? "---|" : "");
     std::vector<Row> rows;
     sim::ScalarGrid a, b;
     for (int f = 1; f <= frames; ++f) {
@@ -100,7 +108,7 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb)
             r.perturbedL1 = relativeL1(a, b);
         }
         r.fill = double(smoky) / cells;
-        r.box = double(boxed->box().volume()) / cells;
+        r.box = adaptive.solver().activeShare();
         r.denseMs = sd.milliseconds / std::max(1, sd.substeps);
         r.adaptiveMs = sa.milliseconds / std::max(1, sa.substeps);
         rows.push_back(r);
@@ -129,12 +137,12 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb)
          g <= std::min<std::ptrdiff_t>(std::ptrdiff_t(rows.size()) - 1, f + 2); ++g)
         around.push_back(rows[std::size_t(g)].adaptiveMs / rows[std::size_t(g)].denseMs);
     std::sort(around.begin(), around.end());
-    std::printf("smoke fills %.1f %% at frame %td: median ratio %.2f over frames %td-%td, box "
+    std::printf("smoke fills %.1f %% at frame %td: median ratio %.2f over frames %td-%td, %s "
                 "%.1f %%, L1 %.3f %%",
                 100 * at->fill, f + 1, around[around.size() / 2],
                 std::max<std::ptrdiff_t>(1, f - 1),
-                std::min<std::ptrdiff_t>(std::ptrdiff_t(rows.size()), f + 3), 100 * at->box,
-                100 * at->l1);
+                std::min<std::ptrdiff_t>(std::ptrdiff_t(rows.size()), f + 3),
+                tiles ? "tiles" : "box", 100 * at->box, 100 * at->l1);
     if (perturb > 0)
         std::printf(" (perturbed dense solve: %.3f %%)", 100 * at->perturbedL1);
     std::printf("\n");

@@ -12,7 +12,9 @@ namespace plume::bench {
 /// with the vorticity confinement scaled by 1 + perturb, gives each frame a second L1 against
 /// the dense solve: how far two dense solves that differ by almost nothing drift apart, the
 /// floor for any other method's L1 once the flow amplifies small differences. Returns the exit
-/// code.
-int runAdaptiveBench(int resolution, int frames, double fill, double perturb = 0.0);
+/// code. With `tiles` (plume-bench --sparse) the second solve uses active tiles
+/// (tiledsmoke.h) instead of the adaptive box.
+int runAdaptiveBench(int resolution, int frames, double fill, double perturb = 0.0,
+                     bool tiles = false);
 
 } // namespace plume::bench

@@ -17,6 +17,8 @@
 //   plume-bench --render [--resolution 128] [--frames 60] [--repeats 6]   (renderbench.h)
 //   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
 //               (adaptivebench.h)
+//   plume-bench --sparse [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
+//               (the same, with active tiles: adaptivebench.h)
 //   plume-bench --composite [--resolution 128] [--frames 64] [--every 8] [--repeats 3]
 //               (the sparse scheme's pressure solve against the dense one: compositebench.h)
 //   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
@@ -236,6 +238,7 @@ int main(int argc, char **argv)
     bool render = false;
     bool adaptive = false;
     bool composite = false;
+    bool sparse = false;
     int every = 8;
     int upres = 0;
     double fill = 0.15;
@@ -277,6 +280,8 @@ int main(int argc, char **argv)
             upres = std::max(2, std::stoi(next("--upres")));
         else if (!std::strcmp(argv[a], "--adaptive"))
             adaptive = true;
+        else if (!std::strcmp(argv[a], "--sparse"))
+            sparse = true;
         else if (!std::strcmp(argv[a], "--composite"))
             composite = true;
         else if (!std::strcmp(argv[a], "--every"))
@@ -313,6 +318,8 @@ int main(int argc, char **argv)
                                  "[--repeats N]\n"
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
                                  "[--fill F] [--perturb EPS]\n"
+                                 "       plume-bench --sparse [--resolution N] [--frames N] "
+                                 "[--fill F] [--perturb EPS]\n"
                                  "       plume-bench --composite [--resolution N] [--frames N] "
                                  "[--every N] [--repeats N]\n"
                                  "       plume-bench --upres MAXFACTOR [--scene FILE] "
@@ -320,6 +327,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (sparse)
+        return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb, true);
     if (composite)
         return plume::bench::runCompositeBench(resolution, frames, every, repeats);
     if (adaptive)

@@ -244,6 +244,10 @@ struct SimParams
     /// Smoke scheme: solve only in a box around the smoke (adaptivedomain.h, docs/adaptive.md).
     /// Fixed on a running solver, like the scheme.
     bool adaptiveDomain = false;
+    /// Smoke scheme: active tiles (tiledsmoke.h, docs/adaptive.md), in development: scene files
+    /// do not set it yet; plume-bench --sparse measures it. Ignored where the domain does not
+    /// split into whole tiles, and under the adaptive domain. Fixed on a running solver.
+    bool activeTiles = false;
     PressureSettings pressure;
     CombustionSettings combustion; ///< used where emitters emit fuel
     OceanSettings ocean;           ///< the ocean scheme's waves

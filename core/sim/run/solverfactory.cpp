@@ -5,6 +5,7 @@
 #include <core/sim/run/solverfactory.h>
 #include <core/sim/smoke/adaptivedomain.h>
 #include <core/sim/smoke/smokesolver.h>
+#include <core/sim/smoke/tiledsmoke.h>
 #include <core/sim/sph/sphsolver.h>
 #include <core/sim/stam/stamsolver.h>
 #include <core/sim/upres/upressolver.h>
@@ -67,6 +68,8 @@ std::unique_ptr<Solver> createSolver(const Domain &domain, const SimParams &para
         std::unique_ptr<Solver> smoke;
         if (params.adaptiveDomain)
             smoke = std::make_unique<AdaptiveDomainSolver>(domain, params);
+        else if (params.activeTiles && TiledSmokeSolver::supports(domain))
+            smoke = std::make_unique<TiledSmokeSolver>(domain, params);
         else
             smoke = std::make_unique<SmokeSolver>(domain, params);
         if (usesUpres(params))

@@ -291,14 +291,15 @@ void SmokeSolver::reset()
 // One step of the smoke scheme (Fedkiw, Stam and Jensen 2001; Bridson 2015, ch. 2).
 StepStats SmokeSolver::step(float dt, double time)
 {
-    advectVelocity(dt);                         // u* = u(x - dt u), self-advection
-    addSources(dt, time);                       // emitters: density, heat, dye, fuel, force
-    const double burnt = burnFuel(dt);          // fuel -> heat, soot, flame, expansion
-    addForces(dt, time);                        // force fields, buoyancy, vorticity confinement
-    applyInflow();                              // inflow emitters set the velocity
-    diffuseVelocity(dt);                        // (I - dt nu L) u = u*
-    beforeProjection(dt);                       // the adaptive domain's far field, if any
-    StepStats stats = project(dt, burnt > 0.0); // div u = 0, or the burning gas's expansion
+    advectVelocity(dt);                // u* = u(x - dt u), self-advection
+    addSources(dt, time);              // emitters: density, heat, dye, fuel, force
+    const double burnt = burnFuel(dt); // fuel -> heat, soot, flame, expansion
+    addForces(dt, time);               // force fields, buoyancy, vorticity confinement
+    applyInflow();                     // inflow emitters set the velocity
+    diffuseVelocity(dt);               // (I - dt nu L) u = u*
+    beforeProjection(dt);              // the adaptive domain's far field, if any
+    StepStats stats = mProjection ? mProjection(dt, burnt > 0.0) // over active tiles
+                                  : project(dt, burnt > 0.0);    // div u = 0, or the expansion
     advectScalars(dt);  // density, temperature, dye, fuel, flame follow the flow
     diffuseScalars(dt); // (I - dt kappa L) q = q*
     dissipate(dt);      // q *= exp(-rate dt); the flame cools

@@ -56,6 +56,7 @@ public:
 
 private:
     friend class AdaptiveDomainSolver; // runs one over a box of the domain (adaptivedomain.h)
+    friend class TiledSmokeSolver;     // projects its velocity over active tiles (tiledsmoke.h)
 
     std::vector<StateField> stateFields() override;
     void stateRestored(bool solidsChanged) override;
@@ -108,6 +109,9 @@ private:
     /// Called with dt just before the projection (the adaptive domain's far field); empty
     /// otherwise.
     std::function<void(float)> mBeforeProjection;
+    /// Called with dt and whether gas burnt in place of the dense projection (the active tiles'
+    /// composite solve); empty otherwise.
+    std::function<StepStats(float, bool)> mProjection;
 };
 
 } // namespace plume::sim

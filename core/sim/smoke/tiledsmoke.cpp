@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <core/sim/smoke/tiledsmoke.h>
+
+#include <core/sim/base/parallel.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <new>
+
+namespace plume::sim {
+
+namespace {
+
+// The bounding box of a mask's cells (empty for an empty mask).
+CellBox boundsOf(const SparseMask &mask, Int3 cells)
+{
+    if (mask.empty())
+        return {};
+    CellBox b{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
+    for (std::uint32_t c : mask.cells) {
+        const Int3 p = cellOf(c, cells);
+        for (int a = 0; a < 3; ++a) {
+            b.lo[a] = std::min(b.lo[a], p[a]);
+            b.hi[a] = std::max(b.hi[a], p[a] + 1);
+        }
+    }
+    return b;
+}
+
+// The mean of `fine` over each composite cell (the cell itself on fine tiles).
+void averageOnto(const CompositeGrid &g, const ScalarGrid &fine, std::vector<float> &out)
+{
+    out.assign(g.cellCount(), 0.f);
+    forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
+        const std::size_t t = std::size_t(tj);
+        const Int3 tc = g.tileOf(t), e = g.extent(t);
+        const int s = g.scale(t), sz = g.dims == 3 ? s : 1;
+        for (int k = 0; k < e.z; ++k)
+            for (int j = 0; j < e.y; ++j)
+                for (int i = 0; i < e.x; ++i) {
+                    const Int3 lo{tc.x * CompositeGrid::kTile + i * s,
+                                  tc.y * CompositeGrid::kTile + j * s,
+                                  tc.z * CompositeGrid::kTile + k * sz};
+                    double sum = 0.0;
+                    for (int z = 0; z < sz; ++z)
+                        for (int y = 0; y < s; ++y)
+                            for (int x = 0; x < s; ++x)
+                                sum += fine(lo.x + x, lo.y + y, lo.z + z);
+                    out[g.cell(t, {i, j, k})] = float(sum / double(s * s * sz));
+                }
+    });
+}
+
+// Each fine cell takes its composite cell's value.
+void spreadOnto(const CompositeGrid &g, const std::vector<float> &values, ScalarGrid &fine)
+{
+    forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
+        const std::size_t t = std::size_t(tj);
+        const Int3 tc = g.tileOf(t);
+        const int s = g.scale(t), sz = g.dims == 3 ? s : 1;
+        const int depth = g.dims == 3 ? CompositeGrid::kTile : 1;
+        for (int k = 0; k < depth; ++k)
+            for (int j = 0; j < CompositeGrid::kTile; ++j)
+                for (int i = 0; i < CompositeGrid::kTile; ++i)
+                    fine(tc.x * CompositeGrid::kTile + i, tc.y * CompositeGrid::kTile + j,
+                         tc.z * CompositeGrid::kTile + k) = values[g.cell(t, {i / s, j / s, k / sz})];
+    });
+}
+
+} // namespace
+
+TiledSmokeSolver::TiledSmokeSolver(const Domain &domain, const SimParams &params)
+    : mInner(domain, params)
+    , mGrid(TileGrid::of(domain))
+{
+    mInner.mProjection = [this](float dt, bool expanding) { return project(dt, expanding); };
+    mTiles.reset(mGrid);
+}
+
+Status TiledSmokeSolver::setParams(const SimParams &params)
+{
+    if (params.activeTiles != mInner.params().activeTiles)
+        return Status::failure("active tiles cannot be switched on a running solver; make a new "
+                               "one");
+    return mInner.setParams(params);
+}
+
+void TiledSmokeSolver::reset()
+{
+    mInner.reset();
+    mTiles.reset(mGrid);
+    mLayout.clear();
+}
+
+void TiledSmokeSolver::updateTiles(float dt)
+{
+    const SmokeSolver &s = mInner;
+    const ScalarGrid *fields[] = {&s.mDensity, &s.mTemperature, &s.mDye[0], &s.mDye[1],
+                                  &s.mDye[2],  &s.mFuel,        &s.mFlame};
+    const float reach = s.maxVelocity() * dt / s.domain().cellSize;
+    const int padding = TileGrid::kTile + int(std::ceil(std::min(reach, float(INT_MAX / 4))));
+    std::vector<CellBox> forced = mEmitterBoxes;
+    forced.insert(forced.end(), mObstacleBoxes.begin(), mObstacleBoxes.end());
+    mTiles.update(seedBoxes(mGrid, fields, kThreshold), padding, forced, kLifetime);
+}
+
+StepStats TiledSmokeSolver::step(float dt, double time)
+{
+    updateTiles(dt);
+    return mInner.step(dt, time); // project() below stands in for its projection
+}
+
+StepStats TiledSmokeSolver::project(float dt, bool expanding)
+{
+    const Domain &domain = mInner.domain();
+    std::vector<std::uint8_t> active(mGrid.count(), 0);
+    for (std::uint32_t t : mTiles.list())
+        active[t] = 1;
+    std::vector<std::uint8_t> levels = CompositeGrid::levelsAround(domain, active);
+    if (levels != mLayout || mSolidsChanged) {
+        mComposite.setup(domain, levels, mInner.mSolids);
+        mLayout = std::move(levels);
+        mSolidsChanged = false;
+    }
+    const CompositeGrid &g = mComposite.grid();
+    // The warm start: the last pressure over the new cells.
+    std::vector<float> pressure;
+    if (mInner.mPressureField.size() == domain.cells)
+        averageOnto(g, mInner.mPressureField, pressure);
+    const bool source = expanding && mInner.mParams.combustion.expansion > 0.f;
+    if (source)
+        averageOnto(g, mInner.mExpansion, mTarget);
+    mFaces.fromMac(g, mInner.mVelocity);
+    const SolveResult r = mComposite.project(mFaces, pressure, dt, mInner.mParams.pressure,
+                                             source ? &mTarget : nullptr);
+    mFaces.toMac(g, mInner.mVelocity);
+    mInner.mPressureField.reshape(domain.cells, kCellCentre, 0.f);
+    spreadOnto(g, pressure, mInner.mPressureField);
+    StepStats stats;
+    stats.pressureIterations = r.iterations;
+    stats.pressureResidual = r.residual;
+    stats.pressureConverged = r.converged;
+    stats.pressureFallback = r.fallback;
+    return stats;
+}
+
+std::size_t TiledSmokeSolver::memoryBytes() const
+{
+    std::size_t bytes = mInner.memoryBytes() + mTiles.memoryBytes() + mComposite.memoryBytes()
+                        + mLayout.capacity() + mTarget.capacity() * sizeof(float)
+                        + mStageTiles.bytes();
+    for (int a = 0; a < 3; ++a)
+        bytes += mFaces.value[std::size_t(a)].capacity() * sizeof(float)
+                 + mFaces.faceFirst[std::size_t(a)].capacity() * sizeof(std::uint32_t);
+    return bytes;
+}
+
+std::vector<StateField> TiledSmokeSolver::stateFields()
+{
+    // The dense state, and the tiles: their flags, then their timers (the next step's tiles
+    // follow from both).
+    std::vector<StateField> fields = mInner.stateFields();
+    const std::size_t n = mGrid.count();
+    mStageTiles.reshape({int(2 * n), 1, 1}, kCellCentre);
+    for (std::size_t t = 0; t < n; ++t) {
+        mStageTiles[t] = float(mTiles.flags()[t]);
+        mStageTiles[n + t] = float(mTiles.timers()[t]);
+    }
+    fields.push_back({.name = "active-tiles",
+                      .grid = &mStageTiles,
+                      .size = {int(2 * n), 1, 1},
+                      .optional = true});
+    return fields;
+}
+
+void TiledSmokeSolver::stateRestored(bool solidsChanged)
+{
+    mInner.stateRestored(solidsChanged);
+    mSolidsChanged = true;
+    const std::size_t n = mGrid.count();
+    if (mStageTiles.count() != 2 * n) { // a dense solver's checkpoint: tiles from the state
+        mTiles.reset(mGrid);
+        mStageTiles = ScalarGrid();
+        return;
+    }
+    std::vector<std::uint8_t> flags(n);
+    std::vector<std::uint16_t> timers(n);
+    for (std::size_t t = 0; t < n; ++t) {
+        flags[t] = mStageTiles[t] != 0.f ? 1 : 0;
+        timers[t] = std::uint16_t(std::clamp(mStageTiles[n + t], 0.f, 65535.f));
+    }
+    if (!mTiles.restore(mGrid, std::move(flags), std::move(timers)))
+        mTiles.reset(mGrid);
+    mStageTiles = ScalarGrid();
+}
+
+void TiledSmokeSolver::applyObstacles(const FlagGrid &solids, const ObstacleMotion &motion)
+{
+    if (!mInner.setObstacles(solids, motion))
+        throw std::bad_alloc();
+    mSolidsChanged = true;
+    // Moving solids keep their tiles active: the tiles of every cell with a velocity.
+    std::vector<std::uint8_t> moving(mGrid.count(), 0);
+    for (const ScalarGrid &v : motion.velocity) {
+        for (std::size_t c = 0; c < v.count(); ++c)
+            if (v[c] != 0.f) {
+                const Int3 p = cellOf(c, mGrid.cells);
+                moving[mGrid.index({p.x / TileGrid::kTile, p.y / TileGrid::kTile,
+                                    p.z / TileGrid::kTile})] = 1;
+            }
+    }
+    mObstacleBoxes.clear();
+    for (std::size_t t = 0; t < moving.size(); ++t)
+        if (moving[t])
+            mObstacleBoxes.push_back(mGrid.cellsOf(t));
+}
+
+void TiledSmokeSolver::applyEmitters(std::vector<Emitter> emitters)
+{
+    std::vector<CellBox> boxes;
+    for (const Emitter &e : emitters)
+        boxes.push_back(boundsOf(e.mask, mGrid.cells));
+    if (!mInner.setEmitters(std::move(emitters)))
+        throw std::bad_alloc();
+    mEmitterBoxes = std::move(boxes);
+}
+
+void TiledSmokeSolver::applyForceFields(std::vector<ForceField> fields)
+{
+    if (!mInner.setForceFields(std::move(fields)))
+        throw std::bad_alloc();
+}
+
+} // namespace plume::sim
