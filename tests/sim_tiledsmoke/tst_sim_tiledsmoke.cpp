@@ -211,8 +211,8 @@ private slots:
     void threadCountIndependent()
     {
         auto run = [](int threads) {
-            oneapi::tbb::global_control limit(
-                oneapi::tbb::global_control::max_allowed_parallelism, std::size_t(threads));
+            oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism,
+                                              std::size_t(threads));
             auto sim = risingPlume(32, true, true);
             advance(*sim, 8);
             return std::make_pair(field(*sim, FieldKind::Density),

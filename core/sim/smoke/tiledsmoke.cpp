@@ -64,7 +64,8 @@ void spreadOnto(const CompositeGrid &g, const std::vector<float> &values, Scalar
             for (int j = 0; j < CompositeGrid::kTile; ++j)
                 for (int i = 0; i < CompositeGrid::kTile; ++i)
                     fine(tc.x * CompositeGrid::kTile + i, tc.y * CompositeGrid::kTile + j,
-                         tc.z * CompositeGrid::kTile + k) = values[g.cell(t, {i / s, j / s, k / sz})];
+                         tc.z * CompositeGrid::kTile
+                             + k) = values[g.cell(t, {i / s, j / s, k / sz})];
     });
 }
 
@@ -108,7 +109,33 @@ void TiledSmokeSolver::updateTiles(float dt)
 StepStats TiledSmokeSolver::step(float dt, double time)
 {
     updateTiles(dt);
+    clearInactive();
     return mInner.step(dt, time); // project() below stands in for its projection
+}
+
+// Outside the active tiles there is no smoke: what is left there lies below the threshold (the
+// padding keeps more than that inside). With zeros there, the scalar advection skips those rows.
+void TiledSmokeSolver::clearInactive()
+{
+    SmokeSolver &s = mInner;
+    ScalarGrid *fields[] = {&s.mDensity, &s.mTemperature, &s.mDye[0], &s.mDye[1],
+                            &s.mDye[2],  &s.mFuel,        &s.mFlame};
+    forEachJob(std::int64_t(mGrid.count()), [&](std::int64_t tj) {
+        const std::size_t t = std::size_t(tj);
+        if (mTiles.active(t))
+            return;
+        const CellBox box = mGrid.cellsOf(t);
+        for (ScalarGrid *g : fields) {
+            if (g->count() == 0)
+                continue;
+            for (int k = box.lo.z; k < box.hi.z; ++k)
+                for (int j = box.lo.y; j < box.hi.y; ++j) {
+                    float *row = g->data() + g->index(0, j, k);
+                    for (int i = box.lo.x; i < box.hi.x; ++i)
+                        row[i] = 0.f;
+                }
+        }
+    });
 }
 
 StepStats TiledSmokeSolver::project(float dt, bool expanding)
@@ -206,8 +233,8 @@ void TiledSmokeSolver::applyObstacles(const FlagGrid &solids, const ObstacleMoti
         for (std::size_t c = 0; c < v.count(); ++c)
             if (v[c] != 0.f) {
                 const Int3 p = cellOf(c, mGrid.cells);
-                moving[mGrid.index({p.x / TileGrid::kTile, p.y / TileGrid::kTile,
-                                    p.z / TileGrid::kTile})] = 1;
+                moving[mGrid.index(
+                    {p.x / TileGrid::kTile, p.y / TileGrid::kTile, p.z / TileGrid::kTile})] = 1;
             }
     }
     mObstacleBoxes.clear();

@@ -64,6 +64,8 @@ private:
 
     /// Marks this step's tiles from the state and the inputs.
     void updateTiles(float dt);
+    /// Zeroes the scalars outside the active tiles (values below the threshold).
+    void clearInactive();
     /// The composite projection, in place of the inner solver's dense one.
     StepStats project(float dt, bool expanding);
 
