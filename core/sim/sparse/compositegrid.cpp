@@ -253,9 +253,23 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
     for (int a = 0; a < g.dims; ++a) {
         ScalarGrid &dst = mac.component(a);
         const Int3 n = dst.size();
+        const int kTile = CompositeGrid::kTile;
         forEachRow(n, [&](int j, int k) {
+            float *row = &dst(0, j, k);
             for (int i = 0; i < n.x; ++i) {
                 const Int3 f{i, j, k};
+                // A run of faces inside a fine tile: copied as they are.
+                if (i % kTile == 0 && i + kTile <= g.domain.cells.x && f[a] < g.domain.cells[a]) {
+                    const Int3 tc{i / kTile, j / kTile, g.dims == 3 ? k / kTile : 0};
+                    const std::size_t t = g.tileIndex(tc);
+                    if (g.level[t] == 0) {
+                        const float *src = &value[std::size_t(a)][face(
+                            g, t, a, {0, j - tc.y * kTile, g.dims == 3 ? k - tc.z * kTile : 0})];
+                        std::copy(src, src + kTile, row + i);
+                        i += kTile - 1;
+                        continue;
+                    }
+                }
                 if (const float *v = at(g, a, f)) {
                     dst(i, j, k) = *v;
                     continue;
