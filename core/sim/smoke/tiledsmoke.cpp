@@ -2,15 +2,31 @@
 #include <core/sim/smoke/tiledsmoke.h>
 
 #include <core/sim/base/parallel.h>
+#include <core/sim/ops/forces.h>
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <new>
 
 namespace plume::sim {
 
 namespace {
+
+CellBox unite(const CellBox &a, const CellBox &b)
+{
+    if (a.empty())
+        return b;
+    if (b.empty())
+        return a;
+    CellBox u;
+    for (int n = 0; n < 3; ++n) {
+        u.lo[n] = std::min(a.lo[n], b.lo[n]);
+        u.hi[n] = std::max(a.hi[n], b.hi[n]);
+    }
+    return u;
+}
 
 // The bounding box of a mask's cells (empty for an empty mask).
 CellBox boundsOf(const SparseMask &mask, Int3 cells)
@@ -101,9 +117,26 @@ void TiledSmokeSolver::updateTiles(float dt)
                                   &s.mDye[2],  &s.mFuel,        &s.mFlame};
     const float reach = s.maxVelocity() * dt / s.domain().cellSize;
     const int padding = TileGrid::kTile + int(std::ceil(std::min(reach, float(INT_MAX / 4))));
+    std::vector<CellBox> seeds = seedBoxes(mGrid, fields, kThreshold);
+    // The flow the smoke stirs up: vorticity above a share of the largest.
+    vorticityMagnitude(s.mVelocity, s.mSolids, s.domain(), mVorticity);
+    const double largest = maxRows(mVorticity.size(), [&](int j, int k) {
+        const float *row = mVorticity.data() + mVorticity.index(0, j, k);
+        float m = 0.f;
+        for (int i = 0; i < mVorticity.size().x; ++i)
+            m = std::max(m, row[i]);
+        return double(m);
+    });
+    if (largest > 0.0) {
+        const ScalarGrid *curl[] = {&mVorticity};
+        const std::vector<CellBox> stirred = seedBoxes(mGrid, curl,
+                                                       float(kVorticityShare * largest));
+        for (std::size_t t = 0; t < seeds.size(); ++t)
+            seeds[t] = unite(seeds[t], stirred[t]);
+    }
     std::vector<CellBox> forced = mEmitterBoxes;
     forced.insert(forced.end(), mObstacleBoxes.begin(), mObstacleBoxes.end());
-    mTiles.update(seedBoxes(mGrid, fields, kThreshold), padding, forced, kLifetime);
+    mTiles.update(seeds, padding, forced, kLifetime);
 }
 
 StepStats TiledSmokeSolver::step(float dt, double time)
