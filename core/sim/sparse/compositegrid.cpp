@@ -182,13 +182,18 @@ void CompositeFaces::shape(const CompositeGrid &g, bool values)
 {
     for (int a = 0; a < 3; ++a) {
         faceFirst[std::size_t(a)].clear();
+        faceCounts[std::size_t(a)].clear();
         value[std::size_t(a)].clear();
         if (a >= g.dims)
             continue;
         std::vector<std::uint32_t> &f = faceFirst[std::size_t(a)];
+        std::vector<Int3> &counts = faceCounts[std::size_t(a)];
         f.assign(g.tileCount() + 1, 0);
-        for (std::size_t t = 0; t < g.tileCount(); ++t)
-            f[t + 1] = f[t] + std::uint32_t(faceExtent(g, t, a).volume());
+        counts.resize(g.tileCount());
+        for (std::size_t t = 0; t < g.tileCount(); ++t) {
+            counts[t] = faceExtent(g, t, a);
+            f[t + 1] = f[t] + std::uint32_t(counts[t].volume());
+        }
         if (values)
             value[std::size_t(a)].assign(f.back(), 0.f);
     }

@@ -98,15 +98,16 @@ struct CompositeGrid
 struct CompositeFaces
 {
     std::array<std::vector<std::uint32_t>, 3> faceFirst;
+    std::array<std::vector<Int3>, 3> faceCounts; ///< per axis and tile: faceExtent, kept
     std::array<std::vector<float>, 3> value;
 
     /// Numbers the faces of `g`, and with `values` makes room for them (zero).
     void shape(const CompositeGrid &g, bool values = true);
     /// The face layers of tile t along `axis` (edge, or edge + 1 on the domain's high side).
     static Int3 faceExtent(const CompositeGrid &g, std::size_t t, int axis);
-    std::size_t face(const CompositeGrid &g, std::size_t t, int axis, Int3 local) const
+    std::size_t face(const CompositeGrid &, std::size_t t, int axis, Int3 local) const
     {
-        const Int3 n = faceExtent(g, t, axis);
+        const Int3 n = faceCounts[std::size_t(axis)][t];
         return faceFirst[axis][t] + std::size_t(local.x)
                + std::size_t(n.x)
                      * (std::size_t(local.y) + std::size_t(n.y) * std::size_t(local.z));

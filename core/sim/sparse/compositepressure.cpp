@@ -208,6 +208,16 @@ inline float weightOf(const Side &s, int dims, float scale, int fluidInGroup)
 
 } // namespace
 
+namespace {
+/// Terms of A between levels: for cell[n], y += weight[q] x[other[q]] for q in
+/// [start[n], start[n + 1]); the cells of tile t are n in [tileStart[t], tileStart[t + 1]).
+struct Couplings
+{
+    std::vector<std::uint32_t> cell, start, other, tileStart;
+    std::vector<float> weight;
+};
+} // namespace
+
 struct CompositePressure::Impl
 {
     struct Level
@@ -216,6 +226,7 @@ struct CompositePressure::Impl
         CompositeFaces shape; ///< face numbering only (no values) for sideOf
         std::vector<float> diag, x, b, r;
         std::vector<std::uint8_t> paint; ///< per cell: colour, and whether it meets another level
+        Couplings couplings;
     };
     std::vector<Level> levels;
     bool ready = false;
@@ -279,15 +290,12 @@ struct CompositePressure::Impl
                 for (int j = 0; j < e; ++j)
                     for (int i = 0; i < e; ++i)
                         at(i, j, kk) = x[c0 + std::uint32_t(i + e * (j + e * kk))];
-            unsigned interfaces = 0;
             for (int side = 0; side < 2 * g.dims; ++side) {
                 const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
                 if (nt < 0)
                     continue; // a wall or an open side: 0 outside
-                if (g.level[std::size_t(nt)] != g.level[t]) {
-                    interfaces |= 1u << side;
-                    continue;
-                }
+                if (g.level[std::size_t(nt)] != g.level[t])
+                    continue; // another level: the couplings below
                 const int a = side / 2, high = side & 1;
                 const std::uint32_t n0 = g.first[std::size_t(nt)];
                 const int layer = high ? 0 : e - 1; // the neighbour's cells next to this tile
@@ -336,30 +344,77 @@ struct CompositePressure::Impl
                         yr[i] = sr[i] ? 0.f : v;
                     }
                 }
-            if (!interfaces)
-                return;
-            const float scale = float(g.scale(t));
-            for (int side = 0; side < 2 * g.dims; ++side) {
-                if (!(interfaces & (1u << side)))
+            // Sides towards another level: the couplings setup() listed, tile by tile.
+            const Couplings &cp = L.couplings;
+            for (std::uint32_t n = cp.tileStart[t]; n < cp.tileStart[t + 1]; ++n) {
+                const std::uint32_t c = cp.cell[n];
+                if (colour >= 0 && (L.paint[c] & 1) != colour)
                     continue;
-                const int a = side / 2, high = side & 1;
-                const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
-                for (int v = 0; v < (a == 2 ? e : ez); ++v)
-                    for (int u = 0; u < e; ++u) {
-                        Int3 l;
-                        l[a] = high ? e - 1 : 0;
-                        l[ua] = u;
-                        l[va] = v;
-                        if (!d3)
-                            l.z = 0;
-                        const std::uint32_t c = std::uint32_t(g.cell(t, l));
-                        if (solid[c] || (colour >= 0 && ((origin + l.x + l.y + l.z) & 1) != colour))
-                            continue;
-                        const Side sd = sideOf(g, L.shape, t, l, a, high, false);
-                        y[c] += interfaceTerm(g, sd, scale, solid, x, x[c]);
-                    }
+                float sum = 0.f;
+                for (std::uint32_t q = cp.start[n]; q < cp.start[n + 1]; ++q)
+                    sum += cp.weight[q] * x[cp.other[q]];
+                y[c] += sum;
             }
         });
+    }
+
+    // The off-diagonal terms of A on sides towards another level (interfaceTerm's, less the
+    // diagonal share), per cell in tile order: y_c += sum weight x_other.
+    void computeCouplings(Level &L)
+    {
+        const CompositeGrid &g = L.g;
+        const std::uint8_t *solid = g.solid.data();
+        Couplings &cp = L.couplings;
+        cp = Couplings{};
+        cp.tileStart.assign(g.tileCount() + 1, 0);
+        cp.start.push_back(0);
+        for (std::size_t t = 0; t < g.tileCount(); ++t) {
+            cp.tileStart[t] = std::uint32_t(cp.cell.size());
+            const Int3 e = g.extent(t);
+            const float scale = float(g.scale(t));
+            for (int k = 0; k < e.z; ++k)
+                for (int j = 0; j < e.y; ++j)
+                    for (int i = 0; i < e.x; ++i) {
+                        const Int3 l{i, j, k};
+                        const std::uint32_t c = std::uint32_t(g.cell(t, l));
+                        if (solid[c])
+                            continue;
+                        const std::size_t before = cp.other.size();
+                        for (int a = 0; a < g.dims; ++a)
+                            for (int side = 0; side < 2; ++side) {
+                                if (side ? l[a] + 1 < e[a] : l[a] > 0)
+                                    continue; // inside the tile
+                                const std::int32_t nt =
+                                    g.neighbours[t * 6 + std::size_t(2 * a + side)];
+                                if (nt < 0 || g.level[std::size_t(nt)] == g.level[t])
+                                    continue;
+                                const Side sd = sideOf(g, L.shape, t, l, a, side, false);
+                                const int m = fluidCount(sd, solid);
+                                if (sd.kind == Side::ToCoarser && !solid[sd.other]) {
+                                    const float w = weightOf(sd, g.dims, scale, m) / float(m);
+                                    for (int q = 0; q < sd.groupCount; ++q)
+                                        if (sd.group[q] != c && !solid[sd.group[q]]) {
+                                            cp.other.push_back(sd.group[q]);
+                                            cp.weight.push_back(w / float(m));
+                                        }
+                                    cp.other.push_back(sd.other);
+                                    cp.weight.push_back(-w);
+                                } else if (sd.kind == Side::ToFiner && m > 0) {
+                                    const float w = weightOf(sd, g.dims, scale, m) / float(m);
+                                    for (int q = 0; q < sd.groupCount; ++q)
+                                        if (!solid[sd.group[q]]) {
+                                            cp.other.push_back(sd.group[q]);
+                                            cp.weight.push_back(-w);
+                                        }
+                                }
+                            }
+                        if (cp.other.size() > before) {
+                            cp.cell.push_back(c);
+                            cp.start.push_back(std::uint32_t(cp.other.size()));
+                        }
+                    }
+        }
+        cp.tileStart[g.tileCount()] = std::uint32_t(cp.cell.size());
     }
 
     void computeDiagonal(Level &L)
@@ -718,6 +773,7 @@ void CompositePressure::setup(const Domain &domain, const std::vector<std::uint8
         L.shape.shape(L.g, false); // only the numbering: sideOf's face indices
         d->computeDiagonal(L);
         d->computePaint(L);
+        d->computeCouplings(L);
         const std::size_t n = L.g.cellCount();
         if (d->levels.size() > 1) {
             L.x.assign(n, 0.f);
