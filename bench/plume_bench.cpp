@@ -17,6 +17,9 @@
 //   plume-bench --render [--resolution 128] [--frames 60] [--repeats 6]   (renderbench.h)
 //   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
 //               (adaptivebench.h)
+//   plume-bench --ensemble [--resolution 128] [--frames 96] [--members 8] [--eps 1e-3]
+//               [--scene FILE]   (the dense solve's own spread, and the adaptive run against
+//               it: ensemblebench.h; a scene file keeps its resolution unless --resolution)
 //   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
 //               (the step cost of each upres factor against the base step: upresbench.h)
 //
@@ -37,6 +40,7 @@
 // checkpoints every 10 frames (docs/checkpoints.md).
 #include "adaptivebench.h"
 #include "checkpointbench.h"
+#include "ensemblebench.h"
 #include "meshbench.h"
 #include "referencebench.h"
 #include "renderbench.h"
@@ -232,6 +236,10 @@ int main(int argc, char **argv)
     bool streamlines = false;
     bool render = false;
     bool adaptive = false;
+    bool ensemble = false;
+    int members = 8;
+    double eps = 1e-3;
+    bool resolutionSet = false, framesSet = false;
     int upres = 0;
     double fill = 0.15;
     double perturb = 0.0;
@@ -272,17 +280,25 @@ int main(int argc, char **argv)
             upres = std::max(2, std::stoi(next("--upres")));
         else if (!std::strcmp(argv[a], "--adaptive"))
             adaptive = true;
+        else if (!std::strcmp(argv[a], "--ensemble"))
+            ensemble = true;
+        else if (!std::strcmp(argv[a], "--members"))
+            members = std::stoi(next("--members"));
+        else if (!std::strcmp(argv[a], "--eps"))
+            eps = std::stod(next("--eps"));
         else if (!std::strcmp(argv[a], "--fill"))
             fill = std::stod(next("--fill"));
         else if (!std::strcmp(argv[a], "--perturb"))
             perturb = std::stod(next("--perturb"));
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
-        else if (!std::strcmp(argv[a], "--resolution"))
+        else if (!std::strcmp(argv[a], "--resolution")) {
             resolution = std::max(8, std::stoi(next("--resolution")));
-        else if (!std::strcmp(argv[a], "--frames"))
+            resolutionSet = true;
+        } else if (!std::strcmp(argv[a], "--frames")) {
             frames = std::max(1, std::stoi(next("--frames")));
-        else if (!std::strcmp(argv[a], "--repeats"))
+            framesSet = true;
+        } else if (!std::strcmp(argv[a], "--repeats"))
             repeats = std::max(1, std::stoi(next("--repeats")));
         else if (!std::strcmp(argv[a], "--bake-resolution"))
             bakeResolution = std::max(8, std::stoi(next("--bake-resolution")));
@@ -304,11 +320,17 @@ int main(int argc, char **argv)
                                  "[--repeats N]\n"
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
                                  "[--fill F] [--perturb EPS]\n"
+                                 "       plume-bench --ensemble [--resolution N] [--frames N] "
+                                 "[--members 2-8] [--eps EPS] [--scene FILE]\n"
                                  "       plume-bench --upres MAXFACTOR [--scene FILE] "
                                  "[--resolution N] [--warmup N] [--frames N]\n");
             return 2;
         }
     }
+    if (ensemble)
+        return plume::bench::runEnsembleBench(sceneFile,
+                                              resolutionSet || sceneFile.empty() ? resolution : 0,
+                                              framesSet ? frames : 96, members, eps);
     if (adaptive)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb);
     if (upres > 0)
