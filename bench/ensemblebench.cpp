@@ -254,7 +254,8 @@ int runEnsembleBench(const std::string &sceneFile, int resolution, int frames, i
                 "[min - %g R - floor, max + %g R + floor], R = max - min, floor %g of the "
                 "scale. Profile L1: the adaptive run's L1 distance to the ensemble's mean "
                 "profile [the members' leave-one-out distances], bound %g x max + %g. Frames "
-                "%d-%d are judged.\n\n",
+                "%d-%d are judged. The adaptive run's kinetic energy is its box's: the far field's "
+                "coarse flow is not handed out.\n\n",
                 tolerance.rangeMargin, tolerance.rangeMargin, tolerance.relativeFloor,
                 1 + tolerance.rangeMargin, tolerance.relativeFloor, tolerance.firstFrame,
                 tolerance.lastFrame);
