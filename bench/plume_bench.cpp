@@ -21,6 +21,9 @@
 //               (the same, with active tiles: adaptivebench.h)
 //   plume-bench --composite [--resolution 128] [--frames 64] [--every 8] [--repeats 3]
 //               (the sparse scheme's pressure solve against the dense one: compositebench.h)
+//   plume-bench --ensemble [--resolution 128] [--frames 96] [--members 8] [--eps 1e-3]
+//               [--scene FILE]   (the dense solve's own spread, and the adaptive run against
+//               it: ensemblebench.h; a scene file keeps its resolution unless --resolution)
 //   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
 //               (the step cost of each upres factor against the base step: upresbench.h)
 //
@@ -42,6 +45,7 @@
 #include "adaptivebench.h"
 #include "checkpointbench.h"
 #include "compositebench.h"
+#include "ensemblebench.h"
 #include "meshbench.h"
 #include "referencebench.h"
 #include "renderbench.h"
@@ -240,6 +244,10 @@ int main(int argc, char **argv)
     bool composite = false;
     bool sparse = false;
     int every = 8;
+    bool ensemble = false;
+    int members = 8;
+    double eps = 1e-3;
+    bool resolutionSet = false, framesSet = false;
     int upres = 0;
     double fill = 0.15;
     double perturb = 0.0;
@@ -286,17 +294,25 @@ int main(int argc, char **argv)
             composite = true;
         else if (!std::strcmp(argv[a], "--every"))
             every = std::max(1, std::stoi(next("--every")));
+        else if (!std::strcmp(argv[a], "--ensemble"))
+            ensemble = true;
+        else if (!std::strcmp(argv[a], "--members"))
+            members = std::stoi(next("--members"));
+        else if (!std::strcmp(argv[a], "--eps"))
+            eps = std::stod(next("--eps"));
         else if (!std::strcmp(argv[a], "--fill"))
             fill = std::stod(next("--fill"));
         else if (!std::strcmp(argv[a], "--perturb"))
             perturb = std::stod(next("--perturb"));
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
-        else if (!std::strcmp(argv[a], "--resolution"))
+        else if (!std::strcmp(argv[a], "--resolution")) {
             resolution = std::max(8, std::stoi(next("--resolution")));
-        else if (!std::strcmp(argv[a], "--frames"))
+            resolutionSet = true;
+        } else if (!std::strcmp(argv[a], "--frames")) {
             frames = std::max(1, std::stoi(next("--frames")));
-        else if (!std::strcmp(argv[a], "--repeats"))
+            framesSet = true;
+        } else if (!std::strcmp(argv[a], "--repeats"))
             repeats = std::max(1, std::stoi(next("--repeats")));
         else if (!std::strcmp(argv[a], "--bake-resolution"))
             bakeResolution = std::max(8, std::stoi(next("--bake-resolution")));
@@ -322,6 +338,8 @@ int main(int argc, char **argv)
                                  "[--fill F] [--perturb EPS]\n"
                                  "       plume-bench --composite [--resolution N] [--frames N] "
                                  "[--every N] [--repeats N]\n"
+                                 "       plume-bench --ensemble [--resolution N] [--frames N] "
+                                 "[--members 2-8] [--eps EPS] [--scene FILE]\n"
                                  "       plume-bench --upres MAXFACTOR [--scene FILE] "
                                  "[--resolution N] [--warmup N] [--frames N]\n");
             return 2;
@@ -331,6 +349,10 @@ int main(int argc, char **argv)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb, true);
     if (composite)
         return plume::bench::runCompositeBench(resolution, frames, every, repeats);
+    if (ensemble)
+        return plume::bench::runEnsembleBench(sceneFile,
+                                              resolutionSet || sceneFile.empty() ? resolution : 0,
+                                              framesSet ? frames : 96, members, eps);
     if (adaptive)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb);
     if (upres > 0)
