@@ -19,7 +19,9 @@ namespace plume::bench {
 /// interval (EnsembleTolerance's defaults), and the verdict over frames 24-96. Then each
 /// member against the others (how often a dense run itself falls outside) and the spread of
 /// every integral. Returns the exit code.
+/// With `tiles` (--tiles), the run judged is the active tiles' (tiledsmoke.h) instead of the
+/// adaptive box's, its kinetic energy over the whole room.
 int runEnsembleBench(const std::string &sceneFile, int resolution, int frames, int members,
-                     double eps);
+                     double eps, bool tiles = false);
 
 } // namespace plume::bench

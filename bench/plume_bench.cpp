@@ -22,7 +22,8 @@
 //   plume-bench --composite [--resolution 128] [--frames 64] [--every 8] [--repeats 3]
 //               (the sparse scheme's pressure solve against the dense one: compositebench.h)
 //   plume-bench --ensemble [--resolution 128] [--frames 96] [--members 8] [--eps 1e-3]
-//               [--scene FILE]   (the dense solve's own spread, and the adaptive run against
+//               [--scene FILE] [--tiles]   (the dense solve's own spread, and the adaptive
+//               box's run, or with --tiles the active tiles', against
 //               it: ensemblebench.h; a scene file keeps its resolution unless --resolution)
 //   plume-bench --upres 4 [--scene FILE] [--resolution 96] [--warmup 24] [--frames 12]
 //               (the step cost of each upres factor against the base step: upresbench.h)
@@ -245,6 +246,7 @@ int main(int argc, char **argv)
     bool sparse = false;
     int every = 8;
     bool ensemble = false;
+    bool tiles = false;
     int members = 8;
     double eps = 1e-3;
     bool resolutionSet = false, framesSet = false;
@@ -296,6 +298,8 @@ int main(int argc, char **argv)
             every = std::max(1, std::stoi(next("--every")));
         else if (!std::strcmp(argv[a], "--ensemble"))
             ensemble = true;
+        else if (!std::strcmp(argv[a], "--tiles"))
+            tiles = true;
         else if (!std::strcmp(argv[a], "--members"))
             members = std::stoi(next("--members"));
         else if (!std::strcmp(argv[a], "--eps"))
@@ -339,7 +343,7 @@ int main(int argc, char **argv)
                                  "       plume-bench --composite [--resolution N] [--frames N] "
                                  "[--every N] [--repeats N]\n"
                                  "       plume-bench --ensemble [--resolution N] [--frames N] "
-                                 "[--members 2-8] [--eps EPS] [--scene FILE]\n"
+                                 "[--members 2-8] [--eps EPS] [--scene FILE] [--tiles]\n"
                                  "       plume-bench --upres MAXFACTOR [--scene FILE] "
                                  "[--resolution N] [--warmup N] [--frames N]\n");
             return 2;
@@ -352,7 +356,7 @@ int main(int argc, char **argv)
     if (ensemble)
         return plume::bench::runEnsembleBench(sceneFile,
                                               resolutionSet || sceneFile.empty() ? resolution : 0,
-                                              framesSet ? frames : 96, members, eps);
+                                              framesSet ? frames : 96, members, eps, tiles);
     if (adaptive)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb);
     if (upres > 0)
