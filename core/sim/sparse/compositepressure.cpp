@@ -223,10 +223,12 @@ struct CompositePressure::Impl
     struct Level
     {
         CompositeGrid g;
-        CompositeFaces shape; ///< face numbering only (no values) for sideOf
-        std::vector<float> diag, x, b, r;
+        CompositeFaces shape;                      ///< face numbering only (no values) for sideOf
+        std::vector<float> diag, invDiag, x, b, r; ///< invDiag: 1 / diag, 0 where diag is
         std::vector<std::uint8_t> paint; ///< per cell: colour, and whether it meets another level
         Couplings couplings;
+        /// Per colour: the fluid cells on a side towards another level (colourPass's second part).
+        std::array<std::vector<std::uint32_t>, 2> between;
     };
     std::vector<Level> levels;
     bool ready = false;
@@ -478,22 +480,100 @@ struct CompositePressure::Impl
     // One red-black Gauss-Seidel half sweep: the cells of `colour` take
     // x += omega (b - A x) / diag, all from the same x (so that the result does not depend on
     // the order of the tiles). Inside a level the cells of one colour are not coupled and
-    // omega = 1 (exact Gauss-Seidel); cells on a side towards another level can be, and are
-    // damped. Each half sweep is self-adjoint in the A inner product, so running them in
-    // reverse order after the coarse correction keeps the V-cycle symmetric. From zero,
-    // A x = 0.
+    // omega = 1 (exact Gauss-Seidel: x = (b + W sum of the neighbours) / diag), done in place
+    // tile by tile: such a cell reads only cells of the other colour. Cells on a side towards
+    // another level can be coupled to cells of their colour, but only to others of their kind,
+    // which the first part leaves alone: they are damped, computed into r, then copied. Each
+    // half sweep is self-adjoint in the A inner product, so running them in reverse order after
+    // the coarse correction keeps the V-cycle symmetric. From zero, A x = 0.
     void colourPass(int k, const float *b, float *x, float *r, int colour, bool fromZero) const
     {
         const Level &L = levels[std::size_t(k)];
-        if (!fromZero)
-            apply(k, x, r, colour);
         const float *diag = L.diag.data();
         const std::uint8_t *paint = L.paint.data();
-        forEachIndex(std::int64_t(L.g.cellCount()), [&](std::int64_t c) {
-            if ((paint[c] & 1) != colour || !(diag[c] > 0.f))
-                return;
-            const float omega = paint[c] & 2 ? kOmegaInterface : 1.f;
-            x[c] += omega * ((fromZero ? b[c] : b[c] - r[c]) / diag[c]);
+        if (fromZero) {
+            forEachIndex(std::int64_t(L.g.cellCount()), [&](std::int64_t c) {
+                if ((paint[c] & 1) != colour || !(diag[c] > 0.f))
+                    return;
+                x[c] = (paint[c] & 2 ? kOmegaInterface : 1.f) * (b[c] / diag[c]);
+            });
+            return;
+        }
+        const CompositeGrid &g = L.g;
+        const std::uint8_t *solid = g.solid.data();
+        const bool d3 = g.dims == 3;
+        const Couplings &cp = L.couplings;
+        const float *invDiag = L.invDiag.data();
+        forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
+            const std::size_t t = std::size_t(tj);
+            const int e = g.edge(t);
+            const int ez = d3 ? e : 1;
+            const int bw = e + 2, bz = d3 ? e + 2 : 1;
+            float block[10 * 10 * 10];
+            std::fill(block, block + bw * bw * bz, 0.f);
+            auto at = [&](int i, int j, int kk) -> float & {
+                return block[(i + 1) + bw * ((j + 1) + bw * (d3 ? kk + 1 : 0))];
+            };
+            const std::uint32_t c0 = g.first[t];
+            const Int3 tc = g.tileOf(t);
+            const int origin = (tc.x + tc.y + tc.z) * e;
+            for (int kk = 0; kk < ez; ++kk)
+                for (int j = 0; j < e; ++j)
+                    std::copy(x + c0 + e * (j + e * kk), x + c0 + e * (j + e * kk) + e,
+                              &at(0, j, kk));
+            // Neighbours of this level: their cells of the other colour (the others may be
+            // written meanwhile, and are not read).
+            for (int side = 0; side < 2 * g.dims; ++side) {
+                const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
+                if (nt < 0 || g.level[std::size_t(nt)] != g.level[t])
+                    continue;
+                const int a = side / 2, high = side & 1;
+                const std::uint32_t n0 = g.first[std::size_t(nt)];
+                const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
+                for (int v = 0; v < (a == 2 ? e : ez); ++v)
+                    for (int u = 0; u < e; ++u) {
+                        Int3 src, dst;
+                        src[a] = high ? 0 : e - 1;
+                        dst[a] = high ? e : -1;
+                        src[ua] = dst[ua] = u;
+                        src[va] = dst[va] = v;
+                        if (!d3)
+                            src.z = dst.z = 0;
+                        if (((origin + dst.x + dst.y + dst.z) & 1) != colour)
+                            at(dst.x, dst.y,
+                               dst.z) = x[n0 + std::uint32_t(src.x + e * (src.y + e * src.z))];
+                    }
+            }
+            const float w = d3 ? float(g.scale(t)) : 1.f;
+            std::uint32_t n = cp.tileStart[t]; // the couplings, in the order of the cells
+            for (int kk = 0; kk < ez; ++kk)
+                for (int j = 0; j < e; ++j) {
+                    const std::uint32_t row = c0 + std::uint32_t(e * (j + e * kk));
+                    for (int i = ((origin + j + kk) & 1) ^ colour; i < e; i += 2) {
+                        const std::uint32_t c = row + std::uint32_t(i);
+                        if (solid[c] || !(diag[c] > 0.f))
+                            continue;
+                        float sum = at(i - 1, j, kk) + at(i + 1, j, kk) + at(i, j - 1, kk)
+                                    + at(i, j + 1, kk);
+                        if (d3)
+                            sum += at(i, j, kk - 1) + at(i, j, kk + 1);
+                        if (!(paint[c] & 2)) {
+                            x[c] = (b[c] + w * sum) * invDiag[c];
+                            continue;
+                        }
+                        float ax = diag[c] * at(i, j, kk) - w * sum;
+                        while (n < cp.tileStart[t + 1] && cp.cell[n] < c)
+                            ++n;
+                        if (n < cp.tileStart[t + 1] && cp.cell[n] == c)
+                            for (std::uint32_t q = cp.start[n]; q < cp.start[n + 1]; ++q)
+                                ax += cp.weight[q] * x[cp.other[q]];
+                        r[c] = at(i, j, kk) + kOmegaInterface * (b[c] - ax) * invDiag[c];
+                    }
+                }
+        });
+        const std::vector<std::uint32_t> &between = L.between[std::size_t(colour)];
+        forEachIndex(std::int64_t(between.size()), [&](std::int64_t m) {
+            x[between[std::size_t(m)]] = r[between[std::size_t(m)]];
         });
     }
 
@@ -516,6 +596,11 @@ struct CompositePressure::Impl
                 }
             L.paint[c] = p;
         });
+        for (auto &list : L.between)
+            list.clear();
+        for (std::uint32_t c = 0; c < g.cellCount(); ++c)
+            if ((L.paint[c] & 2) && !g.solid[c] && L.diag[c] > 0.f)
+                L.between[L.paint[c] & 1].push_back(c);
     }
 
     // Level k+1's b from level k's residual r, or level k's x plus level k+1's correction.
@@ -772,6 +857,9 @@ void CompositePressure::setup(const Domain &domain, const std::vector<std::uint8
                                         : CompositeGrid::SolidRule::AllSolid);
         L.shape.shape(L.g, false); // only the numbering: sideOf's face indices
         d->computeDiagonal(L);
+        L.invDiag.resize(L.diag.size());
+        for (std::size_t c = 0; c < L.diag.size(); ++c)
+            L.invDiag[c] = L.diag[c] > 0.f ? 1.f / L.diag[c] : 0.f;
         d->computePaint(L);
         d->computeCouplings(L);
         const std::size_t n = L.g.cellCount();
