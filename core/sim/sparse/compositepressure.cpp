@@ -269,7 +269,7 @@ struct CompositePressure::Impl
     // inside a tile and towards neighbours of its level A x = diag x - W (sum of the
     // neighbours), over a block of the tile's cells with one layer around it; sides towards
     // another level add their terms cell by cell.
-    void apply(int k, const float *x, float *y, int colour = -1) const
+    void apply(int k, const float *x, float *y) const
     {
         const Level &L = levels[std::size_t(k)];
         const CompositeGrid &g = L.g;
@@ -286,8 +286,6 @@ struct CompositePressure::Impl
                 return block[(i + 1) + bw * ((j + 1) + bw * (d3 ? kk + 1 : 0))];
             };
             const std::uint32_t c0 = g.first[t];
-            const Int3 tc = g.tileOf(t);
-            const int origin = (tc.x + tc.y + tc.z) * e; // parity of the tile's first cell
             for (int kk = 0; kk < ez; ++kk)
                 for (int j = 0; j < e; ++j)
                     for (int i = 0; i < e; ++i)
@@ -328,17 +326,7 @@ struct CompositePressure::Impl
                     float *yr = y + row;
                     const float *dr = diag + row;
                     const std::uint8_t *sr = solid + row;
-                    if (colour < 0) {
-                        for (int i = 0; i < e; ++i) {
-                            float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
-                            if (d3)
-                                sum += zm[i] + zp[i];
-                            const float v = dr[i] * xc[i] - w * sum;
-                            yr[i] = sr[i] ? 0.f : v;
-                        }
-                        continue;
-                    }
-                    for (int i = ((origin + j + kk) & 1) ^ colour; i < e; i += 2) {
+                    for (int i = 0; i < e; ++i) {
                         float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
                         if (d3)
                             sum += zm[i] + zp[i];
@@ -350,8 +338,6 @@ struct CompositePressure::Impl
             const Couplings &cp = L.couplings;
             for (std::uint32_t n = cp.tileStart[t]; n < cp.tileStart[t + 1]; ++n) {
                 const std::uint32_t c = cp.cell[n];
-                if (colour >= 0 && (L.paint[c] & 1) != colour)
-                    continue;
                 float sum = 0.f;
                 for (std::uint32_t q = cp.start[n]; q < cp.start[n + 1]; ++q)
                     sum += cp.weight[q] * x[cp.other[q]];
