@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 
@@ -147,6 +148,35 @@ bool allFinite(const ScalarGrid &g)
         return bad ? 1.0 : 0.0;
     });
     return nonFinite == 0.0;
+}
+
+CellBox unite(const CellBox &a, const CellBox &b)
+{
+    if (a.empty())
+        return b;
+    if (b.empty())
+        return a;
+    CellBox u;
+    for (int x = 0; x < 3; ++x) {
+        u.lo[x] = std::min(a.lo[x], b.lo[x]);
+        u.hi[x] = std::max(a.hi[x], b.hi[x]);
+    }
+    return u;
+}
+
+CellBox SparseMask::bounds(Int3 n) const
+{
+    if (cells.empty())
+        return {};
+    CellBox b{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
+    for (std::uint32_t c : cells) {
+        const Int3 p = cellOf(c, n);
+        for (int a = 0; a < 3; ++a) {
+            b.lo[a] = std::min(b.lo[a], p[a]);
+            b.hi[a] = std::max(b.hi[a], p[a] + 1);
+        }
+    }
+    return b;
 }
 
 } // namespace plume::sim

@@ -145,6 +145,9 @@ struct CellBox
     friend bool operator==(const CellBox &, const CellBox &) = default;
 };
 
+/// The smallest box holding both (an empty box adds nothing).
+CellBox unite(const CellBox &a, const CellBox &b);
+
 /// Copies `count` samples: dst(dstLo + t) = src(srcLo + t). Both must hold the block.
 void copyBlock(const ScalarGrid &src, Int3 srcLo, ScalarGrid &dst, Int3 dstLo, Int3 count);
 
@@ -176,6 +179,8 @@ struct SparseMask
     static SparseMask fromDense(const ScalarGrid &coverage);
     /// Checks ordering, range (< cellCount) and weights; a message names the first bad entry.
     Status validate(std::size_t cellCount) const;
+    /// The box of the mask's cells on a grid of `cells` (empty for an empty mask).
+    CellBox bounds(Int3 cells) const;
 };
 
 } // namespace plume::sim

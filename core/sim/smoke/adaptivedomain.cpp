@@ -67,19 +67,6 @@ SparseMask cropMask(const SparseMask &mask, Int3 cells, const CellBox &box)
 }
 
 /// Bounds of a mask's cells (empty for an empty mask).
-CellBox maskBounds(const SparseMask &mask, Int3 cells)
-{
-    CellBox b{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
-    for (std::uint32_t c : mask.cells) {
-        const Int3 p = cellOf(c, cells);
-        for (int a = 0; a < 3; ++a) {
-            b.lo[a] = std::min(b.lo[a], p[a]);
-            b.hi[a] = std::max(b.hi[a], p[a] + 1);
-        }
-    }
-    return mask.empty() ? CellBox{} : b;
-}
-
 /// The solids and their motion inside `box`, renumbered over the box.
 void cropObstacles(const FlagGrid &solids, const ObstacleMotion &motion, const CellBox &box,
                    FlagGrid &outSolids, ObstacleMotion &outMotion)
@@ -103,20 +90,6 @@ void cropObstacles(const FlagGrid &solids, const ObstacleMotion &motion, const C
             std::memcpy(outMotion.noSlip.data() + to, motion.noSlip.data() + from,
                         std::size_t(n.x));
     });
-}
-
-CellBox unite(const CellBox &a, const CellBox &b)
-{
-    if (a.empty())
-        return b;
-    if (b.empty())
-        return a;
-    CellBox u;
-    for (int x = 0; x < 3; ++x) {
-        u.lo[x] = std::min(a.lo[x], b.lo[x]);
-        u.hi[x] = std::max(a.hi[x], b.hi[x]);
-    }
-    return u;
 }
 
 } // namespace
@@ -722,7 +695,7 @@ void AdaptiveDomainSolver::applyEmitters(std::vector<Emitter> emitters)
     std::vector<Emitter> cropped = emitters;
     CellBox bounds;
     for (Emitter &e : cropped) {
-        bounds = unite(bounds, maskBounds(e.mask, mDomain.cells));
+        bounds = unite(bounds, e.mask.bounds(mDomain.cells));
         e.mask = cropMask(e.mask, mDomain.cells, mBox);
     }
     if (!mInner->setEmitters(std::move(cropped)))

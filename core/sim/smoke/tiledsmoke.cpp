@@ -7,42 +7,11 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <cstdlib>
 #include <new>
 
 namespace plume::sim {
 
 namespace {
-
-CellBox unite(const CellBox &a, const CellBox &b)
-{
-    if (a.empty())
-        return b;
-    if (b.empty())
-        return a;
-    CellBox u;
-    for (int n = 0; n < 3; ++n) {
-        u.lo[n] = std::min(a.lo[n], b.lo[n]);
-        u.hi[n] = std::max(a.hi[n], b.hi[n]);
-    }
-    return u;
-}
-
-// The bounding box of a mask's cells (empty for an empty mask).
-CellBox boundsOf(const SparseMask &mask, Int3 cells)
-{
-    if (mask.empty())
-        return {};
-    CellBox b{{INT_MAX, INT_MAX, INT_MAX}, {INT_MIN, INT_MIN, INT_MIN}};
-    for (std::uint32_t c : mask.cells) {
-        const Int3 p = cellOf(c, cells);
-        for (int a = 0; a < 3; ++a) {
-            b.lo[a] = std::min(b.lo[a], p[a]);
-            b.hi[a] = std::max(b.hi[a], p[a] + 1);
-        }
-    }
-    return b;
-}
 
 // The mean of `fine` over each composite cell (the cell itself on fine tiles).
 void averageOnto(const CompositeGrid &g, const ScalarGrid &fine, std::vector<float> &out)
@@ -280,7 +249,7 @@ void TiledSmokeSolver::applyEmitters(std::vector<Emitter> emitters)
 {
     std::vector<CellBox> boxes;
     for (const Emitter &e : emitters)
-        boxes.push_back(boundsOf(e.mask, mGrid.cells));
+        boxes.push_back(e.mask.bounds(mGrid.cells));
     if (!mInner.setEmitters(std::move(emitters)))
         throw std::bad_alloc();
     mEmitterBoxes = std::move(boxes);
