@@ -209,6 +209,60 @@ inline float weightOf(const Side &s, int dims, float scale, int fluidInGroup)
 } // namespace
 
 namespace {
+// A tile's values with one layer around it: the cells of neighbour tiles of its level (other
+// sides: walls, open faces and other levels read 0), for the 7-point (5-point) stencil.
+struct Block
+{
+    float v[10 * 10 * 10];
+    int bw = 0;
+    bool d3 = true;
+    float &at(int i, int j, int k) { return v[(i + 1) + bw * ((j + 1) + bw * (d3 ? k + 1 : 0))]; }
+    // The neighbours' sum at (i, j, k).
+    float around(int i, int j, int k)
+    {
+        float s = at(i - 1, j, k) + at(i + 1, j, k) + at(i, j - 1, k) + at(i, j + 1, k);
+        return d3 ? s + at(i, j, k - 1) + at(i, j, k + 1) : s;
+    }
+};
+
+// Fills `b` for tile t from x; with `skip` >= 0 the neighbours' cells of that colour are left
+// at 0 (a half sweep writes them meanwhile, and does not read them).
+void gather(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int skip = -1)
+{
+    const int e = g.edge(t);
+    b.d3 = g.dims == 3;
+    const int ez = b.d3 ? e : 1;
+    b.bw = e + 2;
+    std::fill(b.v, b.v + b.bw * b.bw * (b.d3 ? e + 2 : 1), 0.f);
+    const std::uint32_t c0 = g.first[t];
+    for (int k = 0; k < ez; ++k)
+        for (int j = 0; j < e; ++j)
+            std::copy(x + c0 + e * (j + e * k), x + c0 + e * (j + e * k) + e, &b.at(0, j, k));
+    const Int3 tc = g.tileOf(t);
+    const int origin = (tc.x + tc.y + tc.z) * e; // the parity of the tile's first cell
+    for (int side = 0; side < 2 * g.dims; ++side) {
+        const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
+        if (nt < 0 || g.level[std::size_t(nt)] != g.level[t])
+            continue; // a wall, an open side (0 outside) or another level (the couplings)
+        const int a = side / 2, high = side & 1;
+        const std::uint32_t n0 = g.first[std::size_t(nt)];
+        const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
+        for (int v = 0; v < (a == 2 ? e : ez); ++v)
+            for (int u = 0; u < e; ++u) {
+                Int3 src, dst;
+                src[a] = high ? 0 : e - 1; // the neighbour's cells next to this tile
+                dst[a] = high ? e : -1;
+                src[ua] = dst[ua] = u;
+                src[va] = dst[va] = v;
+                if (!b.d3)
+                    src.z = dst.z = 0;
+                if (skip < 0 || ((origin + dst.x + dst.y + dst.z) & 1) != skip)
+                    b.at(dst.x, dst.y,
+                         dst.z) = x[n0 + std::uint32_t(src.x + e * (src.y + e * src.z))];
+            }
+    }
+}
+
 /// Terms of A between levels: for cell[n], y += weight[q] x[other[q]] for q in
 /// [start[n], start[n + 1]); the cells of tile t are n in [tileStart[t], tileStart[t + 1]).
 struct Couplings
@@ -279,41 +333,10 @@ struct CompositePressure::Impl
             const std::size_t t = std::size_t(tj);
             const int e = g.edge(t);
             const int ez = d3 ? e : 1;
-            const int bw = e + 2, bz = d3 ? e + 2 : 1;
-            float block[10 * 10 * 10];
-            std::fill(block, block + bw * bw * bz, 0.f);
-            auto at = [&](int i, int j, int kk) -> float & {
-                return block[(i + 1) + bw * ((j + 1) + bw * (d3 ? kk + 1 : 0))];
-            };
+            Block block;
+            gather(g, t, x, block);
+            auto at = [&](int i, int j, int kk) -> float & { return block.at(i, j, kk); };
             const std::uint32_t c0 = g.first[t];
-            for (int kk = 0; kk < ez; ++kk)
-                for (int j = 0; j < e; ++j)
-                    for (int i = 0; i < e; ++i)
-                        at(i, j, kk) = x[c0 + std::uint32_t(i + e * (j + e * kk))];
-            for (int side = 0; side < 2 * g.dims; ++side) {
-                const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
-                if (nt < 0)
-                    continue; // a wall or an open side: 0 outside
-                if (g.level[std::size_t(nt)] != g.level[t])
-                    continue; // another level: the couplings below
-                const int a = side / 2, high = side & 1;
-                const std::uint32_t n0 = g.first[std::size_t(nt)];
-                const int layer = high ? 0 : e - 1; // the neighbour's cells next to this tile
-                const int into = high ? e : -1;
-                for (int v = 0; v < (a == 2 ? e : ez); ++v)
-                    for (int u = 0; u < e; ++u) {
-                        Int3 src, dst;
-                        src[a] = layer;
-                        dst[a] = into;
-                        const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
-                        src[ua] = dst[ua] = u;
-                        src[va] = dst[va] = v;
-                        if (!d3)
-                            src.z = dst.z = 0;
-                        at(dst.x, dst.y,
-                           dst.z) = x[n0 + std::uint32_t(src.x + e * (src.y + e * src.z))];
-                    }
-            }
             const float w = d3 ? float(g.scale(t)) : 1.f;
             const float *diag = L.diag.data();
             for (int kk = 0; kk < ez; ++kk)
@@ -494,42 +517,11 @@ struct CompositePressure::Impl
             const std::size_t t = std::size_t(tj);
             const int e = g.edge(t);
             const int ez = d3 ? e : 1;
-            const int bw = e + 2, bz = d3 ? e + 2 : 1;
-            float block[10 * 10 * 10];
-            std::fill(block, block + bw * bw * bz, 0.f);
-            auto at = [&](int i, int j, int kk) -> float & {
-                return block[(i + 1) + bw * ((j + 1) + bw * (d3 ? kk + 1 : 0))];
-            };
+            Block block;
+            gather(g, t, x, block, colour);
             const std::uint32_t c0 = g.first[t];
             const Int3 tc = g.tileOf(t);
             const int origin = (tc.x + tc.y + tc.z) * e;
-            for (int kk = 0; kk < ez; ++kk)
-                for (int j = 0; j < e; ++j)
-                    std::copy(x + c0 + e * (j + e * kk), x + c0 + e * (j + e * kk) + e,
-                              &at(0, j, kk));
-            // Neighbours of this level: their cells of the other colour (the others may be
-            // written meanwhile, and are not read).
-            for (int side = 0; side < 2 * g.dims; ++side) {
-                const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
-                if (nt < 0 || g.level[std::size_t(nt)] != g.level[t])
-                    continue;
-                const int a = side / 2, high = side & 1;
-                const std::uint32_t n0 = g.first[std::size_t(nt)];
-                const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
-                for (int v = 0; v < (a == 2 ? e : ez); ++v)
-                    for (int u = 0; u < e; ++u) {
-                        Int3 src, dst;
-                        src[a] = high ? 0 : e - 1;
-                        dst[a] = high ? e : -1;
-                        src[ua] = dst[ua] = u;
-                        src[va] = dst[va] = v;
-                        if (!d3)
-                            src.z = dst.z = 0;
-                        if (((origin + dst.x + dst.y + dst.z) & 1) != colour)
-                            at(dst.x, dst.y,
-                               dst.z) = x[n0 + std::uint32_t(src.x + e * (src.y + e * src.z))];
-                    }
-            }
             const float w = d3 ? float(g.scale(t)) : 1.f;
             std::uint32_t n = cp.tileStart[t]; // the couplings, in the order of the cells
             for (int kk = 0; kk < ez; ++kk)
@@ -539,21 +531,18 @@ struct CompositePressure::Impl
                         const std::uint32_t c = row + std::uint32_t(i);
                         if (solid[c] || !(diag[c] > 0.f))
                             continue;
-                        float sum = at(i - 1, j, kk) + at(i + 1, j, kk) + at(i, j - 1, kk)
-                                    + at(i, j + 1, kk);
-                        if (d3)
-                            sum += at(i, j, kk - 1) + at(i, j, kk + 1);
+                        const float sum = block.around(i, j, kk);
                         if (!(paint[c] & 2)) {
                             x[c] = (b[c] + w * sum) * invDiag[c];
                             continue;
                         }
-                        float ax = diag[c] * at(i, j, kk) - w * sum;
+                        float ax = diag[c] * block.at(i, j, kk) - w * sum;
                         while (n < cp.tileStart[t + 1] && cp.cell[n] < c)
                             ++n;
                         if (n < cp.tileStart[t + 1] && cp.cell[n] == c)
                             for (std::uint32_t q = cp.start[n]; q < cp.start[n + 1]; ++q)
                                 ax += cp.weight[q] * x[cp.other[q]];
-                        r[c] = at(i, j, kk) + kOmegaInterface * (b[c] - ax) * invDiag[c];
+                        r[c] = block.at(i, j, kk) + kOmegaInterface * (b[c] - ax) * invDiag[c];
                     }
                 }
         });
