@@ -6,6 +6,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <tests/common/instrumented.h>
+
 #include <QtTest>
 
 #include <algorithm>
@@ -867,7 +869,9 @@ private slots:
         // path everywhere must give the same bytes, with any thread count. Layout 1 puts the
         // sphere across a periodic seam; layout 2 is 6 cells wide along a periodic x with up to 16
         // cells per step across it, longer than the axis.
-        const int n = is3D ? 36 : 96;
+        // Smaller under ThreadSanitizer: the same paths near and far from the sphere.
+        const int n = is3D ? plume::test::fullOrUnderTsan(36, 20)
+                           : plume::test::fullOrUnderTsan(96, 48);
         const bool narrow = layout == 2;
         const Int3 cells{narrow ? 6 : n, n, is3D ? n : 1};
         Domain d = makeDomain(cells, layout == 0 ? Boundary::Wall : Boundary::Periodic);
@@ -1016,7 +1020,8 @@ private slots:
         // open top, a flow of up to 3.5 cells per step: samples take the plain, clear and exact
         // paths. Moving the fields together must give each the bytes of its own advectScalar
         // call, serially and with any thread count; a grid of the wrong size stays untouched.
-        const int n = is3D ? 32 : 96;
+        const int n = is3D ? plume::test::fullOrUnderTsan(32, 20)
+                           : plume::test::fullOrUnderTsan(96, 48);
         const Domain d = openTopRoom(n, is3D);
         const Int3 cells = d.cells;
         const FlagGrid solids = plumeSphere(d);

@@ -8,6 +8,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <tests/common/instrumented.h>
+
 #include <QtTest>
 
 #include <cmath>
@@ -458,7 +460,10 @@ private slots:
             e.velocityMode = EmitterVelocity::Force;
             e.velocity = {0.f, 2.f, 0.f};
             s.setEmitters({e});
-            for (int step = 0; step < 372; ++step) // 7.75 s: the box has filled with smoke
+            // 7.75 s: the box has filled with smoke. Under ThreadSanitizer 1 s, enough to run
+            // every kernel on the threads; the figure below is checked in the other builds.
+            const int steps = plume::test::fullOrUnderTsan(372, 48);
+            for (int step = 0; step < steps; ++step)
                 s.step(1.f / 48.f, step / 48.0);
             // Salt-and-pepper noise shows as isolated extrema: cells above (or below) all four
             // neighbours by more than 2% of the largest density. Smooth structures, however
@@ -494,10 +499,11 @@ private slots:
         for (AdvectionOrder order : {AdvectionOrder::MacCormack, AdvectionOrder::Bfecc}) {
             const double r = roughness(order);
             qInfo("isolated extrema: %s %.4f, linear %.4f", toString(order), r, linear);
+            QVERIFY(std::isfinite(r) && r >= 0.0);
             // Measured: 0.012 (MacCormack), 0.011 (BFECC), 0.001 (linear); with an open top
             // the correction that trusted clipped traces gave 0.051. Sharp but smooth features make
             // a few legitimate extrema.
-            QVERIFY2(r < 0.03,
+            QVERIFY2(plume::test::kThreadSanitizer || r < 0.03,
                      qPrintable(
                          QString("%1: %2 vs linear %3").arg(toString(order)).arg(r).arg(linear)));
         }
