@@ -37,7 +37,8 @@ double relativeL1(const sim::ScalarGrid &a, const sim::ScalarGrid &b, std::size_
 
 } // namespace
 
-int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bool tiles)
+int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bool tiles,
+                     double vorticityShare)
 {
     BuiltinOptions options;
     options.resolution = resolution;
@@ -72,6 +73,11 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bo
         std::fprintf(stderr, "plume-bench: the %s setting made no such solver\n",
                      tiles ? "active-tiles" : "adaptive");
         return 1;
+    }
+    if (auto *t = dynamic_cast<sim::TiledSmokeSolver *>(&adaptive.simulation().solver());
+        t && vorticityShare >= 0.0) {
+        t->setVorticityShare(vorticityShare);
+        std::printf("tiles: vorticity above %g of the largest\n", t->vorticityShare());
     }
     const char *what = tiles ? "active tiles" : "adaptive";
     const double cells = double(dense.solver().domain().cellCount());

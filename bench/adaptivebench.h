@@ -13,8 +13,9 @@ namespace plume::bench {
 /// the dense solve: how far two dense solves that differ by almost nothing drift apart, the
 /// floor for any other method's L1 once the flow amplifies small differences. Returns the exit
 /// code. With `tiles` (plume-bench --sparse) the second solve uses active tiles
-/// (tiledsmoke.h) instead of the adaptive box.
+/// (tiledsmoke.h) instead of the adaptive box; `vorticityShare` in [0, 1] replaces the tiles'
+/// TiledSmokeSolver::kVorticityShare (0: smoke alone makes tiles active), negative keeps it.
 int runAdaptiveBench(int resolution, int frames, double fill, double perturb = 0.0,
-                     bool tiles = false);
+                     bool tiles = false, double vorticityShare = -1.0);
 
 } // namespace plume::bench

@@ -88,6 +88,17 @@ void TiledSmokeSolver::updateTiles(float dt)
     const int padding = TileGrid::kTile + int(std::ceil(std::min(reach, float(INT_MAX / 4))));
     std::vector<CellBox> seeds = seedBoxes(mGrid, fields, kThreshold);
     // The flow the smoke stirs up: vorticity above a share of the largest.
+    if (mVorticityShare > 0.0)
+        addStirredFlow(seeds);
+    std::vector<CellBox> forced = mEmitterBoxes;
+    forced.insert(forced.end(), mObstacleBoxes.begin(), mObstacleBoxes.end());
+    mTiles.update(seeds, padding, forced, kLifetime);
+}
+
+// Unites into `seeds` the cells whose vorticity lies above mVorticityShare of the largest.
+void TiledSmokeSolver::addStirredFlow(std::vector<CellBox> &seeds)
+{
+    const SmokeSolver &s = mInner;
     vorticityMagnitude(s.mVelocity, s.mSolids, s.domain(), mVorticity);
     const double largest = maxRows(mVorticity.size(), [&](int j, int k) {
         const float *row = mVorticity.data() + mVorticity.index(0, j, k);
@@ -96,16 +107,12 @@ void TiledSmokeSolver::updateTiles(float dt)
             m = std::max(m, row[i]);
         return double(m);
     });
-    if (largest > 0.0) {
-        const ScalarGrid *curl[] = {&mVorticity};
-        const std::vector<CellBox> stirred = seedBoxes(mGrid, curl,
-                                                       float(kVorticityShare * largest));
-        for (std::size_t t = 0; t < seeds.size(); ++t)
-            seeds[t] = unite(seeds[t], stirred[t]);
-    }
-    std::vector<CellBox> forced = mEmitterBoxes;
-    forced.insert(forced.end(), mObstacleBoxes.begin(), mObstacleBoxes.end());
-    mTiles.update(seeds, padding, forced, kLifetime);
+    if (!(largest > 0.0))
+        return;
+    const ScalarGrid *curl[] = {&mVorticity};
+    const std::vector<CellBox> stirred = seedBoxes(mGrid, curl, float(mVorticityShare * largest));
+    for (std::size_t t = 0; t < seeds.size(); ++t)
+        seeds[t] = unite(seeds[t], stirred[t]);
 }
 
 StepStats TiledSmokeSolver::step(float dt, double time)

@@ -57,6 +57,15 @@ public:
 
     /// The tiles of the last step.
     const ActiveTiles &tiles() const { return mTiles; }
+    /// The share of the largest vorticity above which the flow makes its tiles active
+    /// (kVorticityShare unless set; 0: smoke alone). For experiments (plume-bench --sparse
+    /// --vorticity-share); a share outside [0, 1] is ignored.
+    void setVorticityShare(double share)
+    {
+        if (share >= 0.0 && share <= 1.0)
+            mVorticityShare = share;
+    }
+    double vorticityShare() const { return mVorticityShare; }
     /// The dense solver the stages run on.
     const SmokeSolver &inner() const { return mInner; }
 
@@ -69,6 +78,8 @@ private:
 
     /// Marks this step's tiles from the state and the inputs.
     void updateTiles(float dt);
+    /// Adds the tiles' seeds of the stirred flow (vorticity above mVorticityShare of the largest).
+    void addStirredFlow(std::vector<CellBox> &seeds);
     /// Zeroes the scalars outside the active tiles (values below the threshold).
     void clearInactive();
     /// The composite projection, in place of the inner solver's dense one.
@@ -85,6 +96,7 @@ private:
     CompositeFaces mFaces;
     std::vector<float> mTarget; ///< scratch: burning gas's expansion per composite cell
     ScalarGrid mVorticity;      ///< scratch: |curl u| for the tiles' seeds
+    double mVorticityShare = kVorticityShare;
     /// Checkpoints: the tiles' flags and timers (the pressure is the inner solver's).
     ScalarGrid mStageTiles;
 };
