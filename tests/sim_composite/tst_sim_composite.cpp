@@ -16,6 +16,7 @@
 
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -125,6 +126,50 @@ std::vector<std::uint8_t> blobLevels(const Domain &d, float radius)
     return CompositeGrid::levelsAround(d, active);
 }
 
+// toMac as it was written first (session 22), face by face along the rows of the fine grid:
+// runs of fine-tile faces copied, every other face looked up with at() or interpolated between
+// the coarse faces below and above it. The tile-by-tile toMac must give these bytes.
+MacGrid toMacFaceByFace(const CompositeFaces &faces, const CompositeGrid &g)
+{
+    MacGrid mac(g.domain.cells);
+    const int T = CompositeGrid::kTile;
+    for (int a = 0; a < g.dims; ++a) {
+        ScalarGrid &dst = mac.component(a);
+        const Int3 n = dst.size();
+        for (int k = 0; k < n.z; ++k)
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) {
+                    const Int3 f{i, j, k};
+                    if (i % T == 0 && i + T <= g.domain.cells.x && f[a] < g.domain.cells[a]) {
+                        const Int3 tc{i / T, j / T, g.dims == 3 ? k / T : 0};
+                        const std::size_t t = g.tileIndex(tc);
+                        if (g.level[t] == 0) {
+                            for (int x = 0; x < T; ++x)
+                                dst(i + x, j, k) = faces.value[std::size_t(a)][faces.face(
+                                    g, t, a, {x, j - tc.y * T, g.dims == 3 ? k - tc.z * T : 0})];
+                            i += T - 1;
+                            continue;
+                        }
+                    }
+                    if (const float *v = faces.at(g, a, f)) {
+                        dst(i, j, k) = *v;
+                        continue;
+                    }
+                    const Int3 tc{i / T, j / T, g.dims == 3 ? k / T : 0};
+                    const int s = g.scale(g.tileIndex(tc));
+                    const int r = (f[a] - tc[a] * T) % s;
+                    Int3 lo = f, hi = f;
+                    lo[a] -= r;
+                    hi[a] += s - r;
+                    const float *vl = faces.at(g, a, lo);
+                    const float *vh = faces.at(g, a, hi);
+                    const float w = float(r) / float(s);
+                    dst(i, j, k) = (vl ? *vl : 0.f) * (1.f - w) + (vh ? *vh : 0.f) * w;
+                }
+    }
+    return mac;
+}
+
 } // namespace
 
 class TestSimComposite : public QObject
@@ -135,6 +180,8 @@ private slots:
     void levelsStepByOne_data();
     void levelsStepByOne();
     void facesKeepFluxes();
+    void toMacAsFaceByFace_data();
+    void toMacAsFaceByFace();
     void allActiveIsTheDenseSolve_data();
     void allActiveIsTheDenseSolve();
     void expansionAsTheDenseSolve();
@@ -239,6 +286,51 @@ void TestSimComposite::facesKeepFluxes()
         QVERIFY(std::fabs(coarse * 16.0 - fine) < 1e-4);
         break;
     }
+}
+
+void TestSimComposite::toMacAsFaceByFace_data()
+{
+    QTest::addColumn<Int3>("cells");
+    QTest::addColumn<bool>("periodic");
+    QTest::addColumn<float>("radius");
+    QTest::newRow("2D") << Int3{96, 64, 1} << false << 1.5f;
+    QTest::newRow("3D") << Int3{64, 72, 56} << false << 1.2f;
+    QTest::newRow("3D periodic x") << Int3{96, 48, 48} << true << 1.f;
+    QTest::newRow("3D all coarse") << Int3{48, 48, 48} << false << 0.f;
+}
+
+// toMac, tile by tile, gives every face the bytes of the face-by-face definition: fine tiles'
+// faces, coarse faces, faces inside coarse cells interpolated (also where the face above
+// belongs to the next tile, at another level), the domain's high layers, a periodic side.
+void TestSimComposite::toMacAsFaceByFace()
+{
+    QFETCH(Int3, cells);
+    QFETCH(bool, periodic);
+    QFETCH(float, radius);
+    Boundaries b = openTop();
+    if (periodic)
+        b[int(Face::XMin)] = b[int(Face::XMax)] = Boundary::Periodic;
+    const Domain d = makeDomain(cells, b);
+    const auto levels = blobLevels(d, radius);
+    CompositeGrid g;
+    g.build(d, levels, FlagGrid());
+    CompositeFaces f;
+    f.fromMac(g, randomVelocity(d, FlagGrid(), 11));
+    MacGrid tiled;
+    f.toMac(g, tiled);
+    const MacGrid expected = toMacFaceByFace(f, g);
+    for (int a = 0; a < d.dimensions(); ++a)
+        QVERIFY2(tiled.component(a).identical(expected.component(a)),
+                 qPrintable(QString("axis %1").arg(a)));
+    // Fine tiles beside coarse ones of two levels or more; without active tiles, every tile at
+    // the coarsest level (one cell).
+    std::array<int, CompositeGrid::kLevels> perLevel{};
+    for (std::uint8_t l : levels)
+        ++perLevel[l];
+    if (radius > 0.f)
+        QVERIFY(perLevel[0] > 0 && perLevel[1] > 0 && perLevel[2] > 0);
+    else
+        QCOMPARE(perLevel[CompositeGrid::kLevels - 1], int(levels.size()));
 }
 
 void TestSimComposite::allActiveIsTheDenseSolve_data()

@@ -251,50 +251,76 @@ const float *CompositeFaces::at(const CompositeGrid &g, int axis, Int3 fine) con
     return &value[std::size_t(axis)][face(g, t, axis, local)];
 }
 
+// The fine face `f` of `axis` from the stored faces, wherever it lies: on a stored face, or inside
+// a coarse cell, between the two coarse faces around it (linear in the fine position).
+float CompositeFaces::fineValue(const CompositeGrid &g, int axis, Int3 f) const
+{
+    if (const float *v = at(g, axis, f))
+        return *v;
+    const Int3 tc{f.x / CompositeGrid::kTile, f.y / CompositeGrid::kTile,
+                  g.dims == 3 ? f.z / CompositeGrid::kTile : 0};
+    const int s = g.scale(g.tileIndex(tc));
+    const int r = (f[axis] - tc[axis] * CompositeGrid::kTile) % s;
+    Int3 lo = f, hi = f;
+    lo[axis] -= r;
+    hi[axis] += s - r;
+    const float *vl = at(g, axis, lo);
+    const float *vh = at(g, axis, hi);
+    const float w = float(r) / float(s);
+    return (vl ? *vl : 0.f) * (1.f - w) + (vh ? *vh : 0.f) * w;
+}
+
+// Tile by tile: each tile writes the fine faces on its cells' low sides (and the domain's high
+// layer where it lies at the high side), so no face is written twice. Inside a tile the stored
+// faces are found by their local index; only the faces whose upper coarse face belongs to the
+// next tile take fineValue's general path. The values are fineValue's, bit for bit.
 void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
 {
     if (mac.cells() != g.domain.cells)
         mac.reshape(g.domain.cells);
-    for (int a = 0; a < g.dims; ++a) {
-        ScalarGrid &dst = mac.component(a);
-        const Int3 n = dst.size();
-        const int kTile = CompositeGrid::kTile;
-        forEachRow(n, [&](int j, int k) {
-            float *row = &dst(0, j, k);
-            for (int i = 0; i < n.x; ++i) {
-                const Int3 f{i, j, k};
-                // A run of faces inside a fine tile: copied as they are.
-                if (i % kTile == 0 && i + kTile <= g.domain.cells.x && f[a] < g.domain.cells[a]) {
-                    const Int3 tc{i / kTile, j / kTile, g.dims == 3 ? k / kTile : 0};
-                    const std::size_t t = g.tileIndex(tc);
-                    if (g.level[t] == 0) {
-                        const float *src = &value[std::size_t(a)][face(
-                            g, t, a, {0, j - tc.y * kTile, g.dims == 3 ? k - tc.z * kTile : 0})];
-                        std::copy(src, src + kTile, row + i);
-                        i += kTile - 1;
-                        continue;
+    constexpr int kTile = CompositeGrid::kTile;
+    const Int3 cells = g.domain.cells;
+    forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
+        const std::size_t t = std::size_t(tj);
+        const Int3 tc = g.tileOf(t);
+        const Int3 o{tc.x * kTile, tc.y * kTile, g.dims == 3 ? tc.z * kTile : 0};
+        const int s = g.scale(t);
+        for (int a = 0; a < g.dims; ++a) {
+            ScalarGrid &dst = mac.component(a);
+            const float *stored = value[std::size_t(a)].data();
+            // The local face block: the tile's cells, plus the domain's high layer at its end.
+            Int3 n{kTile, kTile, g.dims == 3 ? kTile : 1};
+            if (o[a] + kTile == cells[a])
+                n[a] += 1;
+            for (int k = 0; k < n.z; ++k)
+                for (int j = 0; j < n.y; ++j) {
+                    float *row = &dst(o.x, o.y + j, o.z + k);
+                    for (int i = 0; i < n.x; ++i) {
+                        const Int3 l{i, j, k};
+                        if (l[a] == kTile) { // the domain's high layer: the general path
+                            row[i] = fineValue(g, a, {o.x + i, o.y + j, o.z + k});
+                            continue;
+                        }
+                        const Int3 c{i / s, j / s, g.dims == 3 ? k / s : 0};
+                        const int r = l[a] % s;
+                        if (r == 0) {
+                            row[i] = stored[face(g, t, a, c)];
+                            continue;
+                        }
+                        if (l[a] - r + s == kTile) { // the upper face is the next tile's
+                            row[i] = fineValue(g, a, {o.x + i, o.y + j, o.z + k});
+                            continue;
+                        }
+                        Int3 up = c;
+                        up[a] += 1;
+                        const float vl = stored[face(g, t, a, c)];
+                        const float vh = stored[face(g, t, a, up)];
+                        const float w = float(r) / float(s);
+                        row[i] = vl * (1.f - w) + vh * w;
                     }
                 }
-                if (const float *v = at(g, a, f)) {
-                    dst(i, j, k) = *v;
-                    continue;
-                }
-                // Inside a coarse cell: between the coarse faces below and above.
-                Int3 c = f;
-                const Int3 tc{c.x / CompositeGrid::kTile, c.y / CompositeGrid::kTile,
-                              g.dims == 3 ? c.z / CompositeGrid::kTile : 0};
-                const int s = g.scale(g.tileIndex(tc));
-                const int r = (f[a] - tc[a] * CompositeGrid::kTile) % s;
-                Int3 lo = f, hi = f;
-                lo[a] -= r;
-                hi[a] += s - r;
-                const float *vl = at(g, a, lo);
-                const float *vh = at(g, a, hi);
-                const float w = float(r) / float(s);
-                dst(i, j, k) = (vl ? *vl : 0.f) * (1.f - w) + (vh ? *vh : 0.f) * w;
-            }
-        });
-    }
+        }
+    });
 }
 
 } // namespace plume::sim
