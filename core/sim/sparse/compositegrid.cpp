@@ -271,9 +271,11 @@ float CompositeFaces::fineValue(const CompositeGrid &g, int axis, Int3 f) const
 }
 
 // Tile by tile: each tile writes the fine faces on its cells' low sides (and the domain's high
-// layer where it lies at the high side), so no face is written twice. Inside a tile the stored
-// faces are found by their local index; only the faces whose upper coarse face belongs to the
-// next tile take fineValue's general path. The values are fineValue's, bit for bit.
+// layer where it lies at the high side), so no face is written twice. The stored faces are found
+// by their local index, in this tile or, for the last fine faces inside its top coarse cells, in
+// the next tile along the axis (at its own level) or this tile's high layer at the domain's side;
+// only the domain's high layers take fineValue's general path. The values are fineValue's, bit
+// for bit.
 void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
 {
     if (mac.cells() != g.domain.cells)
@@ -288,6 +290,8 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
         for (int a = 0; a < g.dims; ++a) {
             ScalarGrid &dst = mac.component(a);
             const float *stored = value[std::size_t(a)].data();
+            // The tile above along the axis (across a periodic side too), or a wall or open side.
+            const std::int32_t next = g.neighbours[t * 6 + std::size_t(2 * a + 1)];
             // The local face block: the tile's cells, plus the domain's high layer at its end.
             Int3 n{kTile, kTile, g.dims == 3 ? kTile : 1};
             if (o[a] + kTile == cells[a])
@@ -307,14 +311,22 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
                             row[i] = stored[face(g, t, a, c)];
                             continue;
                         }
-                        if (l[a] - r + s == kTile) { // the upper face is the next tile's
-                            row[i] = fineValue(g, a, {o.x + i, o.y + j, o.z + k});
-                            continue;
-                        }
-                        Int3 up = c;
-                        up[a] += 1;
                         const float vl = stored[face(g, t, a, c)];
-                        const float vh = stored[face(g, t, a, up)];
+                        float vh;
+                        if (l[a] - r + s < kTile) {
+                            Int3 up = c;
+                            up[a] += 1;
+                            vh = stored[face(g, t, a, up)];
+                        } else if (next >= 0) { // the next tile's low face, at its level
+                            const int sn = g.scale(std::size_t(next));
+                            Int3 q{i / sn, j / sn, g.dims == 3 ? k / sn : 0};
+                            q[a] = 0;
+                            vh = stored[face(g, std::size_t(next), a, q)];
+                        } else { // the domain's side: this tile's high layer
+                            Int3 q = c;
+                            q[a] = kTile / s;
+                            vh = stored[face(g, t, a, q)];
+                        }
                         const float w = float(r) / float(s);
                         row[i] = vl * (1.f - w) + vh * w;
                     }
