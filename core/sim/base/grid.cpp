@@ -51,14 +51,6 @@ void MacGrid::reshape(Int3 cells)
     w.reshape(cells.z > 1 ? faceGridSize(cells, 2) : Int3{0, 0, 0}, kFaceZ);
 }
 
-Vec3 MacGrid::atCentre(int i, int j, int k) const
-{
-    Vec3 c{0.5f * (u(i, j, k) + u(i + 1, j, k)), 0.5f * (v(i, j, k) + v(i, j + 1, k)), 0.f};
-    if (is3D())
-        c.z = 0.5f * (w(i, j, k) + w(i, j, k + 1));
-    return c;
-}
-
 void MacGrid::swap(MacGrid &other) noexcept
 {
     std::swap(mCells, other.mCells);

@@ -83,8 +83,15 @@ public:
     ScalarGrid &component(int axis) { return axis == 0 ? u : (axis == 1 ? v : w); }
     const ScalarGrid &component(int axis) const { return axis == 0 ? u : (axis == 1 ? v : w); }
 
-    /// Velocity averaged to the centre of cell (i,j,k).
-    Vec3 atCentre(int i, int j, int k) const;
+    /// Velocity averaged to the centre of cell (i,j,k). Inline: the cubic advection of cell
+    /// fields calls it for every cell.
+    Vec3 atCentre(int i, int j, int k) const
+    {
+        Vec3 c{0.5f * (u(i, j, k) + u(i + 1, j, k)), 0.5f * (v(i, j, k) + v(i, j + 1, k)), 0.f};
+        if (is3D())
+            c.z = 0.5f * (w(i, j, k) + w(i, j, k + 1));
+        return c;
+    }
 
     void swap(MacGrid &other) noexcept;
 
