@@ -251,31 +251,12 @@ const float *CompositeFaces::at(const CompositeGrid &g, int axis, Int3 fine) con
     return &value[std::size_t(axis)][face(g, t, axis, local)];
 }
 
-// The fine face `f` of `axis` from the stored faces, wherever it lies: on a stored face, or inside
-// a coarse cell, between the two coarse faces around it (linear in the fine position).
-float CompositeFaces::fineValue(const CompositeGrid &g, int axis, Int3 f) const
-{
-    if (const float *v = at(g, axis, f))
-        return *v;
-    const Int3 tc{f.x / CompositeGrid::kTile, f.y / CompositeGrid::kTile,
-                  g.dims == 3 ? f.z / CompositeGrid::kTile : 0};
-    const int s = g.scale(g.tileIndex(tc));
-    const int r = (f[axis] - tc[axis] * CompositeGrid::kTile) % s;
-    Int3 lo = f, hi = f;
-    lo[axis] -= r;
-    hi[axis] += s - r;
-    const float *vl = at(g, axis, lo);
-    const float *vh = at(g, axis, hi);
-    const float w = float(r) / float(s);
-    return (vl ? *vl : 0.f) * (1.f - w) + (vh ? *vh : 0.f) * w;
-}
-
 // Tile by tile: each tile writes the fine faces on its cells' low sides (and the domain's high
 // layer where it lies at the high side), so no face is written twice. The stored faces are found
-// by their local index, in this tile or, for the last fine faces inside its top coarse cells, in
-// the next tile along the axis (at its own level) or this tile's high layer at the domain's side;
-// only the domain's high layers take fineValue's general path. The values are fineValue's, bit
-// for bit.
+// by their local index: in this tile, or at its top along the axis, the next tile's low face (at
+// that tile's level, across a periodic side too) or this tile's own high layer at the domain's
+// side. A fine face between two coarse faces takes the linear interpolation along the axis. The
+// bytes are those of looking every fine face up with at() (tests/sim_composite).
 void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
 {
     if (mac.cells() != g.domain.cells)
@@ -296,36 +277,41 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
             Int3 n{kTile, kTile, g.dims == 3 ? kTile : 1};
             if (o[a] + kTile == cells[a])
                 n[a] += 1;
+            // The stored face at the tile's top along the axis, above the fine face (i, j, k).
+            const auto top = [&](int i, int j, int k) {
+                if (next >= 0) {
+                    const int sn = g.scale(std::size_t(next));
+                    Int3 q{i / sn, j / sn, g.dims == 3 ? k / sn : 0};
+                    q[a] = 0;
+                    return stored[face(g, std::size_t(next), a, q)];
+                }
+                Int3 q{i / s, j / s, g.dims == 3 ? k / s : 0};
+                q[a] = kTile / s;
+                return stored[face(g, t, a, q)];
+            };
             for (int k = 0; k < n.z; ++k)
                 for (int j = 0; j < n.y; ++j) {
                     float *row = &dst(o.x, o.y + j, o.z + k);
                     for (int i = 0; i < n.x; ++i) {
                         const Int3 l{i, j, k};
-                        if (l[a] == kTile) { // the domain's high layer: the general path
-                            row[i] = fineValue(g, a, {o.x + i, o.y + j, o.z + k});
+                        if (l[a] == kTile) { // the domain's high layer
+                            row[i] = top(i, j, k);
                             continue;
                         }
                         const Int3 c{i / s, j / s, g.dims == 3 ? k / s : 0};
+                        const float vl = stored[face(g, t, a, c)];
                         const int r = l[a] % s;
                         if (r == 0) {
-                            row[i] = stored[face(g, t, a, c)];
+                            row[i] = vl;
                             continue;
                         }
-                        const float vl = stored[face(g, t, a, c)];
                         float vh;
                         if (l[a] - r + s < kTile) {
                             Int3 up = c;
                             up[a] += 1;
                             vh = stored[face(g, t, a, up)];
-                        } else if (next >= 0) { // the next tile's low face, at its level
-                            const int sn = g.scale(std::size_t(next));
-                            Int3 q{i / sn, j / sn, g.dims == 3 ? k / sn : 0};
-                            q[a] = 0;
-                            vh = stored[face(g, std::size_t(next), a, q)];
-                        } else { // the domain's side: this tile's high layer
-                            Int3 q = c;
-                            q[a] = kTile / s;
-                            vh = stored[face(g, t, a, q)];
+                        } else {
+                            vh = top(i, j, k);
                         }
                         const float w = float(r) / float(s);
                         row[i] = vl * (1.f - w) + vh * w;

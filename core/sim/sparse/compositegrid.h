@@ -125,9 +125,6 @@ struct CompositeFaces
     /// plane along the axis, cell indices across it), or nullptr where that fine face lies
     /// inside a coarse cell.
     const float *at(const CompositeGrid &g, int axis, Int3 fine) const;
-    /// The value toMac gives the fine face `fine` of `axis`: at()'s, or inside a coarse cell the
-    /// linear interpolation between the coarse faces below and above it along the axis.
-    float fineValue(const CompositeGrid &g, int axis, Int3 fine) const;
 };
 
 } // namespace plume::sim
