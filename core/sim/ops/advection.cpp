@@ -223,18 +223,27 @@ void Advector::advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionO
     if (q.size() != mDomain.cells || q.offset() != kCellCentre || !velocityFits(vel, mDomain)
         || !std::isfinite(scale))
         return;
-    Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
     ScalarGrid *const lone[1] = {&q};
     ActiveSpans spans;
     if (fastest)
         spans.find(mDomain, *fastest, scale, lone);
+    const int *activeLo = spans.lo.empty() ? nullptr : spans.lo.data();
+    const int *activeHi = spans.hi.empty() ? nullptr : spans.hi.data();
     if (order == AdvectionOrder::MonotoneCubic) {
         // The cubic reads at most two cells beyond a trace: within the spans' reach.
-        advectCubic(q, vel, dt, work, spans.lo.empty() ? nullptr : spans.lo.data(),
-                    spans.hi.empty() ? nullptr : spans.hi.data());
+        advectCubic(q, vel, dt, work, activeLo, activeHi);
         return;
     }
-    spans.use(c);
+    advectWithin(q, vel, dt, order, work, activeLo, activeHi);
+}
+
+void Advector::advectWithin(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
+                            Workspace &work, const int *activeLo, const int *activeHi) const
+{
+    const float scale = dt / mDomain.cellSize;
+    Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
+    c.activeLo = activeLo;
+    c.activeHi = activeHi;
     ScalarGrid &result = work[0];
     ScalarGrid &temp = work[1];
     result.reshapeForOverwrite(q.size(), q.offset());

@@ -91,6 +91,10 @@ private:
     /// computed (null).
     void advectOne(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
                    Workspace &work, const double *fastest) const;
+    /// advectOne's first-order and second-order paths with the active samples given: per row
+    /// j + ny k, [activeLo, activeHi) (both null: every sample); the rest are zero.
+    void advectWithin(ScalarGrid &q, const MacGrid &vel, float dt, AdvectionOrder order,
+                      Workspace &work, const int *activeLo, const int *activeHi) const;
     /// The monotone cubic step (cubicadvection.cpp) of a cell-centred scalar, its grid scale
     /// filtered within the corners' range. Uses all four workspace grids. With
     /// activeLo/Hi (per row j + ny k), only those samples are computed, the rest are zero.

@@ -282,12 +282,13 @@ void Advector::advectCubic(ScalarGrid &q, const MacGrid &vel, float dt, Workspac
         // scratch), from q kept in work[2]; then, from that copy, the cubic's value and range
         // wherever the trace and the stencil are clear of solids. Elsewhere the range is the
         // exact value alone.
+        // Outside the active spans both give zero, as they do there without solids.
         std::copy(q.data(), q.data() + count, lo.data());
-        advectOne(q, vel, dt, AdvectionOrder::SemiLagrangian, work, nullptr);
+        advectWithin(q, vel, dt, AdvectionOrder::SemiLagrangian, work, activeLo, activeHi);
         std::copy(q.data(), q.data() + count, value->data());
         q.swap(lo); // q: the step's source; lo: free for the range
         const CubicRange range{lo.data(), hi.data()};
-        cubicPass(q, vel, scale, -1, true, *value, nullptr, nullptr, &range);
+        cubicPass(q, vel, scale, -1, true, *value, activeLo, activeHi, &range);
     }
     // The filter along each axis in turn, then the corners' range (one value where the
     // exact path stands, so that value).
