@@ -139,6 +139,24 @@ Side sideOf(const CompositeGrid &g, const CompositeFaces &f, std::size_t t, Int3
     return s;
 }
 
+// sideOf's first case without the rest: when side `side` of cell c (at `local` in tile t) along
+// `axis` lies inside the tile, its neighbour cell and its stored face, and true. The per-step
+// loops take this for most sides and call sideOf only at the tile's edges.
+inline bool insideTile(const CompositeGrid &g, const CompositeFaces &f, std::size_t t, Int3 local,
+                       int axis, int side, std::uint32_t c, std::uint32_t &other,
+                       std::uint32_t &face)
+{
+    const int e = g.edge(t);
+    if (side == 0 ? local[axis] == 0 : local[axis] + 1 >= e)
+        return false;
+    const std::uint32_t stride = axis == 0 ? 1u : std::uint32_t(axis == 1 ? e : e * e);
+    other = side ? c + stride : c - stride;
+    Int3 fl = local;
+    fl[axis] += side;
+    face = std::uint32_t(f.face(g, t, axis, fl));
+    return true;
+}
+
 // The fluid cells of a group and their mean of v.
 inline int fluidMean(const Side &s, const std::uint8_t *solid, const float *v, float &mean)
 {
@@ -232,34 +250,37 @@ void gather(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int
     const int e = g.edge(t);
     b.d3 = g.dims == 3;
     const int ez = b.d3 ? e : 1;
-    b.bw = e + 2;
-    std::fill(b.v, b.v + b.bw * b.bw * (b.d3 ? e + 2 : 1), 0.f);
-    const std::uint32_t c0 = g.first[t];
+    const int bw = e + 2;
+    b.bw = bw;
+    std::fill(b.v, b.v + bw * bw * (b.d3 ? e + 2 : 1), 0.f);
+    const float *src = x + g.first[t];
     for (int k = 0; k < ez; ++k)
-        for (int j = 0; j < e; ++j)
-            std::copy(x + c0 + e * (j + e * k), x + c0 + e * (j + e * k) + e, &b.at(0, j, k));
+        for (int j = 0; j < e; ++j, src += e) {
+            float *dst = &b.at(0, j, k);
+            for (int i = 0; i < e; ++i)
+                dst[i] = src[i];
+        }
+    // The neighbours' layers next to this tile, as strides in the tile and in the block.
     const Int3 tc = g.tileOf(t);
     const int origin = (tc.x + tc.y + tc.z) * e; // the parity of the tile's first cell
+    const std::ptrdiff_t tileStride[3] = {1, e, std::ptrdiff_t(e) * e};
+    const std::ptrdiff_t blockStride[3] = {1, bw, b.d3 ? std::ptrdiff_t(bw) * bw : 0};
+    const std::ptrdiff_t blockOrigin = 1 + bw + (b.d3 ? std::ptrdiff_t(bw) * bw : 0);
     for (int side = 0; side < 2 * g.dims; ++side) {
         const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
         if (nt < 0 || g.level[std::size_t(nt)] != g.level[t])
             continue; // a wall, an open side (0 outside) or another level (the couplings)
         const int a = side / 2, high = side & 1;
-        const std::uint32_t n0 = g.first[std::size_t(nt)];
         const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
+        const int from = high ? 0 : e - 1; // the neighbour's cells next to this tile
+        const int to = high ? e : -1;
+        const float *n0 = x + g.first[std::size_t(nt)] + from * tileStride[a];
+        float *d0 = b.v + blockOrigin + to * blockStride[a];
         for (int v = 0; v < (a == 2 ? e : ez); ++v)
-            for (int u = 0; u < e; ++u) {
-                Int3 src, dst;
-                src[a] = high ? 0 : e - 1; // the neighbour's cells next to this tile
-                dst[a] = high ? e : -1;
-                src[ua] = dst[ua] = u;
-                src[va] = dst[va] = v;
-                if (!b.d3)
-                    src.z = dst.z = 0;
-                if (skip < 0 || ((origin + dst.x + dst.y + dst.z) & 1) != skip)
-                    b.at(dst.x, dst.y,
-                         dst.z) = x[n0 + std::uint32_t(src.x + e * (src.y + e * src.z))];
-            }
+            for (int u = 0; u < e; ++u)
+                if (skip < 0 || ((origin + to + u + v) & 1) != skip)
+                    d0[u * blockStride[ua] + v * blockStride[va]] =
+                        n0[u * tileStride[ua] + v * tileStride[va]];
     }
 }
 
@@ -438,8 +459,15 @@ struct CompositePressure::Impl
                 return;
             const float scale = float(g.scale(t));
             float sum = 0.f;
+            const int e = g.edge(t);
+            const std::uint32_t stride[3] = {1u, std::uint32_t(e), std::uint32_t(e * e)};
             for (int a = 0; a < g.dims; ++a)
                 for (int side = 0; side < 2; ++side) {
+                    if (side ? local[a] + 1 < e : local[a] > 0) { // inside the tile
+                        if (!solid[side ? c + stride[a] : c - stride[a]])
+                            sum += g.dims == 3 ? scale : 1.f; // weightOf a Same side
+                        continue;
+                    }
                     const Side sd = sideOf(g, L.shape, t, local, a, side, false);
                     switch (sd.kind) {
                     case Side::Same:
@@ -899,8 +927,13 @@ void CompositePressure::divergence(const CompositeFaces &faces, std::vector<floa
         for (int a = 0; a < g.dims; ++a) {
             const std::vector<float> &u = faces.value[std::size_t(a)];
             for (int side = 0; side < 2; ++side) {
-                const Side sd = sideOf(g, shape, t, local, a, side);
                 const float sign = side ? 1.f : -1.f;
+                std::uint32_t other, face;
+                if (insideTile(g, shape, t, local, a, side, c, other, face)) {
+                    flux += sign * area * u[face];
+                    continue;
+                }
+                const Side sd = sideOf(g, shape, t, local, a, side);
                 if (sd.kind == Side::Wall)
                     continue;
                 if (sd.kind != Side::ToFiner) {
@@ -922,6 +955,25 @@ void CompositePressure::divergence(const CompositeFaces &faces, std::vector<floa
     });
 }
 
+namespace {
+
+// Whether closeSolidFaces() closes the low face of cell c at a tile's edge (side `lo`).
+bool closesLowFace(const Side &lo, const std::uint8_t *solid, std::uint32_t c, bool coarse,
+                   const std::vector<float> &u)
+{
+    float mean;
+    switch (lo.kind) {
+    case Side::Same: return coarse && (solid[c] || solid[lo.other]);
+    case Side::ToCoarser: return solid[lo.other] != 0;
+    case Side::ToFiner: return solid[c] || fluidMean(lo, solid, u.data(), mean) == 0;
+    case Side::Open: return coarse && solid[c];
+    case Side::Wall: return false;
+    }
+    return false;
+}
+
+} // namespace
+
 void CompositePressure::closeSolidFaces(CompositeFaces &faces) const
 {
     const CompositeGrid &g = d->g0();
@@ -931,20 +983,17 @@ void CompositePressure::closeSolidFaces(CompositeFaces &faces) const
         const bool coarse = g.level[t] > 0;
         for (int a = 0; a < g.dims; ++a) {
             std::vector<float> &u = faces.value[std::size_t(a)];
-            const Side lo = sideOf(g, shape, t, local, a, 0);
-            bool close = false;
-            float mean;
-            switch (lo.kind) {
-            case Side::Same: close = coarse && (solid[c] || solid[lo.other]); break;
-            case Side::ToCoarser: close = solid[lo.other] != 0; break;
-            case Side::ToFiner:
-                close = solid[c] || fluidMean(lo, solid, u.data(), mean) == 0;
-                break;
-            case Side::Open: close = coarse && solid[c]; break;
-            case Side::Wall: break;
+            std::uint32_t other, face;
+            if (insideTile(g, shape, t, local, a, 0, c, other, face)) {
+                if (coarse && (solid[c] || solid[other]))
+                    u[face] = 0.f;
+            } else {
+                const Side lo = sideOf(g, shape, t, local, a, 0);
+                if (closesLowFace(lo, solid, c, coarse, u))
+                    u[lo.face[0]] = 0.f;
             }
-            if (close)
-                u[lo.face[0]] = 0.f;
+            if (local[a] + 1 < g.edge(t))
+                continue; // the high side lies inside the tile: not open
             const Side hi = sideOf(g, shape, t, local, a, 1);
             if (hi.kind == Side::Open && coarse && solid[c])
                 u[hi.face[0]] = 0.f;
@@ -1102,28 +1151,36 @@ SolveResult CompositePressure::project(CompositeFaces &faces, std::vector<float>
         const float scale = float(g.scale(t));
         for (int a = 0; a < g.dims; ++a) {
             std::vector<float> &u = faces.value[std::size_t(a)];
-            const Side lo = sideOf(g, shape, t, local, a, 0);
-            switch (lo.kind) {
-            case Side::Same:
-                if (!solid[lo.other])
-                    u[lo.face[0]] -= (x[c] - x[lo.other]) / scale;
-                break;
-            case Side::Open: u[lo.face[0]] -= x[c] / scale; break;
-            case Side::ToCoarser: // this fine cell's own face over a coarse cell
-                if (!solid[lo.other]) {
+            std::uint32_t other, face;
+            if (insideTile(g, shape, t, local, a, 0, c, other, face)) {
+                if (!solid[other])
+                    u[face] -= (x[c] - x[other]) / scale;
+            } else {
+                const Side lo = sideOf(g, shape, t, local, a, 0);
+                switch (lo.kind) {
+                case Side::Same:
+                    if (!solid[lo.other])
+                        u[lo.face[0]] -= (x[c] - x[lo.other]) / scale;
+                    break;
+                case Side::Open: u[lo.face[0]] -= x[c] / scale; break;
+                case Side::ToCoarser: // this fine cell's own face over a coarse cell
+                    if (!solid[lo.other]) {
+                        float mean;
+                        fluidMean(lo, solid, x.data(), mean);
+                        u[lo.face[0]] -= (mean - x[lo.other]) / (1.5f * scale);
+                    }
+                    break;
+                case Side::ToFiner: { // this coarse cell's face over fine cells
                     float mean;
-                    fluidMean(lo, solid, x.data(), mean);
-                    u[lo.face[0]] -= (mean - x[lo.other]) / (1.5f * scale);
+                    if (fluidMean(lo, solid, x.data(), mean))
+                        u[lo.face[0]] -= (x[c] - mean) / (1.5f * lo.fine);
+                    break;
                 }
-                break;
-            case Side::ToFiner: { // this coarse cell's face over fine cells
-                float mean;
-                if (fluidMean(lo, solid, x.data(), mean))
-                    u[lo.face[0]] -= (x[c] - mean) / (1.5f * lo.fine);
-                break;
+                case Side::Wall: break;
+                }
             }
-            case Side::Wall: break;
-            }
+            if (local[a] + 1 < g.edge(t))
+                continue; // the high side lies inside the tile: not open
             const Side hi = sideOf(g, shape, t, local, a, 1);
             if (hi.kind == Side::Open)
                 u[hi.face[0]] -= -x[c] / scale;
