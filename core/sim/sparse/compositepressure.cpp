@@ -243,8 +243,9 @@ struct Block
     }
 };
 
-// Fills `b` for tile t from x; with `skip` >= 0 the neighbours' cells of that colour are left
-// at 0 (a half sweep writes them meanwhile, and does not read them).
+// Fills `b` for tile t from x: its cells and the layer around its faces. With `skip` >= 0 the
+// neighbours' cells of that colour are not set (a half sweep writes them meanwhile, and does
+// not read them).
 void gather(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int skip = -1)
 {
     const int e = g.edge(t);
@@ -252,7 +253,6 @@ void gather(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int
     const int ez = b.d3 ? e : 1;
     const int bw = e + 2;
     b.bw = bw;
-    std::fill(b.v, b.v + bw * bw * (b.d3 ? e + 2 : 1), 0.f);
     const float *src = x + g.first[t];
     for (int k = 0; k < ez; ++k)
         for (int j = 0; j < e; ++j, src += e) {
@@ -266,16 +266,23 @@ void gather(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int
     const std::ptrdiff_t tileStride[3] = {1, e, std::ptrdiff_t(e) * e};
     const std::ptrdiff_t blockStride[3] = {1, bw, b.d3 ? std::ptrdiff_t(bw) * bw : 0};
     const std::ptrdiff_t blockOrigin = 1 + bw + (b.d3 ? std::ptrdiff_t(bw) * bw : 0);
+    // Only the layers next to the tile's faces are read (the 7-point stencil), so the block's
+    // edges and corners are never set.
     for (int side = 0; side < 2 * g.dims; ++side) {
         const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
-        if (nt < 0 || g.level[std::size_t(nt)] != g.level[t])
-            continue; // a wall, an open side (0 outside) or another level (the couplings)
         const int a = side / 2, high = side & 1;
         const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
         const int from = high ? 0 : e - 1; // the neighbour's cells next to this tile
         const int to = high ? e : -1;
-        const float *n0 = x + g.first[std::size_t(nt)] + from * tileStride[a];
         float *d0 = b.v + blockOrigin + to * blockStride[a];
+        if (nt < 0 || g.level[std::size_t(nt)] != g.level[t]) {
+            // A wall, an open side (0 outside) or another level (the couplings): 0.
+            for (int v = 0; v < (a == 2 ? e : ez); ++v)
+                for (int u = 0; u < e; ++u)
+                    d0[u * blockStride[ua] + v * blockStride[va]] = 0.f;
+            continue;
+        }
+        const float *n0 = x + g.first[std::size_t(nt)] + from * tileStride[a];
         for (int v = 0; v < (a == 2 ? e : ez); ++v)
             for (int u = 0; u < e; ++u)
                 if (skip < 0 || ((origin + to + u + v) & 1) != skip)
