@@ -55,6 +55,13 @@ public:
     /// smoke). Test hook: off computes every sample; tests compare the two, byte for byte.
     void setSkipEmpty(bool on) { mSkipEmpty = on; }
 
+    /// The velocity's self-advection computes only the faces next to live tiles (Setup's
+    /// liveTiles: per tile of 8^3 cells, x fastest; null: every face), and keeps the old
+    /// velocity on the others. The sparse smoke scheme passes its active tiles (issue 36:
+    /// advection runs on active tiles only; outside them the projection's far field stands).
+    /// The array must outlive the calls that follow.
+    void setLiveTiles(const std::uint8_t *tiles) { mLiveTiles = tiles; }
+
     /// Bytes held (the clearance map, one per cell when there are solids).
     std::size_t memoryBytes() const { return mClearance.capacity(); }
 
@@ -73,8 +80,8 @@ public:
     void advectScalars(std::span<ScalarGrid *const> fields, const MacGrid &vel, float dt,
                        AdvectionOrder order, Workspace &work) const;
 
-    /// Moves the velocity along itself (self-advection), every component from the old field.
-    /// Uses the four workspace grids. Boundaries are not enforced (the caller does); faces with
+    /// Moves the velocity along itself (self-advection), every component from the old field
+    /// (only next to live tiles where setLiveTiles gave them). Uses the four workspace grids. Boundaries are not enforced (the caller does); faces with
     /// solid cells on both sides get zero and are never read.
     void advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const;
 
@@ -120,6 +127,7 @@ private:
     bool mAnySolid = false;
     bool mExactEverywhere = false;
     bool mSkipEmpty = true;
+    const std::uint8_t *mLiveTiles = nullptr;
     /// Chebyshev distance in cells from each cell to the nearest solid, capped (1 byte per
     /// cell, only when there are solids): decides which samples may take the plain path.
     std::vector<std::uint8_t> mClearance;

@@ -213,6 +213,12 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
     // so the two hold the same bits.
     const bool alias = faceAxis >= 0 && axes[faceAxis].periodic && n[faceAxis] > cells[faceAxis];
     const int last = faceAxis >= 0 ? n[faceAxis] - 1 : -1;
+    // Faces outside the live tiles are not computed (advectVelocity fills them).
+    Setup live;
+    live.domain = dom;
+    for (int a = 0; a < 3; ++a)
+        live.periodic[a] = axes[a].periodic;
+    live.liveTiles = faceAxis >= 0 ? mLiveTiles : nullptr;
     forEachRow(n, [&](int j, int k) {
         float *dst = out.data() + out.index(0, j, k);
         int from = 0, to = n.x;
@@ -234,7 +240,8 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
                 std::fill(g + rowAt + to, g + rowAt + n.x, 0.f);
             }
         }
-        for (int i = from; i < to; ++i) {
+        const auto samples = [&](int first, int end) {
+        for (int i = first; i < end; ++i) {
             Int3 at{i, j, k};
             if (alias && at[faceAxis] == last)
                 at[faceAxis] = 0;
@@ -260,6 +267,11 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
             float *hi = range ? range->hi + rowAt + std::size_t(i) : nullptr;
             dst[i] = k3D ? cubicAt<true>(q, axes, x, lo, hi) : cubicAt<false>(q, axes, x, lo, hi);
         }
+        };
+        if (live.liveTiles)
+            forLiveRuns(live, n, faceAxis, j, k, samples);
+        else
+            samples(from, to);
     });
 }
 

@@ -230,7 +230,8 @@ struct NoBatch
 /// displacements and plain/other first, in loops without branches, then the samples. With a
 /// batch (not NoBatch), runs of plain samples go to batch(PlainRun) instead of the body, which
 /// must give the body's bits; the grid must then fit runsFit(). The last face of a periodic
-/// axis is computed as the first one, so the two stay byte-equal.
+/// axis is computed as the first one, so the two stay byte-equal. Setup::activeLo/Hi and
+/// Setup::liveTiles choose the samples computed.
 template<bool kSolids, class Disp, class Body, class Zero, class Batch = NoBatch>
 void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp &disp, Body &&body,
                   Zero &&zero, Batch &&batch = NoBatch{})
@@ -293,6 +294,7 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
             }
             body(PathTag<Path::Plain>{}, n, p, d, row + std::size_t(i));
         };
+        const auto samples = [&](int from, int to) {
         for (int begin = from; begin < to; begin += kChunk) {
             const int end = std::min(begin + kChunk, to);
             velocity.fill(begin, end, dx, dy, dz);
@@ -324,6 +326,11 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
                 }
             }
         }
+        };
+        if (faceAxis >= 0 && c.liveTiles)
+            forLiveRuns(c, size, faceAxis, j, k, samples); // the rest is the caller's
+        else
+            samples(from, to);
     });
 }
 

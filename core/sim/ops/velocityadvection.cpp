@@ -8,6 +8,7 @@
 
 #include <core/sim/ops/advectionpasses.h>
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -31,6 +32,8 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Work
             for (int axis = 0; axis < axes; ++axis) {
                 const ScalarGrid &old = vel.component(axis);
                 work[axis].reshapeForOverwrite(old.size(), old.offset());
+                if (mLiveTiles) // the faces the pass leaves keep their velocity
+                    std::copy(old.data(), old.data() + old.count(), work[axis].data());
                 cubicPass(old, vel, scale, axis, false, work[axis]);
             }
             for (int axis = 0; axis < axes; ++axis)
@@ -43,7 +46,8 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Work
             cubicPass(old.component(axis), old, scale, axis, true, vel.component(axis));
         return;
     }
-    const Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
+    Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
+    c.liveTiles = mLiveTiles;
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
         auto advectComponent = [&](auto axisConstant) {
@@ -53,6 +57,11 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Work
             work[kAxis].reshapeForOverwrite(old.size(), old.offset());
             if (order != AdvectionOrder::SemiLagrangian)
                 temp.reshapeForOverwrite(old.size(), old.offset());
+            if (mLiveTiles) { // every pass leaves the faces away from live tiles as they were
+                std::copy(old.data(), old.data() + old.count(), work[kAxis].data());
+                if (order != AdvectionOrder::SemiLagrangian)
+                    std::copy(old.data(), old.data() + old.count(), temp.data());
+            }
             const Passes<decltype(k3D)::value, decltype(solids)::value, Disp, 1> passes{
                 c, kAxis, Disp{vel, c, scale}, old};
             if (passes.run(order, {old.data()}, {temp.data()}, {work[kAxis].data()}))
