@@ -14,8 +14,11 @@ namespace plume::bench {
 /// floor for any other method's L1 once the flow amplifies small differences. Returns the exit
 /// code. With `tiles` (plume-bench --sparse) the second solve uses active tiles
 /// (tiledsmoke.h) instead of the adaptive box; `vorticityShare` in [0, 1] replaces the tiles'
-/// TiledSmokeSolver::kVorticityShare (0: smoke alone makes tiles active), negative keeps it.
+/// TiledSmokeSolver::kVorticityShare (0: smoke alone makes tiles active), negative keeps it;
+/// `lifetime` >= 0 replaces TiledSmokeSolver::kLifetime. With tiles, each row also gives the
+/// share of the domain in the 8^3 tiles that hold the dense solve's smoke (no padding): the
+/// least any scheme on such tiles can work on.
 int runAdaptiveBench(int resolution, int frames, double fill, double perturb = 0.0,
-                     bool tiles = false, double vorticityShare = -1.0);
+                     bool tiles = false, double vorticityShare = -1.0, int lifetime = -1);
 
 } // namespace plume::bench

@@ -18,7 +18,8 @@
 //   plume-bench --adaptive [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
 //               (adaptivebench.h)
 //   plume-bench --sparse [--resolution 128] [--frames 60] [--fill 0.15] [--perturb EPS]
-//               [--vorticity-share S]   (the same, with active tiles: adaptivebench.h)
+//               [--vorticity-share S] [--lifetime N]   (the same, with active tiles:
+//               adaptivebench.h)
 //   plume-bench --composite [--resolution 128] [--frames 64] [--every 8] [--repeats 3]
 //               (the sparse scheme's pressure solve against the dense one: compositebench.h)
 //   plume-bench --ensemble [--resolution 128] [--frames 96] [--members 8] [--eps 1e-3]
@@ -254,6 +255,7 @@ int main(int argc, char **argv)
     double fill = 0.15;
     double perturb = 0.0;
     double vorticityShare = -1.0;
+    int lifetime = -1;
     int resolution = 128, frames = 60, repeats = 6, bakeResolution = 64, pairs = 4;
     for (int a = 1; a < argc; ++a) {
         auto next = [&](const char *name) {
@@ -311,6 +313,8 @@ int main(int argc, char **argv)
             perturb = std::stod(next("--perturb"));
         else if (!std::strcmp(argv[a], "--vorticity-share"))
             vorticityShare = std::stod(next("--vorticity-share"));
+        else if (!std::strcmp(argv[a], "--lifetime"))
+            lifetime = std::stoi(next("--lifetime"));
         else if (!std::strcmp(argv[a], "--reference"))
             reference = true;
         else if (!std::strcmp(argv[a], "--resolution")) {
@@ -342,7 +346,8 @@ int main(int argc, char **argv)
                                  "       plume-bench --adaptive [--resolution N] [--frames N] "
                                  "[--fill F] [--perturb EPS]\n"
                                  "       plume-bench --sparse [--resolution N] [--frames N] "
-                                 "[--fill F] [--perturb EPS] [--vorticity-share S]\n"
+                                 "[--fill F] [--perturb EPS] [--vorticity-share S] "
+                                 "[--lifetime N]\n"
                                  "       plume-bench --composite [--resolution N] [--frames N] "
                                  "[--every N] [--repeats N]\n"
                                  "       plume-bench --ensemble [--resolution N] [--frames N] "
@@ -354,7 +359,7 @@ int main(int argc, char **argv)
     }
     if (sparse)
         return plume::bench::runAdaptiveBench(resolution, frames, fill, perturb, true,
-                                              vorticityShare);
+                                              vorticityShare, lifetime);
     if (composite)
         return plume::bench::runCompositeBench(resolution, frames, every, repeats);
     if (ensemble)

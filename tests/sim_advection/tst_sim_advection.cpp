@@ -969,8 +969,7 @@ private slots:
         const MacGrid vel0 = swirl(d, 3.f);
         const AdvectionOrder order = orderOf(mode);
         constexpr int kT = 8;
-        const Int3 tiles{(cells.x + kT - 1) / kT, (cells.y + kT - 1) / kT,
-                         (cells.z + kT - 1) / kT};
+        const Int3 tiles{(cells.x + kT - 1) / kT, (cells.y + kT - 1) / kT, (cells.z + kT - 1) / kT};
         std::vector<std::uint8_t> all(std::size_t(tiles.volume()), 1), some(all.size(), 0);
         for (int k = 0; k < tiles.z; ++k)
             for (int j = 0; j < tiles.y; ++j)

@@ -210,6 +210,36 @@ private slots:
         }
     }
 
+    // A tile stays active for the lifetime after the smoke last needed it: each needed tile's
+    // timer starts at the lifetime set (0: only the needed tiles are active), and a longer
+    // lifetime keeps every tile a shorter one does, and more.
+    void lifetimeSetsTheTimers()
+    {
+        auto kept = risingPlume(32, true, true);
+        auto bare = risingPlume(32, true, true);
+        auto &k = dynamic_cast<TiledSmokeSolver &>(kept->solver());
+        auto &b = dynamic_cast<TiledSmokeSolver &>(bare->solver());
+        QCOMPARE(b.lifetime(), TiledSmokeSolver::kLifetime);
+        b.setLifetime(-1); // outside [0, 65535]: ignored
+        QCOMPARE(b.lifetime(), TiledSmokeSolver::kLifetime);
+        b.setLifetime(0);
+        QCOMPARE(b.lifetime(), 0);
+        k.setLifetime(64);
+        advance(*kept, 2);
+        advance(*bare, 2);
+        const auto most = [](const TiledSmokeSolver &s) {
+            const auto &t = s.tiles().timers();
+            return int(*std::max_element(t.begin(), t.end()));
+        };
+        QCOMPARE(most(k), 64);
+        QCOMPARE(most(b), 0);
+        // The tiles the first steps' faster flow reached stay active with the lifetime.
+        QVERIFY(b.tiles().list().size() > 0);
+        QVERIFY(b.tiles().list().size() < k.tiles().list().size());
+        for (std::uint32_t t : b.tiles().list())
+            QVERIFY(k.tiles().active(t));
+    }
+
     // With the tiles covering the whole room, the composite projection is the dense one: the
     // result is the dense solver's to the pressure tolerance. On a larger room the far field
     // is coarse, and the plume stays close to the dense one over the first frames.

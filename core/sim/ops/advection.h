@@ -81,8 +81,9 @@ public:
                        AdvectionOrder order, Workspace &work) const;
 
     /// Moves the velocity along itself (self-advection), every component from the old field
-    /// (only next to live tiles where setLiveTiles gave them). Uses the four workspace grids. Boundaries are not enforced (the caller does); faces with
-    /// solid cells on both sides get zero and are never read.
+    /// (only next to live tiles where setLiveTiles gave them). Uses the four workspace grids.
+    /// Boundaries are not enforced (the caller does); faces with solid cells on both sides get zero
+    /// and are never read.
     void advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Workspace &work) const;
 
     /// Mick West's mass-conserving "accounting" advection (Game Developer 2008): forward then

@@ -241,32 +241,33 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
             }
         }
         const auto samples = [&](int first, int end) {
-        for (int i = first; i < end; ++i) {
-            Int3 at{i, j, k};
-            if (alias && at[faceAxis] == last)
-                at[faceAxis] = 0;
-            const Vec3 p{float(at.x) + o.x, float(at.y) + o.y, float(at.z) + o.z};
-            Vec3 u;
-            if (faceAxis < 0)
-                u = vel.atCentre(i, j, k);
-            else
-                u = sampleVelocity(vel, p, dom);
-            const Vec3 d{scale * u.x, scale * u.y, k3D ? scale * u.z : 0.f};
-            if (onlyClear) {
-                const float reach = std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
-                // Clear when no solid lies within the trace plus the cubic's two cells.
-                if (!(reach + 3.f < float(clearanceAt(at.x, at.y, at.z)))) {
-                    if (range) // out keeps its value: the range is that value alone
-                        range->lo[rowAt + std::size_t(i)] = range->hi[rowAt + std::size_t(i)] =
-                            dst[i];
-                    continue;
+            for (int i = first; i < end; ++i) {
+                Int3 at{i, j, k};
+                if (alias && at[faceAxis] == last)
+                    at[faceAxis] = 0;
+                const Vec3 p{float(at.x) + o.x, float(at.y) + o.y, float(at.z) + o.z};
+                Vec3 u;
+                if (faceAxis < 0)
+                    u = vel.atCentre(i, j, k);
+                else
+                    u = sampleVelocity(vel, p, dom);
+                const Vec3 d{scale * u.x, scale * u.y, k3D ? scale * u.z : 0.f};
+                if (onlyClear) {
+                    const float reach = std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
+                    // Clear when no solid lies within the trace plus the cubic's two cells.
+                    if (!(reach + 3.f < float(clearanceAt(at.x, at.y, at.z)))) {
+                        if (range) // out keeps its value: the range is that value alone
+                            range->lo[rowAt + std::size_t(i)] = range->hi[rowAt + std::size_t(i)] =
+                                dst[i];
+                        continue;
+                    }
                 }
+                const Vec3 x{float(at.x) - d.x, float(at.y) - d.y, float(at.z) - d.z};
+                float *lo = range ? range->lo + rowAt + std::size_t(i) : nullptr;
+                float *hi = range ? range->hi + rowAt + std::size_t(i) : nullptr;
+                dst[i] = k3D ? cubicAt<true>(q, axes, x, lo, hi)
+                             : cubicAt<false>(q, axes, x, lo, hi);
             }
-            const Vec3 x{float(at.x) - d.x, float(at.y) - d.y, float(at.z) - d.z};
-            float *lo = range ? range->lo + rowAt + std::size_t(i) : nullptr;
-            float *hi = range ? range->hi + rowAt + std::size_t(i) : nullptr;
-            dst[i] = k3D ? cubicAt<true>(q, axes, x, lo, hi) : cubicAt<false>(q, axes, x, lo, hi);
-        }
         };
         if (live.liveTiles)
             forLiveRuns(live, n, faceAxis, j, k, samples);

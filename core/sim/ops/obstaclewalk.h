@@ -232,9 +232,7 @@ void forLiveRuns(const Setup &c, Int3 size, int faceAxis, int j, int k, Run &&ru
     const Int3 tiles{(n.x + kT - 1) / kT, (n.y + kT - 1) / kT, (n.z + kT - 1) / kT};
     // The cells on either side of a face along `a` at face index m: m - 1 and m, wrapped on a
     // periodic axis, clamped otherwise.
-    const auto below = [&](int a, int m) {
-        return m > 0 ? m - 1 : (c.periodic[a] ? n[a] - 1 : 0);
-    };
+    const auto below = [&](int a, int m) { return m > 0 ? m - 1 : (c.periodic[a] ? n[a] - 1 : 0); };
     const auto above = [&](int a, int m) { return m < n[a] ? m : (c.periodic[a] ? 0 : n[a] - 1); };
     // The tile rows (y, z) this row's samples touch: one, or two across the face's axis.
     int ty[2] = {std::min(j, n.y - 1) / kT, std::min(j, n.y - 1) / kT};

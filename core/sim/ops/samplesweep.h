@@ -295,37 +295,37 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
             body(PathTag<Path::Plain>{}, n, p, d, row + std::size_t(i));
         };
         const auto samples = [&](int from, int to) {
-        for (int begin = from; begin < to; begin += kChunk) {
-            const int end = std::min(begin + kChunk, to);
-            velocity.fill(begin, end, dx, dy, dz);
-            if constexpr (kSolids)
-                room.classify(begin, end, dx, dy, dz, isPlain);
-            if constexpr (!kBatch) {
-                for (int i = begin; i < end; ++i)
-                    single(i, i - begin);
-            } else {
-                const auto plain = [&](int m) {
-                    if constexpr (kSolids)
-                        return isPlain[m] && begin + m != aliasI;
-                    else
-                        return begin + m != aliasI;
-                };
-                const int count = end - begin;
-                for (int m = 0; m < count;) {
-                    const int first = m;
-                    while (m < count && plain(m))
-                        ++m;
-                    if (m > first) {
-                        const int i0 = begin + first;
-                        batch(PlainRun{i0, m - first, srcRow + std::size_t(i0),
-                                       row + std::size_t(i0), off, float(sj) + off.y,
-                                       float(sk) + off.z, dx + first, dy + first, dz + first});
+            for (int begin = from; begin < to; begin += kChunk) {
+                const int end = std::min(begin + kChunk, to);
+                velocity.fill(begin, end, dx, dy, dz);
+                if constexpr (kSolids)
+                    room.classify(begin, end, dx, dy, dz, isPlain);
+                if constexpr (!kBatch) {
+                    for (int i = begin; i < end; ++i)
+                        single(i, i - begin);
+                } else {
+                    const auto plain = [&](int m) {
+                        if constexpr (kSolids)
+                            return isPlain[m] && begin + m != aliasI;
+                        else
+                            return begin + m != aliasI;
+                    };
+                    const int count = end - begin;
+                    for (int m = 0; m < count;) {
+                        const int first = m;
+                        while (m < count && plain(m))
+                            ++m;
+                        if (m > first) {
+                            const int i0 = begin + first;
+                            batch(PlainRun{i0, m - first, srcRow + std::size_t(i0),
+                                           row + std::size_t(i0), off, float(sj) + off.y,
+                                           float(sk) + off.z, dx + first, dy + first, dz + first});
+                        }
+                        for (; m < count && !plain(m); ++m)
+                            single(begin + m, m);
                     }
-                    for (; m < count && !plain(m); ++m)
-                        single(begin + m, m);
                 }
             }
-        }
         };
         if (faceAxis >= 0 && c.liveTiles)
             forLiveRuns(c, size, faceAxis, j, k, samples); // the rest is the caller's

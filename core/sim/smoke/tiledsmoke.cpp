@@ -92,7 +92,7 @@ void TiledSmokeSolver::updateTiles(float dt)
         addStirredFlow(seeds);
     std::vector<CellBox> forced = mEmitterBoxes;
     forced.insert(forced.end(), mObstacleBoxes.begin(), mObstacleBoxes.end());
-    mTiles.update(seeds, padding, forced, kLifetime);
+    mTiles.update(seeds, padding, forced, mLifetime);
 }
 
 // Unites into `seeds` the cells whose vorticity lies above mVorticityShare of the largest.

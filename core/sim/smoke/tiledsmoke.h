@@ -66,6 +66,14 @@ public:
             mVorticityShare = share;
     }
     double vorticityShare() const { return mVorticityShare; }
+    /// The steps a tile stays active after it was last needed (kLifetime unless set). For
+    /// experiments (plume-bench --sparse --lifetime); a lifetime outside [0, 65535] is ignored.
+    void setLifetime(int steps)
+    {
+        if (steps >= 0 && steps <= 65535)
+            mLifetime = steps;
+    }
+    int lifetime() const { return mLifetime; }
     /// The dense solver the stages run on.
     const SmokeSolver &inner() const { return mInner; }
 
@@ -97,6 +105,7 @@ private:
     std::vector<float> mTarget; ///< scratch: burning gas's expansion per composite cell
     ScalarGrid mVorticity;      ///< scratch: |curl u| for the tiles' seeds
     double mVorticityShare = kVorticityShare;
+    int mLifetime = kLifetime;
     /// Checkpoints: the tiles' flags and timers (the pressure is the inner solver's).
     ScalarGrid mStageTiles;
 };
