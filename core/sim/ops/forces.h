@@ -110,6 +110,10 @@ struct Confinement
     float epsilon = 0.f;              ///< dimensionless strength
     float length = 0.f;               ///< L, world units; 0: the cell size h (the paper's)
     const ScalarGrid *mask = nullptr; ///< cell-centred weights (a control mask), or null
+    /// Per tile of 8^3 cells (x fastest, as sparse/activetiles.h numbers them), whether it is
+    /// live; null: all. The force acts only in cells of live tiles (the sparse smoke scheme's
+    /// active tiles: forces run on them only), and the curl is found only where that needs it.
+    const std::uint8_t *liveTiles = nullptr;
 };
 
 /// Vorticity confinement (Fedkiw, Stam and Jensen 2001, eq. 9-11): f = epsilon * L * (N x omega)

@@ -383,7 +383,8 @@ void SmokeSolver::addForces(float dt, double time)
     if (mParams.vorticity > 0.f) {
         const Confinement confinement{.epsilon = mParams.vorticity,
                                       .length = mParams.vorticityLength,
-                                      .mask = mControlWeights.find(mParams.vorticityMask)};
+                                      .mask = mControlWeights.find(mParams.vorticityMask),
+                                      .liveTiles = mLiveTiles};
         addVorticityConfinement(mVelocity, confinement, mSolids, mDomain, dt, mWork);
     }
 }

@@ -112,6 +112,9 @@ private:
     /// Called with dt and whether gas burnt in place of the dense projection (the active tiles'
     /// composite solve); empty otherwise.
     std::function<StepStats(float, bool)> mProjection;
+    /// The active tiles' flags (per 8^3 tile; null: the whole domain): the vorticity
+    /// confinement acts on them only. The velocity's advection takes them from the advector.
+    const std::uint8_t *mLiveTiles = nullptr;
 };
 
 } // namespace plume::sim

@@ -119,8 +119,10 @@ StepStats TiledSmokeSolver::step(float dt, double time)
 {
     updateTiles(dt);
     clearInactive();
-    // The velocity moves on the active tiles only; elsewhere the far field stands.
+    // The velocity moves, and the confinement acts, on the active tiles only; elsewhere the
+    // far field stands.
     mInner.mAdvector.setLiveTiles(mTiles.flags().data());
+    mInner.mLiveTiles = mTiles.flags().data();
     return mInner.step(dt, time); // project() below stands in for its projection
 }
 

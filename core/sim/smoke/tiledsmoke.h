@@ -12,10 +12,11 @@ namespace plume::sim {
 
 /// The smoke scheme over active tiles (docs/adaptive.md, issue 36), first stage: the tiles
 /// follow the smoke, and the projection is one composite solve over the whole room (fine cells
-/// in the active tiles, coarser cells elsewhere: CompositePressure). The other stages still run
-/// over the whole domain on dense grids, so this stage measures what the composite projection
-/// does to the result (plume-bench --sparse) before the stages move onto the tiles. It is not
-/// offered in scenes yet.
+/// in the active tiles, coarser cells elsewhere: CompositePressure). The velocity's advection
+/// runs on the active tiles only (Advector::setLiveTiles: the far field keeps the projection's
+/// velocity), the scalars' follows the smoke (Advector's active spans), and the other stages
+/// still run over the whole domain on dense grids. It is not offered in scenes yet: the cost
+/// targets of issue 36 cannot be met with its tile criterion (docs/adaptive.md).
 ///
 /// Before each step the tiles holding smoke (density, temperature, dye, fuel or flame above
 /// kThreshold) or vorticity (above kVorticityShare of the largest), padded by one tile plus the
