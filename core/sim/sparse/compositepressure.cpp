@@ -243,51 +243,73 @@ struct Block
     }
 };
 
-// Fills `b` for tile t from x: its cells and the layer around its faces. With `skip` >= 0 the
-// neighbours' cells of that colour are not set (a half sweep writes them meanwhile, and does
-// not read them).
-void gather(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int skip = -1)
+// Calls f(E, D3) with the tile edge e (8, 4, 2 or 1) and whether the grid is 3D as
+// compile-time constants, so that the kernels' row loops have fixed lengths and vectorise.
+template<class F>
+void withShape(int e, bool d3, F &&f)
 {
-    const int e = g.edge(t);
-    b.d3 = g.dims == 3;
-    const int ez = b.d3 ? e : 1;
-    const int bw = e + 2;
-    b.bw = bw;
+    const auto edge = [&](auto D3) {
+        switch (e) {
+        case 8: f(std::integral_constant<int, 8>{}, D3); break;
+        case 4: f(std::integral_constant<int, 4>{}, D3); break;
+        case 2: f(std::integral_constant<int, 2>{}, D3); break;
+        default: f(std::integral_constant<int, 1>{}, D3); break;
+        }
+    };
+    if (d3)
+        edge(std::true_type{});
+    else
+        edge(std::false_type{});
+}
+
+// Fills `b` for tile t (kE cells a side, 3D when k3) from x: its cells and the layer around
+// its faces. With `skip` >= 0 the neighbours' cells of that colour read 0 (a half sweep writes them
+// meanwhile, and the cells it updates do not read them).
+template<int kE, bool k3>
+void gatherShaped(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int skip)
+{
+    constexpr int kW = kE + 2;
+    constexpr int kZ = k3 ? kE : 1;
+    b.d3 = k3;
+    b.bw = kW;
     const float *src = x + g.first[t];
-    for (int k = 0; k < ez; ++k)
-        for (int j = 0; j < e; ++j, src += e) {
+    for (int k = 0; k < kZ; ++k)
+        for (int j = 0; j < kE; ++j, src += kE) {
             float *dst = &b.at(0, j, k);
-            for (int i = 0; i < e; ++i)
+            for (int i = 0; i < kE; ++i)
                 dst[i] = src[i];
         }
     // The neighbours' layers next to this tile, as strides in the tile and in the block.
     const Int3 tc = g.tileOf(t);
-    const int origin = (tc.x + tc.y + tc.z) * e; // the parity of the tile's first cell
-    const std::ptrdiff_t tileStride[3] = {1, e, std::ptrdiff_t(e) * e};
-    const std::ptrdiff_t blockStride[3] = {1, bw, b.d3 ? std::ptrdiff_t(bw) * bw : 0};
-    const std::ptrdiff_t blockOrigin = 1 + bw + (b.d3 ? std::ptrdiff_t(bw) * bw : 0);
+    const int origin = (tc.x + tc.y + tc.z) * kE; // the parity of the tile's first cell
+    constexpr std::ptrdiff_t tileStride[3] = {1, kE, kE * kE};
+    constexpr std::ptrdiff_t blockStride[3] = {1, kW, k3 ? kW * kW : 0};
+    constexpr std::ptrdiff_t blockOrigin = 1 + kW + (k3 ? kW * kW : 0);
     // Only the layers next to the tile's faces are read (the 7-point stencil), so the block's
     // edges and corners are never set.
-    for (int side = 0; side < 2 * g.dims; ++side) {
+    for (int side = 0; side < (k3 ? 6 : 4); ++side) {
         const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
         const int a = side / 2, high = side & 1;
         const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
-        const int from = high ? 0 : e - 1; // the neighbour's cells next to this tile
-        const int to = high ? e : -1;
+        const int from = high ? 0 : kE - 1; // the neighbour's cells next to this tile
+        const int to = high ? kE : -1;
         float *d0 = b.v + blockOrigin + to * blockStride[a];
+        const std::ptrdiff_t su = blockStride[ua], sv = blockStride[va];
+        const int vs = a == 2 ? kE : kZ;
         if (nt < 0 || g.level[std::size_t(nt)] != g.level[t]) {
             // A wall, an open side (0 outside) or another level (the couplings): 0.
-            for (int v = 0; v < (a == 2 ? e : ez); ++v)
-                for (int u = 0; u < e; ++u)
-                    d0[u * blockStride[ua] + v * blockStride[va]] = 0.f;
+            for (int v = 0; v < vs; ++v)
+                for (int u = 0; u < kE; ++u)
+                    d0[u * su + v * sv] = 0.f;
             continue;
         }
         const float *n0 = x + g.first[std::size_t(nt)] + from * tileStride[a];
-        for (int v = 0; v < (a == 2 ? e : ez); ++v)
-            for (int u = 0; u < e; ++u)
-                if (skip < 0 || ((origin + to + u + v) & 1) != skip)
-                    d0[u * blockStride[ua] + v * blockStride[va]] =
-                        n0[u * tileStride[ua] + v * tileStride[va]];
+        const std::ptrdiff_t tu = tileStride[ua], tv = tileStride[va];
+        for (int v = 0; v < vs; ++v)
+            for (int u = 0; u < kE; ++u)
+                d0[u * su + v * sv] = skip < 0 || ((origin + to + u + v) & 1) != skip
+                                          ? n0[u * tu + v * tv]
+                                          : 0.f;
     }
 }
 
@@ -307,7 +329,9 @@ struct CompositePressure::Impl
         CompositeGrid g;
         CompositeFaces shape;                      ///< face numbering only (no values) for sideOf
         std::vector<float> diag, invDiag, x, b, r; ///< invDiag: 1 / diag, 0 where diag is
-        std::vector<std::uint8_t> paint; ///< per cell: colour, and whether it meets another level
+        /// Per cell: bit 0 its colour, bit 1 whether it meets another level, bit 2 whether it is
+        /// a fluid cell that does not (computePaint).
+        std::vector<std::uint8_t> paint;
         Couplings couplings;
         /// Per colour: the fluid cells on a side towards another level (colourPass's second part).
         std::array<std::vector<std::uint32_t>, 2> between;
@@ -360,31 +384,33 @@ struct CompositePressure::Impl
         forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
             const std::size_t t = std::size_t(tj);
             const int e = g.edge(t);
-            const int ez = d3 ? e : 1;
             Block block;
-            gather(g, t, x, block);
-            auto at = [&](int i, int j, int kk) -> float & { return block.at(i, j, kk); };
             const std::uint32_t c0 = g.first[t];
             const float w = d3 ? float(g.scale(t)) : 1.f;
             const float *diag = L.diag.data();
-            for (int kk = 0; kk < ez; ++kk)
-                for (int j = 0; j < e; ++j) {
-                    const std::uint32_t row = c0 + std::uint32_t(e * (j + e * kk));
-                    const float *xc = &at(0, j, kk), *ym = &at(0, j - 1, kk),
-                                *yp = &at(0, j + 1, kk);
-                    const float *zm = d3 ? &at(0, j, kk - 1) : nullptr;
-                    const float *zp = d3 ? &at(0, j, kk + 1) : nullptr;
-                    float *yr = y + row;
-                    const float *dr = diag + row;
-                    const std::uint8_t *sr = solid + row;
-                    for (int i = 0; i < e; ++i) {
-                        float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
-                        if (d3)
-                            sum += zm[i] + zp[i];
-                        const float v = dr[i] * xc[i] - w * sum;
-                        yr[i] = sr[i] ? 0.f : v;
+            withShape(e, d3, [&](auto E, auto D3) {
+                constexpr int kE = decltype(E)::value;
+                constexpr bool k3 = decltype(D3)::value;
+                constexpr int kW = kE + 2; // the block's row length
+                gatherShaped<kE, k3>(g, t, x, block, -1);
+                for (int kk = 0; kk < (k3 ? kE : 1); ++kk)
+                    for (int j = 0; j < kE; ++j) {
+                        const std::uint32_t row = c0 + std::uint32_t(kE * (j + kE * kk));
+                        const float *xc = &block.at(0, j, kk);
+                        const float *ym = xc - kW, *yp = xc + kW;
+                        const float *zm = k3 ? xc - kW * kW : xc, *zp = k3 ? xc + kW * kW : xc;
+                        float *yr = y + row;
+                        const float *dr = diag + row;
+                        const std::uint8_t *sr = solid + row;
+                        for (int i = 0; i < kE; ++i) {
+                            float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
+                            if constexpr (k3)
+                                sum += zm[i] + zp[i];
+                            const float v = dr[i] * xc[i] - w * sum;
+                            yr[i] = sr[i] ? 0.f : v;
+                        }
                     }
-                }
+            });
             // Sides towards another level: the couplings setup() listed, tile by tile.
             const Couplings &cp = L.couplings;
             for (std::uint32_t n = cp.tileStart[t]; n < cp.tileStart[t + 1]; ++n) {
@@ -551,32 +577,66 @@ struct CompositePressure::Impl
         forEachJob(std::int64_t(g.tileCount()), [&](std::int64_t tj) {
             const std::size_t t = std::size_t(tj);
             const int e = g.edge(t);
-            const int ez = d3 ? e : 1;
             Block block;
-            gather(g, t, x, block, colour);
             const std::uint32_t c0 = g.first[t];
+            const float w = d3 ? float(g.scale(t)) : 1.f;
+            // Cells inside a level, a row at a time: every cell's update from the block (the
+            // cells of this colour read only the other colour's; the others' results are not
+            // kept), stored for the plain fluid cells of this colour (paint bit 2).
+            withShape(e, d3, [&](auto E, auto D3) {
+                constexpr int kE = decltype(E)::value;
+                constexpr bool k3 = decltype(D3)::value;
+                constexpr int kW = kE + 2;
+                gatherShaped<kE, k3>(g, t, x, block, colour);
+                const std::uint8_t want = std::uint8_t(4 | colour);
+                for (int kk = 0; kk < (k3 ? kE : 1); ++kk)
+                    for (int j = 0; j < kE; ++j) {
+                        const std::uint32_t row = c0 + std::uint32_t(kE * (j + kE * kk));
+                        const float *xc = &block.at(0, j, kk);
+                        const float *ym = xc - kW, *yp = xc + kW;
+                        const float *zm = k3 ? xc - kW * kW : xc, *zp = k3 ? xc + kW * kW : xc;
+                        const float *br = b + row, *ir = invDiag + row;
+                        const std::uint8_t *pr = paint + row;
+                        float next[kE];
+                        for (int i = 0; i < kE; ++i) {
+                            float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
+                            if constexpr (k3)
+                                sum = sum + zm[i] + zp[i];
+                            next[i] = (br[i] + w * sum) * ir[i];
+                        }
+                        float *xr = x + row;
+                        for (int i = 0; i < kE; ++i)
+                            if ((pr[i] & 5) == want)
+                                xr[i] = next[i];
+                    }
+            });
+            // Cells on a side towards another level (paint bit 1): damped, into r. Only a tile
+            // with a neighbour tile at another level has them.
+            bool between = false;
+            for (int side = 0; side < 2 * g.dims; ++side) {
+                const std::int32_t nt = g.neighbours[t * 6 + std::size_t(side)];
+                between = between || (nt >= 0 && g.level[std::size_t(nt)] != g.level[t]);
+            }
+            if (!between)
+                return;
             const Int3 tc = g.tileOf(t);
             const int origin = (tc.x + tc.y + tc.z) * e;
-            const float w = d3 ? float(g.scale(t)) : 1.f;
-            std::uint32_t n = cp.tileStart[t]; // the couplings, in the order of the cells
-            for (int kk = 0; kk < ez; ++kk)
+            const Couplings &cpl = cp;
+            std::uint32_t n = cpl.tileStart[t]; // the couplings, in the order of the cells
+            for (int kk = 0; kk < (d3 ? e : 1); ++kk)
                 for (int j = 0; j < e; ++j) {
                     const std::uint32_t row = c0 + std::uint32_t(e * (j + e * kk));
                     for (int i = ((origin + j + kk) & 1) ^ colour; i < e; i += 2) {
                         const std::uint32_t c = row + std::uint32_t(i);
-                        if (solid[c] || !(diag[c] > 0.f))
+                        if (!(paint[c] & 2) || solid[c] || !(diag[c] > 0.f))
                             continue;
                         const float sum = block.around(i, j, kk);
-                        if (!(paint[c] & 2)) {
-                            x[c] = (b[c] + w * sum) * invDiag[c];
-                            continue;
-                        }
                         float ax = diag[c] * block.at(i, j, kk) - w * sum;
-                        while (n < cp.tileStart[t + 1] && cp.cell[n] < c)
+                        while (n < cpl.tileStart[t + 1] && cpl.cell[n] < c)
                             ++n;
-                        if (n < cp.tileStart[t + 1] && cp.cell[n] == c)
-                            for (std::uint32_t q = cp.start[n]; q < cp.start[n + 1]; ++q)
-                                ax += cp.weight[q] * x[cp.other[q]];
+                        if (n < cpl.tileStart[t + 1] && cpl.cell[n] == c)
+                            for (std::uint32_t q = cpl.start[n]; q < cpl.start[n + 1]; ++q)
+                                ax += cpl.weight[q] * x[cpl.other[q]];
                         r[c] = block.at(i, j, kk) + kOmegaInterface * (b[c] - ax) * invDiag[c];
                     }
                 }
@@ -604,6 +664,9 @@ struct CompositePressure::Impl
                     if (edgeCell && nt >= 0 && g.level[std::size_t(nt)] != g.level[t])
                         p |= 2;
                 }
+            // Bit 2: a fluid cell inside its level (colourPass updates it in place).
+            if (!(p & 2) && !g.solid[c] && L.diag[c] > 0.f)
+                p |= 4;
             L.paint[c] = p;
         });
         for (auto &list : L.between)
