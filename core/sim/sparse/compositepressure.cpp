@@ -263,8 +263,8 @@ void withShape(int e, bool d3, F &&f)
 }
 
 // Fills `b` for tile t (kE cells a side, 3D when k3) from x: its cells and the layer around
-// its faces. With `skip` >= 0 the neighbours' cells of that colour read 0 (a half sweep writes them
-// meanwhile, and the cells it updates do not read them).
+// its faces. With `skip` >= 0 the neighbours' cells of that colour read 0 (a half sweep writes
+// them meanwhile, and the cells it updates do not read them).
 template<int kE, bool k3>
 void gatherShaped(const CompositeGrid &g, std::size_t t, const float *x, Block &b, int skip)
 {
