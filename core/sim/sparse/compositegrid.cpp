@@ -267,10 +267,16 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
         const std::size_t t = std::size_t(tj);
         const Int3 tc = g.tileOf(t);
         const Int3 o{tc.x * kTile, tc.y * kTile, g.dims == 3 ? tc.z * kTile : 0};
-        const int s = g.scale(t);
+        const int level = g.level[t];
+        const int s = 1 << level; // cells per edge: shifts and masks stand in for / and %
         for (int a = 0; a < g.dims; ++a) {
             ScalarGrid &dst = mac.component(a);
             const float *stored = value[std::size_t(a)].data();
+            const Int3 fc = faceCounts[std::size_t(a)][t];
+            const float *own = stored + faceFirst[std::size_t(a)][t];
+            const auto ownAt = [&](Int3 q) {
+                return own[std::size_t(q.x) + std::size_t(fc.x) * (q.y + std::size_t(fc.y) * q.z)];
+            };
             // The tile above along the axis (across a periodic side too), or a wall or open side.
             const std::int32_t next = g.neighbours[t * 6 + std::size_t(2 * a + 1)];
             // The local face block: the tile's cells, plus the domain's high layer at its end.
@@ -280,27 +286,36 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
             // The stored face at the tile's top along the axis, above the fine face (i, j, k).
             const auto top = [&](int i, int j, int k) {
                 if (next >= 0) {
-                    const int sn = g.scale(std::size_t(next));
-                    Int3 q{i / sn, j / sn, g.dims == 3 ? k / sn : 0};
+                    const int ln = g.level[std::size_t(next)];
+                    Int3 q{i >> ln, j >> ln, g.dims == 3 ? k >> ln : 0};
                     q[a] = 0;
                     return stored[face(g, std::size_t(next), a, q)];
                 }
-                Int3 q{i / s, j / s, g.dims == 3 ? k / s : 0};
-                q[a] = kTile / s;
-                return stored[face(g, t, a, q)];
+                Int3 q{i >> level, j >> level, g.dims == 3 ? k >> level : 0};
+                q[a] = kTile >> level;
+                return ownAt(q);
             };
             for (int k = 0; k < n.z; ++k)
                 for (int j = 0; j < n.y; ++j) {
                     float *row = &dst(o.x, o.y + j, o.z + k);
+                    if (level == 0 && (a == 0 || (a == 1 ? j : k) < kTile)) {
+                        // A fine tile: its faces as they are, the domain's high layer from above.
+                        const float *src = own + std::size_t(fc.x) * (j + std::size_t(fc.y) * k);
+                        for (int i = 0; i < kTile; ++i)
+                            row[i] = src[i];
+                        if (n.x > kTile)
+                            row[kTile] = top(kTile, j, k);
+                        continue;
+                    }
                     for (int i = 0; i < n.x; ++i) {
                         const Int3 l{i, j, k};
                         if (l[a] == kTile) { // the domain's high layer
                             row[i] = top(i, j, k);
                             continue;
                         }
-                        const Int3 c{i / s, j / s, g.dims == 3 ? k / s : 0};
-                        const float vl = stored[face(g, t, a, c)];
-                        const int r = l[a] % s;
+                        const Int3 c{i >> level, j >> level, g.dims == 3 ? k >> level : 0};
+                        const float vl = ownAt(c);
+                        const int r = l[a] & (s - 1);
                         if (r == 0) {
                             row[i] = vl;
                             continue;
@@ -309,7 +324,7 @@ void CompositeFaces::toMac(const CompositeGrid &g, MacGrid &mac) const
                         if (l[a] - r + s < kTile) {
                             Int3 up = c;
                             up[a] += 1;
-                            vh = stored[face(g, t, a, up)];
+                            vh = ownAt(up);
                         } else {
                             vh = top(i, j, k);
                         }
