@@ -262,6 +262,21 @@ void withShape(int e, bool d3, F &&f)
         edge(std::false_type{});
 }
 
+// For every row of a tile's block (kE cells a side, 3D when k3), in cell order: row(the index
+// of its first cell, its values xc, and the rows around it: ym, yp across y, zm, zp across z;
+// in 2D zm and zp are xc and not to be read).
+template<int kE, bool k3, class Row>
+void forBlockRows(Block &b, std::uint32_t c0, Row &&row)
+{
+    constexpr int kW = kE + 2; // the block's row length
+    for (int k = 0; k < (k3 ? kE : 1); ++k)
+        for (int j = 0; j < kE; ++j) {
+            const float *xc = &b.at(0, j, k);
+            row(c0 + std::uint32_t(kE * (j + kE * k)), xc, xc - kW, xc + kW, k3 ? xc - kW * kW : xc,
+                k3 ? xc + kW * kW : xc);
+        }
+}
+
 // Fills `b` for tile t (kE cells a side, 3D when k3) from x: its cells and the layer around
 // its faces. With `skip` >= 0 the neighbours' cells of that colour read 0 (a half sweep writes
 // them meanwhile, and the cells it updates do not read them).
@@ -391,25 +406,21 @@ struct CompositePressure::Impl
             withShape(e, d3, [&](auto E, auto D3) {
                 constexpr int kE = decltype(E)::value;
                 constexpr bool k3 = decltype(D3)::value;
-                constexpr int kW = kE + 2; // the block's row length
                 gatherShaped<kE, k3>(g, t, x, block, -1);
-                for (int kk = 0; kk < (k3 ? kE : 1); ++kk)
-                    for (int j = 0; j < kE; ++j) {
-                        const std::uint32_t row = c0 + std::uint32_t(kE * (j + kE * kk));
-                        const float *xc = &block.at(0, j, kk);
-                        const float *ym = xc - kW, *yp = xc + kW;
-                        const float *zm = k3 ? xc - kW * kW : xc, *zp = k3 ? xc + kW * kW : xc;
-                        float *yr = y + row;
-                        const float *dr = diag + row;
-                        const std::uint8_t *sr = solid + row;
-                        for (int i = 0; i < kE; ++i) {
-                            float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
-                            if constexpr (k3)
-                                sum += zm[i] + zp[i];
-                            const float v = dr[i] * xc[i] - w * sum;
-                            yr[i] = sr[i] ? 0.f : v;
-                        }
+                forBlockRows<kE, k3>(block, c0,
+                                     [&](std::uint32_t row, const float *xc, const float *ym,
+                                         const float *yp, const float *zm, const float *zp) {
+                    float *yr = y + row;
+                    const float *dr = diag + row;
+                    const std::uint8_t *sr = solid + row;
+                    for (int i = 0; i < kE; ++i) {
+                        float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
+                        if constexpr (k3)
+                            sum += zm[i] + zp[i];
+                        const float v = dr[i] * xc[i] - w * sum;
+                        yr[i] = sr[i] ? 0.f : v;
                     }
+                });
             });
             // Sides towards another level: the couplings setup() listed, tile by tile.
             const Couplings &cp = L.couplings;
@@ -586,29 +597,25 @@ struct CompositePressure::Impl
             withShape(e, d3, [&](auto E, auto D3) {
                 constexpr int kE = decltype(E)::value;
                 constexpr bool k3 = decltype(D3)::value;
-                constexpr int kW = kE + 2;
                 gatherShaped<kE, k3>(g, t, x, block, colour);
                 const std::uint8_t want = std::uint8_t(4 | colour);
-                for (int kk = 0; kk < (k3 ? kE : 1); ++kk)
-                    for (int j = 0; j < kE; ++j) {
-                        const std::uint32_t row = c0 + std::uint32_t(kE * (j + kE * kk));
-                        const float *xc = &block.at(0, j, kk);
-                        const float *ym = xc - kW, *yp = xc + kW;
-                        const float *zm = k3 ? xc - kW * kW : xc, *zp = k3 ? xc + kW * kW : xc;
-                        const float *br = b + row, *ir = invDiag + row;
-                        const std::uint8_t *pr = paint + row;
-                        float next[kE];
-                        for (int i = 0; i < kE; ++i) {
-                            float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
-                            if constexpr (k3)
-                                sum = sum + zm[i] + zp[i];
-                            next[i] = (br[i] + w * sum) * ir[i];
-                        }
-                        float *xr = x + row;
-                        for (int i = 0; i < kE; ++i)
-                            if ((pr[i] & 5) == want)
-                                xr[i] = next[i];
+                forBlockRows<kE, k3>(block, c0,
+                                     [&](std::uint32_t row, const float *xc, const float *ym,
+                                         const float *yp, const float *zm, const float *zp) {
+                    const float *br = b + row, *ir = invDiag + row;
+                    const std::uint8_t *pr = paint + row;
+                    float next[kE];
+                    for (int i = 0; i < kE; ++i) {
+                        float sum = xc[i - 1] + xc[i + 1] + ym[i] + yp[i];
+                        if constexpr (k3)
+                            sum = sum + zm[i] + zp[i];
+                        next[i] = (br[i] + w * sum) * ir[i];
                     }
+                    float *xr = x + row;
+                    for (int i = 0; i < kE; ++i)
+                        if ((pr[i] & 5) == want)
+                            xr[i] = next[i];
+                });
             });
             // Cells on a side towards another level (paint bit 1): damped, into r. Only a tile
             // with a neighbour tile at another level has them.
