@@ -55,8 +55,8 @@ public:
     /// smoke). Test hook: off computes every sample; tests compare the two, byte for byte.
     void setSkipEmpty(bool on) { mSkipEmpty = on; }
 
-    /// The velocity's self-advection computes only the faces next to live tiles (Setup's
-    /// liveTiles: per tile of 8^3 cells, x fastest; null: every face), and keeps the old
+    /// The velocity's self-advection computes only the faces next to live tiles (livetiles.h:
+    /// one flag per tile of 8^3 cells, x fastest; null: every face), and keeps the old
     /// velocity on the others. The sparse smoke scheme passes its active tiles (issue 36:
     /// advection runs on active tiles only; outside them the projection's far field stands).
     /// The array must outlive the calls that follow.

@@ -214,11 +214,7 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
     const bool alias = faceAxis >= 0 && axes[faceAxis].periodic && n[faceAxis] > cells[faceAxis];
     const int last = faceAxis >= 0 ? n[faceAxis] - 1 : -1;
     // Faces outside the live tiles are not computed (advectVelocity fills them).
-    Setup live;
-    live.domain = dom;
-    for (int a = 0; a < 3; ++a)
-        live.periodic[a] = axes[a].periodic;
-    live.liveTiles = faceAxis >= 0 ? mLiveTiles : nullptr;
+    const LiveTiles live(dom, faceAxis >= 0 ? mLiveTiles : nullptr);
     forEachRow(n, [&](int j, int k) {
         float *dst = out.data() + out.index(0, j, k);
         int from = 0, to = n.x;
@@ -269,8 +265,8 @@ void Advector::cubicPass(const ScalarGrid &q, const MacGrid &vel, float scale, i
                              : cubicAt<false>(q, axes, x, lo, hi);
             }
         };
-        if (live.liveTiles)
-            forLiveRuns(live, n, faceAxis, j, k, samples);
+        if (live)
+            live.forFaces(n, faceAxis, j, k, samples);
         else
             samples(from, to);
     });

@@ -8,6 +8,7 @@
 
 #include <core/sim/numerics/sampling.h>
 #include <core/sim/numerics/voxelwalk.h>
+#include <core/sim/ops/livetiles.h>
 
 #include <cstdint>
 #include <type_traits>
@@ -214,61 +215,11 @@ struct Setup
     /// (Advector's scalars: where every value within reach is zero, every pass gives zero).
     const int *activeLo = nullptr;
     const int *activeHi = nullptr;
-    /// Face sweeps only (null: every sample): per tile of kLiveTile^3 cells (x fastest, as
-    /// sparse/activetiles.h numbers them), whether it is live. A face is computed when a cell
-    /// on either side of it (across a periodic seam too) lies in a live tile; the others are
-    /// not written, and the caller fills them.
-    static constexpr int kLiveTile = 8;
-    const std::uint8_t *liveTiles = nullptr;
+    /// Face sweeps only (none: every sample): a face is computed when a cell on either side of
+    /// it lies in a live tile (LiveTiles::forFaces); the others are not written, and the
+    /// caller fills them.
+    LiveTiles liveTiles;
 };
-
-/// Calls run(from, to) for the runs of samples [from, to) of face row (j, k) of `faceAxis`
-/// (a grid of `size`) that c.liveTiles makes live, in order.
-template<class Run>
-void forLiveRuns(const Setup &c, Int3 size, int faceAxis, int j, int k, Run &&run)
-{
-    constexpr int kT = Setup::kLiveTile;
-    const Int3 n = c.domain.cells;
-    const Int3 tiles{(n.x + kT - 1) / kT, (n.y + kT - 1) / kT, (n.z + kT - 1) / kT};
-    // The cells on either side of a face along `a` at face index m: m - 1 and m, wrapped on a
-    // periodic axis, clamped otherwise.
-    const auto below = [&](int a, int m) { return m > 0 ? m - 1 : (c.periodic[a] ? n[a] - 1 : 0); };
-    const auto above = [&](int a, int m) { return m < n[a] ? m : (c.periodic[a] ? 0 : n[a] - 1); };
-    // The tile rows (y, z) this row's samples touch: one, or two across the face's axis.
-    int ty[2] = {std::min(j, n.y - 1) / kT, std::min(j, n.y - 1) / kT};
-    int tz[2] = {std::min(k, n.z - 1) / kT, std::min(k, n.z - 1) / kT};
-    if (faceAxis == 1) {
-        ty[0] = below(1, j) / kT;
-        ty[1] = above(1, j) / kT;
-    } else if (faceAxis == 2) {
-        tz[0] = below(2, k) / kT;
-        tz[1] = above(2, k) / kT;
-    }
-    const auto liveX = [&](int tx) {
-        for (int q = 0; q < 2; ++q)
-            if (c.liveTiles[std::size_t(tx)
-                            + std::size_t(tiles.x)
-                                  * (std::size_t(ty[q]) + std::size_t(tiles.y) * tz[q])])
-                return true;
-        return false;
-    };
-    const auto live = [&](int i) {
-        if (faceAxis != 0)
-            return liveX(i / kT);
-        return liveX(below(0, i) / kT) || liveX(above(0, i) / kT);
-    };
-    int i = 0;
-    while (i < size.x) {
-        if (!live(i)) {
-            ++i;
-            continue;
-        }
-        const int from = i;
-        while (i < size.x && live(i))
-            ++i;
-        run(from, i);
-    }
-}
 
 /// `distances` is the clearance map (empty without solids); with `exactEverywhere` every
 /// sample takes the exact path, but the near-solid fallback still reads the distances.

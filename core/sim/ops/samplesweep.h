@@ -328,7 +328,7 @@ void visitSamples(const Setup &c, Int3 size, Vec3 off, int faceAxis, const Disp 
             }
         };
         if (faceAxis >= 0 && c.liveTiles)
-            forLiveRuns(c, size, faceAxis, j, k, samples); // the rest is the caller's
+            c.liveTiles.forFaces(size, faceAxis, j, k, samples); // the rest is the caller's
         else
             samples(from, to);
     });

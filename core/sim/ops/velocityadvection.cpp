@@ -47,7 +47,7 @@ void Advector::advectVelocity(MacGrid &vel, float dt, AdvectionOrder order, Work
         return;
     }
     Setup c = makeSetup(mDomain, mSolids, mAnySolid, mClearance, mExactEverywhere);
-    c.liveTiles = mLiveTiles;
+    c.liveTiles = LiveTiles(mDomain, mLiveTiles);
     ScalarGrid &temp = work[3];
     dispatch(!mDomain.is2D(), mAnySolid, [&](auto k3D, auto solids) {
         auto advectComponent = [&](auto axisConstant) {

@@ -8,6 +8,7 @@
 
 #include <core/sim/ops/cellstencils.h>
 #include <core/sim/ops/faceloops.h>
+#include <core/sim/ops/livetiles.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,80 +19,15 @@ using namespace detail;
 
 namespace {
 
-/// Calls run(from, to) for the runs of cells [from, to) of row (j, k) that lie within `dilate`
-/// cells (Chebyshev distance, across periodic sides) of a cell of a live tile, in order; the
-/// whole row when `live` is null.
-template<class Run>
-void forLiveCells(const Domain &domain, const std::uint8_t *live, int j, int k, int dilate,
-                  Run &&run)
-{
-    const Int3 n = domain.cells;
-    if (!live) {
-        run(0, n.x);
-        return;
-    }
-    constexpr int kT = 8;
-    const Int3 tiles{(n.x + kT - 1) / kT, (n.y + kT - 1) / kT, (n.z + kT - 1) / kT};
-    // The tile rows within reach along y and z (wrapped on periodic axes, else clipped).
-    const auto rowsOf = [&](int c, int axis, int out[2][2]) {
-        const int count = n[axis];
-        int lo = c - dilate, hi = c + dilate, ranges = 0;
-        if (isPeriodic(domain, axis) && (lo < 0 || hi >= count)) {
-            const int wrapped = lo < 0 ? lo + count : hi - count;
-            out[ranges][0] = out[ranges][1] = std::clamp(wrapped, 0, count - 1) / kT;
-            ++ranges;
-        }
-        out[ranges][0] = std::max(lo, 0) / kT;
-        out[ranges][1] = std::min(hi, count - 1) / kT;
-        return ranges + 1;
-    };
-    int ys[2][2], zs[2][2];
-    const int ny = rowsOf(j, 1, ys), nz = rowsOf(k, 2, zs);
-    const auto liveColumn = [&](int tx) {
-        for (int a = 0; a < nz; ++a)
-            for (int tz = zs[a][0]; tz <= zs[a][1]; ++tz)
-                for (int b = 0; b < ny; ++b)
-                    for (int ty = ys[b][0]; ty <= ys[b][1]; ++ty)
-                        if (live[std::size_t(tx)
-                                 + std::size_t(tiles.x)
-                                       * (std::size_t(ty) + std::size_t(tiles.y) * tz)])
-                            return true;
-        return false;
-    };
-    // Live cells along x, dilated (a periodic x wraps the ends' dilation into the other end).
-    const bool periodicX = isPeriodic(domain, 0);
-    int from = -1, to = -1;
-    const auto add = [&](int a, int b) { // cells [a, b), in increasing a
-        if (from >= 0 && a <= to) {
-            to = std::max(to, b);
-            return;
-        }
-        if (from >= 0)
-            run(from, to);
-        from = a;
-        to = b;
-    };
-    // Across a periodic seam the last tile reaches the first cells, and the first tile the last.
-    const bool wrapLow = periodicX && dilate > 0 && liveColumn(tiles.x - 1);
-    const bool wrapHigh = periodicX && dilate > 0 && liveColumn(0);
-    if (wrapLow)
-        add(0, std::min(dilate, n.x));
-    for (int tx = 0; tx < tiles.x; ++tx)
-        if (liveColumn(tx))
-            add(std::max(tx * kT - dilate, 0), std::min((tx + 1) * kT + dilate, n.x));
-    if (wrapHigh)
-        add(std::max(n.x - dilate, 0), n.x);
-    if (from >= 0)
-        run(from, to);
-}
-
 /// Curl of the centre-averaged velocity by central differences (Fedkiw et al. 2001, eq. 9):
 /// writes the components (when given) and |omega| at cell centres, zeros in solid cells; with
-/// `live` tiles, only at cells within `dilate` cells of them (the others are not written).
+/// `liveTiles` (livetiles.h), only at cells within `dilate` cells of them (the others are not
+/// written).
 void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &domain,
                       ScalarGrid *wx, ScalarGrid *wy, ScalarGrid *wz, ScalarGrid &mag,
-                      const std::uint8_t *live = nullptr, int dilate = 0)
+                      const std::uint8_t *liveTiles = nullptr, int dilate = 0)
 {
+    const LiveTiles live(domain, liveTiles);
     const Int3 n = domain.cells;
     const bool is3D = !domain.is2D();
     const CellStencils cells{solids, domain, solids.anySolid(), 1.f / domain.cellSize};
@@ -129,7 +65,7 @@ void computeVorticity(const MacGrid &vel, const FlagGrid &solids, const Domain &
         };
         constexpr int kSegment = CellStencils::kSegment;
         float ox[kSegment], oy[kSegment], oz[kSegment];
-        forLiveCells(domain, live, j, k, dilate, [&](int from, int to) {
+        live.forCells(j, k, dilate, [&](int from, int to) {
             for (int i0 = from; i0 < to; i0 += kSegment) {
                 const int i1 = std::min(to, i0 + kSegment);
                 cells.visitSegment(
@@ -181,9 +117,9 @@ void addVorticityConfinement(MacGrid &vel, const Confinement &confinement, const
     ScalarGrid &magnitude = work[3];
     // 3D: work[0..2] hold omega; 2D: work[2] holds omega_z and work[0..1] receive the force.
     // With live tiles the force needs the curl one cell around them (its gradient's stencil).
-    const std::uint8_t *live = confinement.liveTiles;
+    const LiveTiles live(domain, confinement.liveTiles);
     computeVorticity(vel, solids, domain, is3D ? &work[0] : nullptr, is3D ? &work[1] : nullptr,
-                     &work[2], magnitude, live, 1);
+                     &work[2], magnitude, confinement.liveTiles, 1);
     if (!is3D) {
         work[0].reshapeForOverwrite(n, kCellCentre); // the force loop writes every cell
         work[1].reshapeForOverwrite(n, kCellCentre);
@@ -214,7 +150,7 @@ void addVorticityConfinement(MacGrid &vel, const Confinement &confinement, const
         cells.row(j, k, sy, sz);
         const auto none = [&](int i) { px[i] = py[i] = pz[i] = 0.f; };
         int done = 0; // cells outside the live tiles get no force
-        forLiveCells(domain, live, j, k, 0, [&](int from, int to) {
+        live.forCells(j, k, 0, [&](int from, int to) {
             for (int i = done; i < from; ++i)
                 none(i);
             for (int i0 = from; i0 < to; i0 += CellStencils::kSegment)

@@ -65,6 +65,12 @@ private:
     void applyForceFields(std::vector<ForceField> fields) override;
     void enforceBoundaries();
     void advectVelocity(float dt);
+    /// The stages that follow the active tiles take these flags (mLiveTiles).
+    void setLiveTiles(const std::uint8_t *flags)
+    {
+        mLiveTiles = flags;
+        mAdvector.setLiveTiles(flags);
+    }
     void addSources(float dt, double time);
     double burnFuel(float dt);
     void addForces(float dt, double time);
@@ -112,8 +118,8 @@ private:
     /// Called with dt and whether gas burnt in place of the dense projection (the active tiles'
     /// composite solve); empty otherwise.
     std::function<StepStats(float, bool)> mProjection;
-    /// The active tiles' flags (per 8^3 tile; null: the whole domain): the vorticity
-    /// confinement acts on them only. The velocity's advection takes them from the advector.
+    /// The active tiles' flags (per 8^3 tile, ops/livetiles.h; null: the whole domain): the
+    /// velocity moves and the vorticity confinement acts on them only. Set by setLiveTiles.
     const std::uint8_t *mLiveTiles = nullptr;
 };
 

@@ -121,8 +121,7 @@ StepStats TiledSmokeSolver::step(float dt, double time)
     clearInactive();
     // The velocity moves, and the confinement acts, on the active tiles only; elsewhere the
     // far field stands.
-    mInner.mAdvector.setLiveTiles(mTiles.flags().data());
-    mInner.mLiveTiles = mTiles.flags().data();
+    mInner.setLiveTiles(mTiles.flags().data());
     return mInner.step(dt, time); // project() below stands in for its projection
 }
 
