@@ -7,6 +7,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <tests/common/instrumented.h>
+#include <tests/common/tilepattern.h>
 
 #include <QtTest>
 
@@ -179,6 +180,21 @@ void addModeColumns()
 {
     QTest::addColumn<int>("mode");
     QTest::addColumn<bool>("is3D");
+}
+
+// Every order but accounting, in 2D and 3D, with and without the plume's sphere.
+void addModeObstacleRows()
+{
+    addModeColumns();
+    QTest::addColumn<bool>("obstacle");
+    for (bool is3D : {false, true})
+        for (int mode : {SemiLagrangian, MacCormack, Bfecc, Cubic})
+            for (bool obstacle : {false, true})
+                QTest::newRow(qPrintable(QString("%1 %2%3")
+                                             .arg(is3D ? "3D" : "2D")
+                                             .arg(toString(orderOf(mode)))
+                                             .arg(obstacle ? " obstacle" : "")))
+                    << mode << is3D << obstacle;
 }
 
 } // namespace
@@ -938,19 +954,7 @@ private slots:
         }
     }
 
-    void liveTilesLimitTheVelocity_data()
-    {
-        addModeColumns();
-        QTest::addColumn<bool>("obstacle");
-        for (bool is3D : {false, true})
-            for (int mode : {SemiLagrangian, MacCormack, Bfecc, Cubic})
-                for (bool obstacle : {false, true})
-                    QTest::newRow(qPrintable(QString("%1 %2%3")
-                                                 .arg(is3D ? "3D" : "2D")
-                                                 .arg(toString(orderOf(mode)))
-                                                 .arg(obstacle ? " obstacle" : "")))
-                        << mode << is3D << obstacle;
-    }
+    void liveTilesLimitTheVelocity_data() { addModeObstacleRows(); }
 
     void liveTilesLimitTheVelocity()
     {
@@ -968,13 +972,7 @@ private slots:
         const FlagGrid solids = obstacle ? plumeSphere(d) : FlagGrid(cells);
         const MacGrid vel0 = swirl(d, 3.f);
         const AdvectionOrder order = orderOf(mode);
-        constexpr int kT = 8;
-        const Int3 tiles{(cells.x + kT - 1) / kT, (cells.y + kT - 1) / kT, (cells.z + kT - 1) / kT};
-        std::vector<std::uint8_t> all(std::size_t(tiles.volume()), 1), some(all.size(), 0);
-        for (int k = 0; k < tiles.z; ++k)
-            for (int j = 0; j < tiles.y; ++j)
-                for (int i = 0; i < tiles.x; ++i)
-                    some[std::size_t(i + tiles.x * (j + tiles.y * k))] = (i + 2 * j + k) % 3 == 0;
+        const plume::test::TilePattern tiles(cells);
         auto run = [&](const std::uint8_t *live) {
             Advector adv;
             adv.setup(d, solids);
@@ -984,12 +982,10 @@ private slots:
             adv.advectVelocity(v, 0.5f, order, work);
             return v;
         };
-        const MacGrid full = run(nullptr), allLive = run(all.data()), part = run(some.data());
+        const MacGrid full = run(nullptr), allLive = run(tiles.all.data()),
+                      part = run(tiles.some.data());
         for (int a = 0; a < d.dimensions(); ++a)
             QVERIFY(allLive.component(a).identical(full.component(a)));
-        const auto liveCell = [&](Int3 c) {
-            return some[std::size_t(c.x / kT + tiles.x * (c.y / kT + tiles.y * (c.z / kT)))] != 0;
-        };
         const bool exactInside = order == AdvectionOrder::SemiLagrangian
                                  || order == AdvectionOrder::MonotoneCubic;
         int live = 0, dead = 0;
@@ -1004,7 +1000,7 @@ private slots:
                         hi[a] = std::min(hi[a], cells[a] - 1);
                         lo[a] = std::max(lo[a] - 1, 0);
                         const std::size_t at = got.index(i, j, k);
-                        if (liveCell(lo) || liveCell(hi)) {
+                        if (tiles.live(lo) || tiles.live(hi)) {
                             ++live;
                             if (exactInside)
                                 QCOMPARE(got[at], whole[at]);
@@ -1018,19 +1014,7 @@ private slots:
         QVERIFY(!part.u.identical(vel0.u)); // the live faces did move
     }
 
-    void skippingEmptyKeepsTheBytes_data()
-    {
-        addModeColumns();
-        QTest::addColumn<bool>("obstacle");
-        for (bool is3D : {false, true})
-            for (int mode : {SemiLagrangian, MacCormack, Bfecc, Cubic})
-                for (bool obstacle : {false, true})
-                    QTest::newRow(qPrintable(QString("%1 %2%3")
-                                                 .arg(is3D ? "3D" : "2D")
-                                                 .arg(toString(orderOf(mode)))
-                                                 .arg(obstacle ? " obstacle" : "")))
-                        << mode << is3D << obstacle;
-    }
+    void skippingEmptyKeepsTheBytes_data() { addModeObstacleRows(); }
 
     void skippingEmptyKeepsTheBytes()
     {

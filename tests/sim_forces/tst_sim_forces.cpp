@@ -10,6 +10,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <tests/common/tilepattern.h>
+
 #include <QtTest>
 
 #include <sys/resource.h>
@@ -989,13 +991,7 @@ private slots:
         FlagGrid solids(n);
         for (Int3 c : {Int3{7, 8, 0}, Int3{16, 15, 0}, Int3{39, 20, 0}, Int3{24, 9, 0}})
             solids.setSolid(c.x, c.y, is2D ? 0 : c.z + 8, true);
-        constexpr int kT = 8;
-        const Int3 tiles{(n.x + kT - 1) / kT, (n.y + kT - 1) / kT, (n.z + kT - 1) / kT};
-        std::vector<std::uint8_t> all(std::size_t(tiles.volume()), 1), some(all.size(), 0);
-        for (int k = 0; k < tiles.z; ++k)
-            for (int j = 0; j < tiles.y; ++j)
-                for (int i = 0; i < tiles.x; ++i)
-                    some[std::size_t(i + tiles.x * (j + tiles.y * k))] = (i + 2 * j + k) % 3 == 0;
+        const plume::test::TilePattern tiles(n);
         MacGrid start(n);
         fillRandom(start, 17);
         enforceVelocityBoundaries(start, solids, d);
@@ -1006,12 +1002,13 @@ private slots:
                                     0.1f, work);
             return v;
         };
-        const MacGrid full = run(nullptr), allLive = run(all.data()), part = run(some.data());
+        const MacGrid full = run(nullptr), allLive = run(tiles.all.data()),
+                      part = run(tiles.some.data());
         QVERIFY(sameVelocity(allLive, full));
         QVERIFY(!sameVelocity(full, start));
         const auto liveCell = [&](Int3 c) {
             c.x = (c.x + n.x) % n.x; // periodic x
-            return some[std::size_t(c.x / kT + tiles.x * (c.y / kT + tiles.y * (c.z / kT)))] != 0;
+            return tiles.live(c);
         };
         int inside = 0, outside = 0;
         for (int axis = 0; axis < d.dimensions(); ++axis) {
