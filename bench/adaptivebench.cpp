@@ -74,15 +74,15 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bo
                      tiles ? "active-tiles" : "adaptive");
         return 1;
     }
-    if (auto *t = dynamic_cast<sim::TiledSmokeSolver *>(&adaptive.simulation().solver());
-        t && vorticityShare >= 0.0) {
-        t->setVorticityShare(vorticityShare);
-        std::printf("tiles: vorticity above %g of the largest\n", t->vorticityShare());
-    }
-    if (auto *t = dynamic_cast<sim::TiledSmokeSolver *>(&adaptive.simulation().solver());
-        t && lifetime >= 0) {
-        t->setLifetime(lifetime);
-        std::printf("tiles: a lifetime of %d steps\n", t->lifetime());
+    if (auto *t = dynamic_cast<sim::TiledSmokeSolver *>(&adaptive.simulation().solver())) {
+        if (vorticityShare >= 0.0) {
+            t->setVorticityShare(vorticityShare);
+            std::printf("tiles: vorticity above %g of the largest\n", t->vorticityShare());
+        }
+        if (lifetime >= 0) {
+            t->setLifetime(lifetime);
+            std::printf("tiles: a lifetime of %d steps\n", t->lifetime());
+        }
     }
     const char *what = tiles ? "active tiles" : "adaptive";
     const double cells = double(dense.solver().domain().cellCount());
