@@ -56,15 +56,21 @@ public:
             throw py::value_error("advance() needs a count of 1 or more, got "
                                   + std::to_string(count));
         sim::FrameStats stats;
+        std::string sides; // smoke at the open sides, in any of the frames
         {
             const FloatModeGuard mode;
             py::gil_scoped_release release;
-            for (int n = 0; n < count && stats.status.ok(); ++n)
+            for (int n = 0; n < count && stats.status.ok(); ++n) {
                 mArena.execute([&] { stats = mSimulation.advance(frame() + 1); });
+                if (!stats.smokeAtSides.empty())
+                    sides += (sides.empty() ? "frame " : "; frame ") + std::to_string(frame())
+                             + ": " + stats.smokeAtSides;
+            }
         }
         if (!stats.status)
             throw std::runtime_error(stats.status.error);
         mLast = stats;
+        mLast.smokeAtSides = sides;
         return statsDict();
     }
 
@@ -79,6 +85,7 @@ public:
         d["pressure_fallbacks"] = mLast.pressureFallbacks;
         d["milliseconds"] = mLast.milliseconds;
         d["note"] = sim::pressureTrouble(mLast);
+        d["smoke_at_sides"] = mLast.smokeAtSides;
         return d;
     }
 

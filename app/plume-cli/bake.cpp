@@ -101,7 +101,8 @@ int bake(const QStringList &arguments)
         return reportFailure(path, BakeResult::stopped(planned.outcome, planned.message));
 
     catchInterrupts();
-    ProgressLine progress(!quiet && (parser.isSet(options.progress) || isatty(STDERR_FILENO)));
+    ProgressLine progress(!quiet && (parser.isSet(options.progress) || isatty(STDERR_FILENO)),
+                          quiet);
     const BakeResult result = runBake(*scene, planned.plan, &progress);
     if (!result.status)
         return reportFailure(path, result);

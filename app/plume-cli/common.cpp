@@ -134,6 +134,13 @@ void ProgressLine::pressureTrouble(int frame, const std::string &note)
                  note.c_str());
 }
 
+void ProgressLine::smokeAtSides(int frame, const std::string &note)
+{
+    if (mQuiet)
+        return;
+    std::fprintf(stderr, "%swarning: frame %d: %s\n", mShow ? "\n" : "", frame, note.c_str());
+}
+
 bool ProgressLine::cancelRequested() { return gInterrupted.load(); }
 
 } // namespace plume::cli

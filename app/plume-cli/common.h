@@ -81,19 +81,23 @@ void catchInterrupts();
 class ProgressLine : public BakeObserver
 {
 public:
-    explicit ProgressLine(bool show)
+    /// `show`: the progress line; `quiet`: no warnings either (errors still go out).
+    explicit ProgressLine(bool show, bool quiet = false)
         : mShow(show)
+        , mQuiet(quiet)
     {}
 
     void frameWritten(int frame, int done, int total, double milliseconds) override;
     void adaptiveBox(int, double share) override { mBoxShare = share; }
     void pressureTrouble(int frame, const std::string &note) override;
+    void smokeAtSides(int frame, const std::string &note) override;
     bool cancelRequested() override;
 
     double totalMs() const { return mTotalMs; }
 
 private:
     bool mShow;
+    bool mQuiet;
     double mTotalMs = 0.0;
     double mBoxShare = -1.0; ///< the adaptive box's share of the domain; < 0 without one
 };

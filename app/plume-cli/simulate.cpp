@@ -116,6 +116,9 @@ int simulate(const QStringList &arguments)
         }
         const double perStep = stats.milliseconds / std::max(1, stats.substeps);
         stepMs.push_back(perStep);
+        if (!quiet && !stats.smokeAtSides.empty())
+            std::fprintf(stderr, "warning: frame %d: %s\n", stats.frame,
+                         stats.smokeAtSides.c_str());
         if (!quiet) {
             const std::string note = plume::sim::pressureTrouble(stats);
             std::printf("%6d %8d %10.2f %10.2f %10d %12.3g%s%s%s", stats.frame, stats.substeps,

@@ -223,6 +223,8 @@ bool BakeRun::bakeFrame(int frame)
         return fail(stats.status.error);
     if (const std::string note = sim::pressureTrouble(stats); mObserver && !note.empty())
         mObserver->pressureTrouble(frame, note);
+    if (mObserver && !stats.smokeAtSides.empty())
+        mObserver->smokeAtSides(frame, stats.smokeAtSides);
     const bool written = frame >= mPlan.firstWritten;
     if (written) {
         const sim::Solver &solver = mSimulation.solver();

@@ -46,6 +46,9 @@ public:
     /// Called for a simulated frame whose pressure solve fell back or missed its tolerance;
     /// `note` says which (sim::pressureTrouble). The bake goes on.
     virtual void pressureTrouble(int /*frame*/, const std::string & /*note*/) {}
+    /// Called for a simulated frame in which smoke first reached an open side of the domain
+    /// (sim::SideWatch; each side once a bake); `note` names the sides. The bake goes on.
+    virtual void smokeAtSides(int /*frame*/, const std::string & /*note*/) {}
     /// Polled between frames and steps; true stops the bake. Per-frame files written so far
     /// stay; a flipbook atlas is written only after its last frame, so none appears.
     virtual bool cancelRequested() { return false; }

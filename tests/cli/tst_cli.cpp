@@ -261,6 +261,25 @@ private slots:
         QVERIFY(!zBytes.isEmpty() && zBytes != bytes(out + "/plume-2d.0003.vdb"));
     }
 
+    // Smoke that reaches an open side is cut off there: the bake warns once, naming the side
+    // and the frame, and goes on; --quiet keeps it quiet. (plume-2d: walls but an open top.)
+    void bakeWarnsOfSmokeAtSides()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "plume-2d", 16, 120);
+        const Run r = run({"bake", scene, "-o", dir.filePath("out")});
+        QCOMPARE(r.exitCode, 0);
+        const QRegularExpression warning(
+            "warning: frame (\\d+): smoke reached the open side ymax \\(\\d+ %\\) of the domain");
+        const QRegularExpressionMatch m = warning.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        QVERIFY2(m.captured(1).toInt() > 1 && m.captured(1).toInt() <= 120, qPrintable(r.err));
+        QCOMPARE(r.err.count("smoke reached"), 1); // once; walls never
+        const Run quiet = run({"bake", scene, "-o", dir.filePath("quiet"), "--quiet"});
+        QCOMPARE(quiet.exitCode, 0);
+        QVERIFY2(quiet.err.isEmpty(), qPrintable(quiet.err));
+    }
+
     void bakeRefusesBadInput()
     {
         QTemporaryDir dir;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Frame stepping, CFL substeps, blow-up detection and refusal of invalid input.
+// Frame stepping, CFL substeps, blow-up detection, refusal of invalid input, and the watch on
+// smoke that reaches an open side.
 #include <core/sim/run/simulation.h>
 
 #include <QtTest>
@@ -197,6 +198,104 @@ private slots:
         t.maxSubsteps = 3;
         QVERIFY(sim->setTimeSettings(t).ok());
         QCOMPARE(sim->advanceFrame().substeps, 3);
+    }
+
+    // SideWatch: smoke within 2 cells of an open side at more than 1 % of the peak seen so far
+    // is said once per side; walls and periodic sides never; the band follows a finer grid.
+    void sideWatchSaysOnce()
+    {
+        Domain d;
+        d.cells = {16, 12, 8};
+        d.cellSize = 0.125f;
+        d.boundaries = allBoundaries(Boundary::Open);
+        d.boundaries[int(Face::YMin)] = Boundary::Wall;     // the ground
+        d.boundaries[int(Face::ZMin)] = Boundary::Periodic; // wraps
+        d.boundaries[int(Face::ZMax)] = Boundary::Periodic;
+        SideWatch watch(d);
+        ScalarGrid density({16, 12, 8}, {0.5f, 0.5f, 0.5f});
+        density(8, 6, 4) = 2.f; // the peak, in the middle
+        QCOMPARE(int(watch.observe(density)), 0);
+        // 0.02 = 1 % of the peak: not above it. Cell 13 is 3 cells from the +x side: outside.
+        density(14, 6, 4) = 0.02f;
+        density(13, 6, 4) = 1.f;
+        QCOMPARE(int(watch.observe(density)), 0);
+        QCOMPARE(watch.lastShare(Face::XMax), 0.01f);
+        density(14, 6, 4) = 0.03f; // 1.5 % of the peak, 2 cells from +x
+        density(8, 0, 4) = 1.f;    // on the ground: a wall
+        density(8, 6, 0) = 1.f;    // at a periodic side
+        QCOMPARE(int(watch.observe(density)), 1 << int(Face::XMax));
+        QCOMPARE(watch.lastShare(Face::XMax), 0.015f);
+        QCOMPARE(watch.lastShare(Face::YMin), 0.f);
+        QCOMPARE(watch.lastShare(Face::ZMin), 0.f);
+        QCOMPARE(int(watch.observe(density)), 0); // said once
+        density(3, 11, 2) = 1.5f;                 // the top
+        density(0, 5, 5) = 0.5f;                  // and -x
+        const std::uint8_t fresh = watch.observe(density);
+        QCOMPARE(int(fresh), (1 << int(Face::YMax)) | (1 << int(Face::XMin)));
+        float shares[6];
+        for (int f = 0; f < 6; ++f)
+            shares[f] = watch.lastShare(Face(f));
+        QCOMPARE(QString::fromStdString(sideReachNote(fresh, shares)),
+                 QString("smoke reached the open sides xmin (25 %), ymax (75 %) of the domain at "
+                         "that share of its peak density: it is cut off there; enlarge the "
+                         "domain or move the source away"));
+        QCOMPARE(sideReachNote(0, shares), std::string());
+        // The peak is the largest seen so far: smoke that thins out is still compared with it.
+        ScalarGrid thin({16, 12, 8}, {0.5f, 0.5f, 0.5f});
+        thin(15, 6, 4) = 0.01f;
+        watch.reset();
+        QCOMPARE(int(watch.observe(thin)), 1 << int(Face::XMax)); // its own peak
+        thin(8, 6, 4) = 4.f;
+        watch.reset();
+        QCOMPARE(int(watch.observe(thin)), 0); // 0.25 %
+
+        // A grid twice as fine (upres) has a band of 4 of its cells.
+        ScalarGrid fine({32, 24, 16}, {0.5f, 0.5f, 0.5f});
+        fine(16, 12, 8) = 1.f;
+        fine(28, 12, 8) = 0.5f; // 4 fine cells from +x: 2 domain cells
+        SideWatch fineWatch(d);
+        QCOMPARE(int(fineWatch.observe(fine)), 1 << int(Face::XMax));
+        ScalarGrid fine2({32, 24, 16}, {0.5f, 0.5f, 0.5f});
+        fine2(16, 12, 8) = 1.f;
+        fine2(27, 12, 8) = 0.5f; // 5 fine cells: outside
+        SideWatch fineWatch2(d);
+        QCOMPARE(int(fineWatch2.observe(fine2)), 0);
+
+        // In 2D there are no z sides, whatever their mode.
+        Domain flat = square(8);
+        flat.boundaries = allBoundaries(Boundary::Open);
+        SideWatch flatWatch(flat);
+        ScalarGrid plane({8, 8, 1}, {0.5f, 0.5f, 0.5f});
+        plane(4, 4, 0) = 1.f;
+        QCOMPARE(int(flatWatch.observe(plane)), 0);
+        plane(4, 7, 0) = 1.f;
+        QCOMPARE(int(flatWatch.observe(plane)), 1 << int(Face::YMax));
+    }
+
+    // The simulation says it in the frame's stats, the first frame the smoke gets there.
+    void frameStatsSaySmokeAtSides()
+    {
+        TimeSettings t;
+        std::string error;
+        Domain d = square(16);
+        d.boundaries = allBoundaries(Boundary::Open);
+        auto sim = Simulation::create(d, SimParams{}, t, &error);
+        QVERIFY2(sim, error.c_str());
+        Emitter source;
+        source.mask.add(std::uint32_t(d.cells.x * 8 + 8), 1.f); // the middle: nowhere near
+        source.density = 1.f;
+        sim->solver().setEmitters({source});
+        QCOMPARE(sim->advanceFrame().smokeAtSides, std::string());
+        Emitter edge = source;
+        edge.mask = SparseMask();
+        edge.mask.add(std::uint32_t(d.cells.x * 8 + 15), 1.f); // at +x
+        sim->solver().setEmitters({source, edge});
+        const std::string note = sim->advanceFrame().smokeAtSides;
+        QVERIFY2(note.find("side xmax") != std::string::npos, note.c_str());
+        QCOMPARE(sim->advanceFrame().smokeAtSides, std::string()); // once
+        sim->reset();
+        sim->solver().setEmitters({source, edge});
+        QVERIFY(!sim->advanceFrame().smokeAtSides.empty()); // a new run says it again
     }
 
     void framesAndTime()

@@ -95,6 +95,18 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mSimulation, &SimulationController::failed, this, [this](const QString &message) {
         statusBar()->showMessage("Simulation stopped: " + message);
     });
+    // Smoke cut off by an open side: said once, and kept in view until another scene opens.
+    connect(mSimulation, &SimulationController::smokeAtSides, this,
+            [this](int frame, const QString &note) {
+        // A re-simulation (after an edit) says it again: keep one line per note.
+        if (mSidesLabel->text().contains(note))
+            return;
+        const QString text = QString("Frame %1: %2").arg(frame).arg(note);
+        mSidesLabel->setText(mSidesLabel->text().isEmpty() ? text
+                                                           : mSidesLabel->text() + "\n" + text);
+        mSidesLabel->setToolTip(mSidesLabel->text());
+        mSidesLabel->setVisible(true);
+    });
     for (int n = 0; n < 3; ++n)
         connect(mViewLayout->sliceView(n), &Viewport::modelDropped, this,
                 [this](const QString &path, sim::Vec3 at) { importModel(path, at); });
@@ -104,6 +116,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mDocument, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &Document::changed, this, [this](const ChangeEvent &e) {
         using P = DomainSettings::Property;
+        if (e.type == ChangeEvent::Type::Reset || e.type == ChangeEvent::Type::Domain) {
+            mSidesLabel->clear(); // another scene or box: its smoke is watched afresh
+            mSidesLabel->setVisible(false);
+        }
         if (e.type == ChangeEvent::Type::Reset
             || (e.type == ChangeEvent::Type::Domain
                 && !e.domain.within({P::Resolution, P::Boundaries})))
@@ -191,6 +207,11 @@ void MainWindow::createStatusBar()
     mPressureLabel = new SteadyLabel;
     mPointerLabel = new SteadyLabel;
     mFrameLabel->setObjectName("frameLabel");
+    mSidesLabel = new QLabel;
+    mSidesLabel->setObjectName("smokeAtSidesLabel");
+    mSidesLabel->setStyleSheet("color: #e0a030;");
+    mSidesLabel->setVisible(false);
+    statusBar()->addWidget(mSidesLabel, 1);
     statusBar()->addPermanentWidget(mPointerLabel);
     statusBar()->addPermanentWidget(mFrameLabel);
     statusBar()->addPermanentWidget(mTimeLabel);

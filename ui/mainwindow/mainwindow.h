@@ -10,6 +10,7 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QLabel;
 class QMenu;
 class QTimer;
 
@@ -182,6 +183,7 @@ private:
     SteadyLabel *mPressureLabel = nullptr;
     SteadyLabel *mPointerLabel = nullptr;
     SteadyLabel *mCacheLabel = nullptr;
+    QLabel *mSidesLabel = nullptr; ///< smoke at the open sides (SimulationController::smokeAtSides)
     QTimer *mCacheTimer = nullptr;
 };
 

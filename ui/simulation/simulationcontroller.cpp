@@ -35,6 +35,7 @@ SimulationController::SimulationController(Document *document, QObject *parent)
             setPlaying(false);
     });
     connect(mRunner, &SimulationRunner::failed, this, &SimulationController::failed);
+    connect(mRunner, &SimulationRunner::smokeAtSides, this, &SimulationController::smokeAtSides);
     mThread.setObjectName("plume-simulation");
     mThread.start();
 

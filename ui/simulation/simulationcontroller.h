@@ -77,6 +77,7 @@ signals:
     void headChanged(int frame);
     void playingChanged(bool playing);
     void failed(const QString &message);
+    void smokeAtSides(int frame, const QString &note); ///< SimulationRunner::smokeAtSides
 
     // To the worker (queued).
     void loadScene(const plume::Scene &scene);

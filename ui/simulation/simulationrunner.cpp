@@ -309,6 +309,8 @@ bool SimulationRunner::advance()
         fail("frame " + std::to_string(next) + ": " + stats.status.error);
         return false;
     }
+    if (!stats.smokeAtSides.empty())
+        Q_EMIT smokeAtSides(stats.frame, QString::fromStdString(stats.smokeAtSides));
     if (!mCache->contains(next))
         mCache->insert(capture(stats));
     if (mCheckpointInterval > 0 && next % mCheckpointInterval == 0 && !mCheckpoints.count(next))

@@ -82,6 +82,9 @@ signals:
     void playingChanged(bool playing);
     /// The scene could not be simulated (bad input, blow-up). The runner pauses.
     void failed(const QString &message);
+    /// Smoke reached an open side of the domain for the first time in `frame` (sim::SideWatch:
+    /// each side once per run from frame 0); `note` names the sides.
+    void smokeAtSides(int frame, const QString &note);
 
 private:
     struct Version

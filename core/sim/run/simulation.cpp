@@ -53,6 +53,8 @@ std::unique_ptr<Simulation> Simulation::create(const Domain &domain, const SimPa
     std::unique_ptr<Simulation> sim(new Simulation);
     sim->mSolver = std::move(solver);
     sim->mTime = time;
+    if (params.scheme == Scheme::Smoke || params.scheme == Scheme::Stam)
+        sim->mSides.emplace(domain);
     return sim;
 }
 
@@ -119,6 +121,14 @@ FrameStats Simulation::advanceFrame()
     }
     ++mFrame;
     mCoords.frameFinished(mFrame);
+    if (mSides) {
+        mSolver->sample(FieldKind::Density, mDensity);
+        float shares[6];
+        const std::uint8_t fresh = mSides->observe(mDensity);
+        for (int f = 0; f < 6; ++f)
+            shares[f] = mSides->lastShare(Face(f));
+        stats.smokeAtSides = sideReachNote(fresh, shares);
+    }
     stats.frame = mFrame;
     stats.substeps = substeps;
     stats.milliseconds =
@@ -130,6 +140,8 @@ void Simulation::reset()
 {
     mSolver->reset();
     mCoords.reset();
+    if (mSides)
+        mSides->reset();
     mFrame = 0;
     mSteps = 0;
     mFailure.clear();

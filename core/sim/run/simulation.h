@@ -3,9 +3,11 @@
 
 #include <core/sim/base/solver.h>
 #include <core/sim/ops/advectedcoords.h>
+#include <core/sim/run/sidewatch.h>
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace plume::sim {
@@ -43,6 +45,9 @@ struct FrameStats
     bool pressureConverged = true;
     int pressureFallbacks = 0; ///< substeps whose multigrid preconditioner broke down
     double milliseconds = 0.0; ///< wall time of the frame
+    /// Smoke and stam schemes: sideReachNote of the open sides the smoke reached for the first
+    /// time in this frame (SideWatch); "" when none did.
+    std::string smokeAtSides;
 };
 
 /// What went wrong in a frame's pressure solves, for status lines: "" when every solve met its
@@ -95,7 +100,9 @@ private:
     std::string mFailure;
     StepHook mStepHook;
     AdvectedCoordinates mCoords;
-    ScalarGrid mVelocity[2]; ///< cell-centred velocity for the coordinates (scratch)
+    ScalarGrid mVelocity[2];         ///< cell-centred velocity for the coordinates (scratch)
+    std::optional<SideWatch> mSides; ///< smoke and stam schemes: smoke at the open sides
+    ScalarGrid mDensity;             ///< the frame's density for mSides (scratch)
 };
 
 } // namespace plume::sim
