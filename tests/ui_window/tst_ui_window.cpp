@@ -13,8 +13,10 @@
 #include <ui/viewport/viewport.h>
 
 #include <QAction>
+#include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -291,6 +293,37 @@ private slots:
         QTest::qWait(600);
         QVERIFY2(sim->framesSimulated() <= simulated + 1, "the solver kept running");
         QCOMPARE(sim->headFrame(), 12);
+    }
+
+    // Smoke that reaches an open side (plume-2d's top, at 16 cells) is said once in the status
+    // bar, naming the side and the frame, and the words go when another scene opens.
+    void smokeAtSidesIsShown()
+    {
+        QTemporaryDir dir;
+        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        text.replace("\"resolution\": 128", "\"resolution\": 16");
+        QFile out(dir.filePath("low.plume"));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text.toUtf8()) > 0);
+        out.close();
+        MainWindow window;
+        window.show();
+        auto *label = window.findChild<QLabel *>("smokeAtSidesLabel");
+        QVERIFY(label);
+        QVERIFY(label->text().isEmpty());
+        QVERIFY(window.openFile(out.fileName()));
+        QTRY_VERIFY_WITH_TIMEOUT(!label->text().isEmpty(), 60000);
+        QVERIFY(label->isVisible());
+        QVERIFY2(QRegularExpression("^Frame \\d+: smoke reached the open side ymax ")
+                     .match(label->text())
+                     .hasMatch(),
+                 qPrintable(label->text()));
+        QCOMPARE(label->text().count("smoke reached"), 1);
+        const QString scene = writeShortScene(dir);
+        QVERIFY(window.openFile(scene));
+        QVERIFY(label->text().isEmpty());
+        QVERIFY(!label->isVisible());
     }
 
     // Renaming items or the scene, moving the frame range and changing export presets keep
