@@ -6,7 +6,8 @@
 
 namespace plume::sim {
 
-SideWatch::SideWatch(const Domain &domain) : mCells(domain.cells)
+SideWatch::SideWatch(const Domain &domain)
+    : mCells(domain.cells)
 {
     for (int f = 0; f < 6; ++f) {
         const int axis = f / 2;

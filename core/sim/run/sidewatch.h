@@ -16,8 +16,8 @@ namespace plume::sim {
 class SideWatch
 {
 public:
-    static constexpr int kSideCells = 2;        ///< how near a side counts, in domain cells
-    static constexpr float kSideShare = 0.01f;  ///< of the peak density seen so far
+    static constexpr int kSideCells = 2;       ///< how near a side counts, in domain cells
+    static constexpr float kSideShare = 0.01f; ///< of the peak density seen so far
 
     /// The faces of `domain` that are open. `density` is sampled on a grid of any resolution
     /// over the same box (upres's finer one too): the band scales with it.
@@ -40,9 +40,9 @@ private:
     float mShare[6] = {};
 };
 
-/// "smoke reached the open side xmax (3 %) of the domain at that share of its peak density: it is cut off there; enlarge
-/// the domain or move the source" for the sides in `sides` (bits 1 << Face); "" for none.
-/// `shares` gives each face's share of the peak, as SideWatch::lastShare.
+/// "smoke reached the open side xmax (3 %) of the domain at that share of its peak density: it is
+/// cut off there; enlarge the domain or move the source" for the sides in `sides` (bits 1 << Face);
+/// "" for none. `shares` gives each face's share of the peak, as SideWatch::lastShare.
 std::string sideReachNote(std::uint8_t sides, const float shares[6]);
 
 /// "xmin", "xmax", "ymin", ... for a face: the keys of domain.boundaries in a scene file.
