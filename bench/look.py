@@ -29,6 +29,7 @@ cutoff  per frame, the largest density within --band (2) cells of each domain si
         metadata), or --cells. Target: nothing above --limit (1 %) but the --ground side.
 tiles   for a flipbook atlas, the largest alpha on the outermost pixel ring of each frame (the
         tile less its gutter of --padding pixels a side): smoke cut at the tile's edge.
+        --ignore bottom leaves out the bottom edge, where a ground effect meets its ground.
         --grid and --padding default to the sidecar ATLAS.json when it is there; tiles past
         its frame count are skipped. Prints the worst tile and the tiles above --limit.
 Needs Debian's python3-openvdb, numpy and python3-pil (the system python3).
@@ -490,10 +491,11 @@ def cmd_cutoff(args, text):
 # tiles
 
 
-def tile_ring_maxima(alpha, rows, cols, padding=0, count=None):
+def tile_ring_maxima(alpha, rows, cols, padding=0, count=None, ignore=()):
     """For each tile (row-major, frame n at row n // cols, column n % cols) the largest alpha
     on the outermost pixel ring of its frame (the tile less padding pixels a side), with the
-    side it lies on: [(n, row, col, alpha, side)]; tiles from count on are skipped."""
+    side it lies on: [(n, row, col, alpha, side)]; tiles from count on are skipped, and the
+    sides in `ignore` (a ground effect's "bottom") are not looked at."""
     h, w = alpha.shape
     if h % rows or w % cols:
         raise ValueError(f"a {w}x{h} atlas does not split into {rows}x{cols} tiles")
@@ -506,6 +508,7 @@ def tile_ring_maxima(alpha, rows, cols, padding=0, count=None):
         r, c = divmod(n, cols)
         f = alpha[r * th + padding:(r + 1) * th - padding, c * tw + padding:(c + 1) * tw - padding]
         edges = {"top": f[0, :], "bottom": f[-1, :], "left": f[:, 0], "right": f[:, -1]}
+        edges = {s: e for s, e in edges.items() if s not in ignore}
         side, v = max(((s, float(e.max())) for s, e in edges.items()), key=lambda x: x[1])
         out.append((n, r, c, v, side))
     return out
@@ -532,7 +535,8 @@ def cmd_tiles(args, text):
     _, alpha = read_image(args.atlas)
     if alpha is None:
         raise SystemExit(f"look: {args.atlas} has no alpha channel")
-    tiles = tile_ring_maxima(alpha, rows, cols, padding, count)
+    ignore = tuple(s for s in (args.ignore or "").split(",") if s)
+    tiles = tile_ring_maxima(alpha, rows, cols, padding, count, ignore)
     worst = max(tiles, key=lambda t: t[3])
     over = [t for t in tiles if t[3] > args.limit]
     print(f"{os.path.basename(args.atlas)}: {rows}x{cols} tiles, padding {padding}, "
@@ -584,6 +588,8 @@ def main(argv=None):
     p.add_argument("--padding", type=int, help="gutter pixels a side (default: the sidecar's, "
                                                "or 0)")
     p.add_argument("--limit", type=float, default=0.01, help="alpha counted as cut (0.01)")
+    p.add_argument("--ignore", help="tile sides not looked at, comma-separated: top, bottom, "
+                                    "left, right (a ground effect's bottom)")
     for p in sub.choices.values():
         p.add_argument("--json", help="write the figures as JSON to FILE ('-': stdout)")
     args = ap.parse_args(argv)

@@ -408,3 +408,20 @@ def test_tiny_bake(tmp_path):
     assert c["peak"] > 0 and c["frames"][0]["cells"] == [24, 24, 24]
     assert look.main(["edges", str(out)]) == 0
     assert look.main(["fire", str(out)]) == 0
+
+
+def test_tiles_leave_out_the_ground_edge(tmp_path):
+    # A 1x2 atlas: tile 0 has smoke on its bottom ring (a ground effect), tile 1 on its right.
+    rgba = np.zeros((16, 32, 4))
+    rgba[14, 3:10, 3] = 1.0
+    rgba[5:9, 30, 3] = 0.5
+    atlas = _png(tmp_path, "ground.png", rgba)
+    out = tmp_path / "tiles.json"
+    assert look.main(["tiles", atlas, "--grid", "1x2", "--padding", "1", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert (doc["worst"]["tile"], doc["worst"]["side"]) == (0, "bottom")
+    assert look.main(["tiles", atlas, "--grid", "1x2", "--padding", "1", "--ignore", "bottom",
+                      "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert (doc["worst"]["tile"], doc["worst"]["side"]) == (1, "right")
+    assert doc["worst"]["alpha"] == pytest.approx(0.5, abs=0.003)
