@@ -146,6 +146,17 @@ def test_field_is_a_float32_copy_with_voxel_size_and_origin():
     assert "temperature" in plume.field_names()
 
 
+def test_stats_say_when_smoke_reaches_an_open_side():
+    # plume-2d at 16 cells: walls, but an open top the rising smoke reaches.
+    scene = small("plume-2d", resolution=16, frames=120)
+    sim = plume.Simulation(scene, threads=1)
+    notes = [sim.advance()["smoke_at_sides"] for _ in range(120)]
+    said = [n for n in notes if n]
+    assert len(said) == 1, notes  # once
+    assert said[0].startswith("frame %d: smoke reached the open side ymax (" % (notes.index(said[0]) + 1))
+    assert "cut off" in said[0]
+
+
 def test_pythons_floating_point_mode_is_kept(tmp_path):
     # The solver flushes denormals to zero on its threads; Python's arithmetic must not.
     tiny = np.float32(1e-39)
