@@ -3,7 +3,7 @@
 """Kinetic-energy spectrum of baked smoke: how the velocity's energy spreads over scales.
 
 Usage: bench/spectrum.py VDB...|DIR [--grid vel|density|...] [--threshold 0.01]
-                         [--min-span N] [--table] [--json FILE|-]
+                         [--min-span N] [--block B] [--table] [--json FILE|-]
 
 For each frame (a DIR: all its *.vdb files, sorted by frame number):
   box    the smoke's box: the bounding box of the voxels whose density is above --threshold
@@ -20,7 +20,9 @@ For each frame (a DIR: all its *.vdb files, sorted by frame number):
   ratio  B2 / B1 (a k^(-5/3) spectrum gives about 2^(-2/3) = 0.63; a smooth flow far less);
   B3<B2  yes when the finest band holds less than the one below (no pile-up at grid scale);
   slope  least-squares slope of log E against log k over N/16 <= k <= N/2.
---table adds E(k) and the octave sums (k in [1,2), [2,4), [4,8), ...) per frame; --min-span N
+--block B averages the grid over blocks of B^3 voxels first (cut to whole blocks): an upres bake
+writes its grids B times finer than it simulates, vel interpolated from the simulation's, so
+its velocity's spectrum is read on the simulation's cells. --table adds E(k) and the octave sums (k in [1,2), [2,4), [4,8), ...) per frame; --min-span N
 keeps only the frames whose box is at least N cells on its longest side. The last line is the
 median ratio over the kept frames. --json writes the same figures, E(k) included.
 Needs Debian's python3-openvdb and numpy (the system python3).
@@ -175,9 +177,21 @@ def figures(e, n):
     }
 
 
-def frame_spectrum(path, grid="vel", threshold=0.01):
+def block_mean(a, block):
+    """The array averaged over blocks of block^3 voxels (the first three axes; a trailing axis
+    of vector components is kept), cut to whole blocks: a grid at 1 / block of its resolution."""
+    if block <= 1:
+        return a
+    n = [s // block for s in a.shape[:3]]
+    a = a[:n[0] * block, :n[1] * block, :n[2] * block]
+    shape = (n[0], block, n[1], block, n[2], block) + a.shape[3:]
+    return a.reshape(shape).mean(axis=(1, 3, 5))
+
+
+def frame_spectrum(path, grid="vel", threshold=0.01, block=1):
     """The spectrum figures of one VDB file (dict), with the smoke box; 'error' when the file
-    has no smoke or no such grid."""
+    has no smoke or no such grid. block > 1: the grid averaged over blocks of block^3 voxels
+    first (an upres bake's grids back on the simulation's cells), spans in those blocks."""
     out = {"file": path, "frame": frame_number(path), "grid": grid}
     names = [m.name for m in vdb.readAllGridMetadata(path)]
     if "density" not in names:
@@ -189,7 +203,7 @@ def frame_spectrum(path, grid="vel", threshold=0.01):
         return out
     lo, hi = box
     out["box"] = {"lo": list(lo), "hi": list(hi), "size": [h - l + 1 for l, h in zip(lo, hi)]}
-    out["span"] = max(out["box"]["size"])
+    out["span"] = max(out["box"]["size"]) // max(1, block)
     if grid == "density":
         g = vdb.read(path, "density")
     elif grid not in names:
@@ -197,7 +211,7 @@ def frame_spectrum(path, grid="vel", threshold=0.01):
         return out
     else:
         g = vdb.read(path, grid)
-    a = box_array(g, lo, hi)
+    a = block_mean(box_array(g, lo, hi), block)
     if a.ndim == 3:
         a = a.astype(np.float64) - float(a.mean())
     e, n = shell_spectrum(a)
@@ -228,6 +242,9 @@ def main(argv=None):
                     help="the smoke box: density above this share of the frame's peak")
     ap.add_argument("--min-span", type=int, default=0,
                     help="keep only frames whose smoke box is at least this many cells long")
+    ap.add_argument("--block", type=int, default=1,
+                    help="average over blocks of B^3 voxels first: an upres bake's grids on the "
+                         "simulation's cells (B = the upres factor)")
     ap.add_argument("--table", action="store_true", help="print E(k) and the octave sums")
     ap.add_argument("--json", help="write the results as JSON to FILE ('-': stdout)")
     args = ap.parse_args(argv)
@@ -243,7 +260,7 @@ def main(argv=None):
           f"{'B2/B1':>7s} {'B3<B2':>5s} {'slope':>7s}", file=text)
     results = []
     for f in files:
-        r = frame_spectrum(f, args.grid, args.threshold)
+        r = frame_spectrum(f, args.grid, args.threshold, args.block)
         label = str(r["frame"]) if r["frame"] is not None else os.path.basename(f)
         if "error" in r:
             print(f"{label:>6s} {r['error']}", file=text)
@@ -268,7 +285,8 @@ def main(argv=None):
     print(f"median B2/B1 over {len(kept)} kept frame(s): {fmt(median, 0, 3)} "
           f"(k^-5/3: {2 ** (-2 / 3):.3f})", file=text)
     if args.json:
-        doc = {"grid": args.grid, "threshold": args.threshold, "minSpan": args.min_span,
+        doc = {"grid": args.grid, "threshold": args.threshold, "block": args.block,
+               "minSpan": args.min_span,
                "keptFrames": len(kept), "medianRatio": median if kept else None,
                "frames": results}
         s = json.dumps(finite_json(doc), indent=1)

@@ -425,3 +425,20 @@ def test_tiles_leave_out_the_ground_edge(tmp_path):
     doc = json.loads(out.read_text())
     assert (doc["worst"]["tile"], doc["worst"]["side"]) == (1, "right")
     assert doc["worst"]["alpha"] == pytest.approx(0.5, abs=0.003)
+
+
+def test_spectrum_block_reads_a_fine_grid_on_coarse_cells():
+    # A mode of wavenumber 3 over 16 coarse cells, each held by 2^3 equal fine voxels: averaged
+    # back over blocks of 2, all the energy is in shell 3 of the 16-cube.
+    n = 16
+    z = (np.arange(n) + 0.5) / n
+    coarse = np.zeros((n, n, n, 3))
+    coarse[..., 0] = np.sin(2 * np.pi * 3 * z)[None, None, :]
+    fine = np.repeat(np.repeat(np.repeat(coarse, 2, axis=0), 2, axis=1), 2, axis=2)
+    back = spectrum.block_mean(fine, 2)
+    assert back.shape == coarse.shape
+    assert np.allclose(back, coarse)
+    e, size = spectrum.shell_spectrum(back)
+    assert size == n
+    assert e[3] == pytest.approx(e.sum(), rel=1e-9)
+    assert spectrum.block_mean(fine[:31], 2).shape == (15, 16, 16, 3)  # whole blocks only
