@@ -501,8 +501,8 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         for (const char *s :
-             {"fireball-3d", "ground-explosion-3d", "campfire-3d", "torch-3d", "candle-3d",
-              "chimney-3d", "incense-3d", "dust-impact-3d", "magic-swirl-3d"})
+             {"fireball-3d", "ground-explosion-3d", "explosion-3d", "campfire-3d", "torch-3d",
+              "candle-3d", "chimney-3d", "incense-3d", "dust-impact-3d", "magic-swirl-3d"})
             QTest::newRow(s) << s;
     }
 

@@ -638,9 +638,9 @@ private slots:
         QVERIFY(shredding);
         QCOMPARE(shredding->force.type, sim::ForceType::Shredding);
         QCOMPARE(shredding->force.mask.field, sim::ControlField::Temperature);
-        QCOMPARE(r.scene.domain.resolution, 96);
+        QCOMPARE(r.scene.domain.resolution, 125);
         QCOMPARE(r.scene.simulation.params.advection, sim::AdvectionOrder::MonotoneCubic);
-        QCOMPARE(r.scene.simulation.params.velocityAdvection, sim::AdvectionOrder::SemiLagrangian);
+        QCOMPARE(r.scene.simulation.params.velocityAdvection, sim::AdvectionOrder::MacCormack);
     }
 
     // A shredding field reads, round-trips, reaches the solver with its keyed strength, edge

@@ -315,12 +315,12 @@ void TestWedge::sceneRefusals_data()
         << QStringList{"items[charge].obstacle.noSlip=true"}
         << "items[charge].obstacle.noSlip: no such key in this scene (the reader does not read "
            "items[0].obstacle;";
-    QTest::newRow("unknown item")
-        << QStringList{"items[chrge].emitter.fuel=1"}
-        << "items[chrge].emitter.fuel: no element of items is named 'chrge' (names: charge)";
+    QTest::newRow("unknown item") << QStringList{"items[chrge].emitter.fuel=1"}
+                                  << "items[chrge].emitter.fuel: no element of items is named "
+                                     "'chrge' (names: charge, billows, smoke billows)";
     QTest::newRow("index out of range")
         << QStringList{"items[3].emitter.fuel=1"}
-        << "items[3].emitter.fuel: index 3 is out of range: items has 1 element";
+        << "items[3].emitter.fuel: index 3 is out of range: items has 3 elements";
     QTest::newRow("not an array") << QStringList{"simulation[0]=1"} << "simulation is not an array";
     QTest::newRow("below range")
         << QStringList{"simulation.vorticity=0.1,-1"}
