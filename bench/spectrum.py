@@ -30,33 +30,17 @@ Needs Debian's python3-openvdb and numpy (the system python3).
 import argparse
 import json
 import os
-import re
 import sys
 
 import numpy as np
 import pyopenvdb as vdb
 
-
-def frame_number(path):
-    """The frame of <scene>.<frame>.vdb; None when the name has none."""
-    m = re.search(r"\.(\d+)\.vdb$", os.path.basename(path))
-    return int(m.group(1)) if m else None
+from look import finite_json, frame_number, list_files  # bench/look.py: files and JSON
 
 
 def vdb_files(inputs):
     """The VDB files named, a folder standing for its *.vdb files, sorted by frame number."""
-    files = []
-    for p in inputs:
-        if os.path.isdir(p):
-            files += [os.path.join(p, f) for f in os.listdir(p) if f.endswith(".vdb")]
-        else:
-            files.append(p)
-
-    def key(f):
-        n = frame_number(f)
-        return (n is None, n if n is not None else 0, f)
-
-    return sorted(files, key=key)
+    return list_files(inputs, ".vdb")
 
 
 def active_array(grid):
@@ -217,17 +201,6 @@ def frame_spectrum(path, grid="vel", threshold=0.01, block=1):
     e, n = shell_spectrum(a)
     out.update(figures(e, n))
     return out
-
-
-def finite_json(x):
-    """x with every NaN or infinity replaced by None (JSON has no NaN)."""
-    if isinstance(x, float) and not np.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {k: finite_json(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [finite_json(v) for v in x]
-    return x
 
 
 def fmt(x, w=9, p=4):
