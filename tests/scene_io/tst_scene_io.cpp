@@ -162,15 +162,15 @@ void TestSceneIo::examplesLoad_data()
     QTest::newRow("plume-3d") << "plume-3d.plume" << true << 64;
     QTest::newRow("vortex-3d") << "vortex-3d.plume" << true << 48;
     QTest::newRow("torch-2d") << "torch-2d.plume" << false << 160;
-    QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 96;
-    QTest::newRow("torch-3d") << "torch-3d.plume" << true << 125;
+    QTest::newRow("campfire-3d") << "campfire-3d.plume" << true << 115;
+    QTest::newRow("torch-3d") << "torch-3d.plume" << true << 173;
     QTest::newRow("explosion-3d") << "explosion-3d.plume" << true << 128;
     QTest::newRow("explosion-disturbed-3d") << "explosion-disturbed-3d.plume" << true << 96;
     QTest::newRow("explosion-upres-3d") << "explosion-upres-3d.plume" << true << 96;
     QTest::newRow("fireball-3d") << "fireball-3d.plume" << true << 128;
     QTest::newRow("ground-explosion-3d") << "ground-explosion-3d.plume" << true << 120;
     QTest::newRow("candle-3d") << "candle-3d.plume" << true << 160;
-    QTest::newRow("chimney-3d") << "chimney-3d.plume" << true << 128;
+    QTest::newRow("chimney-3d") << "chimney-3d.plume" << true << 154;
     QTest::newRow("incense-3d") << "incense-3d.plume" << true << 150;
     QTest::newRow("dust-impact-3d") << "dust-impact-3d.plume" << true << 168;
     QTest::newRow("magic-swirl-3d") << "magic-swirl-3d.plume" << true << 96;

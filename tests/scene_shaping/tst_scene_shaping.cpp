@@ -638,7 +638,7 @@ private slots:
         QVERIFY(shredding);
         QCOMPARE(shredding->force.type, sim::ForceType::Shredding);
         QCOMPARE(shredding->force.mask.field, sim::ControlField::Temperature);
-        QCOMPARE(r.scene.domain.resolution, 125);
+        QCOMPARE(r.scene.domain.resolution, 173);
         QCOMPARE(r.scene.simulation.params.advection, sim::AdvectionOrder::MonotoneCubic);
         QCOMPARE(r.scene.simulation.params.velocityAdvection, sim::AdvectionOrder::MacCormack);
     }
