@@ -74,9 +74,8 @@ void readDomain(ObjectReader &r, DomainSettings &d)
     r.number(domainParams::resolution, d.resolution);
     if (r.has("boundaries")) {
         ObjectReader b(r.context(), r.take("boundaries"), r.path("boundaries"));
-        const char *faces[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
         for (int f = 0; f < 6; ++f)
-            b.enumeration(faces[f], d.boundaries[f], sim::kBoundaryNames);
+            b.enumeration(sim::faceName(f), d.boundaries[f], sim::kBoundaryNames);
         d.boundariesExtra = b.finish();
     }
     if (!r.ok())

@@ -206,9 +206,8 @@ Node domainNode(const DomainSettings &d)
     o.add("origin", vec(d.origin));
     o.add("resolution", number(std::int64_t(d.resolution)));
     Node b = Node::object();
-    const char *faces[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
     for (int f = 0; f < 6; ++f)
-        b.add(faces[f], string(sim::toString(d.boundaries[f])));
+        b.add(sim::faceName(f), string(sim::toString(d.boundaries[f])));
     addExtra(b, d.boundariesExtra);
     o.add("boundaries", std::move(b));
     addExtra(o, d.extra);

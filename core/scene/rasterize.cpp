@@ -42,11 +42,10 @@ sim::Status checkScene(const Scene &scene)
         if (!twoD)
             return sim::Status::failure(
                 "domain: the ocean scheme needs dimension \"2d\" (a periodic patch)");
-        const char *faces[4] = {"xmin", "xmax", "ymin", "ymax"};
         for (int f = 0; f < 4; ++f) {
             if (ds.boundaries[f] != sim::Boundary::Periodic)
-                return sim::Status::failure(std::string("domain: boundaries.") + faces[f] + " is \""
-                                            + sim::toString(ds.boundaries[f])
+                return sim::Status::failure(std::string("domain: boundaries.") + sim::faceName(f)
+                                            + " is \"" + sim::toString(ds.boundaries[f])
                                             + "\"; the ocean scheme tiles, so every x and y face"
                                               " must be \"periodic\"");
         }

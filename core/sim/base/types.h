@@ -56,6 +56,13 @@ enum class Boundary : std::uint8_t {
 /// Faces in the order -x, +x, -y, +y, -z, +z.
 enum class Face : int { XMin = 0, XMax, YMin, YMax, ZMin, ZMax };
 
+/// "xmin", "xmax", "ymin", ... for a face: the keys of domain.boundaries in a scene file.
+inline const char *faceName(int f)
+{
+    static const char *const names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+    return names[f];
+}
+
 /// Boundary mode per face. Periodic must be set on both faces of an axis.
 using Boundaries = std::array<Boundary, 6>;
 

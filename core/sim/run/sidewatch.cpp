@@ -81,13 +81,7 @@ std::uint8_t SideWatch::observe(const ScalarGrid &density)
     return fresh;
 }
 
-const char *faceName(Face f)
-{
-    static const char *const names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
-    return names[int(f)];
-}
-
-std::string sideReachNote(std::uint8_t sides, const float shares[6])
+std::string SideWatch::note(std::uint8_t sides) const
 {
     std::string list;
     int count = 0;
@@ -96,8 +90,8 @@ std::string sideReachNote(std::uint8_t sides, const float shares[6])
             continue;
         if (count++)
             list += ", ";
-        list += faceName(Face(f));
-        list += " (" + std::to_string(std::max(1, int(std::lround(100.f * shares[f])))) + " %)";
+        list += faceName(f);
+        list += " (" + std::to_string(std::max(1, int(std::lround(100.f * mShare[f])))) + " %)";
     }
     if (count == 0)
         return {};

@@ -29,8 +29,15 @@ public:
 
     /// The share of the peak density found by the last observe() within the band of each face.
     float lastShare(Face f) const { return mShare[int(f)]; }
-    std::uint8_t reached() const { return mReached; }
+    /// Every open side has been reached and said: later frames cannot add anything.
+    bool done() const { return mReached == mOpen; }
     void reset();
+
+    /// "smoke reached the open side xmax (3 %) of the domain at that share of its peak density:
+    /// it is cut off there; enlarge the domain or move the source away" for the sides in
+    /// `sides` (bits 1 << Face, as observe() returns them), with the shares of the last
+    /// observe(); "" for none.
+    std::string note(std::uint8_t sides) const;
 
 private:
     std::uint8_t mOpen = 0;
@@ -39,13 +46,5 @@ private:
     float mPeak = 0.f;
     float mShare[6] = {};
 };
-
-/// "smoke reached the open side xmax (3 %) of the domain at that share of its peak density: it is
-/// cut off there; enlarge the domain or move the source" for the sides in `sides` (bits 1 << Face);
-/// "" for none. `shares` gives each face's share of the peak, as SideWatch::lastShare.
-std::string sideReachNote(std::uint8_t sides, const float shares[6]);
-
-/// "xmin", "xmax", "ymin", ... for a face: the keys of domain.boundaries in a scene file.
-const char *faceName(Face f);
 
 } // namespace plume::sim

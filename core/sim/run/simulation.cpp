@@ -121,13 +121,9 @@ FrameStats Simulation::advanceFrame()
     }
     ++mFrame;
     mCoords.frameFinished(mFrame);
-    if (mSides) {
+    if (mSides && !mSides->done()) {
         mSolver->sample(FieldKind::Density, mDensity);
-        float shares[6];
-        const std::uint8_t fresh = mSides->observe(mDensity);
-        for (int f = 0; f < 6; ++f)
-            shares[f] = mSides->lastShare(Face(f));
-        stats.smokeAtSides = sideReachNote(fresh, shares);
+        stats.smokeAtSides = mSides->note(mSides->observe(mDensity));
     }
     stats.frame = mFrame;
     stats.substeps = substeps;

@@ -45,8 +45,8 @@ struct FrameStats
     bool pressureConverged = true;
     int pressureFallbacks = 0; ///< substeps whose multigrid preconditioner broke down
     double milliseconds = 0.0; ///< wall time of the frame
-    /// Smoke and stam schemes: sideReachNote of the open sides the smoke reached for the first
-    /// time in this frame (SideWatch); "" when none did.
+    /// Smoke and stam schemes: SideWatch::note of the open sides the smoke reached for the first
+    /// time in this frame; "" when none did.
     std::string smokeAtSides;
 };
 
