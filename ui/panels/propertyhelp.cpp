@@ -165,7 +165,7 @@ const Help kHelp[] = {
      "scales the sub-grid turbulence (Kim et al.'s amplitude from the flow's finest band); 0: "
      "the fine fields only follow the flow"},
     {"Upres noise size", "units",
-     "wavelength of the largest noise octave; 0: two cells of the simulation"},
+     "wavelength of the largest noise octave; 0: four cells of the simulation"},
     {"Upres lifetime s", "s",
      "how long the noise follows the flow before it fades out for fresh noise: shorter is less "
      "stretched"},

@@ -164,6 +164,26 @@ public:
     /// call of a non-const member.
     virtual const ParticleSet *particles() const { return nullptr; }
 
+    /// Where in a step the smoke scheme's scalar fields (density, temperature, dye, fuel,
+    /// flame) can be kept: just before it advects them (after the sources and the burning) and
+    /// just after (before diffusion and dissipation). Upres (upres/upressolver.h) follows the
+    /// step in these parts.
+    enum class ScalarStage { BeforeAdvection, AfterAdvection };
+    /// Starts (or stops) keeping the scalar fields at both stages of every step. False where
+    /// the scheme has no such stages (only the smoke scheme's solvers do).
+    virtual bool keepScalarStages(bool keep)
+    {
+        (void)keep;
+        return false;
+    }
+    /// Field `kind` as it was at `stage` of the last step, written like sample(); valid once a
+    /// step ran with keepScalarStages(true). Zero where the step kept nothing.
+    virtual void sampleStage(ScalarStage stage, FieldKind kind, ScalarGrid &out) const
+    {
+        (void)stage;
+        sample(kind, out);
+    }
+
 protected:
     friend class Checkpoint;
     friend class UpresSolver; // wraps a scheme's solver and checkpoints its state with its own

@@ -359,6 +359,7 @@ std::unique_ptr<SmokeSolver> AdaptiveDomainSolver::makeInner(const CellBox &box)
         || !inner->setForceFields(std::move(fields)))
         throw std::bad_alloc();
     inner->mBeforeProjection = [this](float dt) { projectFarField(dt); };
+    inner->keepScalarStages(mKeepStages);
     return inner;
 }
 
@@ -566,6 +567,21 @@ void AdaptiveDomainSolver::sample(FieldKind kind, ScalarGrid &out) const
     ScalarGrid inside;
     mInner->sample(kind, inside);
     out.reshape(n, kCellCentre, 0.f);
+    copyBlock(inside, {0, 0, 0}, out, mBox.lo, mBox.size());
+}
+
+bool AdaptiveDomainSolver::keepScalarStages(bool keep)
+{
+    mKeepStages = keep;
+    return mInner->keepScalarStages(keep);
+}
+
+// The inner solver's stages placed in the domain, as sample() places its fields.
+void AdaptiveDomainSolver::sampleStage(ScalarStage stage, FieldKind kind, ScalarGrid &out) const
+{
+    ScalarGrid inside;
+    mInner->sampleStage(stage, kind, inside);
+    out.reshape(mDomain.cells, kCellCentre, 0.f);
     copyBlock(inside, {0, 0, 0}, out, mBox.lo, mBox.size());
 }
 

@@ -58,6 +58,8 @@ public:
     }
     bool hasDye() const override { return mInner->hasDye(); }
     bool hasCombustion() const override { return mInner->hasCombustion(); }
+    bool keepScalarStages(bool keep) override;
+    void sampleStage(ScalarStage stage, FieldKind kind, ScalarGrid &out) const override;
     const FlagGrid &solids() const override { return mSolids; }
 
     /// Fine cells per far-field cell along each axis: kCoarsen, or 1 on a domain with an axis
@@ -102,6 +104,7 @@ private:
     CellBox mBox;
     CellBox mEmitterBox; ///< bounds of the emitters' cells (empty without emitters)
     std::unique_ptr<SmokeSolver> mInner;
+    bool mKeepStages = false; ///< handed to every inner solver (keepScalarStages)
 
     // The inputs over the whole domain, cropped to the box for the inner solver.
     FlagGrid mSolids;

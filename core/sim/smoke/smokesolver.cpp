@@ -451,6 +451,7 @@ StepStats SmokeSolver::project(float dt, bool expanding)
 // moves them, as a second-order pass would cost as much as density's and temperature's.
 void SmokeSolver::advectScalars(float dt)
 {
+    keepStage(ScalarStage::BeforeAdvection);
     admitAmbientAir(dt);
     std::array<ScalarGrid *, 5> fields{};
     std::size_t count = 0;
@@ -465,15 +466,71 @@ void SmokeSolver::advectScalars(float dt)
     }
     mAdvector.advectScalars(std::span<ScalarGrid *const>(fields.data(), count), mVelocity, dt,
                             mParams.advection, mWork);
-    if (!hasCombustion())
+    if (hasCombustion()) {
+        // Fuel is mass like density: the accounting scheme keeps both.
+        std::array<ScalarGrid *, 2> burning{&mFlame, &mFuel};
+        if (mParams.accountingDensity)
+            mAdvector.advectAccounting(mFuel, mVelocity, dt, mWork);
+        mAdvector.advectScalars(std::span<ScalarGrid *const>(burning.data(),
+                                                             mParams.accountingDensity ? 1 : 2),
+                                mVelocity, dt, AdvectionOrder::SemiLagrangian, mWork);
+    }
+    keepStage(ScalarStage::AfterAdvection);
+}
+
+namespace {
+
+/// The scalar field a stage keeps in slot n (SmokeSolver::mStages), or null where it has none.
+const FieldKind kStageFields[7] = {FieldKind::Density,  FieldKind::Temperature, FieldKind::DyeRed,
+                                   FieldKind::DyeGreen, FieldKind::DyeBlue,     FieldKind::Fuel,
+                                   FieldKind::Flame};
+
+} // namespace
+
+bool SmokeSolver::keepScalarStages(bool keep)
+{
+    mKeepStages = keep;
+    if (!keep)
+        for (auto &stage : mStages)
+            for (ScalarGrid &g : stage)
+                g = ScalarGrid();
+    return true;
+}
+
+void SmokeSolver::keepStage(ScalarStage stage)
+{
+    if (!mKeepStages)
         return;
-    // Fuel is mass like density: the accounting scheme keeps both.
-    std::array<ScalarGrid *, 2> burning{&mFlame, &mFuel};
-    if (mParams.accountingDensity)
-        mAdvector.advectAccounting(mFuel, mVelocity, dt, mWork);
-    mAdvector.advectScalars(std::span<ScalarGrid *const>(burning.data(),
-                                                         mParams.accountingDensity ? 1 : 2),
-                            mVelocity, dt, AdvectionOrder::SemiLagrangian, mWork);
+    const ScalarGrid *fields[7] = {&mDensity, &mTemperature, &mDye[0], &mDye[1],
+                                   &mDye[2],  &mFuel,        &mFlame};
+    for (int n = 0; n < 7; ++n) {
+        ScalarGrid &kept = mStages[int(stage)][n];
+        if (fields[n]->count() == 0) {
+            kept = ScalarGrid();
+            continue;
+        }
+        kept.reshapeForOverwrite(fields[n]->size(), fields[n]->offset());
+        const float *src = fields[n]->data();
+        float *dst = kept.data();
+        forEachIndex(std::int64_t(kept.count()), [&](std::int64_t c) { dst[c] = src[c]; });
+    }
+}
+
+void SmokeSolver::sampleStage(ScalarStage stage, FieldKind kind, ScalarGrid &out) const
+{
+    for (int n = 0; n < 7; ++n) {
+        if (kStageFields[n] != kind)
+            continue;
+        const ScalarGrid &kept = mStages[int(stage)][n];
+        if (kept.count() == 0) {
+            out.reshape(mDomain.cells, kCellCentre, 0.f);
+            return;
+        }
+        out.reshapeForOverwrite(kept.size(), kept.offset());
+        std::copy(kept.data(), kept.data() + kept.count(), out.data());
+        return;
+    }
+    sample(kind, out);
 }
 
 // Inflow through open faces brings outside air (ambient temperature, no smoke, dye, fuel or
@@ -657,6 +714,9 @@ std::size_t SmokeSolver::memoryBytes() const
     for (const ScalarGrid &c : mDye)
         total += c.bytes();
     total += mFuel.bytes() + mFlame.bytes() + mExpansion.bytes() + mIgnite.size();
+    for (const auto &stage : mStages)
+        for (const ScalarGrid &g : stage)
+            total += g.bytes();
     return total;
 }
 

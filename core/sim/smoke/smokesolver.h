@@ -45,6 +45,8 @@ public:
     std::size_t memoryBytes() const override;
     bool hasDye() const override { return mDye[0].count() > 0; }
     bool hasCombustion() const override { return mFuel.count() > 0; }
+    bool keepScalarStages(bool keep) override;
+    void sampleStage(ScalarStage stage, FieldKind kind, ScalarGrid &out) const override;
 
     const MacGrid &velocity() const { return mVelocity; }
     const ScalarGrid &density() const { return mDensity; }
@@ -81,6 +83,8 @@ private:
     StepStats project(float dt, bool expanding);
     void admitAmbientAir(float dt);
     void advectScalars(float dt);
+    /// Copies the scalar fields into mStages[stage] when they are kept.
+    void keepStage(ScalarStage stage);
     void diffuseScalars(float dt);
     void dissipate(float dt);
 
@@ -112,6 +116,10 @@ private:
     ScalarGrid mExpansion;             ///< divergence source of the last step, 1 / s
     std::vector<std::uint8_t> mIgnite; ///< cells where emitted fuel burns whatever the heat
     ScalarGrid mPressureField;
+    /// The scalar fields at both stages of the last step (keepScalarStages), in the order of
+    /// keptField(); empty when not kept.
+    bool mKeepStages = false;
+    ScalarGrid mStages[2][7];
     /// Called with dt just before the projection (the adaptive domain's far field); empty
     /// otherwise.
     std::function<void(float)> mBeforeProjection;

@@ -54,6 +54,11 @@ public:
     double activeShare() const override { return mTiles.share(); }
     bool hasDye() const override { return mInner.hasDye(); }
     bool hasCombustion() const override { return mInner.hasCombustion(); }
+    bool keepScalarStages(bool keep) override { return mInner.keepScalarStages(keep); }
+    void sampleStage(ScalarStage stage, FieldKind kind, ScalarGrid &out) const override
+    {
+        mInner.sampleStage(stage, kind, out);
+    }
     const FlagGrid &solids() const override { return mInner.solids(); }
 
     /// The tiles of the last step.

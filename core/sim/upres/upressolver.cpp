@@ -124,6 +124,7 @@ UpresSolver::UpresSolver(std::unique_ptr<Solver> inner, const SimParams &params)
     mTile = NoiseTile(!d.is2D(), kNoiseSeed);
     mFields[0].reshape(mFine.cells, kCellCentre);
     mFields[1].reshape(mFine.cells, kCellCentre);
+    mInner->keepScalarStages(true);
     for (auto &set : mCoords)
         for (int a = 0; a < d.dimensions(); ++a)
             set[a].reshape(d.cells, kCellCentre);
@@ -168,22 +169,57 @@ void UpresSolver::reset()
 
 StepStats UpresSolver::step(float dt, double time)
 {
-    const StepStats stats = mInner->step(dt, time);
+    mDt = dt;
+    sampleFields(mStart);                           // the solver's fields before the step
+    const StepStats stats = mInner->step(dt, time); // the flow, sources, burning, its fields
     ensureFields();
     sampleCoarse();
     findSmoke(dt);
     findColumns();
     advectCoordinates(dt, time);
     computeAmplitude();
+    for (int f = 0; f < kFields; ++f) {
+        if (!present(f))
+            continue;
+        // What the sources and the burning changed, before the solver advected its fields.
+        sampleStage(f, ScalarStage::BeforeAdvection, mStage);
+        follow(f, mStart[f], mStage);
+    }
     traceFine(dt, time);
     for (int f = 0; f < kFields; ++f) {
         if (!present(f))
             continue;
+        correctTrace(f); // MacCormack on the fine grid: fronts stay a few fine cells wide
+        sampleStage(f, ScalarStage::AfterAdvection, mStage);
+        follow(f, mStage, mCoarse[f]); // diffusion, dissipation, cooling
         match(f);
         clearLeftCells(f);
     }
     mPrevBox = mBox;
     return stats;
+}
+
+void UpresSolver::sampleFields(ScalarGrid (&out)[kFields]) const
+{
+    for (int f = 0; f < kFields; ++f) {
+        mInner->sample(kFieldKinds[f], out[f]);
+        if (f == 1)
+            relativeToAmbient(out[f]);
+    }
+}
+
+void UpresSolver::sampleStage(int f, ScalarStage stage, ScalarGrid &out) const
+{
+    mInner->sampleStage(stage, kFieldKinds[f], out);
+    if (f == 1)
+        relativeToAmbient(out);
+}
+
+void UpresSolver::relativeToAmbient(ScalarGrid &t) const
+{
+    float *v = t.data();
+    const float ambient = mParams.ambientTemperature;
+    forEachIndex(std::int64_t(t.count()), [&](std::int64_t n) { v[n] -= ambient; });
 }
 
 void UpresSolver::sampleCoarse()
@@ -194,12 +230,8 @@ void UpresSolver::sampleCoarse()
             continue;
         }
         mInner->sample(kFieldKinds[f], mCoarse[f]);
-        if (f == 1) {
-            float *t = mCoarse[f].data();
-            const float ambient = mParams.ambientTemperature;
-            forEachIndex(std::int64_t(mCoarse[f].count()),
-                         [&](std::int64_t n) { t[n] -= ambient; });
-        }
+        if (f == 1)
+            relativeToAmbient(mCoarse[f]);
     }
     const FieldKind velocity[3] = {FieldKind::VelocityX, FieldKind::VelocityY,
                                    FieldKind::VelocityZ};
@@ -422,6 +454,8 @@ void UpresSolver::traceFine(float dt, double time)
         } else {
             mAdvected[f] = ScalarGrid();
         }
+    for (ScalarGrid &g : mMove)
+        g.reshapeForOverwrite(mBox.empty() ? Int3{0, 0, 0} : size, kCellCentre);
     if (mBox.empty())
         return;
     const detail::GridMap fineMap = detail::gridMap(mFields[0], mFine);
@@ -437,7 +471,8 @@ void UpresSolver::traceFine(float dt, double time)
     weight[1] *= norm;
     // Octaves: one per halving of the cell size below the grid (2x: one; 3x and 4x: two).
     const int octaves = mFactor.x >= 3 ? 2 : 1;
-    const float wavelengthCells = up.size > 0.f ? up.size / d.cellSize : 2.f;
+    // 0: four cells, where the noise curls fronts; at two it roughens them (docs/upres.md).
+    const float wavelengthCells = up.size > 0.f ? up.size / d.cellSize : 4.f;
     const float tileScale = NoiseTile::kWavelength / wavelengthCells; // tile samples per cell
     float octaveAmplitude[2], octaveScale[2];
     for (int o = 0; o < octaves; ++o) {
@@ -490,11 +525,14 @@ void UpresSolver::traceFine(float dt, double time)
                                      + mAmplitude.index(0, J / mFactor.y, K / mFactor.z);
         // Runs of fine cells: each cell's move (in fine cells) first, then every field
         // interpolated at the departure points of the whole run (sampling.h's batch form).
-        float dx[detail::kRun], dy[detail::kRun], dz[detail::kRun];
         std::uint8_t live[detail::kRun];
         detail::StencilRun stencils;
         for (int start = 0; start < size.x; start += detail::kRun) {
             const int runLength = std::min(detail::kRun, size.x - start);
+            // Each cell's move in fine cells, kept for the correction (correctTrace).
+            float *dx = mMove[0].data() + row + std::size_t(start);
+            float *dy = mMove[1].data() + row + std::size_t(start);
+            float *dz = mMove[2].data() + row + std::size_t(start);
             int anyLive = 0;
             for (int m = 0; m < runLength; ++m) {
                 const FineColumn &column = mColumns[std::size_t(start + m)];
@@ -563,12 +601,116 @@ void UpresSolver::traceFine(float dt, double time)
     });
 }
 
+void UpresSolver::follow(int f, const ScalarGrid &before, const ScalarGrid &after)
+{
+    // At each fine cell, with b and c the solver's field before and after interpolated there:
+    // c = r * b + a, with r in [0, 1] what the solver kept (dissipation, burnt fuel) and a what
+    // it added (sources, the burning's heat and soot). The fine value takes the same: losses
+    // scale the fine detail without blurring it, gains add to it. Interpolating b and c before
+    // dividing keeps a uniform decay exact up to the smoke's edge.
+    if (mBox.empty())
+        return;
+    const Domain &d = mInner->domain();
+    ScalarGrid &field = mFields[f];
+    const bool k3D = !d.is2D();
+    const CellBox fineBox = scaled(mBox, mFactor);
+    const detail::GridMap map = detail::gridMap(before, d);
+    const Vec3 inv{1.f / float(mFactor.x), 1.f / float(mFactor.y), 1.f / float(mFactor.z)};
+    const int nx = d.cells.x;
+    forEachRow(fineBox.size(), [&](int jj, int kk) {
+        const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
+        const RowStencil rows(map, (float(J) + 0.5f) * inv.y, (float(K) + 0.5f) * inv.z, k3D);
+        std::vector<float> line(2 * std::size_t(nx));
+        float *was = line.data(), *is = line.data() + nx;
+        rows.line(before.data(), 0, nx, was);
+        rows.line(after.data(), 0, nx, is);
+        float *out = field.data() + field.index(fineBox.lo.x, J, K);
+        for (std::size_t ii = 0; ii < mColumns.size(); ++ii) {
+            const FineColumn &col = mColumns[ii];
+            const float b = was[col.i0] + col.f * (was[col.i1] - was[col.i0]);
+            const float c = is[col.i0] + col.f * (is[col.i1] - is[col.i0]);
+            const float r = std::abs(b) > kActiveThreshold ? std::clamp(c / b, 0.f, 1.f) : 1.f;
+            out[ii] = out[ii] * r + (c - r * b);
+        }
+    });
+}
+
+void UpresSolver::correctTrace(int f)
+{
+    // MacCormack (Selle, Fedkiw, Kim, Liu and Rossignac 2008) on the fine grid: the traced
+    // field, traced forward again along each cell's move, differs from the field before by
+    // twice the trace's error; half of that is taken back, and the result kept within the
+    // corners the trace read (their limiter), so no new extrema appear.
+    const Domain &d = mInner->domain();
+    const CellBox fineBox = scaled(mBox, mFactor);
+    const Int3 size = fineBox.size();
+    if (mBox.empty())
+        return;
+    const bool k3D = !d.is2D();
+    const ScalarGrid &before = mFields[f];
+    const ScalarGrid &traced = mAdvected[f];
+    mCorrected.reshapeForOverwrite(size, kCellCentre);
+    const detail::GridMap fineMap = detail::gridMap(before, mFine);
+    // The traced field covers the box only; a periodic axis only when the box spans it.
+    const detail::GridMap boxMap = detail::gridMap(traced, mFine);
+    forEachRow(size, [&](int jj, int kk) {
+        const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
+        const std::size_t row = traced.index(0, jj, kk);
+        const std::uint8_t *active = mActive.data()
+                                     + mAmplitude.index(0, J / mFactor.y, K / mFactor.z);
+        detail::StencilRun from, to;
+        float lo[detail::kRun], hi[detail::kRun], back[detail::kRun];
+        for (int start = 0; start < size.x; start += detail::kRun) {
+            const int runLength = std::min(detail::kRun, size.x - start);
+            float *out = mCorrected.data() + row + std::size_t(start);
+            const float *forward = traced.data() + row + std::size_t(start);
+            int anyLive = 0;
+            for (int m = 0; m < runLength; ++m)
+                anyLive |= active[mColumns[std::size_t(start + m)].cell];
+            if (!anyLive) {
+                std::fill(out, out + runLength, 0.f);
+                continue;
+            }
+            const float *dx = mMove[0].data() + row + std::size_t(start);
+            const float *dy = mMove[1].data() + row + std::size_t(start);
+            const float *dz = mMove[2].data() + row + std::size_t(start);
+            const float *at = before.data() + before.index(fineBox.lo.x + start, J, K);
+            if (k3D) {
+                detail::stencilRun<true>(fineMap, fineBox.lo.x + start, kCellCentre,
+                                         float(J) + 0.5f, float(K) + 0.5f, -1.f, dx, dy, dz,
+                                         runLength, from);
+                detail::cornerRangeRun<true>(before.data(), from, runLength, lo, hi);
+                detail::stencilRun<true>(boxMap, start, kCellCentre, float(jj) + 0.5f,
+                                         float(kk) + 0.5f, 1.f, dx, dy, dz, runLength, to);
+                detail::interpolateRun<true>(traced.data(), to, runLength, back);
+            } else {
+                detail::stencilRun<false>(fineMap, fineBox.lo.x + start, kCellCentre,
+                                          float(J) + 0.5f, 0.5f, -1.f, dx, dy, dz, runLength, from);
+                detail::cornerRangeRun<false>(before.data(), from, runLength, lo, hi);
+                detail::stencilRun<false>(boxMap, start, kCellCentre, float(jj) + 0.5f, 0.5f, 1.f,
+                                          dx, dy, dz, runLength, to);
+                detail::interpolateRun<false>(traced.data(), to, runLength, back);
+            }
+            for (int m = 0; m < runLength; ++m) {
+                const float v = forward[m] + 0.5f * (at[m] - back[m]);
+                out[m] = active[mColumns[std::size_t(start + m)].cell] ? std::clamp(v, lo[m], hi[m])
+                                                                       : 0.f;
+            }
+        }
+    });
+    ScalarGrid &field = mFields[f];
+    forEachRow(size, [&](int jj, int kk) {
+        const float *src = mCorrected.data() + mCorrected.index(0, jj, kk);
+        std::copy(src, src + size.x,
+                  field.data() + field.index(fineBox.lo.x, fineBox.lo.y + jj, fineBox.lo.z + kk));
+    });
+}
+
 void UpresSolver::match(int f)
 {
     const Domain &d = mInner->domain();
     ScalarGrid &field = mFields[f];
     const ScalarGrid &coarse = mCoarse[f];
-    const ScalarGrid &advected = mAdvected[f];
     mDifference.reshape(d.cells, kCellCentre, 0.f);
     if (mBox.empty())
         return;
@@ -576,7 +718,7 @@ void UpresSolver::match(int f)
     const CellBox fineBox = scaled(mBox, mFactor);
     const Int3 size = fineBox.size();
 
-    // Per cell of the box: the solver's value minus the mean of its traced fine cells.
+    // Per cell of the box: the solver's value minus the mean of its fine cells.
     const Int3 F = mFactor;
     const float perCell = 1.f / float(F.volume());
     forEachBoxRow(mBox, [&](int j, int k) {
@@ -584,16 +726,17 @@ void UpresSolver::match(int f)
             float sum = 0.f;
             for (int c = 0; c < F.z; ++c)
                 for (int b = 0; b < F.y; ++b) {
-                    const float *r = advected.data()
-                                     + advected.index((i - mBox.lo.x) * F.x,
-                                                      (j - mBox.lo.y) * F.y + b,
-                                                      (k - mBox.lo.z) * F.z + c);
+                    const float *r = field.data() + field.index(i * F.x, j * F.y + b, k * F.z + c);
                     for (int a = 0; a < F.x; ++a)
                         sum += r[a];
                 }
             mDifference(i, j, k) = coarse(i, j, k) - sum * perCell;
         }
     });
+    // Only the difference's large scales are taken back, slowly (kMatchSeconds): at a front
+    // the fine field is sharper than the solver's, so the difference there is a pair of
+    // opposite signs a cell apart, which its [1 2 1] / 4 blur along each axis cancels.
+    blur(mDifference, 1);
 
     // The solver's range over the box: the fine field stays within it (and 0).
     const double hi = maxRows(mBox.size(), [&](int jj, int kk) {
@@ -611,20 +754,20 @@ void UpresSolver::match(int f)
         return double(m);
     });
 
-    // The fine field: traced value plus the interpolated difference, clamped; 0 in solids.
-    // The difference is interpolated in y and z once per fine row, then in x per cell.
+    // The fine field plus its share of the interpolated difference, clamped; 0 in solids and
+    // far from smoke.
     const FlagGrid &solids = mInner->solids();
     const bool anySolid = solids.anySolid();
     const detail::GridMap map = detail::gridMap(mDifference, d);
     const Vec3 inv{1.f / float(F.x), 1.f / float(F.y), 1.f / float(F.z)};
     const float lower = float(lo), upper = float(hi);
+    const float rate = 1.f - std::exp(-mDt / kMatchSeconds);
     const int nx = d.cells.x;
     forEachRow(size, [&](int jj, int kk) {
         const int J = fineBox.lo.y + jj, K = fineBox.lo.z + kk;
         const RowStencil rows(map, (float(J) + 0.5f) * inv.y, (float(K) + 0.5f) * inv.z, k3D);
         std::vector<float> line(static_cast<std::size_t>(nx));
         rows.line(mDifference.data(), 0, nx, line.data());
-        const std::size_t src = advected.index(0, jj, kk);
         float *out = field.data() + field.index(fineBox.lo.x, J, K);
         const std::uint8_t *active = mActive.data() + coarse.index(0, J / F.y, K / F.z);
         const int coarseJ = J / F.y, coarseK = K / F.z;
@@ -636,9 +779,31 @@ void UpresSolver::match(int f)
             }
             const float correction = line[std::size_t(lx.i0)]
                                      + lx.f * (line[std::size_t(lx.i1)] - line[std::size_t(lx.i0)]);
-            out[ii] = std::clamp(advected[src + std::size_t(ii)] + correction, lower, upper);
+            out[ii] = std::clamp(out[ii] + rate * correction, lower, upper);
         }
     });
+}
+
+void UpresSolver::blur(ScalarGrid &g, int passes)
+{
+    const Domain &d = mInner->domain();
+    ScalarGrid &blurred = mAmplitudeScratch;
+    for (int pass = 0; pass < passes; ++pass)
+        for (int a = 0; a < d.dimensions(); ++a) {
+            blurred.reshape(d.cells, kCellCentre, 0.f);
+            const std::size_t stride = a == 0 ? 1 : (a == 1 ? g.strideY() : g.strideZ());
+            forEachBoxRow(mBox, [&](int j, int k) {
+                for (int i = mBox.lo.x; i < mBox.hi.x; ++i) {
+                    const Int3 c{i, j, k};
+                    const std::size_t at = g.index(i, j, k);
+                    const float mid = g[at];
+                    const float below = c[a] > mBox.lo[a] ? g[at - stride] : mid;
+                    const float above = c[a] + 1 < mBox.hi[a] ? g[at + stride] : mid;
+                    blurred[at] = 0.25f * below + 0.5f * mid + 0.25f * above;
+                }
+            });
+            g.swap(blurred);
+        }
 }
 
 void UpresSolver::clearLeftCells(int f)
@@ -752,6 +917,13 @@ std::size_t UpresSolver::memoryBytes() const
     for (const ScalarGrid &g : mAdvected)
         add(g);
     add(mDifference);
+    for (const ScalarGrid &g : mStart)
+        add(g);
+    add(mStage);
+    add(mAmplitudeScratch);
+    for (const ScalarGrid &g : mMove)
+        add(g);
+    add(mCorrected);
     return bytes;
 }
 

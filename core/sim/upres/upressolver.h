@@ -14,23 +14,28 @@ namespace plume::sim {
 
 /// Upres (docs/upres.md): a smoke solver's density, temperature, dye, fuel and flame on a grid
 /// `factor` times finer per axis, so that artists simulate at 64-96 cells and bake 2-4 times
-/// the detail. After wavelet turbulence (Kim, Thuerey, James and Gross 2008), with the fine
-/// fields tied to the simulation's:
+/// the detail. The fine fields follow the simulated flow on their own grid, with sub-grid
+/// turbulence after wavelet turbulence (Kim, Thuerey, James and Gross 2008), and take every
+/// change the solver makes to its fields other than moving them:
 ///
-/// 1. the wrapped solver steps (velocity, sources, burning, forces, projection, its fields);
-/// 2. two sets of noise coordinates follow its velocity; each set starts afresh every
+/// 1. the wrapped solver steps (velocity, sources, burning, forces, projection, its fields),
+///    keeping its fields just before and just after it advects them;
+/// 2. each fine field takes what the sources and the burning changed in that step (before the
+///    advection) per cell: a loss as a factor, a gain added, both interpolated;
+/// 3. two sets of noise coordinates follow the solver's velocity; each set starts afresh every
 ///    `lifetime` seconds, half a lifetime apart, and fades in and out (a triangle weight), so
 ///    the noise moves with the smoke without being stretched out of shape;
-/// 3. the turbulence's amplitude at each cell comes from the kinetic energy's finest resolved
+/// 4. the turbulence's amplitude at each cell comes from the kinetic energy's finest resolved
 ///    band (the energy minus its [1 2 1] blur; sqrt(2 |e_high|)), times 2^(-5/6) per octave
 ///    below the grid (Kolmogorov's spectrum, as in Kim et al.), times `strength`;
-/// 4. each fine cell traces back along the interpolated velocity plus the curl noise
-///    (NoiseTile) at its coordinates, one octave per halving of the cell size, and takes each
-///    field's fine value there (trilinear);
-/// 5. each field is then matched to the simulation's: the difference between the solver's
-///    field and the fine field averaged over each cell is interpolated back and added, and the
-///    result is kept within the solver's range. The fine fields so hold the same smoke per cell
-///    as the simulation (its sources, burning and dissipation) with sub-cell detail on top.
+/// 5. each fine cell traces back along the interpolated velocity plus the curl noise
+///    (NoiseTile) at its coordinates and takes each fine field there; MacCormack's correction
+///    with its limiter (Selle et al. 2008) keeps the fine fronts a few fine cells wide;
+/// 6. each fine field takes the solver's changes after the advection (diffusion, dissipation,
+///    cooling) as in 2;
+/// 7. the fine fields' large scales are pulled back towards the solver's, slowly
+///    (kMatchSeconds), and kept within the solver's range: the per-cell difference, blurred
+///    over three cells, so that sharper fronts are left as they are.
 ///
 /// Work and the fine fields' non-zero values stay near the smoke: in a box around the cells
 /// where any field is above kActiveThreshold, grown by kMargin cells and the step's travel, and
@@ -42,6 +47,10 @@ class UpresSolver final : public Solver
 public:
     static constexpr float kActiveThreshold = 1e-4f;
     static constexpr int kMargin = 2;
+    /// How slowly match() pulls the fine fields' large scales back to the solver's: the time
+    /// over which a difference falls to 1 / e. Slow, so that the fronts the fine grid keeps
+    /// sharp are not blurred back to the solver's (docs/upres.md, "Spectra").
+    static constexpr float kMatchSeconds = 3.f;
     static constexpr int kFields = 7; ///< density, temperature, dye r g b, fuel, flame
 
     /// Wraps `inner` (a smoke scheme solver over the coarse domain). `params` must be valid
@@ -87,6 +96,11 @@ private:
     void ensureFields();
     /// The solver's fields (relative to ambient for temperature) and velocity at its cells.
     void sampleCoarse();
+    /// The solver's fields now (temperature relative to ambient) into `out`.
+    void sampleFields(ScalarGrid (&out)[kFields]) const;
+    /// Field f at `stage` of the solver's last step (temperature relative to ambient).
+    void sampleStage(int f, ScalarStage stage, ScalarGrid &out) const;
+    void relativeToAmbient(ScalarGrid &temperature) const;
     /// mBox and mActive: the box around the cells holding smoke and, within it, the cells as
     /// near to them as the margin and the step's travel (see the class comment).
     void findSmoke(float dt);
@@ -94,8 +108,17 @@ private:
     void computeAmplitude();
     /// Traces each fine cell of the box back and takes every fine field there (mAdvected).
     void traceFine(float dt, double time);
-    /// Matches traced field f to the solver's (step 5 of the class comment) into mFields[f].
+    /// Fine field f takes the solver's change of the field from `before` to `after` (cells of
+    /// the solver): what it lost as a factor, what it gained added (step 2 of the class
+    /// comment).
+    void follow(int f, const ScalarGrid &before, const ScalarGrid &after);
+    /// MacCormack's correction of the trace of field f (mAdvected[f]) into mFields[f].
+    void correctTrace(int f);
+    /// Pulls fine field f towards the solver's field at the large scales (step 5).
     void match(int f);
+    /// `g` (cells of the solver) blurred by [1 2 1] / 4 along each axis within the box,
+    /// `passes` times.
+    void blur(ScalarGrid &g, int passes);
     /// Zeroes fine field f in the cells of mPrevBox outside mBox.
     void clearLeftCells(int f);
     /// mColumns for this step's box.
@@ -122,6 +145,12 @@ private:
     ScalarGrid mCoordsNext[2 * 3]; ///< both coordinate sets being advected
     ScalarGrid mAdvected[kFields]; ///< each fine field traced back, over the box
     ScalarGrid mDifference;        ///< solver's field minus the fine one's cell mean
+    ScalarGrid mStart[kFields];    ///< the solver's fields before the step
+    ScalarGrid mStage;             ///< one field at a stage of the solver's step
+    ScalarGrid mAmplitudeScratch;  ///< per-cell factors and blurs
+    ScalarGrid mMove[3];           ///< each fine cell's move in the step, fine cells, over the box
+    ScalarGrid mCorrected;         ///< one fine field after MacCormack's correction, over the box
+    float mDt = 0.f;               ///< this step's
     /// Per fine x of the box (the same for every row): its coarse cell, and the coarse samples
     /// and fraction a coarse cell-centred grid is interpolated between at its centre.
     struct FineColumn
