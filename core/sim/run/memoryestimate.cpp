@@ -62,7 +62,10 @@ std::uint64_t upresMemoryBytes(const Domain &domain, int factor)
     // The noise tile: NoiseTile::kSize^3 vectors (a square of 2D vectors in 2D).
     const std::uint64_t side = NoiseTile::kSize;
     const std::uint64_t tile = domain.is2D() ? side * side * 2 * 4 : side * side * side * 4 * 4;
-    return fine * (7 + 7) * 4 + cells * (6 + 15) * 4 + tile;
+    // Fine: 7 fields, 7 traced, each cell's move (3) and one corrected field. Cells of the
+    // simulation: the coordinate sets, velocity, amplitude and scratch (21), the fields before
+    // the step and one stage (8), and the smoke solver's two kept stages of 7 fields (14).
+    return fine * (7 + 7 + 3 + 1) * 4 + cells * (21 + 8 + 14) * 4 + tile;
 }
 
 Status checkMemory(const Domain &domain, const SimParams &params)
