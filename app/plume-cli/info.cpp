@@ -199,7 +199,7 @@ int info(const QStringList &arguments)
                     "turbulence strength %g, noise %g units, lifetime %g s (docs/upres.md)\n",
                     u.factor, fine.cells.x, fine.cells.y, fine.cells.z, double(fine.cellSize),
                     plume::sim::formatBytes(bytes).c_str(), double(u.strength),
-                    double(u.size > 0.f ? u.size : 2.f * domain.cellSize), double(u.lifetime));
+                    double(u.noiseWavelength(domain.cellSize)), double(u.lifetime));
     }
     const plume::sim::SimParams &p = s.params;
     if (p.vorticity > 0.f && (p.vorticityLength > 0.f || p.vorticityMask.active()))

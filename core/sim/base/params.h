@@ -119,10 +119,13 @@ struct UpresSettings
 {
     int factor = 1;        ///< fine cells per cell along each axis; 1: no upres
     float strength = 4.f;  ///< scales the sub-grid turbulence (0: the fields only interpolated)
-    float size = 0.f;      ///< world units: wavelength of the largest noise octave; 0: 2 cells
+    float size = 0.f;      ///< world units: wavelength of the largest noise octave; 0: 4 cells
     float lifetime = 0.5f; ///< s: how long the noise follows the flow before it fades for new
 
     bool active() const { return factor > 1; }
+    /// The largest noise octave's wavelength in world units for cells of `cellSize`: `size`,
+    /// or four cells, where the noise curls the fine fronts (at two it roughens them).
+    float noiseWavelength(float cellSize) const { return size > 0.f ? size : 4.f * cellSize; }
     friend bool operator==(const UpresSettings &, const UpresSettings &) = default;
 };
 

@@ -471,8 +471,7 @@ void UpresSolver::traceFine(float dt, double time)
     weight[1] *= norm;
     // Octaves: one per halving of the cell size below the grid (2x: one; 3x and 4x: two).
     const int octaves = mFactor.x >= 3 ? 2 : 1;
-    // 0: four cells, where the noise curls fronts; at two it roughens them (docs/upres.md).
-    const float wavelengthCells = up.size > 0.f ? up.size / d.cellSize : 4.f;
+    const float wavelengthCells = up.noiseWavelength(d.cellSize) / d.cellSize;
     const float tileScale = NoiseTile::kWavelength / wavelengthCells; // tile samples per cell
     float octaveAmplitude[2], octaveScale[2];
     for (int o = 0; o < octaves; ++o) {
