@@ -69,7 +69,8 @@ struct Trilinear
 };
 
 /// Orbit camera around the centre of the box it frames (see RenderSettings): the domain, or
-/// with Framing::Effect the box `framed` (when not empty) grown by framingPadding.
+/// with Framing::Effect the box `framed` (when not empty) grown by framingPadding but not past
+/// the domain's sides.
 struct Camera
 {
     Vec3 position, forward, right, up;
@@ -99,10 +100,19 @@ struct Camera
         // Orthographic rays start on a plane this far behind the centre: outside the domain.
         float behind = 0.5f * length(extent);
         if (effect) {
+            // The padding, but never past the domain's sides: nothing shows beyond them.
             const float grow = 1.f / (1.f - 2.f * std::clamp(s.framingPadding, 0.f, 0.45f));
-            const Vec3 domainCentre = centre;
-            extent = (framed.high - framed.low) * grow;
-            centre = (framed.low + framed.high) * 0.5f;
+            const Vec3 domainCentre = centre, domainLow = domain.origin;
+            const Vec3 domainHigh = domain.origin + domain.extent();
+            const Vec3 middle = (framed.low + framed.high) * 0.5f;
+            const Vec3 half = (framed.high - framed.low) * (0.5f * grow);
+            Vec3 low, high;
+            for (int a = 0; a < 3; ++a) {
+                low[a] = std::max(middle[a] - half[a], domainLow[a]);
+                high[a] = std::min(middle[a] + half[a], domainHigh[a]);
+            }
+            extent = high - low;
+            centre = (low + high) * 0.5f;
             behind += length(centre - domainCentre);
         }
         const float radius = 0.5f * length(extent);

@@ -139,7 +139,8 @@ struct RenderSettings
     float zoom = 1.f;
     /// Domain: the camera frames the domain. Effect: it frames the box of the visible smoke
     /// over every frame a bake renders (one camera for all of them), grown so that
-    /// framingPadding of the frame is left empty on each side; yaw, pitch, projection and zoom
+    /// framingPadding of the frame is left empty on each side, except where the box meets the
+    /// domain's side (nothing lies beyond it); yaw, pitch, projection and zoom
     /// mean what they mean for the domain. A single frame (the window's preview) frames its
     /// own smoke.
     Framing framing = Framing::Domain;

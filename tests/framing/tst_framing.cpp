@@ -218,6 +218,12 @@ private slots:
         const detail::Camera same(domain, whole, width, height, domainBox);
         QCOMPARE(same.scale, byDomain.scale);
         QCOMPARE(same.position, byDomain.position);
+        // Nor does padding reach past the domain's sides: smoke over the whole domain (a fire
+        // that fills its room by the end) is framed as the domain.
+        const detail::Camera padded(domain, s, width, height, domainBox);
+        QCOMPARE(padded.scale, byDomain.scale);
+        QCOMPARE(padded.position.x, byDomain.position.x);
+        QCOMPARE(padded.position.y, byDomain.position.y);
     }
 
     // A rendered blob with effect framing: the alpha at the frame's edge rows and columns is
