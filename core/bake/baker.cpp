@@ -449,9 +449,13 @@ bool BakeRun::prepareFraming(int resumeStart)
 bool BakeRun::renderFramed()
 {
     const sim::Domain domain = sampledDomain(mScene);
+    int total = 0, done = 0;
+    for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f)
+        total += mPlan.renders(f) ? 1 : 0;
     for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f) {
         if (!mPlan.renders(f))
             continue;
+        const auto start = std::chrono::steady_clock::now();
         if (cancelRequested())
             return cancel("cancelled before rendering frame " + std::to_string(f));
         if (sim::Status st = cachedFrameFields(framedFieldsPath(f), domain, mPlan, mAmbient,
@@ -467,6 +471,10 @@ bool BakeRun::renderFramed()
             if (sim::Status st = sink->frame(out, mResult.files); !st)
                 return stop(st.error);
         }
+        const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now()
+                                                             - start;
+        if (mObserver)
+            mObserver->frameRendered(f, ++done, total, ms.count());
     }
     return true;
 }
