@@ -121,7 +121,7 @@ private slots:
         RenderSettings s;
         QCOMPARE(visibleBox(f, s), cellsBox(lo, hi, origin));
 
-        const float at = -std::log1p(-0.5f / 255.f) / (s.densityScale * kH);
+        const float at = -std::log1p(-0.01f) / (s.densityScale * kH);
         f.density(2, 2, 2) = 0.99f * at;
         QCOMPARE(visibleBox(f, s), cellsBox(lo, hi, origin));
         f.density(2, 2, 2) = 1.01f * at;
@@ -241,9 +241,8 @@ private slots:
             for (int x = 0; x < s.width; ++x) {
                 const float a = r.color[4 * (std::size_t(y) * s.width + x) + 3];
                 if (x == 0 || y == 0 || x == s.width - 1 || y == s.height - 1)
-                    QVERIFY2(a < 0.5f / 255.f,
-                             qPrintable(QString("%1 %2: %3").arg(x).arg(y).arg(a)));
-                if (a >= 0.5f / 255.f) {
+                    QVERIFY2(a < kInvisible, qPrintable(QString("%1 %2: %3").arg(x).arg(y).arg(a)));
+                if (a >= kInvisible) {
                     top = std::min(top, y);
                     bottom = std::max(bottom, y);
                 }
@@ -292,7 +291,8 @@ private slots:
         }
 
         // Domain framing gives other pictures, and nothing is cut at a tile's edge with effect
-        // framing: the outermost rows and columns of every image are transparent.
+        // framing: on the outermost rows and columns of every image alpha stays at most
+        // kInvisible (2 of 255).
         BakeSettings plain = smallBake(s, dir.filePath("domain"), Framing::Domain);
         QVERIFY(bakeScene(s, plain).status.ok());
         QVERIFY(readAll(dir.filePath("domain/c.0014.png"))
@@ -302,10 +302,10 @@ private slots:
             QVERIFY(!image.isNull());
             for (int x = 0; x < image.width(); ++x)
                 for (int y : {0, image.height() - 1})
-                    QCOMPARE(qAlpha(image.pixel(x, y)), 0);
+                    QVERIFY(qAlpha(image.pixel(x, y)) <= 2);
             for (int y = 0; y < image.height(); ++y)
                 for (int x : {0, image.width() - 1})
-                    QCOMPARE(qAlpha(image.pixel(x, y)), 0);
+                    QVERIFY(qAlpha(image.pixel(x, y)) <= 2);
         }
     }
 
