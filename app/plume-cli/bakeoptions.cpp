@@ -138,6 +138,15 @@ QString applyExportOptions(const QCommandLineParser &p, const ExportOptions &o,
         if (!parseParam(p.value(o.perspective), rp::fov, r.fov))
             return bad(o.perspective, rp::fov.describe("angle"));
     }
+    if (p.isSet(o.framing)) {
+        const QStringList parts = p.value(o.framing).split(':');
+        if (parts.size() > 2 || !parseName(parts[0], plume::kFramingNames, r.framing)
+            || (parts.size() == 2
+                && (r.framing != plume::Framing::Effect
+                    || !parseParam(parts[1], rp::framingPadding, r.framingPadding))))
+            return bad(o.framing, "domain, effect or effect:PADDING with PADDING "
+                                      + rp::framingPadding.describe());
+    }
     if (p.isSet(o.look)) {
         // surface is both a 2D and a 3D look; volume is the 3D default.
         const QString look = p.value(o.look);

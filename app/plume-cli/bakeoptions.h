@@ -45,6 +45,13 @@ struct ExportOptions
                                    "3D perspective camera with this vertical "
                                    "field of view (default orthographic).",
                                    "degrees"};
+    QCommandLineOption framing{"framing",
+                               "3D camera: domain (fit the whole domain) or effect (fit the smoke "
+                               "of every rendered frame, one camera for all, leaving PADDING of "
+                               "the frame empty on each side, default 0.04; the frames are "
+                               "rendered after the simulation). Default: the scene's preset "
+                               "(docs/flipbook.md, \"Framing\").",
+                               "domain|effect[:PADDING]"};
     QCommandLineOption look{"look",
                             "Look: dye, field or texture (2D; texture is the scene's liquid "
                             "texture, docs/liquid-textures.md), volume (3D smoke, the default) or "
@@ -86,12 +93,10 @@ struct ExportOptions
 
     QList<QCommandLineOption> all() const
     {
-        return {flipbook,    images,    size,        step,     padding,
-                alpha,       depth,     emission,    noMotion, motionRange,
-                loop,        camera,    perspective, look,     field,
-                exposure,    toneCurve, lighting,    normals,  normalConvention,
-                depthMap,    alphaMap,  format,      exr,      pack,
-                packChannels};
+        return {flipbook, images,   size,        step,      padding,  alpha,       depth,
+                emission, noMotion, motionRange, loop,      camera,   perspective, framing,
+                look,     field,    exposure,    toneCurve, lighting, normals,     normalConvention,
+                depthMap, alphaMap, format,      exr,       pack,     packChannels};
     }
 };
 

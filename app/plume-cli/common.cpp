@@ -128,6 +128,23 @@ void ProgressLine::frameWritten(int frame, int done, int total, double milliseco
     std::fflush(stderr);
 }
 
+void ProgressLine::frameRendered(int frame, int done, int total, double milliseconds)
+{
+    mTotalMs += milliseconds;
+    mRenderMs += milliseconds;
+    if (!mShow)
+        return;
+    const double perFrame = mRenderMs / done / 1000.0;
+    const int eta = int(perFrame * (total - done) + 0.5);
+    std::fprintf(
+        stderr,
+        "\rrender frame %d (framed to the effect)  %d/%d  %3d%%  %.2f s/frame  ETA %d:%02d   ",
+        frame, done, total, int(100.0 * done / total), perFrame, eta / 60, eta % 60);
+    if (done == total)
+        std::fputc('\n', stderr);
+    std::fflush(stderr);
+}
+
 void ProgressLine::pressureTrouble(int frame, const std::string &note)
 {
     std::fprintf(stderr, "%sframe %d: pressure solve: %s\n", mShow ? "\n" : "", frame,

@@ -88,6 +88,7 @@ public:
     {}
 
     void frameWritten(int frame, int done, int total, double milliseconds) override;
+    void frameRendered(int frame, int done, int total, double milliseconds) override;
     void adaptiveBox(int, double share) override { mBoxShare = share; }
     void pressureTrouble(int frame, const std::string &note) override;
     void smokeAtSides(int frame, const std::string &note) override;
@@ -99,6 +100,7 @@ private:
     bool mShow;
     bool mQuiet;
     double mTotalMs = 0.0;
+    double mRenderMs = 0.0;  ///< effect framing: the renders after the simulation
     double mBoxShare = -1.0; ///< the adaptive box's share of the domain; < 0 without one
 };
 

@@ -232,6 +232,22 @@ Refusal planTextureLook(const Scene &scene, BakePlan &p)
     return accept();
 }
 
+/// Effect framing renders after the simulation, from the frames' fields as VDB files hold them,
+/// which the particle schemes' surfaces and the ocean are not.
+Refusal planFraming(const Scene &scene, BakePlan &p)
+{
+    p.framed = (p.flipbook.on || p.images.on) && p.settings.render.framing == Framing::Effect
+               && scene.domain.dimension == Dimension::ThreeD;
+    if (!p.framed)
+        return accept();
+    const sim::Scheme scheme = scene.simulation.params.scheme;
+    if (scheme == sim::Scheme::Sph || isOcean(scene))
+        return invalid(std::string("render.framing \"effect\" frames smoke from its grid fields; ")
+                       + "a scene of the " + sim::toString(scheme)
+                       + " scheme renders from its particles or waves: use \"domain\"");
+    return accept();
+}
+
 /// The frames written (the simulation runs from the scene's first frame to the last of them)
 /// and the resume record.
 Refusal planFrames(const Scene &, BakePlan &p)
@@ -301,7 +317,8 @@ Refusal planCache(const Scene &scene, BakePlan &p)
     int missing = 0, first = 0;
     for (int f = p.firstWritten; f <= p.lastWritten; ++f) {
         std::error_code ec;
-        if (p.readsCache(f) && !std::filesystem::is_regular_file(cacheFramePath(s, f), ec)) {
+        const bool reads = p.readsCache(f) || (p.framed && p.renders(f)); // framing: all
+        if (reads && !std::filesystem::is_regular_file(cacheFramePath(s, f), ec)) {
             if (missing++ == 0)
                 first = f;
         }
@@ -389,7 +406,7 @@ PlannedBake planBake(const Scene &scene, const BakeSettings &settings)
     for (Rule rule :
          {checkOutputs, checkOceanMapsRule, checkDestination, checkBakeFrames, resolveSpans,
           checkSceneFits, checkLargeDomain, checkResume, planFlipbookFrames, planPasses,
-          planTextureLook, planFrames, planCache, checkResources}) {
+          planTextureLook, planFraming, planFrames, planCache, checkResources}) {
         if (Refusal r = rule(scene, out.plan)) {
             out.outcome = r.outcome;
             out.message = std::move(r.message);

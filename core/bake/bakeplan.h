@@ -40,7 +40,11 @@ struct BakePlan
     int firstWritten = 0;            ///< the first frame any output writes
     int lastWritten = -1;            ///< the last; the simulation stops there
     bool keepRecord = false;         ///< keep a resume record (checkpointEvery > 0)
-    sim::Domain cacheDomain;         ///< fromCache: the cells the cache's files cover
+    /// Framing::Effect of a 3D look: the camera frames the smoke of every rendered frame, so
+    /// the frames are rendered after the last is simulated (or, from a cache, after every
+    /// rendered frame's file was read once for its box); bake/baker.h.
+    bool framed = false;
+    sim::Domain cacheDomain; ///< fromCache: the cells the cache's files cover
 
     /// Whether the frame is read from the cache (fromCache): it renders or meshes; with a
     /// chunk, which only renders, it renders and lies in the chunk.

@@ -11,6 +11,7 @@
 #include <core/bake/sinks/oceanmapsink.h>
 #include <core/bake/sinks/vdbsink.h>
 
+#include <core/render/framing.h>
 #include <core/render/liquidtexture.h>
 #include <core/render/renderer.h>
 #include <core/scene/scenesimulation.h>
@@ -37,6 +38,7 @@ public:
         , mObserver(observer)
         , mResumeDir(plan.settings.outputDirectory / kResumeFolder)
         , mRenderDir(plan.settings.outputDirectory / kRenderFolder)
+        , mFramingDir(plan.settings.outputDirectory / kFramingFolder)
         , mFrameRate(scene.simulation.time.frameRate)
         , mAmbient(scene.simulation.params.ambientTemperature)
     {}
@@ -78,6 +80,8 @@ private:
     bool cancelRequested() const { return mObserver && mObserver->cancelRequested(); }
 
     bool fromCache() const { return !mPlan.settings.fromCache.empty(); }
+    /// Effect framing while simulating: frames are rendered after the last one.
+    bool deferred() const { return mPlan.framed && !fromCache(); }
     bool prepare();
     bool prepareRecord();
     bool prepareCache();
@@ -88,19 +92,26 @@ private:
     RenderedFrame renderFields() const;
     std::filesystem::path keptRenderPath(int frame, const std::string &cacheId) const;
     bool checkpoint(int frame);
+    std::filesystem::path framedFieldsPath(int frame) const;
+    bool keepFramedFields(int frame);
+    bool addFramedBox(const std::filesystem::path &file);
+    bool prepareFraming(int resumeStart);
+    bool renderFramed();
     bool finish();
 
     const Scene &mScene;
     const BakePlan &mPlan;
     BakeObserver *mObserver;
     const std::filesystem::path mResumeDir;
-    const std::filesystem::path mRenderDir; ///< a bake from a cache keeps its frames here
+    const std::filesystem::path mRenderDir;  ///< a bake from a cache keeps its frames here
+    const std::filesystem::path mFramingDir; ///< effect framing keeps its frames' fields here
     BakeResult mResult;
     SceneSimulation mSimulation;
     BakeRecord mRecord;
     int mStart = 0; ///< the first frame to simulate (later when resumed)
     std::vector<std::unique_ptr<BakeSink>> mSinks;
     FrameFields mFields; ///< the render's samples, reused frame to frame
+    WorldBox mFramed;    ///< effect framing: the union of the rendered frames' visible boxes
     const float mFrameRate;
     const float mAmbient;
     std::string mRenderKey; ///< fromCache: what decides a kept frame, but the frame's file
@@ -133,6 +144,8 @@ bool BakeRun::prepare()
                     + "': " + ec.message());
     }
     if (!prepareRecord())
+        return false;
+    if (mPlan.framed && !prepareFraming(resume.start))
         return false;
     mStart = resume.start;
     makeSinks(std::move(resume.flipbook));
@@ -179,6 +192,17 @@ bool BakeRun::prepareCache()
     key["motionRate"] = double(mFrameRate / float(mPlan.flipbook.step));
     key["version"] = QString::fromStdString(mPlan.settings.plumeVersion);
     key["ambientTemperature"] = double(mAmbient);
+    if (mPlan.framed) {
+        // Every chunk frames the same smoke: the union over all rendered frames' files.
+        for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f) {
+            if (mPlan.renders(f) && !addFramedBox(cacheFramePath(mPlan.settings, f)))
+                return false;
+        }
+        QString box;
+        for (const sim::Vec3 &v : {mFramed.low, mFramed.high})
+            box += QString(" %1 %2 %3").arg(v.x, 0, 'g', 9).arg(v.y, 0, 'g', 9).arg(v.z, 0, 'g', 9);
+        key["framed"] = box;
+    }
     mRenderKey = QJsonDocument(key).toJson(QJsonDocument::Compact).toStdString();
     mStart = mPlan.firstWritten;
     for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f)
@@ -228,22 +252,29 @@ bool BakeRun::bakeFrame(int frame)
     const bool written = frame >= mPlan.firstWritten;
     if (written) {
         const sim::Solver &solver = mSimulation.solver();
-        const bool rendered = mPlan.renders(frame);
+        const bool later = deferred() && mPlan.renders(frame); // rendered after the last frame
+        const bool rendered = mPlan.renders(frame) && !later;
         // Rendered and meshed as the VDB files hold the frame (bake/bakefields.h), unless the
         // look draws the liquid texture, which needs no fields.
-        const bool fields = (rendered && !mPlan.textureLook) || mPlan.mesh.has(frame);
+        const bool fields = (rendered && !mPlan.textureLook) || mPlan.mesh.has(frame) || later;
         if (fields)
             simulatedFrameFields(solver, mPlan, mSimulation.setup().params.ambientTemperature,
                                  mFields);
+        if (later)
+            mFramed.add(visibleBox(mFields, mPlan.settings.render));
         RenderedFrame image;
         if (rendered)
             image = render(solver);
         const BakeFrame out{frame, &solver, fields ? &mFields : nullptr,
                             rendered ? &image : nullptr};
         for (const auto &sink : mSinks) {
+            if (later && sink->takesImages())
+                continue;
             if (sim::Status st = sink->frame(out, mResult.files); !st)
                 return stop(st.error);
         }
+        if (later && !keepFramedFields(frame))
+            return false;
     }
     if (!checkpoint(frame))
         return false;
@@ -306,6 +337,7 @@ bool BakeRun::cacheFrame(int frame)
             || !loadRenderedFrame(kept, image)) { // unreadable: render it again
             if (!load())
                 return false;
+            mFields.framed = mFramed;
             image = renderFields();
             if (sim::Status st = saveRenderedFrame(kept, image); !st)
                 return stop(st.error);
@@ -358,9 +390,100 @@ bool BakeRun::checkpoint(int frame)
     return true;
 }
 
+/// Effect framing: the file that holds a rendered frame's fields, the bake's own VDB file
+/// when it writes one for the frame.
+std::filesystem::path BakeRun::framedFieldsPath(int frame) const
+{
+    if (mPlan.vdb.has(frame))
+        return framePath(mPlan.settings, frame);
+    return mFramingDir / (mPlan.settings.baseName + "." + frameNumber(frame) + ".vdb");
+}
+
+/// Effect framing: keeps the frame's fields for the render after the simulation (the VDB sink
+/// wrote them already when the bake writes the frame's VDB file).
+bool BakeRun::keepFramedFields(int frame)
+{
+    if (mPlan.vdb.has(frame))
+        return true;
+    if (sim::Status st = writeSolverFrame(mSimulation.solver(), mPlan.settings, frame,
+                                          framedFieldsPath(frame));
+        !st)
+        return stop(st.error);
+    return true;
+}
+
+/// Reads a frame's fields and adds their visible box to the framing.
+bool BakeRun::addFramedBox(const std::filesystem::path &file)
+{
+    const sim::Domain domain = fromCache() ? mPlan.cacheDomain : sampledDomain(mScene);
+    if (sim::Status st = cachedFrameFields(file, domain, mPlan, mAmbient, mFields); !st)
+        return fail(st.error);
+    mFramed.add(visibleBox(mFields, mPlan.settings.render));
+    return true;
+}
+
+/// Effect framing: a new bake starts with an empty folder for the frames' fields; a resumed
+/// one reads back the frames it simulated before for their boxes.
+bool BakeRun::prepareFraming(int resumeStart)
+{
+    std::error_code ec;
+    if (!mPlan.settings.resume) {
+        std::filesystem::remove_all(mFramingDir, ec);
+        if (ec)
+            return fail("cannot remove the old framing folder '" + mFramingDir.string()
+                        + "': " + ec.message());
+    }
+    std::filesystem::create_directories(mFramingDir, ec);
+    if (ec)
+        return fail("cannot create '" + mFramingDir.string() + "': " + ec.message());
+    for (int f = mPlan.firstWritten; f < resumeStart; ++f) {
+        if (mPlan.renders(f) && !addFramedBox(framedFieldsPath(f)))
+            return fail(BakeOutcome::ResumeRefused,
+                        mResult.status.error + "; bake again without --resume to start over");
+    }
+    return true;
+}
+
+/// Effect framing: every rendered frame, read back from its VDB file as a bake from a cache
+/// reads it, rendered with the one camera that frames them all, to the images and flipbook.
+bool BakeRun::renderFramed()
+{
+    const sim::Domain domain = sampledDomain(mScene);
+    int total = 0, done = 0;
+    for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f)
+        total += mPlan.renders(f) ? 1 : 0;
+    for (int f = mPlan.firstWritten; f <= mPlan.lastWritten; ++f) {
+        if (!mPlan.renders(f))
+            continue;
+        const auto start = std::chrono::steady_clock::now();
+        if (cancelRequested())
+            return cancel("cancelled before rendering frame " + std::to_string(f));
+        if (sim::Status st = cachedFrameFields(framedFieldsPath(f), domain, mPlan, mAmbient,
+                                               mFields);
+            !st)
+            return stop(st.error);
+        mFields.framed = mFramed;
+        RenderedFrame image = renderFields();
+        const BakeFrame out{f, nullptr, &mFields, &image};
+        for (const auto &sink : mSinks) {
+            if (!sink->takesImages())
+                continue;
+            if (sim::Status st = sink->frame(out, mResult.files); !st)
+                return stop(st.error);
+        }
+        const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now()
+                                                             - start;
+        if (mObserver)
+            mObserver->frameRendered(f, ++done, total, ms.count());
+    }
+    return true;
+}
+
 /// The outputs written after the last frame, then the resume record goes.
 bool BakeRun::finish()
 {
+    if (deferred() && !renderFramed())
+        return false;
     // The flipbook atlas is written only after its last frame: a cancel now leaves none.
     if (mPlan.flipbook.on && cancelRequested())
         return cancel("cancelled before writing the flipbook");
@@ -377,6 +500,9 @@ bool BakeRun::finish()
     }
     if (std::filesystem::remove_all(mResumeDir, ec); ec)
         return fail("the bake is complete, but its resume record '" + mResumeDir.string()
+                    + "' cannot be removed: " + ec.message());
+    if (mPlan.framed && (std::filesystem::remove_all(mFramingDir, ec), ec))
+        return fail("the bake is complete, but its framing folder '" + mFramingDir.string()
                     + "' cannot be removed: " + ec.message());
     return true;
 }

@@ -27,6 +27,10 @@ inline constexpr const char *kResumeFolder = ".plume-bake";
 /// Where a bake from a cache keeps the frames it rendered until it is complete
 /// (BakeSettings::fromCache; its chunks fill it for the bake that writes the outputs).
 inline constexpr const char *kRenderFolder = ".plume-render";
+/// Where a bake with effect framing (BakePlan::framed) keeps the fields of the frames it
+/// renders, as VDB files, until it has rendered them after the simulation; a resumed bake
+/// reads them back.
+inline constexpr const char *kFramingFolder = ".plume-framing";
 
 /// <resumeDir>/checkpoint.plumeckpt: the solver state at the last checkpoint.
 std::filesystem::path checkpointPath(const std::filesystem::path &resumeDir);

@@ -10,7 +10,8 @@ namespace plume {
 
 namespace {
 
-/// The files a finished frame left, which a resumed bake does not write again.
+/// The files a finished frame left, which a resumed bake does not write again. With effect
+/// framing the images come after the simulation; the baker reads the kept fields back.
 std::vector<std::filesystem::path> frameFiles(const BakePlan &plan, int f)
 {
     std::vector<std::filesystem::path> files;
@@ -18,7 +19,7 @@ std::vector<std::filesystem::path> frameFiles(const BakePlan &plan, int f)
         files.push_back(framePath(plan.settings, f));
     if (plan.mesh.has(f))
         files.push_back(framePath(plan.settings, f, ".obj"));
-    if (plan.images.has(f)) {
+    if (plan.images.has(f) && !plan.framed) {
         for (const auto &p : sequencePaths(plan.settings, f))
             files.push_back(p);
     }
@@ -57,7 +58,7 @@ sim::Status prepareResume(const BakePlan &plan, const BakeRecord &record, int fr
                 return sim::Status::failure(
                     p.string() + ", written before the interruption, is missing" + again);
         }
-        if (plan.flipbook.has(f)) {
+        if (plan.flipbook.has(f) && !plan.framed) {
             RenderedFrame frame;
             if (sim::Status st = loadRenderedFrame(keptFramePath(dir, f), frame); !st)
                 return sim::Status::failure(st.error + again);

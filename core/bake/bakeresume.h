@@ -19,7 +19,9 @@ struct ResumePoint
 };
 
 /// Checks an interrupted bake's record against this one (`record`), restores its checkpoint
-/// into `simulation` and loads what it wrote before it; every refusal says why and what to do.
+/// into `simulation` and loads what it wrote before it (with effect framing, BakePlan::framed,
+/// no flipbook frames: they are rendered after the simulation); every refusal says why and
+/// what to do.
 sim::Status prepareResume(const BakePlan &plan, const BakeRecord &record, int frameStart,
                           SceneSimulation &simulation, ResumePoint &out);
 

@@ -40,6 +40,9 @@ public:
     virtual ~BakeObserver() = default;
     /// Called after each written frame: `done` of `total` frames, this frame's wall time.
     virtual void frameWritten(int /*frame*/, int /*done*/, int /*total*/, double /*ms*/) {}
+    /// With effect framing (BakePlan::framed), called after each frame rendered once the last
+    /// one is simulated: `done` of `total` frames to render, this frame's wall time.
+    virtual void frameRendered(int /*frame*/, int /*done*/, int /*total*/, double /*ms*/) {}
     /// Called just before frameWritten() for a scene with the adaptive domain: the share of
     /// the domain its box held in the frame's last step (docs/adaptive.md).
     virtual void adaptiveBox(int /*frame*/, double /*share*/) {}
@@ -142,7 +145,9 @@ struct BakeResult
     /// With resume: the frame whose checkpoint the bake continued from (frameStart - 1: none
     /// had been written, the simulation started over). Frames after it were simulated again.
     int resumedAfter = 0;
-    std::vector<std::filesystem::path> files; ///< written, in frame order
+    /// Written, in frame order (with effect framing, BakePlan::framed, the images and the
+    /// flipbook follow the per-frame files of the simulation: they are rendered after it).
+    std::vector<std::filesystem::path> files;
 
     /// A result that ended with `outcome` and `message`.
     static BakeResult stopped(BakeOutcome outcome, std::string message)

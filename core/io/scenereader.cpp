@@ -543,6 +543,8 @@ void readRender(ObjectReader &r, RenderSettings &s)
                                 {&rp::fov, &s.fov},
                                 {&rp::zoom, &s.zoom}})
         r.number(*param, *value);
+    r.enumeration("framing", s.framing, kFramingNames);
+    r.number(rp::framingPadding, s.framingPadding);
     r.vec3(rp::lightDirection, s.lightDirection);
     if (r.ok() && s.lightDirection == Vec3{})
         return r.context().failMessage(r.path("lightDirection"), "expected a non-zero direction");

@@ -510,6 +510,10 @@ Node renderNode(const RenderSettings &s)
         o.add("surfaceColor", vec(s.surfaceColor));
     if (gEveryKey || s.foamSpeed != defaults.foamSpeed)
         o.add("foamSpeed", number(s.foamSpeed));
+    if (gEveryKey || s.framing != defaults.framing)
+        o.add("framing", string(toString(s.framing)));
+    if (gEveryKey || s.framingPadding != defaults.framingPadding)
+        o.add("framingPadding", number(s.framingPadding));
     addExtra(o, s.extra);
     return o;
 }

@@ -4,6 +4,7 @@
 // The 3D renderer's camera and sampling helpers, shared by the volume march (volumemarch.cpp)
 // and the surface look (surfacerender.cpp).
 
+#include <core/render/renderer.h>
 #include <core/render/rendersettings.h>
 
 #include <core/sim/base/domain.h>
@@ -67,7 +68,9 @@ struct Trilinear
     }
 };
 
-/// Orbit camera around the domain's centre, fitted to the domain (see RenderSettings).
+/// Orbit camera around the centre of the box it frames (see RenderSettings): the domain, or
+/// with Framing::Effect the box `framed` (when not empty) grown by framingPadding but not past
+/// the domain's sides.
 struct Camera
 {
     Vec3 position, forward, right, up;
@@ -75,9 +78,10 @@ struct Camera
     float scale = 1.f; ///< orthographic: pixels per world unit
     float focal = 1.f; ///< perspective: focal length in pixels
     float halfW = 0.f, halfH = 0.f;
-    float nearDistance = 0.f, farDistance = 1.f; ///< the domain's bounding sphere along a ray
+    float nearDistance = 0.f, farDistance = 1.f; ///< the framed box's bounding sphere along a ray
 
-    Camera(const sim::Domain &domain, const RenderSettings &s, int width, int height)
+    Camera(const sim::Domain &domain, const RenderSettings &s, int width, int height,
+           const WorldBox &framed = {})
     {
         const sim::Param &pitchRange = renderParams::pitch;
         const float yaw = s.yaw * kDegrees;
@@ -90,8 +94,27 @@ struct Camera
         up = cross(right, forward);
         halfW = 0.5f * float(width);
         halfH = 0.5f * float(height);
-        const Vec3 extent = domain.extent();
-        const Vec3 centre = domain.origin + extent * 0.5f;
+        const bool effect = s.framing == Framing::Effect && !framed.empty();
+        Vec3 extent = domain.extent();
+        Vec3 centre = domain.origin + extent * 0.5f;
+        // Orthographic rays start on a plane this far behind the centre: outside the domain.
+        float behind = 0.5f * length(extent);
+        if (effect) {
+            // The padding, but never past the domain's sides: nothing shows beyond them.
+            const float grow = 1.f / (1.f - 2.f * std::clamp(s.framingPadding, 0.f, 0.45f));
+            const Vec3 domainCentre = centre, domainLow = domain.origin;
+            const Vec3 domainHigh = domain.origin + domain.extent();
+            const Vec3 middle = (framed.low + framed.high) * 0.5f;
+            const Vec3 half = (framed.high - framed.low) * (0.5f * grow);
+            Vec3 low, high;
+            for (int a = 0; a < 3; ++a) {
+                low[a] = std::max(middle[a] - half[a], domainLow[a]);
+                high[a] = std::min(middle[a] + half[a], domainHigh[a]);
+            }
+            extent = high - low;
+            centre = (low + high) * 0.5f;
+            behind += length(centre - domainCentre);
+        }
         const float radius = 0.5f * length(extent);
         perspective = s.projection == Projection::Perspective;
         if (perspective) {
@@ -112,9 +135,15 @@ struct Camera
             ey = std::max(ey, std::abs(dot(corner, up)));
         }
         scale = std::min(halfW / std::max(ex, 1e-6f), halfH / std::max(ey, 1e-6f)) * s.zoom;
-        position = centre - forward * (2.f * radius);
-        nearDistance = radius;
-        farDistance = 3.f * radius;
+        if (!effect) {
+            position = centre - forward * (2.f * radius);
+            nearDistance = radius;
+            farDistance = 3.f * radius;
+            return;
+        }
+        position = centre - forward * (radius + behind);
+        nearDistance = behind;
+        farDistance = behind + 2.f * radius;
     }
 
     /// Origin and unit direction of the ray through the centre of pixel (px, py).

@@ -2,6 +2,7 @@
 #include <core/render/renderer.h>
 
 #include <core/render/blackbody.h>
+#include <core/render/framing.h>
 #include <core/render/surfacerender.h>
 #include <core/render/volumemarch.h>
 
@@ -309,17 +310,21 @@ RenderedFrame renderFrame(const FrameFields &fields, const RenderSettings &setti
         out.depth.assign(out.pixels(), 1.f);
     if (fields.density.count() == 0 || !(frameRate > 0.f))
         return out;
+    // Effect framing of a lone frame (the export dialog's preview): its own smoke.
+    WorldBox framed = fields.framed;
+    if (!is2D && settings.framing == Framing::Effect && framed.empty())
+        framed = visibleBox(fields, settings);
     if (surfaceLook(settings, is2D)) {
         if (fields.surface.size() != fields.domain.cells)
             return out;
         if (is2D)
             detail::renderSurface2D(fields, settings, passes, frameRate, out);
         else
-            detail::renderSurface3D(fields, settings, passes, frameRate, out);
+            detail::renderSurface3D(fields, settings, passes, frameRate, framed, out);
     } else if (is2D) {
         render2D(fields, settings, passes, frameRate, out);
     } else {
-        detail::renderVolume(fields, settings, passes, frameRate, out);
+        detail::renderVolume(fields, settings, passes, frameRate, framed, out);
     }
     return out;
 }

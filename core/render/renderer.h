@@ -7,9 +7,34 @@
 #include <core/sim/base/grid.h>
 #include <core/sim/base/solver.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace plume {
+
+/// An axis-aligned box in world units; empty unless low <= high on every axis.
+struct WorldBox
+{
+    sim::Vec3 low{1.f, 1.f, 1.f};
+    sim::Vec3 high{0.f, 0.f, 0.f};
+
+    bool empty() const { return !(low.x <= high.x && low.y <= high.y && low.z <= high.z); }
+    /// The smallest box holding both (an empty one adds nothing).
+    void add(const WorldBox &b)
+    {
+        if (b.empty())
+            return;
+        if (empty()) {
+            *this = b;
+            return;
+        }
+        for (int a = 0; a < 3; ++a) {
+            low[a] = std::min(low[a], b.low[a]);
+            high[a] = std::max(high[a], b.high[a]);
+        }
+    }
+    friend bool operator==(const WorldBox &, const WorldBox &) = default;
+};
 
 /// The cell-centred fields of one frame that rendering reads. Grids that a look does not need
 /// may stay empty (count() == 0); dye is used when all three channels are present.
@@ -27,6 +52,9 @@ struct FrameFields
     /// the foam, or empty.
     sim::ScalarGrid surface;
     sim::ScalarGrid speed;
+    /// Framing::Effect (render/framing.h): the box the 3D camera frames, the same for every
+    /// frame of a bake; empty: the frame's own visible box. Framing::Domain ignores it.
+    WorldBox framed;
 
     bool hasDye() const { return dyeRed.count() != 0 && dyeRed.count() == density.count(); }
     bool hasFlame() const { return flame.count() != 0 && flame.count() == density.count(); }

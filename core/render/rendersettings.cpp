@@ -15,6 +15,7 @@ sim::Status checkRenderSettings(const RenderSettings &s)
         {renderParams::pitch, s.pitch},
         {renderParams::fov, s.fov},
         {renderParams::zoom, s.zoom},
+        {renderParams::framingPadding, s.framingPadding},
         {renderParams::lightIntensity, s.lightIntensity},
         {renderParams::ambient, s.ambient},
         {renderParams::densityScale, s.densityScale},

@@ -37,14 +37,22 @@ enum class Look3D : std::uint8_t {
 /// How a 3D camera projects. Stored as "orthographic" and "perspective".
 enum class Projection : std::uint8_t { Orthographic, Perspective };
 
+/// What a 3D camera is fitted to (render/framing.h). Stored as "domain" and "effect".
+enum class Framing : std::uint8_t {
+    Domain, ///< the whole simulation domain, as Plume always did
+    Effect, ///< the box of the visible smoke over every frame the bake renders, plus padding
+};
+
 inline constexpr sim::EnumNames<Look2D, 4> kLook2DNames{{"dye", "field", "texture", "surface"}};
 inline constexpr sim::EnumNames<Look3D, 2> kLook3DNames{{"volume", "surface"}};
 inline constexpr sim::EnumNames<Projection, 2> kProjectionNames{{"orthographic", "perspective"}};
 inline constexpr sim::EnumNames<ToneCurve, 2> kToneCurveNames{{"filmic", "clip"}};
+inline constexpr sim::EnumNames<Framing, 2> kFramingNames{{"domain", "effect"}};
 inline const char *toString(Look2D v) { return kLook2DNames.name(v); }
 inline const char *toString(Look3D v) { return kLook3DNames.name(v); }
 inline const char *toString(Projection v) { return kProjectionNames.name(v); }
 inline const char *toString(ToneCurve v) { return kToneCurveNames.name(v); }
+inline const char *toString(Framing v) { return kFramingNames.name(v); }
 
 /// Keys and ranges of RenderSettings' numbers (sim/base/param.h); the defaults are its member
 /// initialisers. Colours and directions give each component's range.
@@ -60,6 +68,11 @@ inline constexpr sim::Param fov{
     .key = "fov", .min = 0, .max = 180, .openMin = true, .openMax = true, .decimals = 1};
 inline constexpr sim::Param zoom{
     .key = "zoom", .min = 0, .openMin = true, .softMax = 100, .decimals = 2};
+/// Framing::Effect: the share of the frame's width and height left empty on each side.
+inline constexpr sim::Param framingPadding{.key = "framingPadding",
+                                           .min = 0,
+                                           .max = 0.45,
+                                           .decimals = 3};
 inline constexpr sim::Param lightDirection{.key = "lightDirection"};
 inline constexpr sim::Param lightColor{.key = "lightColor", .min = 0};
 inline constexpr sim::Param lightIntensity{.key = "lightIntensity", .min = 0};
@@ -124,6 +137,14 @@ struct RenderSettings
     float pitch = 0.f; ///< degrees (renderParams::pitch)
     float fov = 40.f;  ///< perspective: vertical field of view in degrees
     float zoom = 1.f;
+    /// Domain: the camera frames the domain. Effect: it frames the box of the visible smoke
+    /// over every frame a bake renders (one camera for all of them), grown so that
+    /// framingPadding of the frame is left empty on each side, except where the box meets the
+    /// domain's side (nothing lies beyond it); yaw, pitch, projection and zoom
+    /// mean what they mean for the domain. A single frame (the window's preview) frames its
+    /// own smoke.
+    Framing framing = Framing::Domain;
+    float framingPadding = 0.04f;
 
     // 3D lighting (docs/render.md): a directional light (the sun) with shadows, multiple
     // scattering, light from the sky above and the ground below, and emission that lights the

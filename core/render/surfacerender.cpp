@@ -118,9 +118,9 @@ void renderSurface2D(const FrameFields &f, const RenderSettings &s, const PassRe
 }
 
 void renderSurface3D(const FrameFields &f, const RenderSettings &s, const PassRequest &passes,
-                     float frameRate, RenderedFrame &out)
+                     float frameRate, const WorldBox &framed, RenderedFrame &out)
 {
-    const Camera camera(f.domain, s, out.width, out.height);
+    const Camera camera(f.domain, s, out.width, out.height, framed);
     out.depthNear = camera.nearDistance;
     out.depthFar = camera.farDistance;
     const float h = f.domain.cellSize;

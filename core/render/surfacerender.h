@@ -16,7 +16,9 @@ namespace plume::detail {
 /// on the thread count.
 void renderSurface2D(const FrameFields &fields, const RenderSettings &settings,
                      const PassRequest &passes, float frameRate, RenderedFrame &out);
+/// The 3D camera frames `framed` (Framing::Effect; see Camera).
 void renderSurface3D(const FrameFields &fields, const RenderSettings &settings,
-                     const PassRequest &passes, float frameRate, RenderedFrame &out);
+                     const PassRequest &passes, float frameRate, const WorldBox &framed,
+                     RenderedFrame &out);
 
 } // namespace plume::detail

@@ -186,9 +186,9 @@ struct Marcher
 } // namespace
 
 void renderVolume(const FrameFields &fields, const RenderSettings &s, const PassRequest &passes,
-                  float frameRate, RenderedFrame &out)
+                  float frameRate, const WorldBox &framed, RenderedFrame &out)
 {
-    const Camera camera(fields.domain, s, out.width, out.height);
+    const Camera camera(fields.domain, s, out.width, out.height, framed);
     const bool motion = passes.motion;
     out.depthNear = camera.nearDistance;
     out.depthFar = camera.farDistance;

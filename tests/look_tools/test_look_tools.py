@@ -410,6 +410,41 @@ def test_tiny_bake(tmp_path):
     assert look.main(["fire", str(out)]) == 0
 
 
+@pytest.mark.skipif(cli() is None, reason="PLUME_CLI is not set to a built plume-cli")
+def test_effect_framing_fills_tiles_and_cuts_nothing(tmp_path):
+    # The fireball's flipbook framed to the domain and to the effect (docs/flipbook.md,
+    # "Framing"): effect framing leaves no tile's outer ring above the alpha look counts as
+    # cut, and its smoke spans more of the tile than with the domain's framing.
+    with open(os.path.join(SOURCE, "resources", "scenes", "fireball-3d.plume")) as fh:
+        scene = json.load(fh)
+    scene["domain"]["resolution"] = 24
+    path = tmp_path / "fireball-3d.plume"
+    path.write_text(json.dumps(scene))
+    spans = {}
+    for framing in ("domain", "effect"):
+        out = tmp_path / framing
+        subprocess.run([cli(), "bake", str(path), "-o", str(out), "--frames", "1:12",
+                        "--flipbook", "2x2", "--step", "3", "--loop", "0", "--size", "48x48",
+                        "--framing", framing, "--quiet", "--threads", "2",
+                        "--checkpoint-every", "0"], check=True, timeout=120)
+        atlas = str(out / "fireball-3d_flipbook.png")
+        report = tmp_path / (framing + ".json")
+        assert look.main(["tiles", atlas, "--json", str(report)]) == 0
+        doc = json.loads(report.read_text())
+        spans[framing] = doc
+        _, alpha = look.read_image(atlas)
+        tile, pad = 48 + 2 * doc["padding"], doc["padding"]
+        extent = 0
+        for r in range(2):
+            for c in range(2):
+                t = alpha[r * tile + pad:r * tile + pad + 48, c * tile + pad:c * tile + pad + 48]
+                ys, xs = np.nonzero(t >= 1.0 / 255)
+                extent = max(extent, ys.max() - ys.min() + 1, xs.max() - xs.min() + 1)
+        spans[framing]["extent"] = extent
+    assert spans["effect"]["above"] == []  # no tile's outer ring above look's 0.01
+    assert spans["effect"]["extent"] > spans["domain"]["extent"]
+
+
 def test_tiles_leave_out_the_ground_edge(tmp_path):
     # A 1x2 atlas: tile 0 has smoke on its bottom ring (a ground effect), tile 1 on its right.
     rgba = np.zeros((16, 32, 4))

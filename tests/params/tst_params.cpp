@@ -196,6 +196,7 @@ QList<Probe> probes()
         {render, rp::surfaceIso},
         {render, rp::surfaceColor, 1},
         {render, rp::foamSpeed},
+        {render, rp::framingPadding},
         {"export/flipbook", fp::rows},
         {"export/flipbook", fp::columns},
         {"export/flipbook", fp::first},
@@ -301,6 +302,7 @@ private slots:
         checkNames(kLook3DNames);
         checkNames(kProjectionNames);
         checkNames(kToneCurveNames);
+        checkNames(kFramingNames);
         checkNames(kAlphaModeNames);
         checkNames(kEmissionOutputNames);
         QCOMPARE(kShapeTypeNames.expected(),
@@ -399,6 +401,7 @@ private slots:
         check("export/render", "look3d", kLook3DNames);
         check("export/render", "projection", kProjectionNames);
         check("export/render", "toneCurve", kToneCurveNames);
+        check("export/render", "framing", kFramingNames);
         check("export/flipbook", "alpha", kAlphaModeNames);
         check("export/images", "emission", kEmissionOutputNames);
         check("export/openvdb", "up", kUpAxisNames);
@@ -524,6 +527,7 @@ private slots:
                         rp::pitch,
                         rp::fov,
                         rp::zoom,
+                        rp::framingPadding,
                         rp::lightDirection,
                         rp::lightColor,
                         rp::lightIntensity,
@@ -545,7 +549,7 @@ private slots:
                         fp::motionRange,
                         fp::loopFrames,
                         named("imageStep", imageParams::step)},
-                       17 + 3 + 3 + 1 + 3 + 3 + 1 + 3 + 1 + 1 + 1 + 1 + 1);
+                       18 + 3 + 3 + 1 + 3 + 3 + 1 + 3 + 1 + 1 + 1 + 1 + 1);
     }
 };
 

@@ -595,6 +595,40 @@ private slots:
             QVERIFY2(!enabled(name), name);
     }
 
+    // The camera's framing (docs/flipbook.md, "Framing"): the dialog shows the scene's, edits
+    // the presets with it (stored on Export as one undoable edit, presetsStoredWithUndo), offers
+    // the padding only for effect framing and neither for a 2D scene.
+    void framingEditors()
+    {
+        SceneReadResult threeD = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-3d.plume");
+        QVERIFY2(threeD.ok, threeD.error.c_str());
+        threeD.scene.domain.resolution = 16;
+        threeD.scene.exports.render.framing = Framing::Effect;
+        threeD.scene.exports.render.framingPadding = 0.1f;
+        Document document;
+        document.reset(threeD.scene, {});
+        ExportDialog dialog(&document, 1);
+        QVERIFY(dialog.presets() == threeD.scene.exports);
+        auto *framing = child<QComboBox>(dialog, "framing");
+        auto *padding = child<QDoubleSpinBox>(dialog, "framingPadding");
+        QCOMPARE(framing->currentData().toInt(), int(Framing::Effect));
+        QCOMPARE(padding->value(), 0.1);
+        QVERIFY(framing->isEnabled() && padding->isEnabled());
+        QVERIFY(!framing->toolTip().isEmpty() && !padding->toolTip().isEmpty());
+        padding->setValue(0.2);
+        QCOMPARE(dialog.presets().render.framingPadding, 0.2f);
+        framing->setCurrentIndex(framing->findData(int(Framing::Domain)));
+        QCOMPARE(dialog.presets().render.framing, Framing::Domain);
+        QVERIFY(!padding->isEnabled());
+        QVERIFY(dialog.bakeSettings().render == dialog.presets().render);
+
+        Document flat;
+        flat.reset(example(16, 2), {});
+        ExportDialog dialog2D(&flat, 1);
+        QVERIFY(!child<QComboBox>(dialog2D, "framing")->isEnabled());
+        QVERIFY(!child<QDoubleSpinBox>(dialog2D, "framingPadding")->isEnabled());
+    }
+
     // Export stores the options in the scene as one undo step; undo restores the old presets,
     // redo the new ones, and the dialog opens with what is stored.
     void presetsStoredWithUndo()

@@ -115,6 +115,11 @@ public:
             mDialog, [d = mDialog, done, total] { Q_EMIT d->progressed(done, total); },
             Qt::QueuedConnection);
     }
+    /// Effect framing renders after the simulation: the bar fills again.
+    void frameRendered(int frame, int done, int total, double ms) override
+    {
+        frameWritten(frame, done, total, ms);
+    }
     bool cancelRequested() override { return mCancel.load(); }
 
     std::atomic<bool> mCancel{false};

@@ -57,6 +57,17 @@ RenderGroup::RenderGroup(QWidget *parent)
     mFov = doubleBox("fov", renderParams::fov, 1, degrees);
     mZoom = doubleBox("zoom", renderParams::zoom, 0.1);
     form->addRow("Field of view, zoom", sideBySide(mFov, mZoom));
+    mFraming = comboBox("framing", {{"Whole domain", int(Framing::Domain)},
+                                    {"Effect (follows the smoke)", int(Framing::Effect)}});
+    mFraming->setToolTip(
+        "What the 3D camera fits into the frame. Whole domain: the simulation's box. Effect: the "
+        "box of the visible smoke over every frame the bake renders, one camera for all, so the "
+        "effect fills its flipbook tiles and no tile cuts it; the frames are rendered after the "
+        "simulation (docs/flipbook.md, \"Framing\").");
+    mFramingPadding = doubleBox("framingPadding", renderParams::framingPadding, 0.01);
+    mFramingPadding->setToolTip("Effect framing: the share of the frame's width and height left "
+                                "empty on each side of the smoke.");
+    form->addRow("Framing, padding", sideBySide(mFraming, mFramingPadding));
     createLightRows(form);
     createSmokeRows(form);
     createImageRows(form);
@@ -182,6 +193,8 @@ void RenderGroup::loadWidgets(const BakeSettings &s)
     mPitch->setValue(r.pitch);
     mFov->setValue(r.fov);
     mZoom->setValue(r.zoom);
+    select(mFraming, int(r.framing));
+    mFramingPadding->setValue(r.framingPadding);
     mLightDirection.setValue(r.lightDirection);
     mLightColor.setValue(r.lightColor);
     mLightIntensity->setValue(r.lightIntensity);
@@ -216,6 +229,8 @@ void RenderGroup::apply(BakeSettings &s) const
     r.pitch = float(mPitch->value());
     r.fov = float(mFov->value());
     r.zoom = float(mZoom->value());
+    r.framing = Framing(selected(mFraming));
+    r.framingPadding = float(mFramingPadding->value());
     r.lightDirection = mLightDirection.value();
     r.lightColor = mLightColor.value();
     r.lightIntensity = float(mLightIntensity->value());
@@ -238,8 +253,9 @@ void RenderGroup::updateEnabled()
 {
     mLook->setEnabled(!mThreeD);
     mLook3D->setEnabled(mThreeD);
-    for (QWidget *w : std::initializer_list<QWidget *>{mProjection, mYaw, mPitch, mZoom})
+    for (QWidget *w : std::initializer_list<QWidget *>{mProjection, mYaw, mPitch, mZoom, mFraming})
         w->setEnabled(mThreeD);
+    mFramingPadding->setEnabled(mThreeD && Framing(selected(mFraming)) == Framing::Effect);
     const bool field = !mThreeD && Look2D(selected(mLook)) == Look2D::Field;
     for (QWidget *w : std::initializer_list<QWidget *>{mField, mColorMap, mFieldMin, mFieldMax})
         w->setEnabled(field);

@@ -55,6 +55,8 @@ private:
     QDoubleSpinBox *mPitch;
     QDoubleSpinBox *mFov;
     QDoubleSpinBox *mZoom;
+    QComboBox *mFraming;
+    QDoubleSpinBox *mFramingPadding;
     // Light
     exportwidgets::VectorBoxes mLightDirection;
     exportwidgets::VectorBoxes mLightColor;

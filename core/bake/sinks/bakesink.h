@@ -42,6 +42,10 @@ public:
     {
         return sim::Status::success();
     }
+    /// Whether the sink writes rendered frames (the images, the flipbook). With effect
+    /// framing (BakePlan::framed) the loop hands them their frames after the simulation, all
+    /// with one camera, rather than as each is simulated.
+    virtual bool takesImages() const { return false; }
 };
 
 /// Runs `write(written)`, a writer that lists the files it wrote as strings (the flipbook's and

@@ -10,8 +10,9 @@ sim::Status FlipbookSink::frame(const BakeFrame &frame, std::vector<std::filesys
 {
     if (!mPlan.flipbook.has(frame.number))
         return sim::Status::success();
-    // Kept on disk until the atlas is written, for a resumed bake.
-    if (mPlan.keepRecord) {
+    // Kept on disk until the atlas is written, for a resumed bake; with effect framing the
+    // frames' fields are kept instead (.plume-framing), and rendered after the simulation.
+    if (mPlan.keepRecord && !mPlan.framed) {
         const std::filesystem::path dir = mPlan.settings.outputDirectory / kResumeFolder;
         if (sim::Status st = saveRenderedFrame(keptFramePath(dir, frame.number), *frame.image); !st)
             return st;

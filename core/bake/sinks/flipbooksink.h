@@ -18,6 +18,7 @@ public:
     {}
     sim::Status frame(const BakeFrame &frame, std::vector<std::filesystem::path> &files) override;
     sim::Status finish(std::vector<std::filesystem::path> &files) override;
+    bool takesImages() const override { return true; }
 
 private:
     const BakePlan &mPlan;

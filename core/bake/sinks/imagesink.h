@@ -14,6 +14,7 @@ public:
         : mPlan(plan)
     {}
     sim::Status frame(const BakeFrame &frame, std::vector<std::filesystem::path> &files) override;
+    bool takesImages() const override { return true; }
 
 private:
     const BakePlan &mPlan;

@@ -7,13 +7,11 @@
 
 namespace plume {
 
-namespace {
-
 /// Samples the exported fields and writes one file. Only the cells outside which the fields
 /// are zero are sampled (Solver::fieldBox: the adaptive domain's box), so a large adaptive
 /// domain needs no whole-domain grids; the level surface needs the whole density.
-sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
-                       const std::filesystem::path &path)
+sim::Status writeSolverFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
+                             const std::filesystem::path &path)
 {
     const sim::Int3 n = solver.sampleDomain().cells;
     sim::CellBox box = solver.fieldBox();
@@ -66,14 +64,12 @@ sim::Status writeFrame(const sim::Solver &solver, const BakeSettings &settings, 
     return writeVdbFrame(path, out, vdbWriteOptions(settings.openvdb));
 }
 
-} // namespace
-
 sim::Status VdbSink::frame(const BakeFrame &frame, std::vector<std::filesystem::path> &files)
 {
     if (!mPlan.vdb.has(frame.number))
         return sim::Status::success();
     const std::filesystem::path path = framePath(mPlan.settings, frame.number);
-    if (sim::Status st = writeFrame(*frame.solver, mPlan.settings, frame.number, path); !st)
+    if (sim::Status st = writeSolverFrame(*frame.solver, mPlan.settings, frame.number, path); !st)
         return st;
     files.push_back(path);
     return sim::Status::success();

@@ -19,4 +19,8 @@ private:
     const BakePlan &mPlan;
 };
 
+/// Writes the solver's frame as VdbSink does (the bake's OpenVDB options), atomically.
+sim::Status writeSolverFrame(const sim::Solver &solver, const BakeSettings &settings, int frame,
+                             const std::filesystem::path &path);
+
 } // namespace plume
