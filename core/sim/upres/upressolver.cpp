@@ -626,8 +626,7 @@ void UpresSolver::follow(int f, const ScalarGrid &before, const ScalarGrid &afte
         float *out = field.data() + field.index(fineBox.lo.x, J, K);
         for (std::size_t ii = 0; ii < mColumns.size(); ++ii) {
             const FineColumn &col = mColumns[ii];
-            const float b = was[col.i0] + col.f * (was[col.i1] - was[col.i0]);
-            const float c = is[col.i0] + col.f * (is[col.i1] - is[col.i0]);
+            const float b = col.at(was), c = col.at(is);
             const float r = std::abs(b) > kActiveThreshold ? std::clamp(c / b, 0.f, 1.f) : 1.f;
             out[ii] = out[ii] * r + (c - r * b);
         }
@@ -776,9 +775,7 @@ void UpresSolver::match(int f)
                 out[ii] = 0.f;
                 continue;
             }
-            const float correction = line[std::size_t(lx.i0)]
-                                     + lx.f * (line[std::size_t(lx.i1)] - line[std::size_t(lx.i0)]);
-            out[ii] = std::clamp(out[ii] + rate * correction, lower, upper);
+            out[ii] = std::clamp(out[ii] + rate * lx.at(line.data()), lower, upper);
         }
     });
 }

@@ -158,6 +158,8 @@ private:
         int cell = 0;
         int i0 = 0, i1 = 0;
         float f = 0.f;
+        /// A line of coarse samples along x (one fine row's) interpolated at this column.
+        float at(const float *line) const { return line[i0] + f * (line[i1] - line[i0]); }
     };
     std::vector<FineColumn> mColumns;
     /// 1 for cells near smoke (findSmoke): only their fine cells are traced and matched,
