@@ -397,11 +397,16 @@ void ForceEvaluator::accumulateField(std::size_t n, const MacGrid &vel, const Bl
                     const float *u = comp.data() + comp.index(0, j, k);
                     if (mask) {
                         for (int i = lo.x; i <= hi.x; ++i) {
+                            // Where the mask is 0 (most of the room, for a mask on the smoke)
+                            // the field adds nothing: it is not evaluated there.
+                            const float m = faceWeight(*mask, mDomain, axis, i, j, k);
+                            if (m == 0.f)
+                                continue;
                             const float x = o.x + (float(i) + off.x) * h;
                             const float w = (everywhere
                                                  ? 1.f
                                                  : weightAt(f.region, mMasks[n], mDomain, x, y, z))
-                                            * faceWeight(*mask, mDomain, axis, i, j, k);
+                                            * m;
                             acc[i] += w * (f.strength * accel(x, y, z, u[i]));
                         }
                         continue;
