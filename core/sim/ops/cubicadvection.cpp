@@ -104,20 +104,30 @@ inline float cubicAt(const ScalarGrid &q, const Axis (&axes)[3], Vec3 x, float *
         if (same)
             return c + 0.f; // +0 for a -0 corner, as the cubic's arithmetic gives
     }
-    const auto plane = [&](std::size_t base) {
+    if constexpr (!k3D) {
         float r[4];
         for (int b = 0; b < 4; ++b) {
-            const float *row = d + base + std::size_t(iy[b]) * sy;
+            const float *row = d + std::size_t(iy[b]) * sy;
             r[b] = monotoneCubic(row[ix[0]], row[ix[1]], row[ix[2]], row[ix[3]], tx);
         }
         return monotoneCubic(r[0], r[1], r[2], r[3], ty);
-    };
-    if constexpr (!k3D) {
-        return plane(0);
     } else {
-        float p[4];
-        for (int c = 0; c < 4; ++c)
-            p[c] = plane(std::size_t(iz[c]) * sz);
+        // plane(c) for the four planes at once: lane c of row[b][m] is sample (m, b) of plane
+        // c, so each 1D pass along x and then y runs on the four planes together (the same
+        // arithmetic, lane by lane, as four calls of plane()).
+        Float4 row[4][4];
+        for (int c = 0; c < 4; ++c) {
+            const float *planeData = d + std::size_t(iz[c]) * sz;
+            for (int b = 0; b < 4; ++b) {
+                const float *r = planeData + std::size_t(iy[b]) * sy;
+                for (int m = 0; m < 4; ++m)
+                    row[b][m][c] = r[ix[m]];
+            }
+        }
+        Float4 along[4];
+        for (int b = 0; b < 4; ++b)
+            along[b] = monotoneCubic(row[b][0], row[b][1], row[b][2], row[b][3], tx);
+        const Float4 p = monotoneCubic(along[0], along[1], along[2], along[3], ty);
         return monotoneCubic(p[0], p[1], p[2], p[3], tz);
     }
 }
