@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
 // plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it. When a Plume
-// crashed with unsaved changes, it first offers to restore them (docs/app-cache.md).
+// crashed with unsaved changes, it then offers to restore them (docs/app-cache.md).
+#include <core/io/scenereader.h>
 #include <ui/mainwindow/frameratemeter.h>
 #include <ui/mainwindow/mainwindow.h>
 #include <ui/viewport/glprobe.h>
@@ -52,6 +53,14 @@ int main(int argc, char **argv)
     const QStringList files = parser.positionalArguments();
     if (benchmarkFrames > 0) {
         // No recovery offer: a measurement, not a session (and nothing to save at the end).
+        // A scene that cannot be read ends it with the reader's message (no dialog to wait on).
+        if (!files.isEmpty()) {
+            const plume::SceneReadResult r = plume::readSceneFile(files.front());
+            if (!r.ok) {
+                std::fprintf(stderr, "plume: %s\n", r.error.c_str());
+                return 2;
+            }
+        }
         if (files.isEmpty() || !window.openFile(files.front()))
             window.openDefaultScene();
         auto *meter = new plume::FrameRateMeter(&window, 10, benchmarkFrames);
@@ -62,12 +71,9 @@ int main(int argc, char **argv)
         });
         return app.exec();
     }
-    // Work a crash left unsaved comes first; then the file asked for. A file that cannot be
-    // read shows the reader's message, then the default scene opens.
-    if (window.offerRecovery())
-        return app.exec();
-    if (files.isEmpty() || !window.openFile(files.front()))
-        window.openDefaultScene();
+    // The file asked for opens at once (one that cannot be read shows the reader's message,
+    // then the default scene opens); work a crash left unsaved is offered over it.
+    window.start(files.value(0));
     // A first start shows what to try (until "Don't show again").
     window.showGettingStartedIfWanted();
     return app.exec();

@@ -522,7 +522,8 @@ private slots:
             for (Float4 &lane : f)
                 for (int n = 0; n < 4; ++n)
                     lane[n] = draw(spread);
-            const float t = trial % 7 == 0 ? float(trial % 3) * 0.5f : float(next() % 1001u) / 1000.f;
+            const float t = trial % 7 == 0 ? float(trial % 3) * 0.5f
+                                           : float(next() % 1001u) / 1000.f;
             const Float4 v = monotoneCubic(f[0], f[1], f[2], f[3], t);
             for (int n = 0; n < 4; ++n) {
                 const float scalar = monotoneCubic(f[0][n], f[1][n], f[2][n], f[3][n], t);

@@ -595,6 +595,46 @@ private slots:
         QCOMPARE(QDir(folder).entryList(QDir::Files), QStringList());
     }
 
+    // At start the scene asked for opens at once; what a crashed session left is offered
+    // afterwards, over it (naming it as what Restore would replace), and Discard keeps it open.
+    void startOpensTheSceneFirstThenOffersRecovery()
+    {
+        QTemporaryDir dir;
+        const QString folder = AutoSave::defaultFolder();
+        {
+            Document doc;
+            SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+            QVERIFY(r.ok);
+            doc.reset(r.scene, {});
+            QVERIFY(doc.save(dir.filePath("crashed-work.plume")));
+            doc.undoStack()->push(new ChangeValue<values::SceneName>(&doc, -1, "unsaved work"));
+            AutoSave session(&doc, nullptr, folder);
+            QVERIFY(session.saveNow());
+            const QString base = QString(session.recoveryPath()).chopped(6);
+            for (const char *ext : {".plume", ".json"})
+                QVERIFY(QFile::copy(base + ext, folder + "/crashed" + ext));
+        }
+        writeDeadLock(folder + "/crashed.lock");
+        QCOMPARE(AutoSave::orphans(folder).size(), std::size_t(1));
+        const QString asked = writeSmall3dScene(dir);
+        QVERIFY(!asked.isEmpty());
+        MainWindow window;
+        window.show();
+        QString shown;
+        answerNextDialog("Discard", &shown);
+        window.start(asked);
+        // Open before any question: the start-up does not wait for the answer.
+        QCOMPARE(window.document()->filePath(), QFileInfo(asked).absoluteFilePath());
+        QVERIFY(shown.isEmpty());
+        QTRY_VERIFY(!shown.isEmpty());
+        QVERIFY2(shown.contains("did not quit cleanly") && shown.contains("crashed-work.plume"),
+                 qPrintable(shown));
+        QCOMPARE(window.document()->filePath(), QFileInfo(asked).absoluteFilePath());
+        QVERIFY(!window.document()->isModified());
+        QVERIFY(AutoSave::orphans(folder).empty());
+        window.simulation()->pause();
+    }
+
     // A crashed session's recovery file (its lock's process gone) is offered at start; Restore
     // opens it modified with the original path and takes the file over; Discard deletes it;
     // a clean quit leaves nothing.

@@ -267,6 +267,14 @@ void MainWindow::showPreferences()
     showCacheUse();
 }
 
+void MainWindow::start(const QString &file)
+{
+    if (file.isEmpty() || !openFile(file))
+        openDefaultScene();
+    // Asked from the event loop, over the window that already shows (and plays) the scene.
+    QTimer::singleShot(0, this, [this] { offerRecovery(); });
+}
+
 bool MainWindow::offerRecovery()
 {
     for (const Recovery &r : AutoSave::orphans()) {
@@ -280,7 +288,17 @@ bool MainWindow::offerRecovery()
                                  QLocale().toString(r.savedAt.toLocalTime(), QLocale::ShortFormat)),
                         QMessageBox::NoButton, this);
         box.setObjectName("recoveryDialog");
-        box.setInformativeText(r.originalPath.isEmpty() ? QString() : r.originalPath);
+        QString detail = r.originalPath;
+        const QString open = mDocument->filePath();
+        if (open != r.originalPath || open.isEmpty())
+            detail += QString(detail.isEmpty() ? "" : "\n\n")
+                      + (open.isEmpty()
+                             ? QString("Restore replaces the open scene \"%1\".")
+                                   .arg(QString::fromStdString(mDocument->scene().name))
+                             : QString("Restore replaces the open scene \"%1\"; its file is not "
+                                       "changed.")
+                                   .arg(QFileInfo(open).fileName()));
+        box.setInformativeText(detail);
         QPushButton *restore = box.addButton("Restore", QMessageBox::AcceptRole);
         box.addButton(QMessageBox::Discard);
         box.setDefaultButton(restore);

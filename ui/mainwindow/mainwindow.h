@@ -71,9 +71,13 @@ public:
     static QStringList exampleScenes();
 
     AutoSave *autoSave() const { return mAutoSave; }
+    /// The start-up: opens `file` at once (empty or unreadable: the default scene), then, once
+    /// the window shows it, offers what a crashed session left (offerRecovery). The scene asked
+    /// for never waits behind that question, and the question is still asked.
+    void start(const QString &file);
     /// Offers to restore each recovery file a crashed session left (newest first): Restore
-    /// opens it with its original path, modified; Discard deletes it. True when one was
-    /// restored. The start-up calls it before opening anything.
+    /// opens it with its original path, modified, in place of the open scene; Discard deletes
+    /// it. True when one was restored. start() calls it after opening the scene asked for.
     bool offerRecovery();
     /// Opens a recovery file as the document (its original path, modified); false (and a
     /// dialog) when it cannot be read.
