@@ -36,6 +36,7 @@ QByteArray simulationJson(const Scene &scene)
     Scene s = scene;
     s.name.clear();
     s.exports = ExportPresets{};
+    s.domain.preview = PreviewResolution::Full; // the window's alone: bakes ignore it
     s.simulation.frameEnd = s.simulation.frameStart;
     return sceneToJson(s, std::string());
 }

@@ -72,6 +72,7 @@ void readDomain(ObjectReader &r, DomainSettings &d)
     }
     r.vec3(domainParams::origin, d.origin);
     r.number(domainParams::resolution, d.resolution);
+    r.enumeration("preview", d.preview, kPreviewResolutionNames);
     if (r.has("boundaries")) {
         ObjectReader b(r.context(), r.take("boundaries"), r.path("boundaries"));
         for (int f = 0; f < 6; ++f)

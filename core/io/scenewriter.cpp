@@ -205,6 +205,8 @@ Node domainNode(const DomainSettings &d)
     o.add("size", vec(d.size));
     o.add("origin", vec(d.origin));
     o.add("resolution", number(std::int64_t(d.resolution)));
+    if (gEveryKey || d.preview != PreviewResolution::Full) // older files stay byte-identical
+        o.add("preview", string(toString(d.preview)));
     Node b = Node::object();
     for (int f = 0; f < 6; ++f)
         b.add(sim::faceName(f), string(sim::toString(d.boundaries[f])));

@@ -14,6 +14,19 @@ float domainCellSize(const DomainSettings &d)
     return longest / float(std::max(1, d.resolution));
 }
 
+DomainSettings previewDomain(const DomainSettings &d)
+{
+    DomainSettings out = d;
+    out.preview = PreviewResolution::Full;
+    const int divisor = d.preview == PreviewResolution::Half
+                            ? 2
+                            : (d.preview == PreviewResolution::Quarter ? 4 : 1);
+    if (divisor > 1)
+        out.resolution = std::max(int(domainParams::resolution.min),
+                                  int(std::lround(double(d.resolution) / divisor)));
+    return out;
+}
+
 sim::Int3 domainCells(const DomainSettings &d)
 {
     const float h = domainCellSize(d);

@@ -29,22 +29,33 @@ namespace plume {
 /// 2D (one cell deep, z ignored by shapes) or 3D. Stored as "2d" and "3d".
 enum class Dimension : std::uint8_t { TwoD, ThreeD };
 
+/// How finely the window simulates while authoring (docs/preview.md): at the scene's resolution,
+/// or at 1/2 or 1/4 of it. Bakes, plume-cli and the Python module always simulate at the
+/// resolution; every control is in world units, so the effect keeps its large shapes.
+enum class PreviewResolution : std::uint8_t { Full, Half, Quarter };
+
 /// The simulated box in world units and its resolution.
 struct DomainSettings
 {
     /// What an edit can change (scenechanges.h): `Boundaries` includes their unknown keys.
-    enum class Property { Dimension, Size, Origin, Resolution, Boundaries };
+    enum class Property { Dimension, Size, Origin, Resolution, Boundaries, Preview };
 
     Dimension dimension = Dimension::TwoD;
     sim::Vec3 size{1.f, 1.f, 1.f};   ///< world size of the box; z is ignored in 2D
     sim::Vec3 origin{0.f, 0.f, 0.f}; ///< world position of the box's low corner
     int resolution = 128;            ///< cells along the longest axis (x, y, and z in 3D)
     sim::Boundaries boundaries = sim::allBoundaries(sim::Boundary::Wall);
+    PreviewResolution preview = PreviewResolution::Full; ///< the window's; bakes ignore it
     QJsonObject extra;
     QJsonObject boundariesExtra;
 
     friend bool operator==(const DomainSettings &, const DomainSettings &) = default;
 };
+
+/// The domain the window simulates: `d` at its preview resolution (the resolution divided by 2
+/// or 4, rounded, at least domainParams::resolution's minimum of 8), marked Full. Unchanged
+/// when the preview is Full.
+DomainSettings previewDomain(const DomainSettings &d);
 
 /// Cells in all at most (the resolution's range is domainParams::resolution): 512^3, and
 /// 1024^3 with the smoke scheme's adaptive domain (sim::maxCells).
@@ -342,6 +353,8 @@ struct Scene
 
 /// Stable strings of the scene enums (sim/base/param.h). A sphere is also read as "circle".
 inline constexpr sim::EnumNames<Dimension, 2> kDimensionNames{{"2d", "3d"}};
+inline constexpr sim::EnumNames<PreviewResolution, 3> kPreviewResolutionNames{
+    {"full", "half", "quarter"}};
 inline constexpr sim::EnumNames<ItemKind, 3> kItemKindNames{{"emitter", "obstacle", "force"}};
 inline constexpr sim::EnumNames<ShapeType, 7> kShapeTypeNames{{"sphere", "box", "capsule", "stroke",
                                                                "image", "everywhere", "mesh"},
@@ -350,6 +363,7 @@ inline constexpr sim::EnumNames<ShapeType, 7> kShapeTypeNames{{"sphere", "box", 
 inline constexpr sim::EnumNames<MeshFill, 2> kMeshFillNames{{"volume", "surface"}};
 inline constexpr sim::EnumNames<ImageChannel, 2> kImageChannelNames{{"luminance", "alpha"}};
 inline const char *toString(Dimension d) { return kDimensionNames.name(d); }
+inline const char *toString(PreviewResolution p) { return kPreviewResolutionNames.name(p); }
 inline const char *toString(ItemKind k) { return kItemKindNames.name(k); }
 inline const char *toString(ShapeType t) { return kShapeTypeNames.name(t); }
 inline const char *toString(ImageChannel c) { return kImageChannelNames.name(c); }

@@ -17,6 +17,8 @@ DomainChanges changedProperties(const DomainSettings &before, const DomainSettin
         c.add(P::Resolution);
     if (before.boundaries != after.boundaries || before.boundariesExtra != after.boundariesExtra)
         c.add(P::Boundaries);
+    if (before.preview != after.preview)
+        c.add(P::Preview);
     return c;
 }
 

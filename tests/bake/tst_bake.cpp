@@ -201,6 +201,34 @@ private slots:
         }
     }
 
+    // The window's preview resolution (docs/preview.md) is the window's alone: a scene with a
+    // preview bakes the same bytes as without one, at the full resolution, and its bake record
+    // (what --resume compares) is the same.
+    void bakeIgnoresThePreview()
+    {
+        const Scene full = loadExample("plume-3d", 20, 3);
+        Scene preview = full;
+        preview.domain.preview = PreviewResolution::Quarter;
+        QTemporaryDir dir;
+        BakeSettings settings;
+        settings.baseName = "p";
+        settings.firstFrame = settings.lastFrame = full.simulation.frameStart + 2;
+        settings.outputDirectory = (dir.path() + "/full").toStdString();
+        const BakeResult a = bakeScene(full, settings);
+        QVERIFY2(a.status.ok(), a.status.error.c_str());
+        BakeSettings previewSettings = settings;
+        previewSettings.outputDirectory = (dir.path() + "/preview").toStdString();
+        const BakeResult b = bakeScene(preview, previewSettings);
+        QVERIFY2(b.status.ok(), b.status.error.c_str());
+        QCOMPARE(b.files.size(), a.files.size());
+        QVERIFY(!a.files.empty());
+        for (std::size_t n = 0; n < a.files.size(); ++n)
+            QVERIFY(readAll(a.files[n]) == readAll(b.files[n]));
+        QCOMPARE(bakeRecordDifference(makeBakeRecord(full, settings),
+                                      makeBakeRecord(preview, settings)),
+                 std::string());
+    }
+
     // The same scene baked twice, or with 1 and 2 threads, gives byte-identical files.
     void deterministic()
     {

@@ -4,6 +4,7 @@
 // the valid inputs the fuzzer crashed on read and rasterise, and saving is atomic. No
 // simulation runs here.
 
+#include <core/io/scenehash.h>
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
 #include <core/scene/rasterize.h>
@@ -136,6 +137,7 @@ private slots:
     void filesWithoutCombustionLoad();
     void stamNumericWrittenOnlyWhenFixed();
     void velocityAdvectionDefaultsToAdvection();
+    void previewResolutionKey();
     void lightModelKeys();
     void lightModelKeysRefused_data();
     void lightModelKeysRefused();
@@ -311,6 +313,39 @@ void TestSceneIo::stamNumericWrittenOnlyWhenFixed()
     QCOMPARE(fixed.scene.simulation.params.scheme, sim::Scheme::Stam);
     QVERIFY(
         sceneToJson(fixed.scene, scenesDir().toStdString()).contains("\"stamNumeric\": \"fixed\""));
+}
+
+// domain.preview (docs/preview.md): written only when set (files without it stay
+// byte-identical), read back, and left out of the scene's hash, which a bake's resume record
+// and checkpoints compare: bakes ignore it.
+void TestSceneIo::previewResolutionKey()
+{
+    const SceneReadResult plain = readSceneFile(scenesDir() + "/plume-3d.plume");
+    QVERIFY2(plain.ok, plain.error.c_str());
+    QCOMPARE(plain.scene.domain.preview, PreviewResolution::Full);
+    QVERIFY(!sceneToJson(plain.scene, scenesDir().toStdString()).contains("preview"));
+    for (PreviewResolution p : {PreviewResolution::Half, PreviewResolution::Quarter}) {
+        Scene scene = plain.scene;
+        scene.domain.preview = p;
+        const QByteArray json = sceneToJson(scene, scenesDir().toStdString());
+        QVERIFY(json.contains(QByteArray("\"preview\": \"") + toString(p) + "\""));
+        const SceneReadResult back = readSceneJson(json, "preview.plume",
+                                                   scenesDir().toStdString());
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY(back.warnings.empty());
+        QCOMPARE(back.scene.domain.preview, p);
+        QVERIFY(back.scene == scene);
+        QCOMPARE(sceneHash(scene), sceneHash(plain.scene));
+        // What the window simulates: half or a quarter of the cells along each axis.
+        const DomainSettings shown = previewDomain(scene.domain);
+        QCOMPARE(shown.resolution, p == PreviewResolution::Half ? 32 : 16);
+        QCOMPARE(shown.size, scene.domain.size);
+    }
+    // Never below the resolution's minimum of 8.
+    DomainSettings tiny = plain.scene.domain;
+    tiny.resolution = 12;
+    tiny.preview = PreviewResolution::Quarter;
+    QCOMPARE(previewDomain(tiny).resolution, 8);
 }
 
 // Files from before simulation.velocityAdvection moved the velocity with `advection`: they
@@ -553,6 +588,7 @@ void TestSceneIo::badFiles_data()
     row("active-range.plume", {"items[0].active.end", "frame >= 10"});
     row("unknown-boundary.plume",
         {"domain.boundaries.xmin", "one of wall, open, periodic", "\"bouncy\""});
+    row("unknown-preview.plume", {"domain.preview", "one of full, half, quarter", "\"eighth\""});
     row("unknown-kind.plume", {"items[1].kind", "one of emitter, obstacle, force", "\"light\""});
     row("unknown-shape.plume", {"items[0].shape.type", "sphere, circle, box", "\"torus\""});
     row("unknown-scheme.plume", {"simulation.scheme", "one of stam, smoke"});

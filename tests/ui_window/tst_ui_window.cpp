@@ -8,6 +8,7 @@
 #include <ui/document/undocommands.h>
 #include <ui/mainwindow/frameratemeter.h>
 #include <ui/mainwindow/mainwindow.h>
+#include <ui/simulation/previewcontrol.h>
 #include <ui/simulation/simulationcontroller.h>
 #include <ui/tools/tooloptions.h>
 #include <ui/viewport/viewport.h>
@@ -18,6 +19,8 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QToolButton>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <tests/common/uitest.h>
@@ -293,6 +296,62 @@ private slots:
         QTest::qWait(600);
         QVERIFY2(sim->framesSimulated() <= simulated + 1, "the solver kept running");
         QCOMPARE(sim->headFrame(), 12);
+    }
+
+    // View > Preview Resolution (docs/preview.md): the window simulates at 1/2 or 1/4 of the
+    // scene's resolution, the status bar's button says so and goes back to full in one click,
+    // and each change is one undo step. The document keeps its resolution throughout.
+    void previewResolutionSwitches()
+    {
+        QTemporaryDir dir;
+        const QString scene = writeShortScene(dir); // plume-2d at 32 cells, 12 frames
+        QVERIFY(!scene.isEmpty());
+        MainWindow window;
+        QVERIFY(window.openFile(scene));
+        Document *doc = window.document();
+        SimulationController *sim = window.simulation();
+        PreviewControl *preview = window.preview();
+        QUndoStack *undo = doc->undoStack();
+        const auto cellsShown = [sim] {
+            const FramePtr f = sim->currentFrame();
+            return f ? f->domain.cells.x : 0;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(cellsShown(), 32, 30000);
+        QVERIFY(preview->button()->text().startsWith("Full resolution: 32 x 32 cells"));
+        const int steps = undo->count();
+
+        window.action("actionPreviewHalf")->trigger();
+        QCOMPARE(doc->scene().domain.preview, PreviewResolution::Half);
+        QCOMPARE(doc->scene().domain.resolution, 32);
+        QCOMPARE(undo->count(), steps + 1);
+        QCOMPARE(sim->simulatedScene().domain.resolution, 16);
+        QTRY_COMPARE_WITH_TIMEOUT(cellsShown(), 16, 30000);
+        QVERIFY2(preview->button()->text() == "Preview 1/2: 16 x 16 of 32 x 32 cells",
+                 qPrintable(preview->button()->text()));
+        QVERIFY(preview->action(PreviewResolution::Half)->isChecked());
+
+        window.action("actionPreviewQuarter")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(cellsShown(), 8, 30000);
+        // One click on the status bar's button: full resolution again.
+        preview->button()->click();
+        QCOMPARE(doc->scene().domain.preview, PreviewResolution::Full);
+        QTRY_COMPARE_WITH_TIMEOUT(cellsShown(), 32, 30000);
+        QCOMPARE(undo->count(), steps + 3);
+        // From full, the button goes back to the last preview.
+        preview->button()->click();
+        QCOMPARE(doc->scene().domain.preview, PreviewResolution::Quarter);
+        // Undo walks back through every change.
+        undo->undo();
+        QCOMPARE(doc->scene().domain.preview, PreviewResolution::Full);
+        undo->undo();
+        QCOMPARE(doc->scene().domain.preview, PreviewResolution::Quarter);
+        QVERIFY(preview->action(PreviewResolution::Quarter)->isChecked());
+        undo->undo();
+        undo->undo();
+        QCOMPARE(doc->scene().domain.preview, PreviewResolution::Full);
+        QVERIFY(!doc->isModified());
+        QTRY_COMPARE_WITH_TIMEOUT(cellsShown(), 32, 30000);
+        sim->pause();
     }
 
     // Smoke that reaches an open side (plume-2d's top, at 16 cells) is said once in the status

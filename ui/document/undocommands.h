@@ -232,6 +232,20 @@ struct SceneDomain
     static void set(Document &d, int, const Value &v) { d.setDomain(v); }
 };
 
+/// The window's preview resolution alone (View > Preview Resolution, the status bar's button).
+struct ScenePreview
+{
+    using Value = PreviewResolution;
+    static const char *text() { return "Change Preview Resolution"; }
+    static Value get(const Scene &s, int) { return s.domain.preview; }
+    static void set(Document &d, int, const Value &v)
+    {
+        DomainSettings domain = d.scene().domain;
+        domain.preview = v;
+        d.setDomain(domain);
+    }
+};
+
 struct SceneSimulation
 {
     using Value = SimulationSettings;

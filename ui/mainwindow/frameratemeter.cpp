@@ -34,9 +34,16 @@ QString FrameRateMeter::report() const
 {
     const Scene &scene = mWindow->document()->scene();
     const bool threeD = scene.domain.dimension == Dimension::ThreeD;
-    const sim::Int3 cells = domainCells(scene.domain);
-    const QString grid = threeD ? QStringLiteral("%1x%2x%3").arg(cells.x).arg(cells.y).arg(cells.z)
-                                : QStringLiteral("%1x%2").arg(cells.x).arg(cells.y);
+    // The cells simulated: the preview resolution's when there is one.
+    const auto gridOf = [threeD](const DomainSettings &d) {
+        const sim::Int3 cells = domainCells(d);
+        return threeD ? QStringLiteral("%1x%2x%3").arg(cells.x).arg(cells.y).arg(cells.z)
+                      : QStringLiteral("%1x%2").arg(cells.x).arg(cells.y);
+    };
+    QString grid = gridOf(previewDomain(scene.domain));
+    if (scene.domain.preview != PreviewResolution::Full)
+        grid += QStringLiteral(" (%1 preview of %2)")
+                    .arg(toString(scene.domain.preview), gridOf(scene.domain));
     return QStringLiteral("plume: %1 frames in %2 s: %3 frames/s (scene '%4', %5 cells, %6); "
                           "the main view painted %7 times")
         .arg(mFrames)

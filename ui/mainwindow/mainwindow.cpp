@@ -25,6 +25,7 @@
 #include <ui/panels/timeline.h>
 #include <ui/panels/tooloptionspanel.h>
 #include <ui/preferences.h>
+#include <ui/simulation/previewcontrol.h>
 #include <ui/simulation/simulationcontroller.h>
 #include <ui/tools/brushtool.h>
 #include <ui/tools/erasertool.h>
@@ -50,6 +51,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolButton>
 
 // The embedded scenes live in a static library: register them explicitly (outside any
 // namespace, as Q_INIT_RESOURCE requires).
@@ -74,6 +76,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mSimulation(new SimulationController(mDocument, this))
     , mAutoSave(new AutoSave(mDocument, this))
     , mViewport(new Viewport(mDocument, mToolOptions, this))
+    , mPreview(new PreviewControl(mDocument, this))
 {
     initPlumeResources();
     setObjectName("plumeMainWindow");
@@ -122,7 +125,7 @@ MainWindow::MainWindow(QWidget *parent)
         }
         if (e.type == ChangeEvent::Type::Reset
             || (e.type == ChangeEvent::Type::Domain
-                && !e.domain.within({P::Resolution, P::Boundaries})))
+                && !e.domain.within({P::Resolution, P::Boundaries, P::Preview})))
             mViewport->fitToView();
     });
 
@@ -212,6 +215,7 @@ void MainWindow::createStatusBar()
     mSidesLabel->setStyleSheet("color: #e0a030;");
     mSidesLabel->setVisible(false);
     statusBar()->addWidget(mSidesLabel, 1);
+    statusBar()->addPermanentWidget(mPreview->button());
     statusBar()->addPermanentWidget(mPointerLabel);
     statusBar()->addPermanentWidget(mFrameLabel);
     statusBar()->addPermanentWidget(mTimeLabel);

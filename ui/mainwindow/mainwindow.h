@@ -20,6 +20,7 @@ class AutoSave;
 class Document;
 class GettingStarted;
 class Outliner;
+class PreviewControl;
 class PropertiesPanel;
 struct Recovery;
 class SimulationController;
@@ -71,6 +72,7 @@ public:
     static QStringList exampleScenes();
 
     AutoSave *autoSave() const { return mAutoSave; }
+    PreviewControl *preview() const { return mPreview; }
     /// The start-up: opens `file` at once (empty or unreadable: the default scene), then, once
     /// the window shows it, offers what a crashed session left (offerRecovery). The scene asked
     /// for never waits behind that question, and the question is still asked.
@@ -172,6 +174,7 @@ private:
     SimulationController *mSimulation;
     AutoSave *mAutoSave;
     Viewport *mViewport;
+    PreviewControl *mPreview; ///< View > Preview Resolution and the status bar's button
     ViewLayout *mViewLayout = nullptr;
     Timeline *mTimeline = nullptr;
     QMenu *mPresetMenu = nullptr;

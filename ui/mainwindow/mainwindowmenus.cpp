@@ -10,6 +10,7 @@
 #include <ui/panels/propertyhelp.h>
 #include <ui/panels/timeline.h>
 #include <ui/preferences.h>
+#include <ui/simulation/previewcontrol.h>
 #include <ui/simulation/simulationcontroller.h>
 #include <ui/tools/tool.h>
 #include <ui/viewport/viewlayout.h>
@@ -197,6 +198,7 @@ QComboBox *MainWindow::createViewMenu()
                         "too: finer detail, slower; bakes always use it (docs/upres.md)");
     connect(upres, &QAction::toggled, mSimulation, &SimulationController::setPreviewUpres);
     view->addAction(upres);
+    view->addMenu(mPreview->menu());
     view->addSeparator();
     addViewImageActions(view);
     return fieldCombo;

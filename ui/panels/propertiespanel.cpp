@@ -524,6 +524,9 @@ void PropertiesPanel::buildDomain(QVBoxLayout *layout)
     addInt(
         f, "Resolution", [domain] { return domain().resolution; },
         setD([](DomainSettings &d, int v) { d.resolution = v; }), domainParams::resolution);
+    addChoice(
+        f, "Preview", names(kPreviewResolutionNames), [domain] { return int(domain().preview); },
+        setD([](DomainSettings &d, int v) { d.preview = PreviewResolution(v); }));
     for (int face = 0; face < 6; ++face)
         addChoice(
             f, QString("Boundary %1").arg(kFaces[face]), names(sim::kBoundaryNames),

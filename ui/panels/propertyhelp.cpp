@@ -102,6 +102,9 @@ const Help kHelp[] = {
     {"Size", "units", "world size of the box (z ignored in 2D)"},
     {"Origin", "units", "world position of the box's low corner"},
     {"Resolution", "cells", "cells along the longest axis, 8 to 16384"},
+    {"Preview", "",
+     "the window simulates at full, half or quarter resolution while you "
+     "author; bakes always use the full resolution"},
     {"Boundary x min", "", "the -x face: wall (closed), open (outflow) or periodic"},
     {"Boundary x max", "", "the +x face: wall (closed), open (outflow) or periodic"},
     {"Boundary y min", "", "the -y face: wall (closed), open (outflow) or periodic"},

@@ -219,6 +219,7 @@ void SimulationController::sendScene()
 Scene SimulationController::simulatedScene() const
 {
     Scene scene = mDocument->scene();
+    scene.domain = previewDomain(scene.domain); // the window's preview resolution
     if (!mPreviewUpres)
         scene.simulation.params.upres = sim::UpresSettings{};
     return scene;

@@ -55,6 +55,9 @@ public:
     /// Off, it simulates at the scene's resolution alone, which is faster to iterate on; bakes
     /// always use the scene's upres.
     bool previewUpres() const { return mPreviewUpres; }
+    /// The document's scene as the window simulates it: at its preview resolution
+    /// (previewDomain), without upres unless previewed.
+    plume::Scene simulatedScene() const;
     /// Switches the preview of upres; the simulation starts again from the first frame.
     void setPreviewUpres(bool on);
 
@@ -95,8 +98,6 @@ private:
     void onHeadChanged(int frame);
     void onDocumentChanged(bool reset);
     void sendScene();
-    /// The document's scene as the window simulates it: without upres unless previewed.
-    plume::Scene simulatedScene() const;
     void show(int frame);
     void playCached();
     void setPlaying(bool playing);

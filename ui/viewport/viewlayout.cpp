@@ -42,7 +42,8 @@ ViewLayout::ViewLayout(Viewport *main, QWidget *parent)
         // The slice sliders follow the cells and the planes the box; boundaries move neither.
         using P = DomainSettings::Property;
         if (e.type == ChangeEvent::Type::Reset
-            || (e.type == ChangeEvent::Type::Domain && !e.domain.within({P::Boundaries})))
+            || (e.type == ChangeEvent::Type::Domain
+                && !e.domain.within({P::Boundaries, P::Preview})))
             syncToScene(true);
         else if (e.type == ChangeEvent::Type::Simulation)
             syncToScene(false); // the scheme may have become ocean or stopped being one
