@@ -21,8 +21,10 @@ using sim::Vec3;
 
 namespace {
 
-/// sceneToJsonWithDefaults(): also the keys written only when set, with their values.
-thread_local bool gEveryKey = false;
+/// Which keys a write gives: those set (a key that keeps its default and older files never
+/// had is left out, so those files stay byte-identical), or every key a script may read
+/// (sceneToJsonWithDefaults).
+enum class Keys : bool { Set, Every };
 
 struct Member;
 
@@ -198,14 +200,15 @@ bool hasMask(const sim::ControlMask &m, const QJsonObject &extra)
     return m != sim::ControlMask{} || !extra.isEmpty();
 }
 
-Node domainNode(const DomainSettings &d)
+Node domainNode(const DomainSettings &d, Keys keys)
 {
     Node o = Node::object();
     o.add("dimension", string(toString(d.dimension)));
     o.add("size", vec(d.size));
     o.add("origin", vec(d.origin));
     o.add("resolution", number(std::int64_t(d.resolution)));
-    if (gEveryKey || d.preview != PreviewResolution::Full) // older files stay byte-identical
+    if (keys == Keys::Every
+        || d.preview != PreviewResolution::Full) // older files stay byte-identical
         o.add("preview", string(toString(d.preview)));
     Node b = Node::object();
     for (int f = 0; f < 6; ++f)
@@ -216,7 +219,8 @@ Node domainNode(const DomainSettings &d)
     return o;
 }
 
-Node simulationNode(const SimulationSettings &s, const std::string &from, const std::string &to)
+Node simulationNode(const SimulationSettings &s, const std::string &from, const std::string &to,
+                    Keys keys)
 {
     const sim::SimParams &p = s.params;
     const sim::TimeSettings &t = s.time;
@@ -240,16 +244,17 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     o.add("buoyancyTemperature", number(p.buoyancyTemperature));
     o.add("vorticity", number(p.vorticity));
     // The shaping settings are written when set: older files stay byte-identical.
-    if (gEveryKey || p.vorticityLength != 0.f)
+    if (keys == Keys::Every || p.vorticityLength != 0.f)
         o.add("vorticityLength", number(p.vorticityLength));
     if (hasMask(p.vorticityMask, s.vorticityMaskExtra))
         o.add("vorticityMask", maskNode(p.vorticityMask, s.vorticityMaskExtra));
     o.add("advection", string(sim::toString(p.advection)));
-    if (gEveryKey || p.velocityAdvection != p.advection) // older files stay byte-identical
+    if (keys == Keys::Every
+        || p.velocityAdvection != p.advection) // older files stay byte-identical
         o.add("velocityAdvection", string(sim::toString(p.velocityAdvection)));
     o.add("accountingDensity", boolean(p.accountingDensity));
-    if (gEveryKey || p.adaptiveDomain) // older files stay byte-identical
-        o.add("adaptiveDomain", boolean(true));
+    if (keys == Keys::Every || p.adaptiveDomain) // older files stay byte-identical
+        o.add("adaptiveDomain", boolean(p.adaptiveDomain));
     Node pr = Node::object();
     pr.add("tolerance", number(p.pressure.tolerance));
     pr.add("maxIterations", number(std::int64_t(p.pressure.maxIterations)));
@@ -269,7 +274,7 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     // Only ocean scenes (or files that had the object) carry it, so that other scenes' canonical
     // form stays as it was.
     const sim::OceanSettings &w = p.ocean;
-    if (gEveryKey || p.scheme == sim::Scheme::Ocean || w != sim::OceanSettings{}
+    if (keys == Keys::Every || p.scheme == sim::Scheme::Ocean || w != sim::OceanSettings{}
         || !s.oceanExtra.isEmpty()) {
         Node on = Node::object();
         on.add("windSpeed", number(w.windSpeed));
@@ -285,7 +290,7 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     }
     // Upres only when switched on or changed (older files stay byte-identical).
     if (const sim::UpresSettings &u = p.upres;
-        gEveryKey || u != sim::UpresSettings{} || !s.upresExtra.isEmpty()) {
+        keys == Keys::Every || u != sim::UpresSettings{} || !s.upresExtra.isEmpty()) {
         Node un = Node::object();
         un.add("factor", number(std::int64_t(u.factor)));
         un.add("strength", number(u.strength));
@@ -296,7 +301,7 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     }
     // Likewise the liquid's object: sph scenes only.
     const sim::SphSettings &l = p.sph;
-    if (gEveryKey || p.scheme == sim::Scheme::Sph || l != sim::SphSettings{}
+    if (keys == Keys::Every || p.scheme == sim::Scheme::Sph || l != sim::SphSettings{}
         || !s.sphExtra.isEmpty()) {
         Node sn = Node::object();
         sn.add("restDensity", number(l.restDensity));
@@ -314,7 +319,8 @@ Node simulationNode(const SimulationSettings &s, const std::string &from, const 
     }
     o.add("stamIterations", number(std::int64_t(p.stamIterations)));
     o.add("stamSweep", string(sim::toString(p.stamSweep)));
-    if (gEveryKey || p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
+    if (keys == Keys::Every
+        || p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
         o.add("stamNumeric", string(sim::toString(p.stamNumeric)));
     if (const LiquidTextureSettings &lt = s.liquidTexture; lt.enabled()) {
         Node tn = Node::object();
@@ -382,7 +388,7 @@ Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std
     return o;
 }
 
-Node emitterNode(const EmitterSettings &e)
+Node emitterNode(const EmitterSettings &e, Keys keys)
 {
     Node o = Node::object();
     o.add("density", number(e.density));
@@ -393,7 +399,8 @@ Node emitterNode(const EmitterSettings &e)
     o.add("velocityMode", string(toString(e.velocityMode)));
     o.add("velocity", vec(e.velocity));
     o.add("rate", animated(e.rate));
-    if (gEveryKey || e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
+    if (keys == Keys::Every
+        || e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
         o.add("liquid", string(toString(e.liquid)));
     if (e.noise.isSet()) { // files without noise stay byte-identical
         Node &n = o.add("noise", Node::object());
@@ -423,17 +430,18 @@ Node forceNode(const ForceSettings &f)
     return o;
 }
 
-Node itemNode(const Item &item, Dimension dim, const std::string &from, const std::string &to)
+Node itemNode(const Item &item, Dimension dim, const std::string &from, const std::string &to,
+              Keys keys)
 {
     Node o = Node::object();
     o.add("name", string(item.name));
     o.add("kind", string(toString(item.kind)));
     o.add("enabled", boolean(item.enabled));
     // Editor flags, written when set (files of scenes that use none stay as they were).
-    if (gEveryKey || item.hidden)
-        o.add("hidden", boolean(true));
-    if (gEveryKey || item.locked)
-        o.add("locked", boolean(true));
+    if (keys == Keys::Every || item.hidden)
+        o.add("hidden", boolean(item.hidden));
+    if (keys == Keys::Every || item.locked)
+        o.add("locked", boolean(item.locked));
     Node active = Node::object();
     active.add("start", number(item.activeStart));
     if (std::isfinite(item.activeEnd))
@@ -443,9 +451,9 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
     o.add("shape", shapeNode(item.shape, dim, from, to));
     o.add("offset", animated(item.offset));
     // Written when set, so files of scenes that neither rotate nor scale stay as they were.
-    if (gEveryKey || item.rotation != Animated<sim::Vec3>{sim::Vec3{}})
+    if (keys == Keys::Every || item.rotation != Animated<sim::Vec3>{sim::Vec3{}})
         o.add("rotation", animated(item.rotation));
-    if (gEveryKey || item.scale != Animated<sim::Vec3>{sim::Vec3{1.f, 1.f, 1.f}})
+    if (keys == Keys::Every || item.scale != Animated<sim::Vec3>{sim::Vec3{1.f, 1.f, 1.f}})
         o.add("scale", animated(item.scale));
     if (item.kind == ItemKind::Obstacle) {
         Node ob = Node::object();
@@ -454,14 +462,14 @@ Node itemNode(const Item &item, Dimension dim, const std::string &from, const st
         o.add("obstacle", std::move(ob));
     }
     if (item.kind == ItemKind::Emitter)
-        o.add("emitter", emitterNode(item.emitter));
+        o.add("emitter", emitterNode(item.emitter, keys));
     if (item.kind == ItemKind::ForceField)
         o.add("force", forceNode(item.force));
     addExtra(o, item.extra);
     return o;
 }
 
-Node renderNode(const RenderSettings &s)
+Node renderNode(const RenderSettings &s, Keys keys)
 {
     Node o = Node::object();
     o.add("width", number(std::int64_t(s.width)));
@@ -490,31 +498,31 @@ Node renderNode(const RenderSettings &s)
     // The light model's and the surface look's keys only when set, so scenes saved before
     // them save unchanged.
     const RenderSettings defaults;
-    if (gEveryKey || !(s.skyColor == defaults.skyColor))
+    if (keys == Keys::Every || !(s.skyColor == defaults.skyColor))
         o.add("skyColor", vec(s.skyColor));
-    if (gEveryKey || !(s.groundColor == defaults.groundColor))
+    if (keys == Keys::Every || !(s.groundColor == defaults.groundColor))
         o.add("groundColor", vec(s.groundColor));
-    if (gEveryKey || s.anisotropy != defaults.anisotropy)
+    if (keys == Keys::Every || s.anisotropy != defaults.anisotropy)
         o.add("anisotropy", number(s.anisotropy));
-    if (gEveryKey || s.multipleScattering != defaults.multipleScattering)
+    if (keys == Keys::Every || s.multipleScattering != defaults.multipleScattering)
         o.add("multipleScattering", number(s.multipleScattering));
-    if (gEveryKey || s.emissionScattering != defaults.emissionScattering)
+    if (keys == Keys::Every || s.emissionScattering != defaults.emissionScattering)
         o.add("emissionScattering", number(s.emissionScattering));
-    if (gEveryKey || s.exposure != defaults.exposure)
+    if (keys == Keys::Every || s.exposure != defaults.exposure)
         o.add("exposure", number(s.exposure));
-    if (gEveryKey || s.toneCurve != defaults.toneCurve)
+    if (keys == Keys::Every || s.toneCurve != defaults.toneCurve)
         o.add("toneCurve", string(toString(s.toneCurve)));
-    if (gEveryKey || s.look3D != defaults.look3D)
+    if (keys == Keys::Every || s.look3D != defaults.look3D)
         o.add("look3d", string(toString(s.look3D)));
-    if (gEveryKey || s.surfaceIso != defaults.surfaceIso)
+    if (keys == Keys::Every || s.surfaceIso != defaults.surfaceIso)
         o.add("surfaceIso", number(s.surfaceIso));
-    if (gEveryKey || !(s.surfaceColor == defaults.surfaceColor))
+    if (keys == Keys::Every || !(s.surfaceColor == defaults.surfaceColor))
         o.add("surfaceColor", vec(s.surfaceColor));
-    if (gEveryKey || s.foamSpeed != defaults.foamSpeed)
+    if (keys == Keys::Every || s.foamSpeed != defaults.foamSpeed)
         o.add("foamSpeed", number(s.foamSpeed));
-    if (gEveryKey || s.framing != defaults.framing)
+    if (keys == Keys::Every || s.framing != defaults.framing)
         o.add("framing", string(toString(s.framing)));
-    if (gEveryKey || s.framingPadding != defaults.framingPadding)
+    if (keys == Keys::Every || s.framingPadding != defaults.framingPadding)
         o.add("framingPadding", number(s.framingPadding));
     addExtra(o, s.extra);
     return o;
@@ -532,28 +540,28 @@ void addFrames(Node &o, int first, int last, int bitDepth)
 
 /// The passes and file format keys shared by flipbooks and image sequences, each only when it
 /// differs from its default, so files from before passes existed save unchanged.
-void addPasses(Node &o, const PassSettings &s)
+void addPasses(Node &o, const PassSettings &s, Keys keys)
 {
     const PassSettings d;
-    if (gEveryKey || s.format != d.format)
+    if (keys == Keys::Every || s.format != d.format)
         o.add("format", string(toString(s.format)));
-    if (gEveryKey || s.exrPrecision != d.exrPrecision)
+    if (keys == Keys::Every || s.exrPrecision != d.exrPrecision)
         o.add("exrPrecision", string(toString(s.exrPrecision)));
-    if (gEveryKey || s.lighting != d.lighting)
+    if (keys == Keys::Every || s.lighting != d.lighting)
         o.add("lighting", string(toString(s.lighting)));
-    if (gEveryKey || s.normals != d.normals)
+    if (keys == Keys::Every || s.normals != d.normals)
         o.add("normals", boolean(s.normals));
-    if (gEveryKey || s.depth != d.depth)
+    if (keys == Keys::Every || s.depth != d.depth)
         o.add("depthMap", boolean(s.depth));
-    if (gEveryKey || s.alpha != d.alpha)
+    if (keys == Keys::Every || s.alpha != d.alpha)
         o.add("alphaMap", boolean(s.alpha));
-    if (gEveryKey || s.normalConvention != d.normalConvention)
+    if (keys == Keys::Every || s.normalConvention != d.normalConvention)
         o.add("normalConvention", string(toString(s.normalConvention)));
-    if (gEveryKey || s.depthThreshold != d.depthThreshold)
+    if (keys == Keys::Every || s.depthThreshold != d.depthThreshold)
         o.add("depthThreshold", number(s.depthThreshold));
-    if (gEveryKey || s.pack != d.pack)
+    if (keys == Keys::Every || s.pack != d.pack)
         o.add("pack", string(toString(s.pack)));
-    if (gEveryKey || s.packChannels != d.packChannels) {
+    if (keys == Keys::Every || s.packChannels != d.packChannels) {
         Node channels = Node::array();
         for (PassChannel c : s.packChannels)
             channels.elements.push_back(string(toString(c)));
@@ -561,7 +569,7 @@ void addPasses(Node &o, const PassSettings &s)
     }
 }
 
-Node flipbookNode(const FlipbookSettings &s)
+Node flipbookNode(const FlipbookSettings &s, Keys keys)
 {
     Node o = Node::object();
     o.add("enabled", boolean(s.enabled));
@@ -575,13 +583,13 @@ Node flipbookNode(const FlipbookSettings &s)
     o.add("motionVectors", boolean(s.motionVectors));
     o.add("motionRange", number(s.motionRange));
     o.add("loopFrames", number(std::int64_t(s.loopFrames)));
-    addPasses(o, s.passes);
+    addPasses(o, s.passes, keys);
     o.add("fileName", string(s.fileName));
     addExtra(o, s.extra);
     return o;
 }
 
-Node imagesNode(const ImageSequenceSettings &s)
+Node imagesNode(const ImageSequenceSettings &s, Keys keys)
 {
     Node o = Node::object();
     o.add("enabled", boolean(s.enabled));
@@ -589,7 +597,7 @@ Node imagesNode(const ImageSequenceSettings &s)
     o.add("step", number(std::int64_t(s.step)));
     o.add("alpha", string(toString(s.alpha)));
     o.add("emission", string(toString(s.emission)));
-    addPasses(o, s.passes);
+    addPasses(o, s.passes, keys);
     o.add("fileName", string(s.fileName));
     addExtra(o, s.extra);
     return o;
@@ -605,12 +613,12 @@ Node openVdbNode(const VdbSettings &s)
     return o;
 }
 
-Node exportNode(const ExportPresets &e)
+Node exportNode(const ExportPresets &e, Keys keys)
 {
     Node o = Node::object();
-    o.add("render", renderNode(e.render));
-    o.add("flipbook", flipbookNode(e.flipbook));
-    o.add("images", imagesNode(e.images));
+    o.add("render", renderNode(e.render, keys));
+    o.add("flipbook", flipbookNode(e.flipbook, keys));
+    o.add("images", imagesNode(e.images, keys));
     o.add("openvdb", openVdbNode(e.openvdb));
     addExtra(o, e.extra);
     return o;
@@ -702,24 +710,23 @@ void writeNode(const Node &node, int depth, std::string &out)
     }
 }
 
-} // namespace
-
-QByteArray sceneToJson(const Scene &scene, const std::string &directory)
+/// The scene's JSON text with the keys `keys` asks for.
+QByteArray sceneText(const Scene &scene, const std::string &directory, Keys keys)
 {
     Node root = Node::object();
     root.add("format", string(kSceneFormatName));
     root.add("version", number(std::int64_t(kSceneFormatVersion)));
     root.add("name", string(scene.name));
-    root.add("domain", domainNode(scene.domain));
-    root.add("simulation", simulationNode(scene.simulation, scene.directory, directory));
+    root.add("domain", domainNode(scene.domain, keys));
+    root.add("simulation", simulationNode(scene.simulation, scene.directory, directory, keys));
     Node &items = root.add("items", Node::array());
     for (const Item &item : scene.items)
         items.elements.push_back(
-            itemNode(item, scene.domain.dimension, scene.directory, directory));
+            itemNode(item, scene.domain.dimension, scene.directory, directory, keys));
     // Scenes without export presets stay as they were: "export" appears once anything in it
     // differs from the defaults, and then with every key.
-    if (gEveryKey || !(scene.exports == ExportPresets{}))
-        root.add("export", exportNode(scene.exports));
+    if (keys == Keys::Every || !(scene.exports == ExportPresets{}))
+        root.add("export", exportNode(scene.exports, keys));
     addExtra(root, scene.extra);
     std::string out;
     writeNode(root, 0, out);
@@ -727,12 +734,16 @@ QByteArray sceneToJson(const Scene &scene, const std::string &directory)
     return QByteArray::fromStdString(out);
 }
 
+} // namespace
+
+QByteArray sceneToJson(const Scene &scene, const std::string &directory)
+{
+    return sceneText(scene, directory, Keys::Set);
+}
+
 QByteArray sceneToJsonWithDefaults(const Scene &scene)
 {
-    gEveryKey = true;
-    QByteArray bytes = sceneToJson(scene, std::string());
-    gEveryKey = false;
-    return bytes;
+    return sceneText(scene, std::string(), Keys::Every);
 }
 
 void rebaseScene(Scene &scene, const std::string &directory)

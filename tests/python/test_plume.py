@@ -8,6 +8,7 @@ import filecmp
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -48,6 +49,28 @@ def test_load_save_load_gives_the_same_scene(tmp_path):
     # The model's path was rewritten for the new folder and still resolves.
     mesh = [i for i in again.items if i.shape.type == "mesh"][0]
     assert os.path.isfile(os.path.join(str(tmp_path), mesh.shape.file))
+
+
+@pytest.mark.parametrize("name", sorted(f for f in os.listdir(SCENES) if f.endswith(".plume")))
+def test_an_unchanged_scene_saves_as_its_own_file(tmp_path, name):
+    # Issue 48: every item came back hidden and locked and the adaptive domain on. The values
+    # are the file's, and saving an unchanged scene over itself gives the file's own bytes (in
+    # a copy of the folder, with the models and textures its paths name).
+    for folder in ("models", "textures"):
+        shutil.copytree(os.path.join(SCENES, folder), tmp_path / folder)
+    path = str(tmp_path / name)
+    shutil.copyfile(os.path.join(SCENES, name), path)
+    with open(path) as f:
+        data = json.load(f)
+    scene = plume.Scene.load(path)
+    for item in data["items"]:
+        loaded = scene.items[item["name"]]
+        assert loaded.hidden == item.get("hidden", False)
+        assert loaded.locked == item.get("locked", False)
+    if data["simulation"].get("scheme") == "smoke":
+        assert scene.simulation.adaptiveDomain == data["simulation"].get("adaptiveDomain", False)
+    scene.save(tmp_path / "saved.plume")
+    assert filecmp.cmp(tmp_path / "saved.plume", os.path.join(SCENES, name), shallow=False)
 
 
 def test_keys_are_the_scene_formats():
