@@ -18,14 +18,19 @@ namespace plume::python {
 
 namespace {
 
+/// A reader warning for Python: (kind, JSON path, message); the kind is toString(ReadWarningKind).
+using Warning = std::tuple<std::string, std::string, std::string>;
 /// (JSON with every key, folder, warnings) of a read scene.
-using ReadScene = std::tuple<std::string, std::string, std::vector<std::string>>;
+using ReadScene = std::tuple<std::string, std::string, std::vector<Warning>>;
 
 ReadScene result(const SceneReadResult &r)
 {
     if (!r.ok)
         throw py::value_error(r.error);
-    return {sceneToJsonWithDefaults(r.scene).toStdString(), r.scene.directory, r.warnings};
+    std::vector<Warning> warnings;
+    for (const ReadWarning &w : r.warnings)
+        warnings.emplace_back(toString(w.kind), w.path, w.message);
+    return {sceneToJsonWithDefaults(r.scene).toStdString(), r.scene.directory, warnings};
 }
 
 } // namespace
@@ -49,15 +54,16 @@ void bindScenes(py::module_ &m)
             return result(readSceneFile(file));
         },
         py::arg("path"),
-        "Reads a .plume file: (JSON with every key, its folder, warnings); ValueError names the "
-        "file, the JSON path and what was expected.");
+        "Reads a .plume file: (JSON with every key, its folder, warnings as (kind, path, "
+        "message)); ValueError names the file, the JSON path and what was expected.");
     m.def(
         "check_scene",
         [](const std::string &json, const std::string &directory) {
             return result(readSceneJson(QByteArray::fromStdString(json), "scene", directory));
         },
         py::arg("json"), py::arg("directory"),
-        "Validates scene JSON as the reader does: (JSON with every key, folder, warnings).");
+        "Validates scene JSON as the reader does: (JSON with every key, folder, warnings as "
+        "(kind, path, message)).");
     m.def(
         "write_scene",
         [](const std::string &json, const std::string &directory, const std::string &path) {

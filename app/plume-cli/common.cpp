@@ -95,8 +95,8 @@ std::optional<Scene> loadScene(const QString &path, bool quiet)
         return std::nullopt;
     }
     if (!quiet) {
-        for (const std::string &w : r.warnings)
-            std::fprintf(stderr, "plume-cli: warning: %s\n", w.c_str());
+        for (const ReadWarning &w : r.warnings)
+            std::fprintf(stderr, "plume-cli: warning: %s\n", w.message.c_str());
     }
     if (sim::Status st = checkScene(r.scene); !st) {
         std::fprintf(stderr, "plume-cli: %s: %s\n", qPrintable(path), st.error.c_str());

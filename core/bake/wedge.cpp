@@ -211,18 +211,13 @@ bool setAt(QJsonValue &node, const std::vector<KeyStep> &steps, std::size_t i,
 }
 
 /// Whether the reader reported `resolved` or a section above it as an unknown key.
-bool unknownToReader(const std::vector<std::string> &warnings, const QString &fileName,
-                     const std::string &resolved, std::string &section)
+bool unknownToReader(const std::vector<ReadWarning> &warnings, const std::string &resolved,
+                     std::string &section)
 {
-    const std::string prefix = fileName.toStdString() + ": ";
-    const std::string marker = ": unknown key";
-    for (const std::string &w : warnings) {
-        if (w.rfind(prefix, 0) != 0)
+    for (const ReadWarning &w : warnings) {
+        if (w.kind != ReadWarningKind::UnknownKey)
             continue;
-        const std::size_t end = w.find(marker, prefix.size());
-        if (end == std::string::npos)
-            continue;
-        const std::string path = w.substr(prefix.size(), end - prefix.size());
+        const std::string &path = w.path;
         if (resolved == path
             || (resolved.rfind(path, 0) == 0
                 && (resolved[path.size()] == '.' || resolved[path.size()] == '['))) {
@@ -490,7 +485,7 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
     result = readSceneJson(json, fileName, directory);
     for (std::size_t n = 0; n < values.size(); ++n) {
         std::string section;
-        if (unknownToReader(result.warnings, fileName, resolved[n], section)) {
+        if (unknownToReader(result.warnings, resolved[n], section)) {
             result.ok = false;
             result.scene = Scene{};
             result.error = values[n].first

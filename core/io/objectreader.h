@@ -6,6 +6,7 @@
 // reader's section readers (scenereader.cpp) are built from these.
 
 #include <core/io/jsonpath.h>
+#include <core/io/readwarning.h>
 #include <core/scene/animated.h>
 #include <core/sim/base/param.h>
 
@@ -68,9 +69,14 @@ struct Context
     QString file;
     std::string directory;
     std::string error;
-    std::vector<std::string> warnings;
+    std::vector<ReadWarning> warnings;
 
     bool failed() const { return !error.empty(); }
+    /// Records a warning about `path`: "<file>: <path>: <what>".
+    void warn(ReadWarningKind kind, const std::string &path, const std::string &what)
+    {
+        warnings.push_back({kind, path, where(path) + ": " + what});
+    }
     std::string where(const std::string &path) const
     {
         return file.toStdString() + ": " + (path.empty() ? std::string("(top level)") : path);
@@ -175,8 +181,8 @@ public:
             if (mKnown.count(it.key()))
                 continue;
             extra.insert(it.key(), it.value());
-            mCtx.warnings.push_back(mCtx.where(path(qPrintable(it.key())))
-                                    + ": unknown key (from a newer version?) kept as is");
+            mCtx.warn(ReadWarningKind::UnknownKey, path(qPrintable(it.key())),
+                      "unknown key (from a newer version?) kept as is");
         }
         return extra;
     }

@@ -766,39 +766,43 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
     // Upres is the smoke scheme's (docs/upres.md).
     if (const sim::Scheme scheme = scene.simulation.params.scheme;
         !ctx.failed() && scheme != sim::Scheme::Smoke && scene.simulation.params.upres.active())
-        ctx.warnings.push_back(ctx.where("simulation.upres.factor") + ": the "
-                               + sim::toString(scheme)
-                               + " scheme has no upres (it refines the smoke scheme's fields), "
-                                 "so the simulation keeps its resolution");
+        ctx.warn(ReadWarningKind::IgnoredByScheme, "simulation.upres.factor",
+                 "the " + std::string(sim::toString(scheme))
+                     + " scheme has no upres (it refines the smoke scheme's fields), so the "
+                       "simulation keeps its resolution");
     // Fuel that cannot burn: combustion is the smoke scheme's (docs/fire.md).
     for (std::size_t n = 0; !ctx.failed() && n < scene.items.size(); ++n) {
         const Item &item = scene.items[n];
         if (scene.simulation.params.scheme == sim::Scheme::Stam && item.kind == ItemKind::Emitter
             && item.emitter.fuel > 0.f)
-            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].emitter.fuel")
-                                   + ": the stam scheme has no combustion, so this fuel does "
-                                     "nothing (scheme \"smoke\" burns it)");
+            ctx.warn(ReadWarningKind::IgnoredByScheme,
+                     "items[" + std::to_string(n) + "].emitter.fuel",
+                     "the stam scheme has no combustion, so this fuel does nothing (scheme "
+                     "\"smoke\" burns it)");
         // Control masks read the smoke scheme's fields (docs/look.md).
         const sim::Scheme scheme = scene.simulation.params.scheme;
         if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::ForceField
             && item.force.type == sim::ForceType::Shredding)
-            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].force.type")
-                                   + ": the " + sim::toString(scheme)
-                                   + " scheme has no shredding (it reads the smoke scheme's "
-                                     "temperature), so this field does nothing");
+            ctx.warn(ReadWarningKind::IgnoredByScheme,
+                     "items[" + std::to_string(n) + "].force.type",
+                     "the " + std::string(sim::toString(scheme))
+                         + " scheme has no shredding (it reads the smoke scheme's temperature), "
+                           "so this field does nothing");
         // Noisy sources are the smoke scheme's too.
         if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::Emitter
             && item.emitter.noise.active())
-            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].emitter.noise")
-                                   + ": the " + sim::toString(scheme)
-                                   + " scheme ignores an emitter's noise (its rates stay "
-                                     "steady); scheme \"smoke\" applies it");
+            ctx.warn(ReadWarningKind::IgnoredByScheme,
+                     "items[" + std::to_string(n) + "].emitter.noise",
+                     "the " + std::string(sim::toString(scheme))
+                         + " scheme ignores an emitter's noise (its rates stay steady); scheme "
+                           "\"smoke\" applies it");
         if (scheme != sim::Scheme::Smoke && item.kind == ItemKind::ForceField
             && item.force.mask.active())
-            ctx.warnings.push_back(ctx.where("items[" + std::to_string(n) + "].force.mask")
-                                   + ": the " + sim::toString(scheme)
-                                   + " scheme ignores control masks (the field acts everywhere "
-                                     "in its shape); scheme \"smoke\" applies them");
+            ctx.warn(ReadWarningKind::IgnoredByScheme,
+                     "items[" + std::to_string(n) + "].force.mask",
+                     "the " + std::string(sim::toString(scheme))
+                         + " scheme ignores control masks (the field acts everywhere in its "
+                           "shape); scheme \"smoke\" applies them");
     }
     result.warnings = std::move(ctx.warnings);
     if (ctx.failed()) {

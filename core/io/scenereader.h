@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <core/io/readwarning.h>
 #include <core/scene/scene.h>
 
 #include <QByteArray>
@@ -23,8 +24,9 @@ struct SceneReadResult
     bool ok = false;
     Scene scene;       ///< valid when ok
     std::string error; ///< when not ok: "<file>: <json path>: expected ..."
-    /// Unknown keys and fuel the scheme cannot burn, each "<file>: <json path>: ...".
-    std::vector<std::string> warnings;
+    /// Unknown keys, and settings the scheme does not use: each with its kind, JSON path and
+    /// message ("<file>: <json path>: ...").
+    std::vector<ReadWarning> warnings;
 };
 
 /// Reads and validates a .plume file (docs/scene-format.md). Every value is checked for type,

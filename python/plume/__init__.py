@@ -24,7 +24,7 @@ from . import _plume
 from ._plume import Cancelled
 
 __version__ = _plume.__version__
-__all__ = ["Scene", "Item", "Animated", "Simulation", "Field", "bake", "render", "wedge",
+__all__ = ["Scene", "ReadWarning", "Item", "Animated", "Simulation", "Field", "bake", "render", "wedge",
            "Cancelled", "field_names", "builtin_names"]
 
 # Keys marked *animatable* in docs/scene-format.md: a plain value or {interpolation, keys}.
@@ -228,6 +228,22 @@ class _Items:
         return f"<plume items: {self.names()}>"
 
 
+class ReadWarning(str):
+    """A scene reader's warning: the message (it is a str), with the facts as codes: `kind`
+    ("unknown-key": kept as is, from a newer version?; "ignored-by-scheme": a setting the
+    scene's scheme does not use) and `path`, the JSON path it is about (e.g. "items[0].force.mask")."""
+
+    def __new__(cls, kind, path, message):
+        self = super().__new__(cls, message)
+        self.kind = kind
+        self.path = path
+        return self
+
+
+def _warnings(triples):
+    return [w if isinstance(w, ReadWarning) else ReadWarning(*w) for w in triples]
+
+
 class Scene:
     """A scene (docs/scene-format.md). Load one, build one in, change its keys as attributes,
     add and remove items, save it. Every change is checked as the scene reader checks a file."""
@@ -237,7 +253,11 @@ class Scene:
         object.__setattr__(self, "_data", json.loads(data))
         object.__setattr__(self, "_directory", directory)
         object.__setattr__(self, "_stem", stem)
-        object.__setattr__(self, "warnings", list(warnings) + list(warnings2))
+        # The file's own warnings name the file; checking its text again finds the same facts.
+        read = _warnings(warnings)
+        seen = {(w.kind, w.path) for w in read}
+        again = [w for w in _warnings(warnings2) if (w.kind, w.path) not in seen]
+        object.__setattr__(self, "warnings", read + again)
 
     @classmethod
     def load(cls, path):
@@ -336,11 +356,11 @@ class Scene:
     def _replace(self, data, path):
         text, directory, warnings = _plume.check_scene(json.dumps(data), self._directory)
         here = _path_text(path)
-        for w in warnings:
-            if here and f": {here}: unknown key" in w:
+        for w in _warnings(warnings):
+            if here and w.kind == "unknown-key" and w.path == here:
                 raise AttributeError(f"{here}: no such key in the scene format")
         object.__setattr__(self, "_data", json.loads(text))
-        object.__setattr__(self, "warnings", list(warnings))
+        object.__setattr__(self, "warnings", _warnings(warnings))
 
     def _set(self, path, value):
         data = copy.deepcopy(self._data)
@@ -369,7 +389,8 @@ class Scene:
             _, _, warnings = _plume.check_scene(json.dumps(data), self._directory)
         except ValueError:
             return True
-        return not any(f": {_path_text(path)}: unknown key" in w for w in warnings)
+        here = _path_text(path)
+        return not any(w.kind == "unknown-key" and w.path == here for w in _warnings(warnings))
 
     def _wrap(self, path):
         value = _get(self._data, path)

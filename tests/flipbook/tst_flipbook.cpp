@@ -585,7 +585,8 @@ private slots:
         const SceneReadResult u = readSceneJson(text, "u.plume", dir.path().toStdString());
         QVERIFY2(u.ok, u.error.c_str());
         QCOMPARE(int(u.warnings.size()), 1);
-        QVERIFY(QString::fromStdString(u.warnings[0]).contains("export.flipbook.dither"));
+        QCOMPARE(u.warnings[0].kind, ReadWarningKind::UnknownKey);
+        QCOMPARE(u.warnings[0].path, std::string("export.flipbook.dither"));
         QVERIFY(sceneToJson(u.scene, dir.path().toStdString()).contains("\"dither\": true"));
 
         const QByteArray bad = readAll(a).replace("\"bitDepth\": 16", "\"bitDepth\": 12");

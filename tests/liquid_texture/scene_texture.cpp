@@ -70,7 +70,7 @@ void TestLiquidTextureScene::keysRoundTrip()
 {
     const SceneReadResult r = readSceneFile(kScenes + "/lava-2d.plume");
     QVERIFY2(r.ok, r.error.c_str());
-    QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings[0].c_str());
+    QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings[0].message.c_str());
     const LiquidTextureSettings &t = r.scene.simulation.liquidTexture;
     QCOMPARE(t.file, std::string("textures/lava.png"));
     QCOMPARE(t.period, 32);

@@ -90,6 +90,21 @@ def test_keys_are_the_scene_formats():
     assert "vorticity" in dir(scene.simulation)
 
 
+def test_warnings_carry_their_kind_and_path(tmp_path):
+    # Issue 48: facts as codes, not English to search.
+    with open(os.path.join(SCENES, "plume-2d.plume")) as f:
+        data = json.load(f)
+    data["domain"]["fog"] = True
+    data["simulation"]["scheme"] = "stam"
+    data["items"][0]["emitter"]["fuel"] = 1
+    (tmp_path / "w.plume").write_text(json.dumps(data))
+    scene = plume.Scene.load(tmp_path / "w.plume")
+    facts = sorted((w.kind, w.path) for w in scene.warnings)
+    assert facts == [("ignored-by-scheme", "items[0].emitter.fuel"), ("unknown-key", "domain.fog")]
+    assert all(isinstance(w, str) and w.startswith(str(tmp_path / "w.plume") + ": " + w.path)
+               for w in scene.warnings)
+
+
 def test_bad_value_raises_with_path_and_range_and_changes_nothing():
     scene = plume.Scene.builtin("plume", dimension=2, resolution=32)
     before = scene.to_json()

@@ -48,11 +48,11 @@ bool writeAll(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-QString joined(const std::vector<std::string> &lines)
+QString joined(const std::vector<ReadWarning> &warnings)
 {
     QStringList l;
-    for (const std::string &s : lines)
-        l << QString::fromStdString(s);
+    for (const ReadWarning &w : warnings)
+        l << QString::fromStdString(w.message);
     return l.join('\n');
 }
 
@@ -555,8 +555,11 @@ void TestSceneIo::filesWithoutCombustionLoad()
                                                   scenesDir().toStdString());
     QVERIFY2(unburnt.ok, unburnt.error.c_str());
     QCOMPARE(int(unburnt.warnings.size()), 1);
-    QVERIFY2(QString::fromStdString(unburnt.warnings[0]).contains("items[0].emitter.fuel"),
-             unburnt.warnings[0].c_str());
+    QCOMPARE(unburnt.warnings[0].kind, ReadWarningKind::IgnoredByScheme);
+    QCOMPARE(unburnt.warnings[0].path, std::string("items[0].emitter.fuel"));
+    QVERIFY2(QString::fromStdString(unburnt.warnings[0].message)
+                 .startsWith("stam.plume: items[0].emitter.fuel: the stam scheme"),
+             unburnt.warnings[0].message.c_str());
     // A combustion value out of range names its key path.
     simulation["combustion"] = QJsonObject{{"burnRate", -1}};
     root["simulation"] = simulation;
@@ -592,6 +595,12 @@ void TestSceneIo::unknownKeysKept()
     QCOMPARE(int(r.warnings.size()), int(paths.size()));
     for (const QString &p : paths)
         QVERIFY2(warnings.contains("newer.plume: " + p + ": unknown key"), qPrintable(warnings));
+    // The facts as codes (issue 48): each warning's kind and JSON path, in the file's order.
+    for (std::size_t n = 0; n < r.warnings.size(); ++n) {
+        QCOMPARE(r.warnings[n].kind, ReadWarningKind::UnknownKey);
+        QVERIFY2(paths.contains(QString::fromStdString(r.warnings[n].path)),
+                 r.warnings[n].path.c_str());
+    }
     const QString saved = dir.filePath("saved.plume");
     QVERIFY(writeSceneFile(r.scene, saved).ok());
     const QByteArray text = readAll(saved);

@@ -197,7 +197,7 @@ private slots:
     {
         const SceneReadResult r = read(shapedScene());
         QVERIFY2(r.ok, r.error.c_str());
-        QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings.front().c_str());
+        QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings.front().message.c_str());
         const ForceSettings &f = r.scene.items[0].force;
         QCOMPARE(f.type, sim::ForceType::Disturbance);
         QCOMPARE(f.strength.value, 40.f);
@@ -375,9 +375,10 @@ private slots:
             setPath(json, {"simulation", "scheme"}, "stam").toObject());
         QVERIFY2(stam.ok, stam.error.c_str());
         bool warned = false;
-        for (const std::string &w : stam.warnings)
-            warned |= w.find("simulation.upres.factor: the stam scheme has no upres")
-                      != std::string::npos;
+        for (const ReadWarning &w : stam.warnings)
+            warned |= w.kind == ReadWarningKind::IgnoredByScheme
+                      && w.path == "simulation.upres.factor"
+                      && w.message.find("the stam scheme has no upres") != std::string::npos;
         QVERIFY(warned);
         const SceneReadResult example = readSceneFile(scenesDir() + "/explosion-upres-3d.plume");
         QVERIFY2(example.ok, example.error.c_str());
@@ -453,9 +454,12 @@ private slots:
         const SceneReadResult r = read(stam.toObject());
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.warnings.size(), std::size_t(1));
-        QVERIFY2(r.warnings[0].find("items[0].force.mask: the stam scheme ignores control masks")
+        QCOMPARE(r.warnings[0].kind, ReadWarningKind::IgnoredByScheme);
+        QCOMPARE(r.warnings[0].path, std::string("items[0].force.mask"));
+        QVERIFY2(r.warnings[0].message.find(
+                     "items[0].force.mask: the stam scheme ignores control masks")
                      != std::string::npos,
-                 r.warnings[0].c_str());
+                 r.warnings[0].message.c_str());
     }
 
     // The rasteriser hands the solver the disturbance with its mask, seed and keyed strength.
@@ -530,8 +534,8 @@ private slots:
         const SceneReadResult first = read(json);
         QVERIFY2(first.ok, first.error.c_str());
         QCOMPARE(first.warnings.size(), std::size_t(1)); // the unknown key, kept
-        QVERIFY2(first.warnings[0].find("items[0].emitter.noise.future") != std::string::npos,
-                 first.warnings[0].c_str());
+        QCOMPARE(first.warnings[0].kind, ReadWarningKind::UnknownKey);
+        QCOMPARE(first.warnings[0].path, std::string("items[0].emitter.noise.future"));
         const QByteArray a = sceneToJson(first.scene, {});
         const SceneReadResult second = readSceneJson(a, "a.plume", ".");
         QVERIFY2(second.ok, second.error.c_str());
@@ -623,10 +627,11 @@ private slots:
         const SceneReadResult r = read(stam.toObject());
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.warnings.size(), std::size_t(1));
-        QVERIFY2(r.warnings[0].find("items[0].emitter.noise: the stam scheme ignores an "
-                                    "emitter's noise")
+        QCOMPARE(r.warnings[0].kind, ReadWarningKind::IgnoredByScheme);
+        QVERIFY2(r.warnings[0].message.find("items[0].emitter.noise: the stam scheme ignores an "
+                                            "emitter's noise")
                      != std::string::npos,
-                 r.warnings[0].c_str());
+                 r.warnings[0].message.c_str());
         // Amplitude 0: nothing to warn about.
         const QJsonValue off = setPath(stam, {"items", "0", "emitter", "noise", "amplitude"}, 0);
         QVERIFY(read(off.toObject()).warnings.empty());
@@ -718,10 +723,11 @@ private slots:
         const SceneReadResult w = read(stam.toObject());
         QVERIFY2(w.ok, w.error.c_str());
         bool warned = false;
-        for (const std::string &m : w.warnings)
+        for (const ReadWarning &m : w.warnings)
             warned = warned
-                     || m.find("items[0].force.type: the stam scheme has no shredding")
-                            != std::string::npos;
+                     || (m.kind == ReadWarningKind::IgnoredByScheme
+                         && m.message.find("items[0].force.type: the stam scheme has no shredding")
+                                != std::string::npos);
         QVERIFY(warned);
         // Its edge length is refused like a block size.
         const QJsonValue zero = setPath(json, {"items", "0", "force", "scale"}, 0);

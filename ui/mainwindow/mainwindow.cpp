@@ -433,7 +433,7 @@ bool MainWindow::openFile(const QString &path)
         kLastDirectory.set(QFileInfo(path).absolutePath());
     }
     if (!r.warnings.empty())
-        statusBar()->showMessage(QString::fromStdString(r.warnings.front()), 8000);
+        statusBar()->showMessage(QString::fromStdString(r.warnings.front().message), 8000);
     mSimulation->play();
     return true;
 }
