@@ -15,8 +15,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <vector>
 
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
@@ -140,6 +147,7 @@ private slots:
     void previewResolutionKey();
     void everyKeyRoundTrip_data();
     void everyKeyRoundTrip();
+    void generatedScenesRoundTrip();
     void lightModelKeys();
     void lightModelKeysRefused_data();
     void lightModelKeysRefused();
@@ -357,6 +365,154 @@ void TestSceneIo::everyKeyRoundTrip()
         QVERIFY2(again.ok, again.error.c_str());
         QVERIFY2(again.scene == scene, qPrintable(file));
     }
+}
+
+namespace {
+
+/// Every leaf (number, boolean, string) of a JSON tree, as a path of keys and array indices.
+void collectLeaves(const QJsonValue &v, QStringList &path, std::vector<QStringList> &out)
+{
+    if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            path << it.key();
+            collectLeaves(it.value(), path, out);
+            path.removeLast();
+        }
+    } else if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            path << QString::number(i);
+            collectLeaves(a[i], path, out);
+            path.removeLast();
+        }
+    } else if (v.isBool() || v.isDouble() || v.isString()) {
+        out.push_back(path);
+    }
+}
+
+QJsonValue valueAt(QJsonValue node, const QStringList &path)
+{
+    for (const QString &step : path) {
+        bool isIndex = false;
+        const int index = step.toInt(&isIndex);
+        node = isIndex ? node.toArray().at(index) : node.toObject().value(step);
+    }
+    return node;
+}
+
+/// `node` with the value at `path` (keys and array indices) replaced.
+QJsonValue withValue(const QJsonValue &node, QStringList path, const QJsonValue &value)
+{
+    if (path.isEmpty())
+        return value;
+    const QString head = path.takeFirst();
+    bool isIndex = false;
+    const int index = head.toInt(&isIndex);
+    if (isIndex) {
+        QJsonArray a = node.toArray();
+        a[index] = withValue(a[index], path, value);
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    o[head] = withValue(o.value(head), path, value);
+    return o;
+}
+
+} // namespace
+
+// Issue 48: a generator of scenes over every key the writer writes. From each shipped scene's
+// every-key JSON, seeded random leaves (numbers, booleans, enumeration strings) are changed to
+// other values the reader accepts (a number scaled, shifted or negated; a boolean flipped; a
+// string to another value the same key takes in some shipped scene), and every few changes the
+// scene must survive both writes: read -> write (with every key, and plain) -> read gives an
+// equal scene, and the second write the same bytes. Names and file paths stay as they are.
+void TestSceneIo::generatedScenesRoundTrip()
+{
+    const QStringList files = QDir(scenesDir()).entryList({"*.plume"}, QDir::Files, QDir::Name);
+    const std::string dir = scenesDir().toStdString();
+    const auto read = [&](const QJsonObject &json) {
+        return readSceneJson(QJsonDocument(json).toJson(QJsonDocument::Compact), "generated.plume",
+                             dir);
+    };
+    // The values each key name takes anywhere: the alternatives for enumeration strings.
+    std::vector<QJsonObject> bases;
+    std::map<QString, QSet<QString>> strings;
+    for (const QString &file : files) {
+        const SceneReadResult r = readSceneFile(scenesDir() + "/" + file);
+        QVERIFY2(r.ok, r.error.c_str());
+        const QJsonObject json = QJsonDocument::fromJson(sceneToJsonWithDefaults(r.scene)).object();
+        bases.push_back(json);
+        std::vector<QStringList> leaves;
+        QStringList path;
+        collectLeaves(json, path, leaves);
+        for (const QStringList &p : leaves)
+            if (const QJsonValue v = valueAt(json, p); v.isString())
+                strings[p.back()].insert(v.toString());
+    }
+    std::mt19937 random(48);
+    int generated = 0, changes = 0;
+    for (std::size_t f = 0; f < bases.size(); ++f) {
+        QJsonObject json = bases[f];
+        std::vector<QStringList> leaves;
+        QStringList path;
+        collectLeaves(json, path, leaves);
+        std::shuffle(leaves.begin(), leaves.end(), random);
+        leaves.resize(std::min<std::size_t>(leaves.size(), 150));
+        const auto check = [&] {
+            const SceneReadResult a = read(json);
+            QVERIFY2(a.ok, a.error.c_str());
+            const QByteArray every = sceneToJsonWithDefaults(a.scene);
+            const SceneReadResult b = readSceneJson(every, "every.plume", dir);
+            QVERIFY2(b.ok, b.error.c_str());
+            QVERIFY2(b.scene == a.scene, qPrintable(files[qsizetype(f)] + "\n" + every));
+            QCOMPARE(sceneToJsonWithDefaults(b.scene), every);
+            const QByteArray plain = sceneToJson(a.scene, dir);
+            const SceneReadResult c = readSceneJson(plain, "plain.plume", dir);
+            QVERIFY2(c.ok, c.error.c_str());
+            QVERIFY2(c.scene == a.scene, qPrintable(files[qsizetype(f)] + "\n" + plain));
+            QCOMPARE(sceneToJson(c.scene, dir), plain);
+            ++generated;
+        };
+        int sinceCheck = 0;
+        for (const QStringList &leaf : leaves) {
+            const QString key = leaf.back();
+            if (key == "format" || key == "version" || key == "name" || key == "file")
+                continue;
+            const QJsonValue now = valueAt(json, leaf);
+            std::vector<QJsonValue> candidates;
+            if (now.isBool()) {
+                candidates.push_back(!now.toBool());
+            } else if (now.isDouble()) {
+                const double v = now.toDouble();
+                for (double c :
+                     {v + 1.0, v * 0.5, 2.0 * v + 0.25, -v, std::round(v) + 2.0, 0.0, 1.0})
+                    if (c != v)
+                        candidates.push_back(c);
+            } else {
+                for (const QString &s : strings[key])
+                    if (s != now.toString())
+                        candidates.push_back(s);
+            }
+            std::shuffle(candidates.begin(), candidates.end(), random);
+            for (const QJsonValue &c : candidates) {
+                const QJsonObject changed = withValue(json, leaf, c).toObject();
+                if (!read(changed).ok)
+                    continue;
+                json = changed;
+                ++changes;
+                if (++sinceCheck == 6) {
+                    check();
+                    sinceCheck = 0;
+                }
+                break;
+            }
+        }
+        check();
+    }
+    qInfo("%d generated scenes from %d changes of %d shipped scenes", generated, changes,
+          int(bases.size()));
+    QVERIFY(generated >= 200);
 }
 
 // domain.preview (docs/preview.md): written only when set (files without it stay
