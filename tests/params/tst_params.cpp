@@ -9,6 +9,8 @@
 #include <ui/export/exportdialog.h>
 #include <ui/panels/propertiespanel.h>
 
+#include <tests/common/jsontree.h>
+
 #include <QApplication>
 #include <QDoubleSpinBox>
 #include <QJsonArray>
@@ -23,6 +25,7 @@
 
 using namespace plume;
 using sim::Param;
+using test::setPath;
 
 namespace {
 
@@ -62,24 +65,6 @@ QJsonObject baseScene()
                                {"images", QJsonObject{}},
                                {"openvdb", QJsonObject{}}}},
     };
-}
-
-/// Sets the value at a path like "items/0/shape/radius" (numbers index arrays).
-QJsonValue setPath(const QJsonValue &node, QStringList path, const QJsonValue &value)
-{
-    if (path.isEmpty())
-        return value;
-    const QString head = path.takeFirst();
-    bool isIndex = false;
-    const int index = head.toInt(&isIndex);
-    if (isIndex) {
-        QJsonArray a = node.toArray();
-        a[index] = setPath(a[index], path, value);
-        return a;
-    }
-    QJsonObject o = node.toObject();
-    o[head] = setPath(o.value(head), path, value);
-    return o;
 }
 
 struct Probe

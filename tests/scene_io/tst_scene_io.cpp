@@ -9,6 +9,8 @@
 #include <core/io/scenewriter.h>
 #include <core/scene/rasterize.h>
 
+#include <tests/common/jsontree.h>
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -367,60 +369,6 @@ void TestSceneIo::everyKeyRoundTrip()
     }
 }
 
-namespace {
-
-/// Every leaf (number, boolean, string) of a JSON tree, as a path of keys and array indices.
-void collectLeaves(const QJsonValue &v, QStringList &path, std::vector<QStringList> &out)
-{
-    if (v.isObject()) {
-        const QJsonObject o = v.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            path << it.key();
-            collectLeaves(it.value(), path, out);
-            path.removeLast();
-        }
-    } else if (v.isArray()) {
-        const QJsonArray a = v.toArray();
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            path << QString::number(i);
-            collectLeaves(a[i], path, out);
-            path.removeLast();
-        }
-    } else if (v.isBool() || v.isDouble() || v.isString()) {
-        out.push_back(path);
-    }
-}
-
-QJsonValue valueAt(QJsonValue node, const QStringList &path)
-{
-    for (const QString &step : path) {
-        bool isIndex = false;
-        const int index = step.toInt(&isIndex);
-        node = isIndex ? node.toArray().at(index) : node.toObject().value(step);
-    }
-    return node;
-}
-
-/// `node` with the value at `path` (keys and array indices) replaced.
-QJsonValue withValue(const QJsonValue &node, QStringList path, const QJsonValue &value)
-{
-    if (path.isEmpty())
-        return value;
-    const QString head = path.takeFirst();
-    bool isIndex = false;
-    const int index = head.toInt(&isIndex);
-    if (isIndex) {
-        QJsonArray a = node.toArray();
-        a[index] = withValue(a[index], path, value);
-        return a;
-    }
-    QJsonObject o = node.toObject();
-    o[head] = withValue(o.value(head), path, value);
-    return o;
-}
-
-} // namespace
-
 // Issue 48: a generator of scenes over every key the writer writes. From each shipped scene's
 // every-key JSON, seeded random leaves (numbers, booleans, enumeration strings) are changed to
 // other values the reader accepts (a number scaled, shifted or negated; a boolean flipped; a
@@ -445,9 +393,9 @@ void TestSceneIo::generatedScenesRoundTrip()
         bases.push_back(json);
         std::vector<QStringList> leaves;
         QStringList path;
-        collectLeaves(json, path, leaves);
+        test::collectLeaves(json, path, leaves);
         for (const QStringList &p : leaves)
-            if (const QJsonValue v = valueAt(json, p); v.isString())
+            if (const QJsonValue v = test::valueAt(json, p); v.isString())
                 strings[p.back()].insert(v.toString());
     }
     std::mt19937 random(48);
@@ -456,7 +404,7 @@ void TestSceneIo::generatedScenesRoundTrip()
         QJsonObject json = bases[f];
         std::vector<QStringList> leaves;
         QStringList path;
-        collectLeaves(json, path, leaves);
+        test::collectLeaves(json, path, leaves);
         std::shuffle(leaves.begin(), leaves.end(), random);
         leaves.resize(std::min<std::size_t>(leaves.size(), 150));
         const auto check = [&] {
@@ -479,7 +427,7 @@ void TestSceneIo::generatedScenesRoundTrip()
             const QString key = leaf.back();
             if (key == "format" || key == "version" || key == "name" || key == "file")
                 continue;
-            const QJsonValue now = valueAt(json, leaf);
+            const QJsonValue now = test::valueAt(json, leaf);
             std::vector<QJsonValue> candidates;
             if (now.isBool()) {
                 candidates.push_back(!now.toBool());
@@ -496,7 +444,7 @@ void TestSceneIo::generatedScenesRoundTrip()
             }
             std::shuffle(candidates.begin(), candidates.end(), random);
             for (const QJsonValue &c : candidates) {
-                const QJsonObject changed = withValue(json, leaf, c).toObject();
+                const QJsonObject changed = test::setPath(json, leaf, c).toObject();
                 if (!read(changed).ok)
                     continue;
                 json = changed;

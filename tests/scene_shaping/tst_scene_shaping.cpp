@@ -11,6 +11,8 @@
 #include <core/scene/scene.h>
 #include <core/scene/scenesimulation.h>
 
+#include <tests/common/jsontree.h>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -20,6 +22,7 @@
 #include <QtTest>
 
 using namespace plume;
+using test::setPath;
 
 namespace {
 
@@ -52,28 +55,6 @@ QJsonObject shapedScene()
                                    {"vorticityMask", vorticityMask}}},
         {"items", QJsonArray{item}},
     };
-}
-
-/// Sets the value at a path like "items/0/force/mask/to" (numbers index arrays); an undefined
-/// value removes the key.
-QJsonValue setPath(const QJsonValue &node, QStringList path, const QJsonValue &value)
-{
-    if (path.isEmpty())
-        return value;
-    const QString head = path.takeFirst();
-    bool isIndex = false;
-    const int index = head.toInt(&isIndex);
-    if (isIndex) {
-        QJsonArray a = node.toArray();
-        a[index] = setPath(a[index], path, value);
-        return a;
-    }
-    QJsonObject o = node.toObject();
-    if (path.isEmpty() && value.isUndefined())
-        o.remove(head);
-    else
-        o[head] = setPath(o.value(head), path, value);
-    return o;
 }
 
 /// A smoke scene with one emitter (items[0]) whose rates a noise modulates.
