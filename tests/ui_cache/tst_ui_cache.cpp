@@ -183,6 +183,30 @@ void writeDeadLock(const QString &path)
     lock.write("999999999\nplume\n\n");
 }
 
+/// A session that "crashed" in `folder`: the default scene saved at `original`, then renamed
+/// without saving; its recovery files stay and their lock names a dead process. Returns the
+/// edited scene.
+Scene leaveCrashedSession(const QString &folder, const QString &original)
+{
+    Document doc;
+    SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+    if (!r.ok)
+        qFatal("%s", r.error.c_str());
+    doc.reset(r.scene, {});
+    if (!doc.save(original))
+        qFatal("cannot save %s", qPrintable(original));
+    doc.undoStack()->push(new ChangeValue<values::SceneName>(&doc, -1, "unsaved work"));
+    AutoSave session(&doc, nullptr, folder);
+    if (!session.saveNow())
+        qFatal("no recovery file");
+    const QString base = QString(session.recoveryPath()).chopped(6);
+    for (const char *ext : {".plume", ".json"})
+        if (!QFile::copy(base + ext, folder + "/crashed" + ext))
+            qFatal("cannot copy the recovery file");
+    writeDeadLock(folder + "/crashed.lock");
+    return doc.scene();
+}
+
 /// plume-3d at 24 cells and 8 frames, written into `dir`; its path.
 QString writeSmall3dScene(const QTemporaryDir &dir)
 {
@@ -601,20 +625,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString folder = AutoSave::defaultFolder();
-        {
-            Document doc;
-            SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
-            QVERIFY(r.ok);
-            doc.reset(r.scene, {});
-            QVERIFY(doc.save(dir.filePath("crashed-work.plume")));
-            doc.undoStack()->push(new ChangeValue<values::SceneName>(&doc, -1, "unsaved work"));
-            AutoSave session(&doc, nullptr, folder);
-            QVERIFY(session.saveNow());
-            const QString base = QString(session.recoveryPath()).chopped(6);
-            for (const char *ext : {".plume", ".json"})
-                QVERIFY(QFile::copy(base + ext, folder + "/crashed" + ext));
-        }
-        writeDeadLock(folder + "/crashed.lock");
+        leaveCrashedSession(folder, dir.filePath("crashed-work.plume"));
         QCOMPARE(AutoSave::orphans(folder).size(), std::size_t(1));
         const QString asked = writeSmall3dScene(dir);
         QVERIFY(!asked.isEmpty());
@@ -644,22 +655,7 @@ private slots:
         const QString folder = AutoSave::defaultFolder();
         const QString original = dir.filePath("scene.plume");
         Scene edited;
-        {
-            // A session that "crashes": its files stay and its lock names a dead process.
-            Document doc;
-            SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
-            QVERIFY(r.ok);
-            doc.reset(r.scene, {});
-            QVERIFY(doc.save(original));
-            doc.undoStack()->push(new ChangeValue<values::SceneName>(&doc, -1, "unsaved work"));
-            edited = doc.scene();
-            AutoSave session(&doc, nullptr, folder);
-            QVERIFY(session.saveNow());
-            const QString base = QString(session.recoveryPath()).chopped(6);
-            for (const char *ext : {".plume", ".json"})
-                QVERIFY(QFile::copy(base + ext, folder + "/crashed" + ext));
-        }
-        writeDeadLock(folder + "/crashed.lock");
+        edited = leaveCrashedSession(folder, original);
         QCOMPARE(AutoSave::orphans(folder).size(), std::size_t(1));
         {
             MainWindow window;
