@@ -208,7 +208,8 @@ private slots:
         row("flow map resumed", 8, BakeOutcome::Invalid, "cannot resume");
         row("negative checkpoints", 9, BakeOutcome::Invalid, "checkpoint interval");
         row("ocean maps of smoke", 10, BakeOutcome::Invalid, "ocean maps need a scene");
-        row("bad render size", 11, BakeOutcome::Invalid, "");
+        row("bad render size", 11, BakeOutcome::Invalid,
+            "render: width is 0; expected an integer in [1, 8192]");
     }
 
     void rules()
@@ -252,6 +253,8 @@ private slots:
         }
         const PlannedBake planned = planBake(f.scene, s);
         QCOMPARE(int(planned.outcome), outcome);
+        // The accepted row expects no message; every refusal names its own.
+        QCOMPARE(message.isEmpty(), outcome == int(BakeOutcome::Done));
         QVERIFY2(QString::fromStdString(planned.message).contains(message),
                  planned.message.c_str());
         QCOMPARE(planned.ok(), planned.message.empty());
