@@ -9,6 +9,7 @@
 #include <core/io/readwarning.h>
 #include <core/scene/animated.h>
 #include <core/sim/base/param.h>
+#include <core/sim/base/types.h>
 
 #include <QJsonArray>
 #include <QJsonObject>
