@@ -176,5 +176,4 @@ void readExport(ObjectReader &r, ExportPresets &e)
     }
 }
 
-
 } // namespace plume

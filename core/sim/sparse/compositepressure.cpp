@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+// The composite pressure solve (compositepressure.h, docs/adaptive.md). Over 800 lines on
+// purpose: the face rules of the composite grid (Side, sideOf, weightOf: which cells a face
+// joins across a change of level, and its weight) define the operator A = G^T W G, and the
+// operator, the level transfers that make the coarse operators Galerkin, the divergence, the
+// gradient update and the closing of solid faces must all apply the same rules, face for face,
+// or A stops being symmetric and CG stops converging. One file keeps every user of the rules in
+// view and lets the hot loops inline them.
 #include <core/sim/sparse/compositepressure.h>
 
 #include <core/sim/base/parallel.h>
