@@ -337,6 +337,15 @@ QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o
     if (const QString error = applyExportOptions(parser, o.exportOptions, presets);
         !error.isEmpty())
         return error;
+    // Outputs named on the command line replace the scene's presets: `--images` of a scene that
+    // presets a flipbook bakes the images alone (the presets' settings, the look, frames and
+    // passes, still apply to what is named). With no output named, the presets decide.
+    const ExportOptions &e = o.exportOptions;
+    if (parser.isSet(e.flipbook) || parser.isSet(e.images) || parser.isSet(o.vdb)
+        || parser.isSet(o.flowMap) || parser.isSet(o.vdbOptions.mesh)) {
+        presets.flipbook.enabled = parser.isSet(e.flipbook);
+        presets.images.enabled = parser.isSet(e.images);
+    }
     if (const QString error = applyVdbOptions(parser, o.vdbOptions, presets.openvdb);
         !error.isEmpty())
         return error;

@@ -493,6 +493,28 @@ private slots:
         }
     }
 
+    // Issue 48: outputs named on the command line replace the scene's presets. campfire-3d
+    // presets a looping flipbook, which 12 frames at step 12 cannot fill; `--images --step 12`
+    // asks for images alone, and gets them (it was refused over the flipbook nobody asked
+    // for). With no output named, the presets still decide.
+    void namedOutputsReplaceThePresets()
+    {
+        QTemporaryDir dir;
+        const QString scene = smallScene(dir, "campfire-3d", 16, 24);
+        const QString images = dir.filePath("images");
+        const Run asked = run({"bake", scene, "-o", images, "--images", "--step", "12", "--frames",
+                               "1:12", "--size", "32x32", "--quiet"});
+        QVERIFY2(asked.exitCode == 0, qPrintable(asked.err));
+        const QStringList written = QDir(images).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(written, QStringList({"campfire-3d.0001.png"}));
+        // No output named: the presets' flipbook, which step 12 cannot fill, is refused with
+        // the reason.
+        const Run presets = run({"bake", scene, "-o", dir.filePath("presets"), "--step", "12",
+                                 "--frames", "1:12", "--quiet"});
+        QCOMPARE(presets.exitCode, 2);
+        QVERIFY2(presets.err.contains("flipbook: 8 loop frames"), qPrintable(presets.err));
+    }
+
     void killAndResume_data()
     {
         QTest::addColumn<QStringList>("options");
