@@ -4,8 +4,8 @@
 // that can stop the bake.
 #include <core/bake/bakeplan.h>
 #include <core/bake/baker.h>
+#include <core/sim/base/parallel.h>
 
-#include <oneapi/tbb/task_arena.h>
 
 #include <python/common.h>
 
@@ -122,8 +122,8 @@ py::list bake(const std::string &json, const std::string &directory, const std::
     BakeResult result;
     {
         py::gil_scoped_release release;
-        oneapi::tbb::task_arena arena(threads > 0 ? threads : oneapi::tbb::task_arena::automatic);
-        arena.execute([&] { result = runBake(scene, planned.plan, &observer); });
+        const sim::ThreadArena arena(threads);
+        arena.run([&] { result = runBake(scene, planned.plan, &observer); });
     }
     if (observer.mError)
         throw std::move(*observer.mError);

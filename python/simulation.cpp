@@ -4,9 +4,9 @@
 // oneTBB arena of `threads` workers with the GIL released.
 #include <core/io/scenehash.h>
 #include <core/scene/scenesimulation.h>
+#include <core/sim/base/parallel.h>
 #include <core/sim/run/memoryestimate.h>
 
-#include <oneapi/tbb/task_arena.h>
 
 #include <python/common.h>
 
@@ -26,7 +26,7 @@ class PySimulation
 public:
     PySimulation(const std::string &json, const std::string &directory, int threads)
         : mScene(sceneFromJson(json, directory))
-        , mArena(threads > 0 ? threads : oneapi::tbb::task_arena::automatic)
+        , mArena(threads)
     {
         if (threads < 0)
             throw py::value_error("threads must be 0 (all cores) or more, got "
@@ -38,7 +38,7 @@ public:
         }
         sim::Status st;
         const FloatModeGuard mode;
-        mArena.execute([&] { st = mSimulation.setScene(mScene); });
+        mArena.run([&] { st = mSimulation.setScene(mScene); });
         if (!st)
             throw py::value_error(st.error);
         mHash = sceneHash(mScene);
@@ -61,7 +61,7 @@ public:
             const FloatModeGuard mode;
             py::gil_scoped_release release;
             for (int n = 0; n < count && stats.status.ok(); ++n) {
-                mArena.execute([&] { stats = mSimulation.advance(frame() + 1); });
+                mArena.run([&] { stats = mSimulation.advance(frame() + 1); });
                 if (!stats.smokeAtSides.empty())
                     sides += (sides.empty() ? "frame " : "; frame ") + std::to_string(frame())
                              + ": " + stats.smokeAtSides;
@@ -101,7 +101,7 @@ public:
         {
             const FloatModeGuard mode;
             py::gil_scoped_release release;
-            mArena.execute([&] { mSimulation.solver().sample(kind, grid); });
+            mArena.run([&] { mSimulation.solver().sample(kind, grid); });
         }
         const sim::Domain &d = mSimulation.solver().sampleDomain();
         py::array_t<float, py::array::f_style> out({std::size_t(d.cells.x),
@@ -138,7 +138,7 @@ public:
 
 private:
     Scene mScene;
-    mutable oneapi::tbb::task_arena mArena;
+    sim::ThreadArena mArena;
     SceneSimulation mSimulation;
     std::uint64_t mHash = 0;
     sim::FrameStats mLast;

@@ -6,8 +6,7 @@
 
 #include <core/bake/bakeplan.h>
 #include <core/bake/baker.h>
-
-#include <oneapi/tbb/global_control.h>
+#include <core/sim/base/parallel.h>
 
 #include <cstdio>
 #include <optional>
@@ -67,14 +66,13 @@ int bake(const QStringList &arguments)
         return *done;
     if (!parser.isSet(options.output))
         return usageError("bake needs an output folder: -o DIR");
-    std::optional<oneapi::tbb::global_control> threadLimit;
+    std::optional<sim::ThreadLimit> threadLimit;
     if (parser.isSet(options.threads)) {
         int threads = 0;
         if (!parsePositiveInt(parser.value(options.threads), threads))
             return usageError("--threads must be a positive integer, got '"
                               + parser.value(options.threads) + "'");
-        threadLimit.emplace(oneapi::tbb::global_control::max_allowed_parallelism,
-                            std::size_t(threads));
+        threadLimit.emplace(threads);
     }
     const bool quiet = parser.isSet(options.quiet);
     const QString path = parser.positionalArguments()[1];

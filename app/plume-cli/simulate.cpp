@@ -5,9 +5,8 @@
 
 #include <core/scene/builtinscene.h>
 #include <core/scene/scenesimulation.h>
+#include <core/sim/base/parallel.h>
 #include <core/sim/run/simulation.h>
-
-#include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -70,14 +69,13 @@ int simulate(const QStringList &arguments)
     if (!parsePositiveInt(parser.value(framesOpt), frames))
         return usageError("--frames must be a positive integer, got '" + parser.value(framesOpt)
                           + "'");
-    std::optional<oneapi::tbb::global_control> threadLimit;
+    std::optional<sim::ThreadLimit> threadLimit;
     if (parser.isSet(threadsOpt)) {
         int threads = 0;
         if (!parsePositiveInt(parser.value(threadsOpt), threads))
             return usageError("--threads must be a positive integer, got '"
                               + parser.value(threadsOpt) + "'");
-        threadLimit.emplace(oneapi::tbb::global_control::max_allowed_parallelism,
-                            std::size_t(threads));
+        threadLimit.emplace(threads);
     }
 
     plume::Scene scene;

@@ -2,7 +2,11 @@
 #include <core/sim/base/parallel.h>
 
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <optional>
 
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
@@ -35,6 +39,37 @@ SerialScope::SerialScope()
 SerialScope::~SerialScope() { tSerial = mPrevious; }
 
 bool serialRequested() { return tSerial; }
+
+struct ThreadLimit::Impl
+{
+    std::optional<oneapi::tbb::global_control> control;
+};
+
+ThreadLimit::ThreadLimit(int threads)
+    : d(std::make_unique<Impl>())
+{
+    if (threads > 0)
+        d->control.emplace(oneapi::tbb::global_control::max_allowed_parallelism,
+                           std::size_t(threads));
+}
+
+ThreadLimit::~ThreadLimit() = default;
+
+struct ThreadArena::Impl
+{
+    mutable oneapi::tbb::task_arena arena;
+    explicit Impl(int threads)
+        : arena(threads > 0 ? threads : oneapi::tbb::task_arena::automatic)
+    {}
+};
+
+ThreadArena::ThreadArena(int threads)
+    : d(std::make_unique<Impl>(threads))
+{}
+
+ThreadArena::~ThreadArena() = default;
+
+void ThreadArena::run(const std::function<void()> &work) const { d->arena.execute(work); }
 
 namespace detail {
 

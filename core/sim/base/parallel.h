@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -31,6 +32,41 @@ private:
 
 /// True when the calling thread is inside a SerialScope.
 bool serialRequested();
+
+/// While alive, kernels anywhere in the process run on at most `threads` threads (0 or less: no
+/// limit): plume-cli's --threads. The newest limit wins while it lives (TBB's global control,
+/// behind this file's door like every other use of oneTBB).
+class ThreadLimit
+{
+public:
+    explicit ThreadLimit(int threads);
+    ~ThreadLimit();
+    ThreadLimit(const ThreadLimit &) = delete;
+    ThreadLimit &operator=(const ThreadLimit &) = delete;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+/// Kernels started inside run() use at most `threads` threads (0 or less: all cores), for
+/// one caller among others in the same process (the Python module's simulations and bakes):
+/// a TBB task arena.
+class ThreadArena
+{
+public:
+    explicit ThreadArena(int threads);
+    ~ThreadArena();
+    ThreadArena(const ThreadArena &) = delete;
+    ThreadArena &operator=(const ThreadArena &) = delete;
+
+    /// Runs `work` on the calling thread inside the arena; returns when it is done.
+    void run(const std::function<void()> &work) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
 
 namespace detail {
 /// Calls chunk(context, begin, end) for chunks of the row range [0, rows) on TBB's threads
