@@ -378,9 +378,14 @@ std::string frameNumber(int frame)
     return number;
 }
 
+std::string frameFileName(const std::string &baseName, int frame, const char *extension)
+{
+    return baseName + "." + frameNumber(frame) + extension;
+}
+
 std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame)
 {
-    return settings.fromCache / (settings.baseName + "." + frameNumber(frame) + ".vdb");
+    return settings.fromCache / frameFileName(settings.baseName, frame);
 }
 
 bool vdbByDefault(const ExportPresets &presets, bool flowMap, bool mesh)

@@ -89,6 +89,10 @@ bool vdbByDefault(const ExportPresets &presets, bool flowMap = false, bool mesh 
 /// "0042": the frame number in every per-frame file name.
 std::string frameNumber(int frame);
 
+/// "<baseName>.<frame:04d><extension>": every per-frame file's name (VDB files, meshes, the
+/// frames effect framing keeps), the one place it is spelled.
+std::string frameFileName(const std::string &baseName, int frame, const char *extension = ".vdb");
+
 /// <fromCache>/<baseName>.<frame:04d>.vdb: the cache file a bake from a cache reads.
 std::filesystem::path cacheFramePath(const BakeSettings &settings, int frame);
 

@@ -396,7 +396,7 @@ std::filesystem::path BakeRun::framedFieldsPath(int frame) const
 {
     if (mPlan.vdb.has(frame))
         return framePath(mPlan.settings, frame);
-    return mFramingDir / (mPlan.settings.baseName + "." + frameNumber(frame) + ".vdb");
+    return mFramingDir / frameFileName(mPlan.settings.baseName, frame);
 }
 
 /// Effect framing: keeps the frame's fields for the render after the simulation (the VDB sink

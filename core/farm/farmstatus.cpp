@@ -69,14 +69,14 @@ FarmVariationStatus variationStatus(const FarmPlan &plan, const QString &farm, i
     s.totalFrames = v.lastFrame - v.firstFrame + 1;
     const QDir folder(QDir(plan.output).filePath(v.name));
     for (int f = v.firstFrame; f <= v.lastFrame; ++f) {
-        if (folder.exists(v.name + "." + QString::fromStdString(frameNumber(f)) + ".vdb"))
+        if (folder.exists(QString::fromStdString(frameFileName(v.name.toStdString(), f))))
             ++s.vdbFrames;
     }
     const QString resume = folder.filePath(kResumeFolder);
     s.resumeRecord = QFileInfo::exists(resume + "/bake.json");
     if (s.resumeRecord)
         s.checkpointFrames = checkpointFrames(resume);
-    const QDir kept(folder.filePath(".plume-render"));
+    const QDir kept(folder.filePath(kRenderFolder));
     if (kept.exists())
         s.keptRenders = int(kept.entryList(QDir::Files | QDir::NoDotAndDotDot).size());
     if (!v.atlas.isEmpty())

@@ -5,7 +5,7 @@ namespace plume {
 
 std::filesystem::path framePath(const BakeSettings &s, int frame, const char *extension)
 {
-    return s.outputDirectory / (s.baseName + "." + frameNumber(frame) + extension);
+    return s.outputDirectory / frameFileName(s.baseName, frame, extension);
 }
 
 } // namespace plume
