@@ -26,6 +26,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <tests/common/instrumented.h>
 #include <tests/common/uitest.h>
 
 #include <algorithm>
@@ -545,7 +546,8 @@ private slots:
         QTest::mouseRelease(view, Qt::LeftButton, {}, b);
         QCOMPARE(window.document()->scene().items.size(), items + 1);
         QCOMPARE(clock.moves.size(), std::size_t(kMoves));
-        QVERIFY2(sim->framesSimulated() > framesBefore, "the scene stopped playing");
+        // Still playing (an instrumented build may finish its next frame after the stroke).
+        QTRY_VERIFY_WITH_TIMEOUT(sim->framesSimulated() > framesBefore, 60000);
         std::vector<qint64> latency;
         for (int m = 0; m < kMoves; ++m) {
             const auto paint = std::lower_bound(clock.paints.begin(), clock.paints.end(),
@@ -561,15 +563,18 @@ private slots:
                                     .arg(slowest)
                                     .arg(sim->framesSimulated() - framesBefore);
         qInfo("%s", qPrintable(figures));
-        // The figures are the Release build's; an instrumented build (scripts/run-tests
-        // --sanitize) runs everything several times slower and is held to three times them.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        // The figures are the Release build's; AddressSanitizer's build runs everything several
+        // times slower and is held to three times them. Under ThreadSanitizer (40 to 50 times
+        // slower, tests/common/instrumented.h) the stroke runs for its threads alone.
+#if defined(__SANITIZE_ADDRESS__)
         constexpr qint64 kSlower = 3;
 #else
         constexpr qint64 kSlower = 1;
 #endif
-        QVERIFY2(median < 50 * kSlower, qPrintable(figures));
-        QVERIFY2(slowest < 250 * kSlower, qPrintable(figures));
+        if (!test::kThreadSanitizer) {
+            QVERIFY2(median < 50 * kSlower, qPrintable(figures));
+            QVERIFY2(slowest < 250 * kSlower, qPrintable(figures));
+        }
         sim->pause();
     }
 
