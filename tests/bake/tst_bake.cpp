@@ -55,6 +55,16 @@ std::unique_ptr<sim::Simulation> simulateTo(const Scene &scene, int frame)
     return s;
 }
 
+/// Settings that bake frame frameStart + 2 of `scene` as VDB files "p.NNNN.vdb" into `folder`.
+BakeSettings thirdFrameInto(const Scene &scene, const QString &folder)
+{
+    BakeSettings settings;
+    settings.baseName = "p";
+    settings.firstFrame = settings.lastFrame = scene.simulation.frameStart + 2;
+    settings.outputDirectory = folder.toStdString();
+    return settings;
+}
+
 } // namespace
 
 class TestBake : public QObject
@@ -164,10 +174,7 @@ private slots:
     {
         const Scene s = loadExample("plume-3d", 20, 3);
         QTemporaryDir dir;
-        BakeSettings settings;
-        settings.baseName = "p";
-        settings.firstFrame = settings.lastFrame = s.simulation.frameStart + 2;
-        settings.outputDirectory = (dir.path() + "/y").toStdString();
+        const BakeSettings settings = thirdFrameInto(s, dir.path() + "/y");
         const BakeResult y = bakeScene(s, settings);
         QVERIFY2(y.status.ok(), y.status.error.c_str());
         BakeSettings zSettings = settings;
@@ -210,15 +217,10 @@ private slots:
         Scene preview = full;
         preview.domain.preview = PreviewResolution::Quarter;
         QTemporaryDir dir;
-        BakeSettings settings;
-        settings.baseName = "p";
-        settings.firstFrame = settings.lastFrame = full.simulation.frameStart + 2;
-        settings.outputDirectory = (dir.path() + "/full").toStdString();
+        const BakeSettings settings = thirdFrameInto(full, dir.path() + "/full");
         const BakeResult a = bakeScene(full, settings);
         QVERIFY2(a.status.ok(), a.status.error.c_str());
-        BakeSettings previewSettings = settings;
-        previewSettings.outputDirectory = (dir.path() + "/preview").toStdString();
-        const BakeResult b = bakeScene(preview, previewSettings);
+        const BakeResult b = bakeScene(preview, thirdFrameInto(preview, dir.path() + "/preview"));
         QVERIFY2(b.status.ok(), b.status.error.c_str());
         QCOMPARE(b.files.size(), a.files.size());
         QVERIFY(!a.files.empty());

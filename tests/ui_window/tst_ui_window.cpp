@@ -33,6 +33,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace plume;
@@ -95,19 +96,29 @@ QString exampleToOpen(const QString &path, const QTemporaryDir &dir, QString *er
 #endif
 }
 
-/// The 2D example at 32 cells and 12 frames, written into `dir`; its path, or empty on failure.
-QString writeShortScene(const QTemporaryDir &dir)
+/// The example `example` with its text edited (each pair: what, with what), written into `dir`
+/// as `name`; its path, or empty on failure.
+QString writeEditedExample(const QTemporaryDir &dir, const char *example, const QString &name,
+                           const std::vector<std::pair<QString, QString>> &edits)
 {
-    QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
+    QFile in(QString(PLUME_SOURCE_DIR "/resources/scenes/") + example + ".plume");
     if (!in.open(QIODevice::ReadOnly))
         return {};
     QString text = QString::fromUtf8(in.readAll());
-    text.replace("\"frameEnd\": 120", "\"frameEnd\": 12");
-    text.replace("\"resolution\": 128", "\"resolution\": 32");
-    QFile out(dir.filePath("short.plume"));
+    for (const auto &[what, with] : edits)
+        text.replace(what, with);
+    QFile out(dir.filePath(name));
     if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0)
         return {};
     return out.fileName();
+}
+
+/// The 2D example at 32 cells and 12 frames, written into `dir`; its path, or empty on failure.
+QString writeShortScene(const QTemporaryDir &dir)
+{
+    return writeEditedExample(dir, "plume-2d", "short.plume",
+                              {{"\"frameEnd\": 120", "\"frameEnd\": 12"},
+                               {"\"resolution\": 128", "\"resolution\": 32"}});
 }
 
 } // namespace
@@ -369,19 +380,15 @@ private slots:
     void smokeAtSidesIsShown()
     {
         QTemporaryDir dir;
-        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-2d.plume");
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QString text = QString::fromUtf8(in.readAll());
-        text.replace("\"resolution\": 128", "\"resolution\": 16");
-        QFile out(dir.filePath("low.plume"));
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text.toUtf8()) > 0);
-        out.close();
+        const QString low = writeEditedExample(dir, "plume-2d", "low.plume",
+                                               {{"\"resolution\": 128", "\"resolution\": 16"}});
+        QVERIFY(!low.isEmpty());
         MainWindow window;
         window.show();
         auto *label = window.findChild<QLabel *>("smokeAtSidesLabel");
         QVERIFY(label);
         QVERIFY(label->text().isEmpty());
-        QVERIFY(window.openFile(out.fileName()));
+        QVERIFY(window.openFile(low));
         QTRY_VERIFY_WITH_TIMEOUT(!label->text().isEmpty(), 60000);
         QVERIFY(label->isVisible());
         QVERIFY2(QRegularExpression("^Frame \\d+: smoke reached the open side ymax ")
@@ -483,16 +490,12 @@ private slots:
     void strokeShowsWhilePlaying()
     {
         QTemporaryDir dir;
-        QFile in(PLUME_SOURCE_DIR "/resources/scenes/plume-3d.plume");
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QString text = QString::fromUtf8(in.readAll());
-        text.replace("\"resolution\": 64", "\"resolution\": 40");
-        QFile out(dir.filePath("playing-3d.plume"));
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text.toUtf8()) > 0);
-        out.close();
+        const QString playing = writeEditedExample(dir, "plume-3d", "playing-3d.plume",
+                                                   {{"\"resolution\": 64", "\"resolution\": 40"}});
+        QVERIFY(!playing.isEmpty());
         MainWindow window;
         QVERIFY(showActive(window));
-        QVERIFY(window.openFile(out.fileName()));
+        QVERIFY(window.openFile(playing));
         window.viewLayout()->setQuad(true);
         SimulationController *sim = window.simulation();
         QTRY_VERIFY_WITH_TIMEOUT(sim->headFrame() >= 3, 30000);
