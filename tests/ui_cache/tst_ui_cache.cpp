@@ -637,7 +637,7 @@ private slots:
         // Open before any question: the start-up does not wait for the answer.
         QCOMPARE(window.document()->filePath(), QFileInfo(asked).absoluteFilePath());
         QVERIFY(shown.isEmpty());
-        QTRY_VERIFY(!shown.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 30000);
         QVERIFY2(shown.contains("did not quit cleanly") && shown.contains("crashed-work.plume"),
                  qPrintable(shown));
         QCOMPARE(window.document()->filePath(), QFileInfo(asked).absoluteFilePath());
