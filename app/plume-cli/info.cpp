@@ -128,6 +128,13 @@ int info(const QStringList &arguments)
                 d.origin.y, d.origin.z);
     std::printf("cells:      %d x %d x %d = %lld (cell size %g)\n", domain.cells.x, domain.cells.y,
                 domain.cells.z, static_cast<long long>(domain.cellCount()), domain.cellSize);
+    if (d.preview != plume::PreviewResolution::Full) {
+        // The window's alone (docs/preview.md): bakes, this one too, use the cells above.
+        const plume::sim::Int3 shown = plume::domainCells(plume::previewDomain(d));
+        std::printf(
+            "preview:    %s: the window simulates %d x %d x %d; bakes use the cells above\n",
+            plume::toString(d.preview), shown.x, shown.y, shown.z);
+    }
     std::printf("boundaries: x %s/%s, y %s/%s, z %s/%s\n",
                 plume::sim::toString(domain.boundaries[0]),
                 plume::sim::toString(domain.boundaries[1]),

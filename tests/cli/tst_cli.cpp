@@ -170,6 +170,13 @@ private slots:
         for (const char *s : {"dimension:  3d", "cells:", "memory:", "items:", "obstacle"})
             QVERIFY2(r.out.contains(s), qPrintable(r.out));
         QVERIFY2(!r.out.contains("adaptive:"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("preview:"), qPrintable(r.out));
+        // A scene that opens at a preview resolution says what the window simulates.
+        const Run preview = run({"info", kScenes + "fireball-3d.plume"});
+        QCOMPARE(preview.exitCode, 0);
+        QVERIFY2(preview.out.contains("preview:    half: the window simulates 64 x 64 x 64; "
+                                      "bakes use the cells above"),
+                 qPrintable(preview.out));
         // An adaptive scene says so, and estimates its memory from a coarse preview of where
         // the box goes, next to what the whole domain in the box would need.
         const Run adaptive = run({"info", kScenes + "plume-room-3d.plume"});
