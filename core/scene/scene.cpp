@@ -18,9 +18,7 @@ DomainSettings previewDomain(const DomainSettings &d)
 {
     DomainSettings out = d;
     out.preview = PreviewResolution::Full;
-    const int divisor = d.preview == PreviewResolution::Half
-                            ? 2
-                            : (d.preview == PreviewResolution::Quarter ? 4 : 1);
+    const int divisor = previewDivisor(d.preview);
     if (divisor > 1)
         out.resolution = std::max(int(domainParams::resolution.min),
                                   int(std::lround(double(d.resolution) / divisor)));

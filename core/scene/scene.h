@@ -52,6 +52,12 @@ struct DomainSettings
     friend bool operator==(const DomainSettings &, const DomainSettings &) = default;
 };
 
+/// The cells of the resolution per preview cell along each axis: 1, 2 or 4.
+inline int previewDivisor(PreviewResolution p)
+{
+    return p == PreviewResolution::Half ? 2 : (p == PreviewResolution::Quarter ? 4 : 1);
+}
+
 /// The domain the window simulates: `d` at its preview resolution (the resolution divided by 2
 /// or 4, rounded, at least domainParams::resolution's minimum of 8), marked Full. Unchanged
 /// when the preview is Full.

@@ -43,7 +43,7 @@ PreviewControl::PreviewControl(Document *document, QWidget *parent)
                                : QString("The window simulates at 1/%1 of the scene's "
                                          "resolution while you author; bakes use the full "
                                          "resolution (docs/preview.md)")
-                                     .arg(n == 1 ? 2 : 4));
+                                     .arg(previewDivisor(PreviewResolution(n))));
         group->addAction(a);
         connect(a, &QAction::triggered, this, [this, n] { choose(PreviewResolution(n)); });
         mActions[std::size_t(n)] = a;
@@ -81,7 +81,7 @@ QString PreviewControl::describe(const DomainSettings &domain)
     if (domain.preview == PreviewResolution::Full)
         return "Full resolution: " + cellsText(domain) + " cells";
     return QString("Preview 1/%1: %2 of %3 cells")
-        .arg(domain.preview == PreviewResolution::Half ? 2 : 4)
+        .arg(previewDivisor(domain.preview))
         .arg(cellsText(previewDomain(domain)), cellsText(domain));
 }
 
@@ -96,7 +96,7 @@ void PreviewControl::refresh()
         d.preview == PreviewResolution::Full
             ? QString("The window simulates at the scene's resolution. Click to preview at 1/%1 "
                       "while you author (bakes always use the full resolution).")
-                  .arg(mLastPreview == PreviewResolution::Half ? 2 : 4)
+                  .arg(previewDivisor(mLastPreview))
             : QString("The window simulates at a preview resolution; bakes use the full "
                       "resolution. Click for full resolution."));
     // A preview stands out: what is shown is not what a bake gives.
