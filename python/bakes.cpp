@@ -6,7 +6,6 @@
 #include <core/bake/baker.h>
 #include <core/sim/base/parallel.h>
 
-
 #include <python/common.h>
 
 #include <pybind11/stl.h>

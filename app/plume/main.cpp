@@ -2,7 +2,6 @@
 // plume: the authoring window. `plume [scene.plume]` opens the scene, or the default smoke
 // plume (resources/scenes/plume-2d.plume, embedded), and starts simulating it. When a Plume
 // crashed with unsaved changes, it then offers to restore them (docs/app-cache.md).
-#include <core/io/scenereader.h>
 #include <ui/mainwindow/frameratemeter.h>
 #include <ui/mainwindow/mainwindow.h>
 #include <ui/viewport/glprobe.h>
@@ -54,15 +53,13 @@ int main(int argc, char **argv)
     if (benchmarkFrames > 0) {
         // No recovery offer: a measurement, not a session (and nothing to save at the end).
         // A scene that cannot be read ends it with the reader's message (no dialog to wait on).
-        if (!files.isEmpty()) {
-            const plume::SceneReadResult r = plume::readSceneFile(files.front());
-            if (!r.ok) {
-                std::fprintf(stderr, "plume: %s\n", r.error.c_str());
-                return 2;
-            }
-        }
-        if (files.isEmpty() || !window.openFile(files.front()))
+        QString error;
+        if (files.isEmpty()) {
             window.openDefaultScene();
+        } else if (!window.openFile(files.front(), &error)) {
+            std::fprintf(stderr, "plume: %s\n", qPrintable(error));
+            return 2;
+        }
         auto *meter = new plume::FrameRateMeter(&window, 10, benchmarkFrames);
         QObject::connect(meter, &plume::FrameRateMeter::finished, &app, [meter] {
             std::printf("%s\n", qPrintable(meter->report()));

@@ -24,8 +24,8 @@ from . import _plume
 from ._plume import Cancelled
 
 __version__ = _plume.__version__
-__all__ = ["Scene", "ReadWarning", "Item", "Animated", "Simulation", "Field", "bake", "render", "wedge",
-           "Cancelled", "field_names", "builtin_names"]
+__all__ = ["Scene", "ReadWarning", "Item", "Animated", "Simulation", "Field", "bake", "render",
+           "wedge", "Cancelled", "field_names", "builtin_names"]
 
 # Keys marked *animatable* in docs/scene-format.md: a plain value or {interpolation, keys}.
 _ANIMATABLE = {("offset",), ("rotation",), ("scale",), ("emitter", "rate"),

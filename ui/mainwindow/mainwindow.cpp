@@ -417,11 +417,14 @@ void MainWindow::openDefaultScene()
     mSimulation->play();
 }
 
-bool MainWindow::openFile(const QString &path)
+bool MainWindow::openFile(const QString &path, QString *error)
 {
     SceneReadResult r = readSceneFile(path);
     if (!r.ok) {
-        showError("Cannot open scene", QString::fromStdString(r.error));
+        if (error)
+            *error = QString::fromStdString(r.error);
+        else
+            showError("Cannot open scene", QString::fromStdString(r.error));
         return false;
     }
     const bool resource = path.startsWith(":/");

@@ -46,9 +46,10 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a scene file. On failure a dialog shows the reader's message and the current
-    /// scene stays. Does not ask about unsaved changes (see openWithPrompt).
-    bool openFile(const QString &path);
+    /// Opens a scene file. On failure the current scene stays and the reader's message goes
+    /// to `error` when given, else into a dialog. Does not ask about unsaved changes (see
+    /// openWithPrompt).
+    bool openFile(const QString &path, QString *error = nullptr);
     /// Starts on the built-in default scene (resources/scenes/plume-2d.plume), unsaved.
     void openDefaultScene();
     /// Saves to `path`; on failure a dialog says why and the previous file stays intact.
