@@ -337,12 +337,12 @@ QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o
     if (const QString error = applyExportOptions(parser, o.exportOptions, presets);
         !error.isEmpty())
         return error;
-    // Outputs named on the command line replace the scene's presets: `--images` of a scene that
-    // presets a flipbook bakes the images alone (the presets' settings, the look, frames and
-    // passes, still apply to what is named). With no output named, the presets decide.
+    // A rendered output named on the command line replaces the scene's rendered presets:
+    // `--images` of a scene that presets a flipbook bakes the images alone (the presets' look,
+    // frames and passes still apply to what is named). --vdb, --mesh and --flow-map add to the
+    // presets (`--vdb` keeps the VDB cache next to a preset flipbook, as the farm does).
     const ExportOptions &e = o.exportOptions;
-    if (parser.isSet(e.flipbook) || parser.isSet(e.images) || parser.isSet(o.vdb)
-        || parser.isSet(o.flowMap) || parser.isSet(o.vdbOptions.mesh)) {
+    if (parser.isSet(e.flipbook) || parser.isSet(e.images)) {
         presets.flipbook.enabled = parser.isSet(e.flipbook);
         presets.images.enabled = parser.isSet(e.images);
     }

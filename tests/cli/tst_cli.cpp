@@ -500,10 +500,11 @@ private slots:
         }
     }
 
-    // Issue 48: outputs named on the command line replace the scene's presets. campfire-3d
-    // presets a looping flipbook, which 12 frames at step 12 cannot fill; `--images --step 12`
-    // asks for images alone, and gets them (it was refused over the flipbook nobody asked
-    // for). With no output named, the presets still decide.
+    // Issue 48: a rendered output named on the command line replaces the scene's rendered
+    // presets. campfire-3d presets a looping flipbook, which 12 frames at step 12 cannot fill;
+    // `--images --step 12` asks for images alone, and gets them (it was refused over the
+    // flipbook nobody asked for). With no output named, the presets still decide; --vdb adds
+    // the VDB files to the preset flipbook (the farm's local bake relies on it).
     void namedOutputsReplaceThePresets()
     {
         QTemporaryDir dir;
@@ -520,6 +521,17 @@ private slots:
                                  "--frames", "1:12", "--quiet"});
         QCOMPARE(presets.exitCode, 2);
         QVERIFY2(presets.err.contains("flipbook: 8 loop frames"), qPrintable(presets.err));
+
+        const QString both = dir.filePath("both");
+        const Run vdb = run(
+            {"bake", scene, "-o", both, "--vdb", "--frames", "1:24", "--size", "32x32", "--quiet"});
+        QVERIFY2(vdb.exitCode == 0, qPrintable(vdb.err));
+        const QStringList bothWritten = QDir(both).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(bothWritten.size(), 24 + 3);
+        QVERIFY(bothWritten.contains("campfire-3d.0024.vdb"));
+        QVERIFY(bothWritten.contains("campfire-3d_flipbook.png"));
+        QVERIFY(bothWritten.contains("campfire-3d_flipbook_motion.png"));
+        QVERIFY(bothWritten.contains("campfire-3d_flipbook.json"));
     }
 
     void killAndResume_data()
