@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/io/scenereader.h>
 
-#include <core/io/exportreader.h>
 #include <core/io/jsonpath.h>
 #include <core/io/objectreader.h>
+#include <core/io/scenefields.h>
 
 #include <core/scene/rasterize.h>
 #include <core/scene/shapecoverage.h>
@@ -54,109 +54,9 @@ void failCellLimit(Context &ctx, const DomainSettings &d, std::int64_t limit)
                                       "(simulation.adaptiveDomain) takes up to 1024^3"));
 }
 
-void readDomain(ObjectReader &r, DomainSettings &d)
-{
-    r.enumeration("dimension", d.dimension, kDimensionNames);
-    const bool threeD = d.dimension == Dimension::ThreeD;
-    if (r.has("size")) {
-        // z must be > 0 only in 3D: check the components that count.
-        const std::string at = r.path("size");
-        Vec3 size = d.size;
-        if (r.readVec3(r.take("size"), at, size, kAny)) {
-            for (int c = 0; c < (threeD ? 3 : 2); ++c) {
-                if (!domainParams::size.contains(size[c]))
-                    return r.context().fail(at + "[" + std::to_string(c) + "]",
-                                            domainParams::size.describe(), double(size[c]));
-            }
-            d.size = size;
-        }
-    }
-    r.vec3(domainParams::origin, d.origin);
-    r.number(domainParams::resolution, d.resolution);
-    r.enumeration("preview", d.preview, kPreviewResolutionNames);
-    if (r.has("boundaries")) {
-        ObjectReader b(r.context(), r.take("boundaries"), r.path("boundaries"));
-        for (int f = 0; f < 6; ++f)
-            b.enumeration(sim::faceName(f), d.boundaries[f], sim::kBoundaryNames);
-        d.boundariesExtra = b.finish();
-    }
-    if (!r.ok())
-        return;
-    // Above the largest limit here; against the scheme's own once the simulation is read.
-    if (domainCells(d).volume() > kMaxAdaptiveCells)
-        return failCellLimit(r.context(), d, kMaxAdaptiveCells);
-    if (sim::Status s = makeDomain(d).validate(kMaxAdaptiveCells); !s) {
-        // The solver's messages start with "domain: ", which the path already says.
-        const std::string message = s.error.substr(s.error.rfind("domain: ", 0) == 0 ? 8 : 0);
-        const bool periodic = message.find("periodic") != std::string::npos;
-        r.context().failMessage(r.path(periodic ? "boundaries" : "size"), message);
-    }
-}
-
-void readPressure(ObjectReader &r, sim::PressureSettings &p)
-{
-    r.number(sim::simParams::pressureTolerance, p.tolerance);
-    r.number(sim::simParams::pressureMaxIterations, p.maxIterations);
-    r.boolean("multigrid", p.multigrid);
-}
-
-void readCombustion(ObjectReader &r, sim::CombustionSettings &c)
-{
-    namespace cp = sim::combustionParams;
-    for (auto [param, value] : {std::pair{&cp::ignitionTemperature, &c.ignitionTemperature},
-                                {&cp::burnRate, &c.burnRate},
-                                {&cp::heatRelease, &c.heatRelease},
-                                {&cp::smokePerFuel, &c.smokePerFuel},
-                                {&cp::flameCooling, &c.flameCooling},
-                                {&cp::expansion, &c.expansion}})
-        r.number(*param, *value);
-}
-
-void readUpres(ObjectReader &r, sim::UpresSettings &u)
-{
-    namespace up = sim::upresParams;
-    r.number(up::factor, u.factor);
-    for (auto [param, value] : {std::pair{&up::strength, &u.strength},
-                                {&up::size, &u.size},
-                                {&up::lifetime, &u.lifetime}})
-        r.number(*param, *value);
-}
-
-void readSph(ObjectReader &r, sim::SphSettings &s)
-{
-    namespace sp = sim::sphParams;
-    for (auto [param, value] : {std::pair{&sp::restDensity, &s.restDensity},
-                                {&sp::soundSpeed, &s.soundSpeed},
-                                {&sp::viscosity, &s.viscosity},
-                                {&sp::artificialViscosity, &s.artificialViscosity},
-                                {&sp::surfaceTension, &s.surfaceTension},
-                                {&sp::spacing, &s.spacing},
-                                {&sp::smoothing, &s.smoothing},
-                                {&sp::courant, &s.courant},
-                                {&sp::gravity, &s.gravity}})
-        r.number(*param, *value);
-    r.number(sp::maxParticles, s.maxParticles);
-}
-
-void readOcean(ObjectReader &r, sim::OceanSettings &o)
-{
-    namespace op = sim::oceanParams;
-    for (auto [param, value] : {std::pair{&op::windSpeed, &o.windSpeed},
-                                {&op::windDirection, &o.windDirection},
-                                {&op::amplitude, &o.amplitude},
-                                {&op::smallWaves, &o.smallWaves},
-                                {&op::choppiness, &o.choppiness},
-                                {&op::loopPeriod, &o.loopPeriod},
-                                {&op::gravity, &o.gravity}})
-        r.number(*param, *value);
-    r.number(op::seed, o.seed);
-}
-
 /// Whether the image file at `key` exists and Qt can decode it (image masks, liquid textures).
 void checkImageFile(ObjectReader &r, const char *key, const std::string &file)
 {
-    if (!r.ok())
-        return;
     const std::string resolved = resolveImagePath(file, r.context().directory);
     const QString qpath = QString::fromStdString(resolved);
     if (!QFileInfo(qpath).isFile())
@@ -170,334 +70,225 @@ void checkImageFile(ObjectReader &r, const char *key, const std::string &file)
                                            + "': " + reader.errorString().toStdString());
 }
 
-/// "simulation.liquidTexture": the image (required), an even period, the blend and tiling.
-void readLiquidTexture(ObjectReader &r, LiquidTextureSettings &t)
+/// Reads an object by its table in scenefields.h: each key within its range or names, the
+/// checks between keys, the unknown keys kept by finish(). The first error stops the reading.
+class FieldReader : public ObjectReader
 {
-    r.require("file");
-    r.string("file", t.file, true);
-    checkImageFile(r, "file", t.file);
-    r.number(sim::kTexturePeriod, t.period);
-    if (r.ok() && t.period % 2 != 0)
-        return r.context().failMessage(r.path("period"),
-                                       "expected an even number of frames (the two coordinate "
-                                       "sets reset half a period apart); got "
-                                           + std::to_string(t.period));
-    r.enumeration("blend", t.blend, sim::kTextureBlendNames);
-    r.number(liquidTextureParams::tiling, t.tiling);
-}
+public:
+    using ObjectReader::ObjectReader;
 
-/// A control mask at `key` (docs/look.md): {"field", "from", "to", "ramp": [[position, value],
-/// ...]}; `to` differs from `from`, ramp positions increase strictly.
-void readMask(ObjectReader &parent, const char *key, sim::ControlMask &m, QJsonObject &extra)
-{
-    if (!parent.ok() || !parent.has(key))
-        return;
-    namespace mp = sim::controlMaskParams;
-    ObjectReader r(parent.context(), parent.take(key), parent.path(key));
-    r.enumeration("field", m.field, sim::kControlFieldNames);
-    r.number(mp::from, m.from);
-    r.number(mp::to, m.to);
-    if (r.ok() && m.from == m.to) {
-        char from[32];
-        const auto end = std::to_chars(from, from + sizeof from, m.from).ptr; // shortest float
-        return r.context().failMessage(r.path("to"), "expected a number other than from ("
-                                                         + std::string(from, end)
-                                                         + "): the mask remaps from..to to 0..1");
+    template<class T>
+    void number(const Param &p, T &out, When = {})
+    {
+        ObjectReader::number(p, out);
     }
-    if (r.ok() && r.has("ramp")) {
-        const std::string at = r.path("ramp");
-        const QJsonValue v = r.take("ramp");
+    void vec3(const Param &p, Vec3 &out, When = {}) { ObjectReader::vec3(p, out); }
+    void boolean(const char *key, bool &out, When = {}) { ObjectReader::boolean(key, out); }
+    template<class E, std::size_t N>
+    void enumeration(const char *key, E &out, const sim::EnumNames<E, N> &names, When = {})
+    {
+        ObjectReader::enumeration(key, out, names);
+    }
+    template<class T>
+    void animated(const Param &p, Animated<T> &out, When = {})
+    {
+        readAnimated(*this, p, out);
+    }
+    template<class T>
+    void absentMeans(const char *key, T &out, const T &fallback)
+    {
+        if (ok() && !has(key))
+            out = fallback;
+    }
+
+    template<class F>
+    void object(const char *key, QJsonObject &extra, F fields, When = {})
+    {
+        if (!ok() || !has(key))
+            return;
+        FieldReader o(context(), take(key), path(key));
+        fields(o);
+        extra = o.finish();
+    }
+
+    template<class T, class F>
+    void objects(const char *key, const char *what, std::vector<T> &elements, F fields)
+    {
+        require(key);
+        const QJsonValue v = take(key);
+        if (!ok())
+            return;
+        if (!v.isArray() || v.toArray().isEmpty())
+            return context().fail(path(key), std::string("a non-empty array of ") + what, v);
+        const QJsonArray array = v.toArray();
+        elements.clear();
+        for (int n = 0; n < int(array.size()) && ok(); ++n) {
+            FieldReader o(context(), array[n], path(key) + "[" + std::to_string(n) + "]");
+            T element;
+            fields(o, element);
+            element.extra = o.finish();
+            elements.push_back(std::move(element));
+        }
+    }
+
+    template<class F>
+    void check(const std::string &key, bool good, F message)
+    {
+        if (ok() && !good)
+            context().failMessage(path(key.c_str()), message());
+    }
+    template<class F>
+    void expect(const std::string &key, bool good, F expected, double got)
+    {
+        if (ok() && !good)
+            context().fail(path(key.c_str()), expected(), got);
+    }
+
+    /// A required file name: an image Qt decodes, or a model file loadMesh reads.
+    void file(const char *key, std::string &out, scenefields::FileKind kind)
+    {
+        require(key);
+        string(key, out, true);
+        if (!ok())
+            return;
+        if (kind == scenefields::FileKind::Image)
+            return checkImageFile(*this, key, out);
+        std::string error;
+        if (!loadMesh(resolveImagePath(out, context().directory), &error))
+            context().failMessage(path(key), "expected a model file (" + error + ")");
+    }
+
+    /// "type": a shape type this kind of item takes ("everywhere" is for force items; image
+    /// masks are 2D).
+    void shapeType(ShapeType &type, ItemKind kind, Dimension dim)
+    {
+        require("type");
+        if (!ok() || !has("type"))
+            return;
+        const ShapeType everywhere = ShapeType::Everywhere;
+        const QJsonValue v = take("type");
+        if (!v.isString() || !kShapeTypeNames.parse(v.toString().toStdString(), type)
+            || (type == everywhere && kind != ItemKind::ForceField))
+            return context().fail(path("type"),
+                                  kind == ItemKind::ForceField
+                                      ? kShapeTypeNames.expected()
+                                      : "one of " + kShapeTypeNames.list(", ", &everywhere)
+                                            + " (\"everywhere\" is for force items only)",
+                                  v);
+        if (type == ShapeType::Image && dim != Dimension::TwoD)
+            context().failMessage(path("type"), "image masks need a 2d domain (this one is 3d)");
+    }
+
+    /// A number (the same on every axis) or [x, y, z].
+    void vec3OrNumber(const Param &p, Vec3 &out)
+    {
+        if (!ok() || !has(p.key))
+            return;
+        const QJsonValue v = take(p.key);
+        double uniform = 1.0;
+        if (!v.isDouble())
+            readVec3(v, path(p.key), out, p);
+        else if (readNumber(v, path(p.key), uniform, p))
+            out = {float(uniform), float(uniform), float(uniform)};
+    }
+
+    /// A control mask's ramp: 1 to Ramp::kMaxKeys [position, value] pairs, positions
+    /// increasing strictly.
+    void ramp(const char *key, sim::Ramp &out)
+    {
+        if (!ok() || !has(key))
+            return;
+        namespace mp = sim::controlMaskParams;
+        const std::string at = path(key);
+        const QJsonValue v = take(key);
         const QJsonArray keys = v.toArray();
         const std::string expected = "an array of 1 to " + std::to_string(sim::Ramp::kMaxKeys)
                                      + " [position, value] pairs";
         if (!v.isArray() || keys.isEmpty() || keys.size() > qsizetype(sim::Ramp::kMaxKeys))
-            return r.context().fail(at, expected, v);
+            return context().fail(at, expected, v);
         sim::Ramp ramp;
         ramp.keys.clear();
         for (int n = 0; n < int(keys.size()); ++n) {
             const std::string keyAt = at + "[" + std::to_string(n) + "]";
             const QJsonArray pair = keys[n].toArray();
             if (!keys[n].isArray() || pair.size() != 2)
-                return r.context().fail(keyAt, "a [position, value] pair of numbers", keys[n]);
+                return context().fail(keyAt, "a [position, value] pair of numbers", keys[n]);
             sim::RampKey k;
-            if (!r.readNumber(pair[0], keyAt + "[0]", k.position, mp::rampPosition)
-                || !r.readNumber(pair[1], keyAt + "[1]", k.value, mp::rampValue))
+            if (!readNumber(pair[0], keyAt + "[0]", k.position, mp::rampPosition)
+                || !readNumber(pair[1], keyAt + "[1]", k.value, mp::rampValue))
                 return;
             if (!ramp.keys.empty() && !(k.position > ramp.keys.back().position))
-                return r.context().fail(
+                return context().fail(
                     keyAt + "[0]",
                     Param::above(ramp.keys.back().position, false).describe("position")
                         + " (ramp keys are sorted by position)",
                     pair[0]);
             ramp.keys.push_back(k);
         }
-        m.ramp = std::move(ramp);
+        out = std::move(ramp);
     }
-    extra = r.finish();
-}
 
-void readSimulation(ObjectReader &r, SimulationSettings &s)
-{
-    sim::SimParams &p = s.params;
-    sim::TimeSettings &t = s.time;
-    namespace sp = sim::simParams;
-    r.enumeration("scheme", p.scheme, sim::kSchemeNames);
-    r.number(sim::timeParams::frameRate, t.frameRate);
-    r.number(sim::timeParams::substeps, t.substeps);
-    r.number(sim::timeParams::cfl, t.cfl);
-    r.number(sim::timeParams::maxSubsteps, t.maxSubsteps);
-    r.number(simulationParams::frameStart, s.frameStart);
-    r.number(simulationParams::frameEnd, s.frameEnd);
-    if (r.ok() && s.frameEnd < s.frameStart)
-        return r.context().fail(r.path("frameEnd"),
-                                Param::above(s.frameStart, true, true).describe()
-                                    + " (not before frameStart)",
-                                s.frameEnd);
-    r.number(simulationParams::seed, s.seed);
-    for (auto [param, value] : {std::pair{&sp::viscosity, &p.viscosity},
-                                {&sp::diffusion, &p.diffusion},
-                                {&sp::densityDissipation, &p.densityDissipation},
-                                {&sp::temperatureDissipation, &p.temperatureDissipation},
-                                {&sp::velocityDissipation, &p.velocityDissipation}})
-        r.number(*param, *value);
-    r.vec3(sp::up, p.up);
-    if (r.ok() && p.up == Vec3{})
-        return r.context().failMessage(r.path("up"), "expected a non-zero direction");
-    r.number(sp::ambientTemperature, p.ambientTemperature);
-    r.number(sp::buoyancyDensity, p.buoyancyDensity);
-    r.number(sp::buoyancyTemperature, p.buoyancyTemperature);
-    r.number(sp::vorticity, p.vorticity);
-    r.number(sp::vorticityLength, p.vorticityLength);
-    readMask(r, "vorticityMask", p.vorticityMask, s.vorticityMaskExtra);
-    r.enumeration("advection", p.advection, sim::kAdvectionOrderNames);
-    p.velocityAdvection = p.advection; // files from before the key meant both
-    r.enumeration("velocityAdvection", p.velocityAdvection, sim::kAdvectionOrderNames);
-    r.boolean("accountingDensity", p.accountingDensity);
-    r.boolean("adaptiveDomain", p.adaptiveDomain);
-    if (r.has("pressure")) {
-        ObjectReader pr(r.context(), r.take("pressure"), r.path("pressure"));
-        readPressure(pr, p.pressure);
-        s.pressureExtra = pr.finish();
-    }
-    if (r.has("combustion")) {
-        ObjectReader cr(r.context(), r.take("combustion"), r.path("combustion"));
-        readCombustion(cr, p.combustion);
-        s.combustionExtra = cr.finish();
-    }
-    if (r.has("ocean")) {
-        ObjectReader orr(r.context(), r.take("ocean"), r.path("ocean"));
-        readOcean(orr, p.ocean);
-        s.oceanExtra = orr.finish();
-    }
-    if (r.has("upres")) {
-        ObjectReader ur(r.context(), r.take("upres"), r.path("upres"));
-        readUpres(ur, p.upres);
-        s.upresExtra = ur.finish();
-    }
-    if (r.has("sph")) {
-        ObjectReader sr(r.context(), r.take("sph"), r.path("sph"));
-        readSph(sr, p.sph);
-        s.sphExtra = sr.finish();
-    }
-    r.number(sp::stamIterations, p.stamIterations);
-    r.enumeration("stamSweep", p.stamSweep, sim::kSweepOrderNames);
-    r.enumeration("stamNumeric", p.stamNumeric, sim::kStamNumericNames);
-    if (r.ok() && r.has("liquidTexture")) {
-        ObjectReader tr(r.context(), r.take("liquidTexture"), r.path("liquidTexture"));
-        readLiquidTexture(tr, s.liquidTexture);
-        s.liquidTexture.extra = tr.finish();
-    }
-}
-
-void readImageShape(ObjectReader &r, Shape &s)
-{
-    r.require("file");
-    r.string("file", s.file, true);
-    checkImageFile(r, "file", s.file);
-    r.vec3(shapeParams::imageMin, s.imageMin);
-    r.vec3(shapeParams::imageMax, s.imageMax);
-    if (r.ok() && !(s.imageMax.x > s.imageMin.x && s.imageMax.y > s.imageMin.y))
-        return r.context().failMessage(r.path("max"),
-                                       "expected a corner above and right of \"min\"");
-    r.enumeration("channel", s.channel, kImageChannelNames);
-    r.boolean("invert", s.invert);
-}
-
-void readMeshShape(ObjectReader &r, Shape &s)
-{
-    r.require("file");
-    r.string("file", s.file, true);
-    if (r.ok()) {
-        std::string error;
-        const std::string resolved = resolveImagePath(s.file, r.context().directory);
-        if (!loadMesh(resolved, &error))
-            return r.context().failMessage(r.path("file"), "expected a model file (" + error + ")");
-    }
-    r.vec3(shapeParams::meshTranslation, s.meshTranslation);
-    r.vec3(shapeParams::meshRotation, s.meshRotation);
-    if (r.ok() && r.has("scale")) {
-        // A number (uniform) or [x, y, z].
-        const QJsonValue v = r.take("scale");
-        const std::string at = r.path("scale");
-        if (v.isDouble()) {
-            double uniform = 1.0;
-            if (r.readNumber(v, at, uniform, shapeParams::meshScale))
-                s.meshScale = {float(uniform), float(uniform), float(uniform)};
-        } else {
-            r.readVec3(v, at, s.meshScale, shapeParams::meshScale);
+    /// An array of exactly M names of `names`.
+    template<class E, std::size_t N, std::size_t M>
+    void enumArray(const char *key, std::array<E, M> &out, const sim::EnumNames<E, N> &names,
+                   When = {})
+    {
+        if (!ok() || !has(key))
+            return;
+        const QJsonValue v = take(key);
+        const QJsonArray a = v.toArray();
+        if (!v.isArray() || a.size() != qsizetype(M))
+            return context().fail(path(key),
+                                  "an array of " + std::to_string(M) + " channel names, each "
+                                      + names.expected(),
+                                  v);
+        std::array<E, M> values = out;
+        for (std::size_t c = 0; c < M; ++c) {
+            if (!a[qsizetype(c)].isString()
+                || !names.parse(a[qsizetype(c)].toString().toStdString(), values[c]))
+                return context().fail(path(key) + "[" + std::to_string(c) + "]", names.expected(),
+                                      a[qsizetype(c)]);
         }
+        out = values;
     }
-    r.enumeration("fill", s.fill, kMeshFillNames);
-    r.number(shapeParams::thickness, s.thickness);
-}
 
-void readStroke(ObjectReader &r, Shape &s)
+    /// One of a few whole numbers ("8 or 16").
+    template<std::size_t N>
+    void choice(const char *key, int &out, const int (&options)[N])
+    {
+        if (!ok() || !has(key))
+            return;
+        const QJsonValue v = take(key);
+        std::string expected;
+        for (std::size_t n = 0; n < N; ++n) {
+            if (v.isDouble() && v.toDouble() == options[n]) {
+                out = options[n];
+                return;
+            }
+            expected += (n == 0 ? "" : n + 1 == N ? " or " : ", ") + std::to_string(options[n]);
+        }
+        context().fail(path(key), expected, v);
+    }
+};
+
+/// The domain's table, then its size against the cell limits and the solver's own checks.
+void readDomain(FieldReader &r, DomainSettings &d)
 {
-    r.require("points");
-    const QJsonValue points = r.take("points");
+    scenefields::domain(r, d);
     if (!r.ok())
         return;
-    if (!points.isArray() || points.toArray().isEmpty())
-        return r.context().fail(r.path("points"), "a non-empty array of stroke points", points);
-    const QJsonArray array = points.toArray();
-    s.points.clear();
-    for (int n = 0; n < int(array.size()) && r.ok(); ++n) {
-        ObjectReader p(r.context(), array[n], r.path("points") + "[" + std::to_string(n) + "]");
-        StrokePoint point;
-        p.require("position");
-        p.vec3(strokeParams::position, point.position);
-        p.number(strokeParams::radius, point.radius);
-        p.number(strokeParams::pressure, point.pressure);
-        point.extra = p.finish();
-        s.points.push_back(std::move(point));
+    // Above the largest limit here; against the scheme's own once the simulation is read.
+    if (domainCells(d).volume() > kMaxAdaptiveCells)
+        return failCellLimit(r.context(), d, kMaxAdaptiveCells);
+    if (sim::Status s = makeDomain(d).validate(kMaxAdaptiveCells); !s) {
+        // The solver's messages start with "domain: ", which the path already says.
+        const std::string message = s.error.substr(s.error.rfind("domain: ", 0) == 0 ? 8 : 0);
+        const bool periodic = message.find("periodic") != std::string::npos;
+        r.context().failMessage(r.path(periodic ? "boundaries" : "size"), message);
     }
 }
 
-void readShape(ObjectReader &r, Shape &s, ItemKind kind, Dimension dim)
-{
-    r.require("type");
-    const ShapeType everywhere = ShapeType::Everywhere;
-    const std::string known = kind == ItemKind::ForceField
-                                  ? kShapeTypeNames.expected()
-                                  : "one of " + kShapeTypeNames.list(", ", &everywhere)
-                                        + " (\"everywhere\" is for force items only)";
-    if (r.ok() && r.has("type")) {
-        const QJsonValue v = r.take("type");
-        if (!v.isString() || !kShapeTypeNames.parse(v.toString().toStdString(), s.type)
-            || (s.type == everywhere && kind != ItemKind::ForceField))
-            return r.context().fail(r.path("type"), known, v);
-        if (s.type == ShapeType::Image && dim != Dimension::TwoD)
-            return r.context().failMessage(r.path("type"),
-                                           "image masks need a 2d domain (this one is 3d)");
-    }
-    switch (s.type) {
-    case ShapeType::Sphere:
-        r.vec3(shapeParams::centre, s.centre);
-        r.number(shapeParams::radius, s.radius);
-        break;
-    case ShapeType::Box:
-        r.vec3(shapeParams::centre, s.centre);
-        r.vec3(shapeParams::halfSize, s.halfSize);
-        r.number(shapeParams::rotation, s.rotation);
-        break;
-    case ShapeType::Capsule:
-        r.vec3(shapeParams::start, s.start);
-        r.vec3(shapeParams::end, s.end);
-        r.number(shapeParams::radius, s.radius);
-        break;
-    case ShapeType::Stroke: readStroke(r, s); break;
-    case ShapeType::Image: readImageShape(r, s); break;
-    case ShapeType::Mesh: readMeshShape(r, s); break;
-    case ShapeType::Everywhere: break;
-    }
-}
-
-void readEmitter(ObjectReader &r, EmitterSettings &e)
-{
-    r.number(emitterParams::density, e.density);
-    r.number(emitterParams::temperature, e.temperature);
-    r.vec3(emitterParams::dye, e.dye);
-    r.number(emitterParams::fuel, e.fuel);
-    r.boolean("ignite", e.ignite);
-    r.enumeration("velocityMode", e.velocityMode, sim::kEmitterVelocityNames);
-    r.vec3(emitterParams::velocity, e.velocity);
-    readAnimated(r, emitterParams::rate, e.rate);
-    r.enumeration("liquid", e.liquid, sim::kLiquidModeNames);
-    if (r.ok() && r.has("noise")) { // a noisy source (docs/look.md)
-        namespace np = emitterNoiseParams;
-        ObjectReader n(r.context(), r.take("noise"), r.path("noise"));
-        n.number(np::size, e.noise.size);
-        readAnimated(n, np::amplitude, e.noise.amplitude);
-        n.number(np::speed, e.noise.speed);
-        n.number(np::seed, e.noise.seed);
-        e.noise.extra = n.finish();
-    }
-}
-
-void readForce(ObjectReader &r, ForceSettings &f)
-{
-    r.enumeration("type", f.type, sim::kForceTypeNames);
-    readAnimated(r,
-                 f.type == sim::ForceType::Drag ? forceParams::dragStrength : forceParams::strength,
-                 f.strength);
-    r.vec3(forceParams::direction, f.direction);
-    if (r.ok() && f.direction == Vec3{}
-        && (f.type == sim::ForceType::Directional || f.type == sim::ForceType::Vortex))
-        return r.context().failMessage(r.path("direction"), "expected a non-zero direction");
-    r.vec3(forceParams::centre, f.centre);
-    r.number(forceParams::scale, f.scale);
-    r.number(forceParams::timeScale, f.timeScale);
-    r.number(forceParams::falloff, f.falloff);
-    readMask(r, "mask", f.mask, f.maskExtra);
-}
-
-void readItem(ObjectReader &r, Item &item, Dimension dim)
-{
-    r.require("name");
-    r.string("name", item.name, true);
-    r.require("kind");
-    r.enumeration("kind", item.kind, kItemKindNames);
-    r.boolean("enabled", item.enabled);
-    r.boolean("hidden", item.hidden);
-    r.boolean("locked", item.locked);
-    if (r.ok() && r.has("active")) {
-        ObjectReader a(r.context(), r.take("active"), r.path("active"));
-        a.number(itemParams::activeStart, item.activeStart);
-        a.number(itemParams::activeEnd, item.activeEnd);
-        if (a.ok() && item.activeEnd < item.activeStart)
-            return a.context().fail(a.path("end"),
-                                    Param::above(item.activeStart, true).describe("frame")
-                                        + " (not before start)",
-                                    item.activeEnd);
-        item.activeExtra = a.finish();
-    }
-    r.require("shape");
-    if (r.ok()) {
-        ObjectReader s(r.context(), r.take("shape"), r.path("shape"));
-        readShape(s, item.shape, item.kind, dim);
-        item.shape.extra = s.finish();
-    }
-    readAnimated(r, itemParams::offset, item.offset);
-    readAnimated(r, itemParams::rotation, item.rotation);
-    readAnimated(r, itemParams::scale, item.scale);
-    if (r.ok() && item.kind == ItemKind::Obstacle && r.has("obstacle")) {
-        ObjectReader o(r.context(), r.take("obstacle"), r.path("obstacle"));
-        o.boolean("noSlip", item.obstacle.noSlip);
-        item.obstacle.extra = o.finish();
-    }
-    if (r.ok() && item.kind == ItemKind::Emitter && r.has("emitter")) {
-        ObjectReader e(r.context(), r.take("emitter"), r.path("emitter"));
-        readEmitter(e, item.emitter);
-        item.emitter.extra = e.finish();
-    }
-    if (r.ok() && item.kind == ItemKind::ForceField && r.has("force")) {
-        ObjectReader f(r.context(), r.take("force"), r.path("force"));
-        readForce(f, item.force);
-        item.force.extra = f.finish();
-    }
-}
-
-void readItems(ObjectReader &root, Scene &scene)
+void readItems(FieldReader &root, Scene &scene)
 {
     if (!root.has("items"))
         return;
@@ -508,9 +299,9 @@ void readItems(ObjectReader &root, Scene &scene)
     std::map<std::string, int> names;
     for (int n = 0; n < int(array.size()) && root.ok(); ++n) {
         const std::string at = "items[" + std::to_string(n) + "]";
-        ObjectReader r(root.context(), array[n], at);
+        FieldReader r(root.context(), array[n], at);
         Item item;
-        readItem(r, item, scene.domain.dimension);
+        scenefields::item(r, item, scene.domain.dimension);
         item.extra = r.finish();
         if (!root.ok())
             return;
@@ -526,7 +317,7 @@ void readItems(ObjectReader &root, Scene &scene)
     }
 }
 
-void readRoot(ObjectReader &root, Scene &scene)
+void readRoot(FieldReader &root, Scene &scene)
 {
     root.require("format");
     const QJsonValue format = root.take("format");
@@ -545,15 +336,10 @@ void readRoot(ObjectReader &root, Scene &scene)
                                               + std::to_string(kSceneFormatVersion)
                                               + " and older); open it with a newer Plume");
     root.string("name", scene.name, true);
-    if (root.ok() && root.has("domain")) {
-        ObjectReader d(root.context(), root.take("domain"), "domain");
-        readDomain(d, scene.domain);
-        scene.domain.extra = d.finish();
-    }
+    root.object("domain", scene.domain.extra, [&](FieldReader &d) { readDomain(d, scene.domain); });
     if (root.ok() && root.has("simulation")) {
-        ObjectReader s(root.context(), root.take("simulation"), "simulation");
-        readSimulation(s, scene.simulation);
-        scene.simulation.extra = s.finish();
+        root.object("simulation", scene.simulation.extra,
+                    [&](FieldReader &s) { scenefields::simulation(s, scene.simulation); });
         if (root.ok() && scene.simulation.liquidTexture.enabled()
             && scene.domain.dimension != Dimension::TwoD)
             return root.context().failMessage("simulation.liquidTexture",
@@ -565,11 +351,8 @@ void readRoot(ObjectReader &root, Scene &scene)
         return failCellLimit(root.context(), scene.domain, limit);
     if (root.ok())
         readItems(root, scene);
-    if (root.ok() && root.has("export")) {
-        ObjectReader e(root.context(), root.take("export"), "export");
-        readExport(e, scene.exports);
-        scene.exports.extra = e.finish();
-    }
+    root.object("export", scene.exports.extra,
+                [&](FieldReader &e) { scenefields::exports(e, scene.exports); });
     scene.extra = root.finish();
 }
 
@@ -600,7 +383,7 @@ SceneReadResult readSceneJson(const QByteArray &json, const QString &fileName,
     }
     Scene scene;
     scene.directory = directory;
-    ObjectReader root(ctx, doc.object(), "");
+    FieldReader root(ctx, doc.object(), "");
     readRoot(root, scene);
     if (!ctx.failed()) {
         if (sim::Status s = checkScene(scene); !s)

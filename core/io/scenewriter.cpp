@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/io/scenewriter.h>
 
+#include <core/io/scenefields.h>
 #include <core/io/scenereader.h>
 
 #include <core/scene/shapecoverage.h>
@@ -10,13 +11,16 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace plume {
 
+using sim::Param;
 using sim::Vec3;
 
 namespace {
@@ -176,453 +180,140 @@ Node animated(const Animated<T> &a)
     return o;
 }
 
-/// A control mask: field, from, to and the ramp as [position, value] pairs.
-Node maskNode(const sim::ControlMask &m, const QJsonObject &extra)
+/// Writes an object by its table in scenefields.h: the keys each `When` asks for, in the
+/// table's order, then the unknown keys kept from reading. File names are rebased from the
+/// scene's folder to the one written to.
+class FieldWriter
 {
-    Node o = Node::object();
-    o.add("field", string(sim::toString(m.field)));
-    o.add("from", number(m.from));
-    o.add("to", number(m.to));
-    Node &ramp = o.add("ramp", Node::array());
-    for (const sim::RampKey &k : m.ramp.keys) {
-        Node pair = Node::array();
-        pair.elements.push_back(number(k.position));
-        pair.elements.push_back(number(k.value));
-        ramp.elements.push_back(std::move(pair));
-    }
-    addExtra(o, extra);
-    return o;
-}
+public:
+    FieldWriter(Node &node, Keys keys, const std::string &from, const std::string &to)
+        : mNode(node)
+        , mKeys(keys)
+        , mFrom(from)
+        , mTo(to)
+    {}
 
-/// Whether a mask is worth writing: set, or with keys this version does not know.
-bool hasMask(const sim::ControlMask &m, const QJsonObject &extra)
-{
-    return m != sim::ControlMask{} || !extra.isEmpty();
-}
+    template<class T>
+    void number(const Param &p, T v, When when = {})
+    {
+        if (!writes(when))
+            return;
+        if constexpr (std::is_integral_v<T>)
+            mNode.add(p.key, plume::number(std::int64_t(v)));
+        else
+            mNode.add(p.key, plume::number(v));
+    }
+    void vec3(const Param &p, Vec3 v, When when = {})
+    {
+        if (writes(when))
+            mNode.add(p.key, vec(v));
+    }
+    void boolean(const char *key, bool v, When when = {})
+    {
+        if (writes(when))
+            mNode.add(key, plume::boolean(v));
+    }
+    template<class E, std::size_t N>
+    void enumeration(const char *key, E v, const sim::EnumNames<E, N> &names, When when = {})
+    {
+        if (writes(when))
+            mNode.add(key, plume::string(names.name(v)));
+    }
+    void string(const char *key, const std::string &v, bool /*nonEmpty*/)
+    {
+        mNode.add(key, plume::string(v));
+    }
+    template<class T>
+    void animated(const Param &p, const Animated<T> &v, When when = {})
+    {
+        if (writes(when))
+            mNode.add(p.key, plume::animated(v));
+    }
+    template<class T>
+    void absentMeans(const char *, const T &, const T &)
+    {}
+    void require(const char *) {}
 
-Node domainNode(const DomainSettings &d, Keys keys)
-{
-    Node o = Node::object();
-    o.add("dimension", string(toString(d.dimension)));
-    o.add("size", vec(d.size));
-    o.add("origin", vec(d.origin));
-    o.add("resolution", number(std::int64_t(d.resolution)));
-    if (keys == Keys::Every
-        || d.preview != PreviewResolution::Full) // older files stay byte-identical
-        o.add("preview", string(toString(d.preview)));
-    Node b = Node::object();
-    for (int f = 0; f < 6; ++f)
-        b.add(sim::faceName(f), string(sim::toString(d.boundaries[f])));
-    addExtra(b, d.boundariesExtra);
-    o.add("boundaries", std::move(b));
-    addExtra(o, d.extra);
-    return o;
-}
-
-Node simulationNode(const SimulationSettings &s, const std::string &from, const std::string &to,
-                    Keys keys)
-{
-    const sim::SimParams &p = s.params;
-    const sim::TimeSettings &t = s.time;
-    Node o = Node::object();
-    o.add("scheme", string(sim::toString(p.scheme)));
-    o.add("frameRate", number(t.frameRate));
-    o.add("substeps", number(std::int64_t(t.substeps)));
-    o.add("cfl", number(t.cfl));
-    o.add("maxSubsteps", number(std::int64_t(t.maxSubsteps)));
-    o.add("frameStart", number(std::int64_t(s.frameStart)));
-    o.add("frameEnd", number(std::int64_t(s.frameEnd)));
-    o.add("seed", number(std::int64_t(s.seed)));
-    o.add("viscosity", number(p.viscosity));
-    o.add("diffusion", number(p.diffusion));
-    o.add("densityDissipation", number(p.densityDissipation));
-    o.add("temperatureDissipation", number(p.temperatureDissipation));
-    o.add("velocityDissipation", number(p.velocityDissipation));
-    o.add("up", vec(p.up));
-    o.add("ambientTemperature", number(p.ambientTemperature));
-    o.add("buoyancyDensity", number(p.buoyancyDensity));
-    o.add("buoyancyTemperature", number(p.buoyancyTemperature));
-    o.add("vorticity", number(p.vorticity));
-    // The shaping settings are written when set: older files stay byte-identical.
-    if (keys == Keys::Every || p.vorticityLength != 0.f)
-        o.add("vorticityLength", number(p.vorticityLength));
-    if (hasMask(p.vorticityMask, s.vorticityMaskExtra))
-        o.add("vorticityMask", maskNode(p.vorticityMask, s.vorticityMaskExtra));
-    o.add("advection", string(sim::toString(p.advection)));
-    if (keys == Keys::Every
-        || p.velocityAdvection != p.advection) // older files stay byte-identical
-        o.add("velocityAdvection", string(sim::toString(p.velocityAdvection)));
-    o.add("accountingDensity", boolean(p.accountingDensity));
-    if (keys == Keys::Every || p.adaptiveDomain) // older files stay byte-identical
-        o.add("adaptiveDomain", boolean(p.adaptiveDomain));
-    Node pr = Node::object();
-    pr.add("tolerance", number(p.pressure.tolerance));
-    pr.add("maxIterations", number(std::int64_t(p.pressure.maxIterations)));
-    pr.add("multigrid", boolean(p.pressure.multigrid));
-    addExtra(pr, s.pressureExtra);
-    o.add("pressure", std::move(pr));
-    const sim::CombustionSettings &c = p.combustion;
-    Node cn = Node::object();
-    cn.add("ignitionTemperature", number(c.ignitionTemperature));
-    cn.add("burnRate", number(c.burnRate));
-    cn.add("heatRelease", number(c.heatRelease));
-    cn.add("smokePerFuel", number(c.smokePerFuel));
-    cn.add("flameCooling", number(c.flameCooling));
-    cn.add("expansion", number(c.expansion));
-    addExtra(cn, s.combustionExtra);
-    o.add("combustion", std::move(cn));
-    // Only ocean scenes (or files that had the object) carry it, so that other scenes' canonical
-    // form stays as it was.
-    const sim::OceanSettings &w = p.ocean;
-    if (keys == Keys::Every || p.scheme == sim::Scheme::Ocean || w != sim::OceanSettings{}
-        || !s.oceanExtra.isEmpty()) {
-        Node on = Node::object();
-        on.add("windSpeed", number(w.windSpeed));
-        on.add("windDirection", number(w.windDirection));
-        on.add("amplitude", number(w.amplitude));
-        on.add("smallWaves", number(w.smallWaves));
-        on.add("choppiness", number(w.choppiness));
-        on.add("loopPeriod", number(w.loopPeriod));
-        on.add("seed", number(std::int64_t(w.seed)));
-        on.add("gravity", number(w.gravity));
-        addExtra(on, s.oceanExtra);
-        o.add("ocean", std::move(on));
+    template<class F>
+    void object(const char *key, const QJsonObject &extra, F fields, When when = {})
+    {
+        if (!writes(when) && extra.isEmpty())
+            return;
+        Node o = Node::object();
+        FieldWriter writer(o, mKeys, mFrom, mTo);
+        fields(writer);
+        addExtra(o, extra);
+        mNode.add(key, std::move(o));
     }
-    // Upres only when switched on or changed (older files stay byte-identical).
-    if (const sim::UpresSettings &u = p.upres;
-        keys == Keys::Every || u != sim::UpresSettings{} || !s.upresExtra.isEmpty()) {
-        Node un = Node::object();
-        un.add("factor", number(std::int64_t(u.factor)));
-        un.add("strength", number(u.strength));
-        un.add("size", number(u.size));
-        un.add("lifetime", number(u.lifetime));
-        addExtra(un, s.upresExtra);
-        o.add("upres", std::move(un));
-    }
-    // Likewise the liquid's object: sph scenes only.
-    const sim::SphSettings &l = p.sph;
-    if (keys == Keys::Every || p.scheme == sim::Scheme::Sph || l != sim::SphSettings{}
-        || !s.sphExtra.isEmpty()) {
-        Node sn = Node::object();
-        sn.add("restDensity", number(l.restDensity));
-        sn.add("soundSpeed", number(l.soundSpeed));
-        sn.add("viscosity", number(l.viscosity));
-        sn.add("artificialViscosity", number(l.artificialViscosity));
-        sn.add("surfaceTension", number(l.surfaceTension));
-        sn.add("spacing", number(l.spacing));
-        sn.add("smoothing", number(l.smoothing));
-        sn.add("maxParticles", number(std::int64_t(l.maxParticles)));
-        sn.add("courant", number(l.courant));
-        sn.add("gravity", number(l.gravity));
-        addExtra(sn, s.sphExtra);
-        o.add("sph", std::move(sn));
-    }
-    o.add("stamIterations", number(std::int64_t(p.stamIterations)));
-    o.add("stamSweep", string(sim::toString(p.stamSweep)));
-    if (keys == Keys::Every
-        || p.stamNumeric != sim::StamNumeric::Float) // older files stay byte-identical
-        o.add("stamNumeric", string(sim::toString(p.stamNumeric)));
-    if (const LiquidTextureSettings &lt = s.liquidTexture; lt.enabled()) {
-        Node tn = Node::object();
-        tn.add("file", string(rebasedImagePath(lt.file, from, to)));
-        tn.add("period", number(std::int64_t(lt.period)));
-        tn.add("blend", string(sim::toString(lt.blend)));
-        tn.add("tiling", number(lt.tiling));
-        addExtra(tn, lt.extra);
-        o.add("liquidTexture", std::move(tn));
-    }
-    addExtra(o, s.extra);
-    return o;
-}
-
-Node shapeNode(const Shape &s, Dimension dim, const std::string &from, const std::string &to)
-{
-    Node o = Node::object();
-    const bool sphere = s.type == ShapeType::Sphere;
-    o.add("type", string(sphere && dim == Dimension::TwoD ? "circle" : toString(s.type)));
-    switch (s.type) {
-    case ShapeType::Sphere:
-        o.add("centre", vec(s.centre));
-        o.add("radius", number(s.radius));
-        break;
-    case ShapeType::Box:
-        o.add("centre", vec(s.centre));
-        o.add("halfSize", vec(s.halfSize));
-        o.add("rotation", number(s.rotation));
-        break;
-    case ShapeType::Capsule:
-        o.add("start", vec(s.start));
-        o.add("end", vec(s.end));
-        o.add("radius", number(s.radius));
-        break;
-    case ShapeType::Stroke: {
-        Node &points = o.add("points", Node::array());
-        for (const StrokePoint &p : s.points) {
-            Node n = Node::object();
-            n.add("position", vec(p.position));
-            n.add("radius", number(p.radius));
-            n.add("pressure", number(p.pressure));
-            addExtra(n, p.extra);
-            points.elements.push_back(std::move(n));
+    template<class T, class F>
+    void objects(const char *key, const char * /*what*/, const std::vector<T> &elements, F fields)
+    {
+        Node array = Node::array();
+        for (const T &element : elements) {
+            Node o = Node::object();
+            FieldWriter writer(o, mKeys, mFrom, mTo);
+            fields(writer, element);
+            addExtra(o, element.extra);
+            array.elements.push_back(std::move(o));
         }
-        break;
+        mNode.add(key, std::move(array));
     }
-    case ShapeType::Image:
-        o.add("file", string(rebasedImagePath(s.file, from, to)));
-        o.add("min", vec(s.imageMin));
-        o.add("max", vec(s.imageMax));
-        o.add("channel", string(toString(s.channel)));
-        o.add("invert", boolean(s.invert));
-        break;
-    case ShapeType::Mesh:
-        o.add("file", string(rebasedImagePath(s.file, from, to)));
-        o.add("translation", vec(s.meshTranslation));
-        o.add("rotation", vec(s.meshRotation));
-        o.add("scale", vec(s.meshScale));
-        o.add("fill", string(toString(s.fill)));
-        o.add("thickness", number(s.thickness));
-        break;
-    case ShapeType::Everywhere: break;
+
+    template<class F>
+    void check(const std::string &, bool, F)
+    {}
+    template<class F>
+    void expect(const std::string &, bool, F, double)
+    {}
+
+    void file(const char *key, const std::string &path, scenefields::FileKind)
+    {
+        mNode.add(key, plume::string(rebasedImagePath(path, mFrom, mTo)));
     }
-    addExtra(o, s.extra);
-    return o;
-}
-
-Node emitterNode(const EmitterSettings &e, Keys keys)
-{
-    Node o = Node::object();
-    o.add("density", number(e.density));
-    o.add("temperature", number(e.temperature));
-    o.add("dye", vec(e.dye));
-    o.add("fuel", number(e.fuel));
-    o.add("ignite", boolean(e.ignite));
-    o.add("velocityMode", string(toString(e.velocityMode)));
-    o.add("velocity", vec(e.velocity));
-    o.add("rate", animated(e.rate));
-    if (keys == Keys::Every
-        || e.liquid != sim::LiquidMode::None) // files without liquid stay byte-identical
-        o.add("liquid", string(toString(e.liquid)));
-    if (e.noise.isSet()) { // files without noise stay byte-identical
-        Node &n = o.add("noise", Node::object());
-        n.add("size", number(e.noise.size));
-        n.add("amplitude", animated(e.noise.amplitude));
-        n.add("speed", number(e.noise.speed));
-        n.add("seed", number(std::int64_t(e.noise.seed)));
-        addExtra(n, e.noise.extra);
+    /// A sphere is a "circle" in 2D.
+    void shapeType(ShapeType type, ItemKind, Dimension dim)
+    {
+        const bool circle = type == ShapeType::Sphere && dim == Dimension::TwoD;
+        mNode.add("type", plume::string(circle ? "circle" : toString(type)));
     }
-    addExtra(o, e.extra);
-    return o;
-}
-
-Node forceNode(const ForceSettings &f)
-{
-    Node o = Node::object();
-    o.add("type", string(sim::toString(f.type)));
-    o.add("strength", animated(f.strength));
-    o.add("direction", vec(f.direction));
-    o.add("centre", vec(f.centre));
-    o.add("scale", number(f.scale));
-    o.add("timeScale", number(f.timeScale));
-    o.add("falloff", number(f.falloff));
-    if (hasMask(f.mask, f.maskExtra)) // files without masks stay byte-identical
-        o.add("mask", maskNode(f.mask, f.maskExtra));
-    addExtra(o, f.extra);
-    return o;
-}
-
-Node itemNode(const Item &item, Dimension dim, const std::string &from, const std::string &to,
-              Keys keys)
-{
-    Node o = Node::object();
-    o.add("name", string(item.name));
-    o.add("kind", string(toString(item.kind)));
-    o.add("enabled", boolean(item.enabled));
-    // Editor flags, written when set (files of scenes that use none stay as they were).
-    if (keys == Keys::Every || item.hidden)
-        o.add("hidden", boolean(item.hidden));
-    if (keys == Keys::Every || item.locked)
-        o.add("locked", boolean(item.locked));
-    Node active = Node::object();
-    active.add("start", number(item.activeStart));
-    if (std::isfinite(item.activeEnd))
-        active.add("end", number(item.activeEnd));
-    addExtra(active, item.activeExtra);
-    o.add("active", std::move(active));
-    o.add("shape", shapeNode(item.shape, dim, from, to));
-    o.add("offset", animated(item.offset));
-    // Written when set, so files of scenes that neither rotate nor scale stay as they were.
-    if (keys == Keys::Every || item.rotation != Animated<sim::Vec3>{sim::Vec3{}})
-        o.add("rotation", animated(item.rotation));
-    if (keys == Keys::Every || item.scale != Animated<sim::Vec3>{sim::Vec3{1.f, 1.f, 1.f}})
-        o.add("scale", animated(item.scale));
-    if (item.kind == ItemKind::Obstacle) {
-        Node ob = Node::object();
-        ob.add("noSlip", boolean(item.obstacle.noSlip));
-        addExtra(ob, item.obstacle.extra);
-        o.add("obstacle", std::move(ob));
+    void vec3OrNumber(const Param &p, Vec3 v) { mNode.add(p.key, vec(v)); }
+    /// The ramp as [position, value] pairs.
+    void ramp(const char *key, const sim::Ramp &ramp)
+    {
+        Node pairs = Node::array();
+        for (const sim::RampKey &k : ramp.keys) {
+            Node pair = Node::array();
+            pair.elements.push_back(plume::number(k.position));
+            pair.elements.push_back(plume::number(k.value));
+            pairs.elements.push_back(std::move(pair));
+        }
+        mNode.add(key, std::move(pairs));
     }
-    if (item.kind == ItemKind::Emitter)
-        o.add("emitter", emitterNode(item.emitter, keys));
-    if (item.kind == ItemKind::ForceField)
-        o.add("force", forceNode(item.force));
-    addExtra(o, item.extra);
-    return o;
-}
-
-Node renderNode(const RenderSettings &s, Keys keys)
-{
-    Node o = Node::object();
-    o.add("width", number(std::int64_t(s.width)));
-    o.add("height", number(std::int64_t(s.height)));
-    o.add("look2d", string(toString(s.look2D)));
-    o.add("field", string(sim::toString(s.field)));
-    o.add("colorMap", string(toString(s.colorMap)));
-    o.add("fieldMin", number(s.fieldMin));
-    o.add("fieldMax", number(s.fieldMax));
-    o.add("projection", string(toString(s.projection)));
-    o.add("yaw", number(s.yaw));
-    o.add("pitch", number(s.pitch));
-    o.add("fov", number(s.fov));
-    o.add("zoom", number(s.zoom));
-    o.add("lightDirection", vec(s.lightDirection));
-    o.add("lightColor", vec(s.lightColor));
-    o.add("lightIntensity", number(s.lightIntensity));
-    o.add("ambient", number(s.ambient));
-    o.add("smokeColor", vec(s.smokeColor));
-    o.add("densityScale", number(s.densityScale));
-    o.add("stepCells", number(s.stepCells));
-    o.add("emissionIntensity", number(s.emissionIntensity));
-    o.add("emissionMin", number(s.emissionMin));
-    o.add("emissionMax", number(s.emissionMax));
-    o.add("flameIntensity", number(s.flameIntensity));
-    // The light model's and the surface look's keys only when set, so scenes saved before
-    // them save unchanged.
-    const RenderSettings defaults;
-    if (keys == Keys::Every || !(s.skyColor == defaults.skyColor))
-        o.add("skyColor", vec(s.skyColor));
-    if (keys == Keys::Every || !(s.groundColor == defaults.groundColor))
-        o.add("groundColor", vec(s.groundColor));
-    if (keys == Keys::Every || s.anisotropy != defaults.anisotropy)
-        o.add("anisotropy", number(s.anisotropy));
-    if (keys == Keys::Every || s.multipleScattering != defaults.multipleScattering)
-        o.add("multipleScattering", number(s.multipleScattering));
-    if (keys == Keys::Every || s.emissionScattering != defaults.emissionScattering)
-        o.add("emissionScattering", number(s.emissionScattering));
-    if (keys == Keys::Every || s.exposure != defaults.exposure)
-        o.add("exposure", number(s.exposure));
-    if (keys == Keys::Every || s.toneCurve != defaults.toneCurve)
-        o.add("toneCurve", string(toString(s.toneCurve)));
-    if (keys == Keys::Every || s.look3D != defaults.look3D)
-        o.add("look3d", string(toString(s.look3D)));
-    if (keys == Keys::Every || s.surfaceIso != defaults.surfaceIso)
-        o.add("surfaceIso", number(s.surfaceIso));
-    if (keys == Keys::Every || !(s.surfaceColor == defaults.surfaceColor))
-        o.add("surfaceColor", vec(s.surfaceColor));
-    if (keys == Keys::Every || s.foamSpeed != defaults.foamSpeed)
-        o.add("foamSpeed", number(s.foamSpeed));
-    if (keys == Keys::Every || s.framing != defaults.framing)
-        o.add("framing", string(toString(s.framing)));
-    if (keys == Keys::Every || s.framingPadding != defaults.framingPadding)
-        o.add("framingPadding", number(s.framingPadding));
-    addExtra(o, s.extra);
-    return o;
-}
-
-/// first/last only when set (like active.end), then the bit depth.
-void addFrames(Node &o, int first, int last, int bitDepth)
-{
-    if (first != kBakeRange)
-        o.add("first", number(std::int64_t(first)));
-    if (last != kBakeRange)
-        o.add("last", number(std::int64_t(last)));
-    o.add("bitDepth", number(std::int64_t(bitDepth)));
-}
-
-/// The passes and file format keys shared by flipbooks and image sequences, each only when it
-/// differs from its default, so files from before passes existed save unchanged.
-void addPasses(Node &o, const PassSettings &s, Keys keys)
-{
-    const PassSettings d;
-    if (keys == Keys::Every || s.format != d.format)
-        o.add("format", string(toString(s.format)));
-    if (keys == Keys::Every || s.exrPrecision != d.exrPrecision)
-        o.add("exrPrecision", string(toString(s.exrPrecision)));
-    if (keys == Keys::Every || s.lighting != d.lighting)
-        o.add("lighting", string(toString(s.lighting)));
-    if (keys == Keys::Every || s.normals != d.normals)
-        o.add("normals", boolean(s.normals));
-    if (keys == Keys::Every || s.depth != d.depth)
-        o.add("depthMap", boolean(s.depth));
-    if (keys == Keys::Every || s.alpha != d.alpha)
-        o.add("alphaMap", boolean(s.alpha));
-    if (keys == Keys::Every || s.normalConvention != d.normalConvention)
-        o.add("normalConvention", string(toString(s.normalConvention)));
-    if (keys == Keys::Every || s.depthThreshold != d.depthThreshold)
-        o.add("depthThreshold", number(s.depthThreshold));
-    if (keys == Keys::Every || s.pack != d.pack)
-        o.add("pack", string(toString(s.pack)));
-    if (keys == Keys::Every || s.packChannels != d.packChannels) {
-        Node channels = Node::array();
-        for (PassChannel c : s.packChannels)
-            channels.elements.push_back(string(toString(c)));
-        o.add("packChannels", channels);
+    template<class E, std::size_t N, std::size_t M>
+    void enumArray(const char *key, const std::array<E, M> &values,
+                   const sim::EnumNames<E, N> &names, When when = {})
+    {
+        if (!writes(when))
+            return;
+        Node array = Node::array();
+        for (E v : values)
+            array.elements.push_back(plume::string(names.name(v)));
+        mNode.add(key, std::move(array));
     }
-}
+    template<std::size_t N>
+    void choice(const char *key, int v, const int (&)[N])
+    {
+        mNode.add(key, plume::number(std::int64_t(v)));
+    }
 
-Node flipbookNode(const FlipbookSettings &s, Keys keys)
-{
-    Node o = Node::object();
-    o.add("enabled", boolean(s.enabled));
-    o.add("rows", number(std::int64_t(s.rows)));
-    o.add("columns", number(std::int64_t(s.columns)));
-    addFrames(o, s.first, s.last, s.bitDepth);
-    o.add("step", number(std::int64_t(s.step)));
-    o.add("padding", number(std::int64_t(s.padding)));
-    o.add("alpha", string(toString(s.alpha)));
-    o.add("emission", string(toString(s.emission)));
-    o.add("motionVectors", boolean(s.motionVectors));
-    o.add("motionRange", number(s.motionRange));
-    o.add("loopFrames", number(std::int64_t(s.loopFrames)));
-    addPasses(o, s.passes, keys);
-    o.add("fileName", string(s.fileName));
-    addExtra(o, s.extra);
-    return o;
-}
+private:
+    bool writes(When when) const { return when.writes(mKeys == Keys::Every); }
 
-Node imagesNode(const ImageSequenceSettings &s, Keys keys)
-{
-    Node o = Node::object();
-    o.add("enabled", boolean(s.enabled));
-    addFrames(o, s.first, s.last, s.bitDepth);
-    o.add("step", number(std::int64_t(s.step)));
-    o.add("alpha", string(toString(s.alpha)));
-    o.add("emission", string(toString(s.emission)));
-    addPasses(o, s.passes, keys);
-    o.add("fileName", string(s.fileName));
-    addExtra(o, s.extra);
-    return o;
-}
-
-Node openVdbNode(const VdbSettings &s)
-{
-    Node o = Node::object();
-    o.add("up", string(toString(s.up)));
-    o.add("half", boolean(s.halfFloat));
-    o.add("velocityMask", string(toString(s.velocityMask)));
-    addExtra(o, s.extra);
-    return o;
-}
-
-Node exportNode(const ExportPresets &e, Keys keys)
-{
-    Node o = Node::object();
-    o.add("render", renderNode(e.render, keys));
-    o.add("flipbook", flipbookNode(e.flipbook, keys));
-    o.add("images", imagesNode(e.images, keys));
-    o.add("openvdb", openVdbNode(e.openvdb));
-    addExtra(o, e.extra);
-    return o;
-}
+    Node &mNode;
+    Keys mKeys;
+    const std::string &mFrom;
+    const std::string &mTo;
+};
 
 bool allScalars(const Node &array)
 {
@@ -717,16 +408,25 @@ QByteArray sceneText(const Scene &scene, const std::string &directory, Keys keys
     root.add("format", string(kSceneFormatName));
     root.add("version", number(std::int64_t(kSceneFormatVersion)));
     root.add("name", string(scene.name));
-    root.add("domain", domainNode(scene.domain, keys));
-    root.add("simulation", simulationNode(scene.simulation, scene.directory, directory, keys));
+    FieldWriter writer(root, keys, scene.directory, directory);
+    writer.object("domain", scene.domain.extra,
+                  [&](FieldWriter &d) { scenefields::domain(d, scene.domain); });
+    writer.object("simulation", scene.simulation.extra,
+                  [&](FieldWriter &s) { scenefields::simulation(s, scene.simulation); });
     Node &items = root.add("items", Node::array());
-    for (const Item &item : scene.items)
-        items.elements.push_back(
-            itemNode(item, scene.domain.dimension, scene.directory, directory, keys));
+    for (const Item &item : scene.items) {
+        Node o = Node::object();
+        FieldWriter itemWriter(o, keys, scene.directory, directory);
+        scenefields::item(itemWriter, item, scene.domain.dimension);
+        addExtra(o, item.extra);
+        items.elements.push_back(std::move(o));
+    }
     // Scenes without export presets stay as they were: "export" appears once anything in it
     // differs from the defaults, and then with every key.
-    if (keys == Keys::Every || !(scene.exports == ExportPresets{}))
-        root.add("export", exportNode(scene.exports, keys));
+    writer.object(
+        "export", scene.exports.extra,
+        [&](FieldWriter &e) { scenefields::exports(e, scene.exports); },
+        When::changed(!(scene.exports == ExportPresets{})));
     addExtra(root, scene.extra);
     std::string out;
     writeNode(root, 0, out);
