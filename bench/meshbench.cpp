@@ -135,9 +135,8 @@ int runMeshBench(int repeats)
         return 1;
     }
     const auto readStart = Clock::now();
-    std::string error;
-    if (!loadMesh(path.toStdString(), &error)) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    if (const auto loaded = loadMesh(path.toStdString()); !loaded) {
+        std::fprintf(stderr, "plume-bench: %s\n", loaded.error().c_str());
         return 1;
     }
     const double readMs = msSince(readStart);

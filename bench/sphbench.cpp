@@ -26,13 +26,12 @@ std::unique_ptr<sim::SphSolver> makeTank(sim::Int3 cells, sim::Int3 block)
     d.cellSize = 1.f / float(cells.x);
     sim::SimParams p;
     p.scheme = sim::Scheme::Sph;
-    std::string error;
-    std::unique_ptr<sim::Solver> solver = sim::createSolver(d, p, &error);
-    if (!solver) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    auto made = sim::createSolver(d, p);
+    if (!made) {
+        std::fprintf(stderr, "plume-bench: %s\n", made.error().c_str());
         return nullptr;
     }
-    std::unique_ptr<sim::SphSolver> s(static_cast<sim::SphSolver *>(solver.release()));
+    std::unique_ptr<sim::SphSolver> s(static_cast<sim::SphSolver *>(made.take().release()));
     sim::Emitter fill;
     fill.liquid = sim::LiquidMode::Fill;
     for (int k = 0; k < block.z; ++k)

@@ -26,18 +26,20 @@ wedge(const std::string &json, const std::string &directory, const std::string &
     const Scene scene = sceneFromJson(json, directory);
     WedgeSpec spec;
     for (const auto &[key, values] : vary) {
-        WedgeAxis axis;
-        std::string error;
-        if (!checkWedgeKey(key, error) || !parseWedgeValues(key, values, axis, error))
-            throw py::value_error(error);
-        spec.axes.push_back(std::move(axis));
+        if (sim::Status checked = checkWedgeKey(key); !checked)
+            throw py::value_error(checked.error);
+        auto axis = parseWedgeValues(key, values);
+        if (!axis)
+            throw py::value_error(axis.error());
+        spec.axes.push_back(axis.take());
     }
     if (randomCount)
         spec.random = WedgeRandom{*randomCount, seed};
     const std::string folder = QDir(QString::fromStdString(out)).absolutePath().toStdString();
-    const WedgePlan plan = planWedge(scene, source, stem, spec, folder);
-    if (!plan.ok)
-        throw py::value_error(plan.error);
+    const auto planned = planWedge(scene, source, stem, spec, folder);
+    if (!planned)
+        throw py::value_error(planned.error());
+    const WedgePlan &plan = planned.value();
     if (sim::Status st = writeWedge(plan, stem, folder); !st)
         throw std::runtime_error(st.error);
     std::vector<std::string> scenes;

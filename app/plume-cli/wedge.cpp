@@ -52,11 +52,10 @@ int wedge(const QStringList &arguments)
         return usageError("wedge needs at least one --vary KEY=VALUES");
     WedgeSpec spec;
     for (const QString &text : parser.values(varyOpt)) {
-        WedgeAxis axis;
-        std::string error;
-        if (!parseWedgeAxis(text.toStdString(), axis, error))
-            return usageError("--vary " + QString::fromStdString(error));
-        spec.axes.push_back(std::move(axis));
+        auto axis = parseWedgeAxis(text.toStdString());
+        if (!axis)
+            return usageError("--vary " + QString::fromStdString(axis.error()));
+        spec.axes.push_back(axis.take());
     }
     if (parser.isSet(seedOpt) && !parser.isSet(randomOpt))
         return usageError("--seed goes with --random N");
@@ -83,18 +82,18 @@ int wedge(const QStringList &arguments)
     if (!scene)
         return kExitUsage;
     const QFileInfo info(path);
-    if (const std::string error = checkWedge(*scene, spec, info.fileName()); !error.empty()) {
-        std::fprintf(stderr, "plume-cli: %s\n", error.c_str());
+    if (const sim::Status checked = checkWedge(*scene, spec, info.fileName()); !checked) {
+        std::fprintf(stderr, "plume-cli: %s\n", checked.error.c_str());
         return kExitUsage;
     }
     const std::string stem = info.completeBaseName().toStdString();
     const std::string dir = QDir(parser.value(outputOpt)).absolutePath().toStdString();
-    const WedgePlan plan = planWedge(*scene, info.absoluteFilePath().toStdString(), stem, spec,
-                                     dir);
-    if (!plan.ok) {
-        std::fprintf(stderr, "plume-cli: %s\n", plan.error.c_str());
+    const auto planned = planWedge(*scene, info.absoluteFilePath().toStdString(), stem, spec, dir);
+    if (!planned) {
+        std::fprintf(stderr, "plume-cli: %s\n", planned.error().c_str());
         return kExitUsage;
     }
+    const WedgePlan &plan = planned.value();
     if (const sim::Status s = writeWedge(plan, stem, dir); !s) {
         std::fprintf(stderr, "plume-cli: %s\n", s.error.c_str());
         return kExitFailure;

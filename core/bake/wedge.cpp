@@ -275,22 +275,19 @@ std::vector<WedgeValue> WedgeAxis::values() const
     return out;
 }
 
-bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAxis &out,
-                      std::string &error)
+sim::Result<WedgeAxis> parseWedgeValues(const std::string &key, const std::string &values)
 {
-    out = WedgeAxis{};
+    WedgeAxis out;
     out.key = key;
     const std::string text = trimmed(values);
     if (text.empty()) {
-        error = key + ": no values (a list a,b,c or a range A:B:N)";
-        return false;
+        return sim::Status::failure(key + ": no values (a list a,b,c or a range A:B:N)");
     }
     if (text.find(':') != std::string::npos) {
         if (text.find(',') != std::string::npos) {
-            error = key + ": '" + text
-                    + "' mixes a list and a range (a list a,b,c or a range "
-                      "A:B:N)";
-            return false;
+            return sim::Status::failure(key + ": '" + text
+                                        + "' mixes a list and a range (a list a,b,c or a range "
+                                          "A:B:N)");
         }
         std::vector<std::string> parts;
         for (std::size_t start = 0;;) {
@@ -305,28 +302,26 @@ bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAx
                                      "A to B inclusive";
         if (parts.size() < 2 || parts.size() > 3 || !parseNumber(parts[0], out.from)
             || !parseNumber(parts[1], out.to)) {
-            error = syntax + ", A and B numbers)";
-            return false;
+            return sim::Status::failure(syntax + ", A and B numbers)");
         }
         if (parts.size() == 3) {
             double n = 0.0;
             if (!parseNumber(parts[2], n) || n != std::floor(n) || n < 1
                 || n > kMaxWedgeVariations) {
-                error = syntax + "; N an integer in [1, " + std::to_string(kMaxWedgeVariations)
-                        + "], got '" + parts[2] + "')";
-                return false;
+                return sim::Status::failure(syntax + "; N an integer in [1, "
+                                            + std::to_string(kMaxWedgeVariations) + "], got '"
+                                            + parts[2] + "')");
             }
             out.count = int(n);
         }
         out.range = true;
-        return true;
+        return out;
     }
     for (std::size_t start = 0;;) {
         const std::size_t comma = text.find(',', start);
         const std::string item = trimmed(text.substr(start, comma - start));
         if (item.empty()) {
-            error = key + ": an empty value in the list '" + text + "'";
-            return false;
+            return sim::Status::failure(key + ": an empty value in the list '" + text + "'");
         }
         double number = 0.0;
         if (parseNumber(item, number))
@@ -339,29 +334,31 @@ bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAx
             break;
         start = comma + 1;
     }
-    return true;
+    return out;
 }
 
-bool checkWedgeKey(const std::string &key, std::string &error)
+sim::Status checkWedgeKey(const std::string &key)
 {
     std::vector<KeyStep> steps;
-    return parseKey(key, steps, error);
+    std::string error;
+    if (!parseKey(key, steps, error))
+        return sim::Status::failure(error);
+    return sim::Status::success();
 }
 
-bool parseWedgeAxis(const std::string &text, WedgeAxis &out, std::string &error)
+sim::Result<WedgeAxis> parseWedgeAxis(const std::string &text)
 {
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos) {
-        error = "'" + text
-                + "' is not KEY=VALUES (e.g. simulation.vorticity=0.1,0.2,0.4 or "
-                  "items[name].emitter.fuel=4:12:3)";
-        return false;
+        return sim::Status::failure(
+            "'" + text
+            + "' is not KEY=VALUES (e.g. simulation.vorticity=0.1,0.2,0.4 or "
+              "items[name].emitter.fuel=4:12:3)");
     }
     const std::string key = trimmed(text.substr(0, equals));
-    std::vector<KeyStep> steps;
-    if (!parseKey(key, steps, error))
-        return false;
-    return parseWedgeValues(key, text.substr(equals + 1), out, error);
+    if (sim::Status s = checkWedgeKey(key); !s)
+        return s;
+    return parseWedgeValues(key, text.substr(equals + 1));
 }
 
 long long wedgeCount(const WedgeSpec &spec)
@@ -381,43 +378,39 @@ long long wedgeCount(const WedgeSpec &spec)
     return count;
 }
 
-bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &out,
-                 std::string &error)
+sim::Result<std::vector<std::vector<WedgeValue>>> wedgeValues(const WedgeSpec &spec)
 {
-    out.clear();
+    std::vector<std::vector<WedgeValue>> out;
     if (spec.axes.empty()) {
-        error = "a wedge needs at least one key to vary";
-        return false;
+        return sim::Status::failure("a wedge needs at least one key to vary");
     }
     std::set<std::string> keys;
     for (const WedgeAxis &axis : spec.axes) {
         if (!keys.insert(axis.key).second) {
-            error = axis.key + ": the key is varied twice";
-            return false;
+            return sim::Status::failure(axis.key + ": the key is varied twice");
         }
         if (!axis.range && axis.list.empty()) {
-            error = axis.key + ": no values";
-            return false;
+            return sim::Status::failure(axis.key + ": no values");
         }
         if (axis.range && !spec.random && axis.count == 0) {
-            error = axis.key + ": the range " + formatJsonNumber(axis.from) + ":"
-                    + formatJsonNumber(axis.to) + " needs a count, A:B:N, except in a random wedge";
-            return false;
+            return sim::Status::failure(axis.key + ": the range " + formatJsonNumber(axis.from)
+                                        + ":" + formatJsonNumber(axis.to)
+                                        + " needs a count, A:B:N, except in a random wedge");
         }
         if (axis.range && spec.random && axis.from > axis.to) {
-            error = axis.key + ": a random wedge draws from A:B with A <= B, got "
-                    + formatJsonNumber(axis.from) + ":" + formatJsonNumber(axis.to);
-            return false;
+            return sim::Status::failure(
+                axis.key + ": a random wedge draws from A:B with A <= B, got "
+                + formatJsonNumber(axis.from) + ":" + formatJsonNumber(axis.to));
         }
     }
     if (spec.random) {
         const int n = spec.random->count;
         if (n < 1 || n > kMaxWedgeVariations) {
-            error = "a random wedge of " + std::to_string(n)
-                    + " variations: the count must be "
-                      "in [1, "
-                    + std::to_string(kMaxWedgeVariations) + "] (kMaxWedgeVariations)";
-            return false;
+            return sim::Status::failure("a random wedge of " + std::to_string(n)
+                                        + " variations: the count must be "
+                                          "in [1, "
+                                        + std::to_string(kMaxWedgeVariations)
+                                        + "] (kMaxWedgeVariations)");
         }
         std::mt19937_64 generator(spec.random->seed);
         for (int k = 0; k < n; ++k) {
@@ -426,7 +419,7 @@ bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &ou
                 row.push_back(draw(axis, generator));
             out.push_back(std::move(row));
         }
-        return true;
+        return out;
     }
     // The product, counted without overflow.
     long double total = 1;
@@ -440,10 +433,10 @@ bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &ou
     if (total > kMaxWedgeVariations) {
         char count[48];
         std::snprintf(count, sizeof count, "%.0Lf", total);
-        error = std::string("the wedge makes ") + count + " variations (" + factors + "); at most "
-                + std::to_string(kMaxWedgeVariations)
-                + " are allowed (kMaxWedgeVariations): vary fewer values or use --random N";
-        return false;
+        return sim::Status::failure(
+            std::string("the wedge makes ") + count + " variations (" + factors + "); at most "
+            + std::to_string(kMaxWedgeVariations)
+            + " are allowed (kMaxWedgeVariations): vary fewer values or use --random N");
     }
     std::vector<std::size_t> digit(spec.axes.size(), 0);
     for (long long k = 0; k < (long long)total; ++k) {
@@ -457,7 +450,7 @@ bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &ou
             digit[a] = 0;
         }
     }
-    return true;
+    return out;
 }
 
 SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssignment> &values,
@@ -518,13 +511,12 @@ WedgeSpec withIntegerKeys(const Scene &scene, WedgeSpec spec)
 
 } // namespace
 
-std::string checkWedge(const Scene &scene, const WedgeSpec &given, const QString &fileName)
+sim::Status checkWedge(const Scene &scene, const WedgeSpec &given, const QString &fileName)
 {
     const WedgeSpec spec = withIntegerKeys(scene, given);
-    std::vector<std::vector<WedgeValue>> rows;
-    std::string error;
-    if (!wedgeValues(spec, rows, error))
-        return error;
+    const auto rows = wedgeValues(spec);
+    if (!rows)
+        return rows.status();
     for (const WedgeAxis &axis : spec.axes) {
         std::vector<WedgeValue> tried = axis.list;
         if (axis.range)
@@ -533,60 +525,57 @@ std::string checkWedge(const Scene &scene, const WedgeSpec &given, const QString
             const SceneReadResult r = applyWedgeValues(scene, {{axis.key, value}}, scene.directory,
                                                        fileName);
             if (!r.ok)
-                return r.error;
+                return sim::Status::failure(r.error);
         }
     }
     // All keys at once: two keys that set the same value, values that only refuse together.
     std::vector<WedgeAssignment> first;
     for (std::size_t a = 0; a < spec.axes.size(); ++a)
-        first.emplace_back(spec.axes[a].key, rows[0][a]);
+        first.emplace_back(spec.axes[a].key, rows.value()[0][a]);
     if (const SceneReadResult r = applyWedgeValues(scene, first, scene.directory, fileName); !r.ok)
-        return r.error;
-    return {};
+        return sim::Status::failure(r.error);
+    return sim::Status::success();
 }
 
-WedgePlan planWedge(const Scene &scene, const std::string &source, const std::string &stem,
-                    const WedgeSpec &given, const std::string &directory)
+sim::Result<WedgePlan> planWedge(const Scene &scene, const std::string &source,
+                                 const std::string &stem, const WedgeSpec &given,
+                                 const std::string &directory)
 {
     const WedgeSpec spec = withIntegerKeys(scene, given);
-    WedgePlan plan;
-    plan.error = checkWedge(scene, given, QString::fromStdString(stem + "." + kSceneFileExtension));
-    std::vector<std::vector<WedgeValue>> rows;
-    if (!plan.error.empty() || !wedgeValues(spec, rows, plan.error))
-        return plan;
-    if (stem.empty()) {
-        plan.error = "a wedge needs a scene name for its files";
-        return plan;
-    }
+    if (sim::Status s = checkWedge(scene, given,
+                                   QString::fromStdString(stem + "." + kSceneFileExtension));
+        !s)
+        return s;
+    const auto rows = wedgeValues(spec);
+    if (!rows)
+        return rows.status();
+    if (stem.empty())
+        return sim::Status::failure("a wedge needs a scene name for its files");
     const std::string dir = QDir(QString::fromStdString(directory)).absolutePath().toStdString();
+    WedgePlan plan;
     plan.manifest.source = source;
     plan.manifest.random = spec.random;
     for (const WedgeAxis &axis : spec.axes)
         plan.manifest.keys.push_back(axis.key);
-    for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (std::size_t k = 0; k < rows.value().size(); ++k) {
         WedgeVariation v;
         v.index = int(k);
         v.name = wedgeVariationName(stem, v.index);
         v.scene = v.name + "." + kSceneFileExtension;
         for (std::size_t a = 0; a < spec.axes.size(); ++a)
-            v.values.emplace_back(spec.axes[a].key, rows[k][a]);
+            v.values.emplace_back(spec.axes[a].key, rows.value()[k][a]);
         SceneReadResult r = applyWedgeValues(scene, v.values, dir, QString::fromStdString(v.scene));
-        if (!r.ok) {
-            plan.error = "variation " + std::to_string(k) + " (" + v.name + "): " + r.error;
-            plan.scenes.clear();
-            return plan;
-        }
+        if (!r.ok)
+            return sim::Status::failure("variation " + std::to_string(k) + " (" + v.name
+                                        + "): " + r.error);
         plan.scenes.push_back(std::move(r.scene));
         plan.manifest.variations.push_back(std::move(v));
     }
-    plan.ok = true;
     return plan;
 }
 
 sim::Status writeWedge(const WedgePlan &plan, const std::string &stem, const std::string &directory)
 {
-    if (!plan.ok)
-        return sim::Status::failure(plan.error.empty() ? "the wedge was not planned" : plan.error);
     const QDir dir(QString::fromStdString(directory));
     if (!QDir().mkpath(dir.absolutePath()))
         return sim::Status::failure(directory + ": cannot create the folder");

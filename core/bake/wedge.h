@@ -10,7 +10,7 @@
 #include <core/bake/wedgemanifest.h>
 #include <core/io/scenereader.h>
 #include <core/scene/scene.h>
-#include <core/sim/base/types.h>
+#include <core/sim/base/result.h>
 
 #include <QString>
 
@@ -49,32 +49,28 @@ struct WedgeSpec
 };
 
 /// A wedge ready to write: the manifest and each variation's scene (its Scene::directory the
-/// wedge's folder), or why not.
+/// wedge's folder).
 struct WedgePlan
 {
-    bool ok = false;
-    std::string error;
     WedgeManifest manifest;
     std::vector<Scene> scenes; ///< one per variation, in order
 };
 
 /// Checks a key's syntax: names joined by dots, each followed by any `[index]` or `[name]`.
-bool checkWedgeKey(const std::string &key, std::string &error);
+sim::Status checkWedgeKey(const std::string &key);
 
 /// Parses "KEY=VALUES" (plume-cli wedge --vary). Checks the syntax only; planWedge() checks the
 /// key and values against a scene.
-bool parseWedgeAxis(const std::string &text, WedgeAxis &out, std::string &error);
+sim::Result<WedgeAxis> parseWedgeAxis(const std::string &text);
 
 /// Parses VALUES for `key`: `a,b,c` or `A:B:N` (or `A:B`). Each list value is a number when it
 /// reads as one, `true` or `false` a boolean, anything else a string.
-bool parseWedgeValues(const std::string &key, const std::string &values, WedgeAxis &out,
-                      std::string &error);
+sim::Result<WedgeAxis> parseWedgeValues(const std::string &key, const std::string &values);
 
 /// Each variation's values, in order: the product of the keys' values (the last key varying
 /// fastest), or the random draws. Refuses bad ranges and more than kMaxWedgeVariations
 /// variations with a message naming the count and the limit.
-bool wedgeValues(const WedgeSpec &spec, std::vector<std::vector<WedgeValue>> &out,
-                 std::string &error);
+sim::Result<std::vector<std::vector<WedgeValue>>> wedgeValues(const WedgeSpec &spec);
 
 /// The number of variations the spec makes, or -1 when it is above kMaxWedgeVariations (or has
 /// no keys).
@@ -90,15 +86,16 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
 
 /// Checks the spec against the scene without making the variations: the syntax, the count, and
 /// each key's values one at a time (a random wedge's range ends and list values), then the
-/// first variation's values together. Empty when
-/// it can be made, else the first refusal. `fileName` names the scene in the reader's messages.
-std::string checkWedge(const Scene &scene, const WedgeSpec &spec, const QString &fileName);
+/// first variation's values together: the first refusal, if any. `fileName` names the scene in
+/// the reader's messages.
+sim::Status checkWedge(const Scene &scene, const WedgeSpec &spec, const QString &fileName);
 
 /// The variations of `scene` for the folder `directory`: checkWedge() first, then names
 /// `<stem>_w<k>`, each scene made and validated by applyWedgeValues(). `source`: the scene file's
 /// absolute path (the manifest's "source"; may be empty).
-WedgePlan planWedge(const Scene &scene, const std::string &source, const std::string &stem,
-                    const WedgeSpec &spec, const std::string &directory);
+sim::Result<WedgePlan> planWedge(const Scene &scene, const std::string &source,
+                                 const std::string &stem, const WedgeSpec &spec,
+                                 const std::string &directory);
 
 /// Writes the plan's scenes as `<directory>/<name>.plume` and the manifest as
 /// `<directory>/<stem>_wedge.json`, each atomically; creates the folder when missing.

@@ -90,33 +90,30 @@ sim::Status writeWedgeManifest(const WedgeManifest &manifest, const QString &pat
     return writeFilesAtomically({path}, {wedgeManifestToJson(manifest)});
 }
 
-bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &error)
+sim::Result<WedgeManifest> readWedgeManifest(const QString &path)
 {
-    out = WedgeManifest{};
+    WedgeManifest out;
     const std::string file = path.toStdString();
     const auto fail =
         [&](const std::string &at, const std::string &expected, const QJsonValue &got) {
-        error = file + ": " + at + ": expected " + expected + ", got " + describeJson(got);
-        return false;
+        return sim::Status::failure(file + ": " + at + ": expected " + expected + ", got "
+                                    + describeJson(got));
     };
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        error = file + ": cannot open: " + f.errorString().toStdString();
-        return false;
+        return sim::Status::failure(file + ": cannot open: " + f.errorString().toStdString());
     }
     const QByteArray bytes = f.readAll();
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         const JsonLocation loc = jsonLocation(bytes, parseError.offset);
-        error = file + ": line " + std::to_string(loc.line) + ", column "
-                + std::to_string(loc.column)
-                + ": JSON parse error: " + parseError.errorString().toStdString();
-        return false;
+        return sim::Status::failure(file + ": line " + std::to_string(loc.line) + ", column "
+                                    + std::to_string(loc.column) + ": JSON parse error: "
+                                    + parseError.errorString().toStdString());
     }
     if (!doc.isObject()) {
-        error = file + ": expected a JSON object at the top level";
-        return false;
+        return sim::Status::failure(file + ": expected a JSON object at the top level");
     }
     const QJsonObject root = doc.object();
     if (root.value("format").toString() != QLatin1String(kWedgeFormatName))
@@ -126,10 +123,10 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
         || version.toDouble() < 1)
         return fail("version", "an integer >= 1", version);
     if (version.toDouble() > kWedgeFormatVersion) {
-        error = file + ": version: format version " + formatJsonNumber(version.toDouble())
-                + " is newer than this Plume reads (version " + std::to_string(kWedgeFormatVersion)
-                + "); read it with a newer Plume";
-        return false;
+        return sim::Status::failure(
+            file + ": version: format version " + formatJsonNumber(version.toDouble())
+            + " is newer than this Plume reads (version " + std::to_string(kWedgeFormatVersion)
+            + "); read it with a newer Plume");
     }
     const QJsonValue source = root.value("source");
     if (!source.isString())
@@ -143,8 +140,7 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
     for (int n = 0; n < int(keys.toArray().size()); ++n) {
         const QJsonValue k = keys.toArray()[n];
         const std::string at = "keys[" + std::to_string(n) + "]";
-        std::string keyError;
-        if (!k.isString() || !checkWedgeKey(k.toString().toStdString(), keyError))
+        if (!k.isString() || !checkWedgeKey(k.toString().toStdString()))
             return fail(at, "a scene-format key such as \"simulation.vorticity\"", k);
         if (!keySet.insert(k.toString().toStdString()).second)
             return fail(at, "a key not listed before", k);
@@ -221,7 +217,7 @@ bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &err
         }
         out.variations.push_back(std::move(variation));
     }
-    return true;
+    return out;
 }
 
 } // namespace plume

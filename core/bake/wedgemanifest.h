@@ -6,7 +6,7 @@
 // (core/bake/wedge.h); read by whatever bakes the variations (a farm submitter). Nothing here
 // throws: each function returns an error message instead.
 
-#include <core/sim/base/types.h>
+#include <core/sim/base/result.h>
 
 #include <QByteArray>
 #include <QString>
@@ -77,7 +77,7 @@ QByteArray wedgeManifestToJson(const WedgeManifest &manifest);
 sim::Status writeWedgeManifest(const WedgeManifest &manifest, const QString &path);
 /// Reads and validates a manifest; the error names the file and the JSON path. A newer
 /// version is refused.
-bool readWedgeManifest(const QString &path, WedgeManifest &out, std::string &error);
+sim::Result<WedgeManifest> readWedgeManifest(const QString &path);
 
 /// A value as the CLI prints it and the manifest writes it: numbers in shortest form, strings
 /// quoted only in JSON.

@@ -31,10 +31,10 @@ bool isFarmWedgePath(const QString &path) { return path.endsWith(".json", Qt::Ca
 sim::Status readFarmWedge(const QString &path, FarmWedge &manifest)
 {
     // The wedge's own reader validates the manifest; the farm adds what its folders need.
-    WedgeManifest wedge;
-    std::string error;
-    if (!readWedgeManifest(path, wedge, error))
-        return sim::Status::failure(error);
+    const auto read = readWedgeManifest(path);
+    if (!read)
+        return read.status();
+    const WedgeManifest &wedge = read.value();
     if (wedge.variations.empty())
         return refuse(path, "variations", "a non-empty array");
     FarmWedge m;

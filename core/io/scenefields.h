@@ -170,7 +170,9 @@ void simulation(V &v, S &s)
     v.number(simulationParams::frameEnd, s.frameEnd);
     v.expect(
         "frameEnd", !(s.frameEnd < s.frameStart),
-        [&] { return Param::above(s.frameStart, true, true).describe() + " (not before frameStart)"; },
+        [&] {
+        return Param::above(s.frameStart, true, true).describe() + " (not before frameStart)";
+        },
         double(s.frameEnd));
     v.number(simulationParams::seed, s.seed);
     v.number(sp::viscosity, p.viscosity);
@@ -211,8 +213,7 @@ void simulation(V &v, S &s)
     v.enumeration("stamNumeric", p.stamNumeric, sim::kStamNumericNames,
                   When::differs(p.stamNumeric, sim::StamNumeric::Float));
     v.object(
-        "liquidTexture", s.liquidTexture.extra,
-        [&](auto &o) { liquidTexture(o, s.liquidTexture); },
+        "liquidTexture", s.liquidTexture.extra, [&](auto &o) { liquidTexture(o, s.liquidTexture); },
         When::only(s.liquidTexture.enabled()));
 }
 
@@ -245,15 +246,15 @@ void shape(V &v, S &s, ItemKind kind, Dimension dim)
         v.number(shapeParams::radius, s.radius);
         break;
     case ShapeType::Stroke:
-        v.objects("points", "stroke points", s.points, [](auto &o, auto &point) { strokePoint(o, point); });
+        v.objects("points", "stroke points", s.points,
+                  [](auto &o, auto &point) { strokePoint(o, point); });
         break;
     case ShapeType::Image:
         v.file("file", s.file, FileKind::Image);
         v.vec3(shapeParams::imageMin, s.imageMin);
         v.vec3(shapeParams::imageMax, s.imageMax);
-        v.check("max", s.imageMax.x > s.imageMin.x && s.imageMax.y > s.imageMin.y, [] {
-            return std::string("expected a corner above and right of \"min\"");
-        });
+        v.check("max", s.imageMax.x > s.imageMin.x && s.imageMax.y > s.imageMin.y,
+                [] { return std::string("expected a corner above and right of \"min\""); });
         v.enumeration("channel", s.channel, kImageChannelNames);
         v.boolean("invert", s.invert);
         break;
@@ -285,11 +286,11 @@ void emitter(V &v, E &e)
     v.object(
         "noise", e.noise.extra,
         [&](auto &n) { // a noisy source (docs/look.md)
-            namespace np = emitterNoiseParams;
-            n.number(np::size, e.noise.size);
-            n.animated(np::amplitude, e.noise.amplitude);
-            n.number(np::speed, e.noise.speed);
-            n.number(np::seed, e.noise.seed);
+        namespace np = emitterNoiseParams;
+        n.number(np::size, e.noise.size);
+        n.animated(np::amplitude, e.noise.amplitude);
+        n.number(np::speed, e.noise.speed);
+        n.number(np::seed, e.noise.seed);
         },
         When::only(e.noise.isSet()));
 }
@@ -331,8 +332,7 @@ void item(V &v, I &item, Dimension dim)
         a.expect(
             "end", !(item.activeEnd < item.activeStart),
             [&] {
-                return Param::above(item.activeStart, true).describe("frame")
-                       + " (not before start)";
+            return Param::above(item.activeStart, true).describe("frame") + " (not before start)";
             },
             double(item.activeEnd));
     });

@@ -153,9 +153,8 @@ public:
             return;
         if (kind == scenefields::FileKind::Image)
             return checkImageFile(*this, key, out);
-        std::string error;
-        if (!loadMesh(resolveImagePath(out, context().directory), &error))
-            context().failMessage(path(key), "expected a model file (" + error + ")");
+        if (const auto mesh = loadMesh(resolveImagePath(out, context().directory)); !mesh)
+            context().failMessage(path(key), "expected a model file (" + mesh.error() + ")");
     }
 
     /// "type": a shape type this kind of item takes ("everywhere" is for force items; image

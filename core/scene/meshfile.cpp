@@ -93,12 +93,10 @@ std::size_t meshBytes(const TriangleMesh &m)
     return m.vertices.size() * sizeof(sim::Vec3) + m.triangles.size() * sizeof(m.triangles[0]);
 }
 
-MeshPtr readMesh(const std::string &path, std::string *error)
+sim::Result<MeshPtr> readMesh(const std::string &path)
 {
     auto fail = [&](const std::string &problem) {
-        if (error)
-            *error = "cannot use model '" + path + "': " + problem;
-        return MeshPtr{};
+        return sim::Status::failure("cannot use model '" + path + "': " + problem);
     };
     Assimp::Importer importer;
     const unsigned flags = aiProcess_Triangulate | aiProcess_PreTransformVertices
@@ -132,7 +130,7 @@ MeshPtr readMesh(const std::string &path, std::string *error)
             return fail("it has a vertex position that is not a finite number");
     }
     measureMesh(*mesh);
-    return mesh;
+    return MeshPtr(std::move(mesh));
 }
 
 } // namespace
@@ -178,25 +176,18 @@ bool isMeshFile(const std::string &path)
     return std::find(all.begin(), all.end(), suffix) != all.end();
 }
 
-MeshPtr loadMesh(const std::string &path, std::string *error)
+sim::Result<MeshPtr> loadMesh(const std::string &path)
 {
     const QFileInfo info(QString::fromStdString(path));
-    if (!info.exists()) {
-        if (error)
-            *error = "cannot use model '" + path + "': the file does not exist";
-        return nullptr;
-    }
-    if (!info.isFile() || !info.isReadable()) {
-        if (error)
-            *error = "cannot use model '" + path
-                     + "': " + (info.isFile() ? "the file cannot be read" : "it is not a file");
-        return nullptr;
-    }
-    if (info.size() == 0) {
-        if (error)
-            *error = "cannot use model '" + path + "': the file is empty";
-        return nullptr;
-    }
+    auto fail = [&](const std::string &problem) {
+        return sim::Status::failure("cannot use model '" + path + "': " + problem);
+    };
+    if (!info.exists())
+        return fail("the file does not exist");
+    if (!info.isFile() || !info.isReadable())
+        return fail(info.isFile() ? "the file cannot be read" : "it is not a file");
+    if (info.size() == 0)
+        return fail("the file is empty");
     const CacheKey key{path, info.size(), info.lastModified().toMSecsSinceEpoch()};
     {
         std::lock_guard lock(gCacheMutex);
@@ -205,10 +196,10 @@ MeshPtr loadMesh(const std::string &path, std::string *error)
             return it->second.mesh;
         }
     }
-    MeshPtr mesh = readMesh(path, error);
+    sim::Result<MeshPtr> mesh = readMesh(path);
     if (mesh) {
         std::lock_guard lock(gCacheMutex);
-        gCache[key] = {mesh, ++gUseCounter};
+        gCache[key] = {mesh.value(), ++gUseCounter};
         std::size_t total = 0;
         for (const auto &e : gCache)
             total += meshBytes(*e.second.mesh);

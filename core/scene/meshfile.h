@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <core/sim/base/types.h>
+#include <core/sim/base/result.h>
 
 #include <array>
 #include <cstdint>
@@ -35,9 +35,9 @@ bool isMeshFile(const std::string &path);
 
 /// Reads the triangles of a model file (OBJ, glTF 2.0, FBX, PLY, STL and the other formats
 /// Assimp reads). Files are kept in a process-wide cache keyed by path, size and modification
-/// time, so editing a scene does not parse its models again. Returns null and sets `error`
-/// (naming the file and the problem) when the file is missing, unreadable, not a model, holds
-/// no triangles, or has non-finite positions. Thread-safe; never throws.
-MeshPtr loadMesh(const std::string &path, std::string *error);
+/// time, so editing a scene does not parse its models again. Fails (naming the file and the
+/// problem) when the file is missing, unreadable, not a model, holds no triangles, or has
+/// non-finite positions. Thread-safe; never throws.
+sim::Result<MeshPtr> loadMesh(const std::string &path);
 
 } // namespace plume

@@ -93,9 +93,11 @@ sim::Status SceneRasterizer::setScene(const Scene &scene)
             && !loadMaskImage(item.shape, scene.directory, images[n], &error))
             status = sim::Status::failure(itemLabel(item) + ": " + error);
         if (item.shape.type == ShapeType::Mesh) {
-            meshes[n] = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
-            if (!meshes[n])
-                status = sim::Status::failure(itemLabel(item) + ": " + error);
+            auto mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory));
+            if (mesh)
+                meshes[n] = mesh.value();
+            else
+                status = sim::Status::failure(itemLabel(item) + ": " + mesh.error());
         }
     }
     mScene = Scene{};

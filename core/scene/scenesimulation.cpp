@@ -90,11 +90,12 @@ sim::Status SceneSimulation::changeScene(const Scene &scene)
 sim::Status SceneSimulation::restart()
 {
     const SceneSetup &s = mRasterizer.setup();
-    std::string error;
-    mSimulation = sim::Simulation::create(s.domain, s.params, s.time, &error);
+    auto made = sim::Simulation::create(s.domain, s.params, s.time);
     mApplyAll = true;
-    if (!mSimulation)
-        return sim::Status::failure(error);
+    mSimulation.reset();
+    if (!made)
+        return made.status();
+    mSimulation = made.take();
     if (sim::Status st = mSimulation->setTexturePeriod(texturePeriod(scene())); !st) {
         mSimulation.reset();
         return st;

@@ -43,8 +43,9 @@ std::unique_ptr<sim::Simulation> simulateTo(const Scene &scene, int frame)
     SceneRasterizer r;
     if (!r.setScene(scene))
         qFatal("scene refused");
-    std::string error;
-    auto s = sim::Simulation::create(r.setup().domain, r.setup().params, r.setup().time, &error);
+    auto s = sim::Simulation::create(r.setup().domain, r.setup().params, r.setup().time);
+    if (!s)
+        qFatal("%s", s.error().c_str());
     for (int f = scene.simulation.frameStart; f <= frame; ++f) {
         r.update(f);
         s->solver().setObstacles(r.setup().solids);
@@ -52,7 +53,7 @@ std::unique_ptr<sim::Simulation> simulateTo(const Scene &scene, int frame)
         s->solver().setForceFields(r.setup().forces);
         s->advanceFrame();
     }
-    return s;
+    return s.take();
 }
 
 /// Settings that bake frame frameStart + 2 of `scene` as VDB files "p.NNNN.vdb" into `folder`.

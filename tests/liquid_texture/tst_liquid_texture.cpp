@@ -63,10 +63,10 @@ std::unique_ptr<Simulation> uniformSimulation(Scheme scheme, const Domain &d, fl
     p.buoyancyTemperature = 0.f;
     TimeSettings t;
     t.frameRate = frameRate;
-    std::string error;
-    auto sim = Simulation::create(d, p, t, &error);
-    if (!sim)
-        qFatal("%s", error.c_str());
+    auto made = Simulation::create(d, p, t);
+    if (!made)
+        qFatal("%s", made.error().c_str());
+    std::unique_ptr<Simulation> sim = made.take();
     if (ax != 0.f || ay != 0.f) {
         ForceField f;
         f.type = ForceType::Directional;

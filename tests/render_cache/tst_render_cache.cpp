@@ -391,8 +391,7 @@ private slots:
         SceneRasterizer raster;
         QVERIFY(raster.setScene(s).ok());
         const SceneSetup &setup = raster.setup();
-        std::string error;
-        auto sim = sim::Simulation::create(setup.domain, setup.params, setup.time, &error);
+        auto sim = sim::Simulation::create(setup.domain, setup.params, setup.time);
         QVERIFY(sim);
         for (int f = 1; f <= 12; ++f) {
             raster.update(f);

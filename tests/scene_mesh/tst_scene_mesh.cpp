@@ -182,9 +182,8 @@ void TestSceneMesh::objSphereVolumeAt64()
     QTemporaryDir dir;
     const QString path = dir.filePath("sphere.obj");
     QVERIFY(writeObj(path, icosphere(5)));
-    std::string error;
-    const MeshPtr mesh = loadMesh(path.toStdString(), &error);
-    QVERIFY2(mesh, error.c_str());
+    const auto mesh = loadMesh(path.toStdString());
+    QVERIFY2(mesh, mesh.error().c_str());
     QVERIFY(mesh->closed());
     QCOMPARE(mesh->triangles.size(), std::size_t(20 * 1024));
     const sim::Domain d = cubeDomain(64);
@@ -369,9 +368,8 @@ void TestSceneMesh::gltfAndStlFilesRead()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(bytes);
         f.close();
-        std::string error;
-        const MeshPtr m = loadMesh(path.toStdString(), &error);
-        QVERIFY2(m, error.c_str());
+        const auto m = loadMesh(path.toStdString());
+        QVERIFY2(m, m.error().c_str());
         QCOMPARE(m->triangles.size(), std::size_t(12));
         QVERIFY2(m->closed(), name);
         QVERIFY(m->lo == (Vec3{shift - 1.f, -1.f, -1.f}));
@@ -412,8 +410,8 @@ void TestSceneMesh::badFilesAreRefused()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(content);
     }
-    std::string error;
-    QVERIFY(!loadMesh(path.toStdString(), &error));
+    const std::string error = loadMesh(path.toStdString()).error();
+    QVERIFY(!error.empty());
     QVERIFY2(QString::fromStdString(error).contains(path), error.c_str());
     QVERIFY2(QString::fromStdString(error).contains(message), error.c_str());
 }

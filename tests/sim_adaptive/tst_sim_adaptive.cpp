@@ -61,11 +61,10 @@ std::unique_ptr<Simulation> simulation(const Domain &d, const SimParams &p)
 {
     TimeSettings t;
     t.substeps = 2;
-    std::string error;
-    auto sim = Simulation::create(d, p, t, &error);
+    auto sim = Simulation::create(d, p, t);
     if (!sim)
-        qFatal("%s", error.c_str());
-    return sim;
+        qFatal("%s", sim.error().c_str());
+    return sim.take();
 }
 
 /// A hot smoke source low in the middle of the room, a plate above it to one side.

@@ -36,11 +36,10 @@ SimParams params(Scheme scheme)
 
 std::unique_ptr<Solver> makeSolver(const Domain &d, const SimParams &p)
 {
-    std::string error;
-    std::unique_ptr<Solver> s = createSolver(d, p, &error);
+    auto s = createSolver(d, p);
     if (!s)
-        qFatal("solver: %s", error.c_str());
-    return s;
+        qFatal("solver: %s", s.error().c_str());
+    return s.take();
 }
 
 /// Cells with lo <= (i, j, k) < hi (clipped to the grid) are solid.

@@ -268,9 +268,8 @@ private slots:
             TimeSettings t;
             t.frameRate = 24.f;
             t.substeps = substeps;
-            std::string error;
-            auto sim = Simulation::create(patch(32, 32, 50.f), p, t, &error);
-            QVERIFY2(sim, error.c_str());
+            auto sim = Simulation::create(patch(32, 32, 50.f), p, t);
+            QVERIFY2(sim, sim.error().c_str());
             auto fields = [&] { return static_cast<const OceanSolver &>(sim->solver()).fields(); };
             const OceanFields first = fields();
             QVERIFY(sim->advanceFrame().status.ok());
@@ -296,9 +295,8 @@ private slots:
     void tiles()
     {
         SimParams p = ocean();
-        std::string error;
-        auto solver = createSolver(patch(64, 48, 80.f), p, &error);
-        QVERIFY2(solver, error.c_str());
+        auto solver = createSolver(patch(64, 48, 80.f), p);
+        QVERIFY2(solver, solver.error().c_str());
         ScalarGrid h;
         solver->sample(FieldKind::Height, h);
         const Int3 n = h.size();
@@ -360,8 +358,8 @@ private slots:
         SimParams rough = ocean(4.f);
         rough.ocean.amplitude = 0.01f;
         std::string error;
-        auto flat = createSolver(patch(64, 64, 100.f), calm, &error);
-        auto folded = createSolver(patch(64, 64, 100.f), rough, &error);
+        auto flat = createSolver(patch(64, 64, 100.f), calm);
+        auto folded = createSolver(patch(64, 64, 100.f), rough);
         QVERIFY(flat && folded);
         ScalarGrid foam;
         flat->sample(FieldKind::Foam, foam);
@@ -380,8 +378,7 @@ private slots:
         auto heights = [](std::uint32_t seed) {
             SimParams p = ocean();
             p.ocean.seed = seed;
-            std::string error;
-            auto solver = createSolver(patch(96, 64, 100.f), p, &error);
+            auto solver = createSolver(patch(96, 64, 100.f), p);
             solver->step(0.1f, 2.0);
             std::vector<ScalarGrid> out(7);
             for (int f = 0; f < 7; ++f)
@@ -412,8 +409,7 @@ private slots:
     // The other schemes' fields are zero; the solver holds the time as its only state.
     void fluidFieldsAreZero()
     {
-        std::string error;
-        auto solver = createSolver(patch(16, 16, 10.f), ocean(), &error);
+        auto solver = createSolver(patch(16, 16, 10.f), ocean());
         QVERIFY(solver);
         ScalarGrid g;
         for (FieldKind f : {FieldKind::Density, FieldKind::VelocityX, FieldKind::Pressure}) {
@@ -457,11 +453,10 @@ private slots:
         case 4: p.ocean.windSpeed = -1.f; break;
         case 5: p.ocean.choppiness = std::nanf(""); break;
         }
-        std::string error;
-        QVERIFY(!createSolver(d, p, &error));
+        const std::string error = createSolver(d, p).error();
         QVERIFY2(QString::fromStdString(error).contains(expected), error.c_str());
         // A running ocean refuses bad settings and keeps its own.
-        auto solver = createSolver(patch(16, 16, 10.f), ocean(), &error);
+        auto solver = createSolver(patch(16, 16, 10.f), ocean());
         QVERIFY(solver);
         if (case_ >= 3)
             QVERIFY(!solver->setParams(p).ok());
@@ -472,8 +467,7 @@ private slots:
     // New settings take effect at once, at the same time.
     void setParamsReevaluates()
     {
-        std::string error;
-        auto solver = createSolver(patch(32, 32, 40.f), ocean(), &error);
+        auto solver = createSolver(patch(32, 32, 40.f), ocean());
         solver->step(0.5f, 1.0);
         ScalarGrid before, after;
         solver->sample(FieldKind::Height, before);

@@ -43,11 +43,10 @@ std::unique_ptr<Solver> make(Scheme scheme, const Domain &d)
     SimParams p;
     p.scheme = scheme;
     p.buoyancyTemperature = 0.f;
-    std::string error;
-    auto s = createSolver(d, p, &error);
+    auto s = createSolver(d, p);
     if (!s)
-        qFatal("%s", error.c_str());
-    return s;
+        qFatal("%s", s.error().c_str());
+    return s.take();
 }
 
 /// Density-weighted mean position (world units) and mean angular momentum about the box's

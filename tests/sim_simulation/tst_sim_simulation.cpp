@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 
 using namespace plume::sim;
 
@@ -35,6 +36,49 @@ class TestSimSimulation : public QObject
     Q_OBJECT
 
 private slots:
+    // Result, the library's one way to make something or say why not (issue 48).
+    void resultHoldsAValueOrTheReason()
+    {
+        const Result<int> made = 7;
+        QVERIFY(made);
+        QCOMPARE(made.value(), 7);
+        QCOMPARE(*made, 7);
+        QVERIFY(made.error().empty());
+        QVERIFY(made.status().ok());
+        const Result<int> refused = Status::failure("no room");
+        QVERIFY(!refused);
+        QCOMPARE(refused.error(), std::string("no room"));
+        QCOMPARE(refused.status().error, std::string("no room"));
+        // A failure without a message still fails, with one.
+        const Result<int> silent = Status::failure("");
+        QVERIFY(!silent);
+        QVERIFY(!silent.error().empty());
+        // A Result of a pointer reads like the pointer: * and -> reach the pointee; value()
+        // and take() give the pointer itself; a derived class's pointer converts.
+        struct Base
+        {
+            virtual ~Base() = default;
+            virtual int id() const { return 1; }
+        };
+        struct Derived : Base
+        {
+            int id() const override { return 2; }
+        };
+        Result<std::unique_ptr<Base>> pointer = std::make_unique<Derived>();
+        QVERIFY(pointer);
+        QCOMPARE(pointer->id(), 2);
+        QCOMPARE((*pointer).id(), 2);
+        QVERIFY(pointer.value() != nullptr);
+        const std::unique_ptr<Base> taken = pointer.take();
+        QCOMPARE(taken->id(), 2);
+        // Simulation::create says why, with no null to check.
+        TimeSettings t;
+        t.substeps = 0;
+        const auto sim = Simulation::create(square(16), SimParams{}, t);
+        QVERIFY(!sim);
+        QVERIFY2(sim.error().find("substeps") != std::string::npos, sim.error().c_str());
+    }
+
     void invalidInputIsRefused_data()
     {
         QTest::addColumn<int>("case_");
@@ -71,17 +115,16 @@ private slots:
             case 7: p.pressure.tolerance = 0.0; break;
             case 8: d.boundaries[int(Face::YMin)] = Boundary::Periodic; break;
             }
-            std::string error;
-            auto sim = Simulation::create(d, p, t, &error);
+            auto sim = Simulation::create(d, p, t);
             QVERIFY(!sim);
+            const std::string error = sim.error();
             QVERIFY2(QString::fromStdString(error).contains(expected), error.c_str());
         }
     }
 
     void badEmitterIsRefused()
     {
-        std::string error;
-        auto sim = Simulation::create(square(16), SimParams{}, TimeSettings{}, &error);
+        auto sim = Simulation::create(square(16), SimParams{}, TimeSettings{});
         QVERIFY(sim);
         Emitter e;
         e.mask.add(16 * 16 + 3, 1.f); // outside the grid
@@ -106,9 +149,8 @@ private slots:
         for (Scheme scheme : {Scheme::Smoke, Scheme::Stam}) {
             SimParams p;
             p.scheme = scheme;
-            std::string error;
-            auto sim = Simulation::create(square(16), p, TimeSettings{}, &error);
-            QVERIFY2(sim, error.c_str());
+            auto sim = Simulation::create(square(16), p, TimeSettings{});
+            QVERIFY2(sim, sim.error().c_str());
             ForceField f;
             f.region.mask.add(16 * 16 + 3, 1.f); // outside the grid
             Emitter e;
@@ -141,9 +183,8 @@ private slots:
         TimeSettings t;
         t.frameRate = 1.f;
         t.substeps = 2; // dt = 0.5 s
-        std::string error;
         const Domain d = square(16);
-        auto sim = Simulation::create(d, p, t, &error);
+        auto sim = Simulation::create(d, p, t);
         QVERIFY(sim);
         // Each step adds half the largest float: within a couple of steps some field
         // (density, or what it drives) overflows to infinity.
@@ -179,11 +220,10 @@ private slots:
         t.frameRate = 10.f;
         t.cfl = 1.f;
         t.maxSubsteps = 50;
-        std::string error;
         Domain d = square(32);
         d.boundaries[int(Face::XMin)] = Boundary::Periodic;
         d.boundaries[int(Face::XMax)] = Boundary::Periodic;
-        auto sim = Simulation::create(d, SimParams{}, t, &error);
+        auto sim = Simulation::create(d, SimParams{}, t);
         QVERIFY(sim);
         Emitter push;
         push.mask = everywhere(d);
@@ -275,11 +315,10 @@ private slots:
     void frameStatsSaySmokeAtSides()
     {
         TimeSettings t;
-        std::string error;
         Domain d = square(16);
         d.boundaries = allBoundaries(Boundary::Open);
-        auto sim = Simulation::create(d, SimParams{}, t, &error);
-        QVERIFY2(sim, error.c_str());
+        auto sim = Simulation::create(d, SimParams{}, t);
+        QVERIFY2(sim, sim.error().c_str());
         Emitter source;
         source.mask.add(std::uint32_t(d.cells.x * 8 + 8), 1.f); // the middle: nowhere near
         source.density = 1.f;
@@ -302,8 +341,7 @@ private slots:
         TimeSettings t;
         t.frameRate = 25.f;
         t.substeps = 3;
-        std::string error;
-        auto sim = Simulation::create(square(16), SimParams{}, t, &error);
+        auto sim = Simulation::create(square(16), SimParams{}, t);
         QVERIFY(sim);
         for (int f = 1; f <= 5; ++f)
             QCOMPARE(sim->advanceFrame().frame, f);

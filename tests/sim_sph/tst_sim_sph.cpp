@@ -42,11 +42,12 @@ Domain box2D(int nx, int ny, float cellSize, Boundary b = Boundary::Wall)
 
 std::unique_ptr<SphSolver> makeSolver(const Domain &d, const SimParams &p)
 {
-    std::string error;
-    std::unique_ptr<Solver> s = createSolver(d, p, &error);
-    if (!s)
-        qWarning("%s", error.c_str());
-    return std::unique_ptr<SphSolver>(dynamic_cast<SphSolver *>(s.release()));
+    auto s = createSolver(d, p);
+    if (!s) {
+        qWarning("%s", s.error().c_str());
+        return nullptr;
+    }
+    return std::unique_ptr<SphSolver>(dynamic_cast<SphSolver *>(s.take().release()));
 }
 
 /// A fill emitter over the cells [lo, hi) of the domain.
@@ -396,9 +397,8 @@ private slots:
     {
         Domain d = box2D(24, 24, 0.025f);
         TimeSettings time;
-        std::string error;
         auto make = [&] {
-            auto sim = Simulation::create(d, sph(), time, &error);
+            auto sim = Simulation::create(d, sph(), time);
             Emitter hose = fillCells(d, {10, 18, 0}, {12, 20, 1}, LiquidMode::Emit);
             hose.liquidRate = 7.f;
             hose.velocityMode = EmitterVelocity::Inflow;
@@ -437,12 +437,11 @@ private slots:
     void refusesAndReports()
     {
         // A periodic axis shorter than 3 kernel radii.
-        std::string error;
         SimParams p = sph();
-        QVERIFY(!createSolver(box2D(2, 16, 0.1f, Boundary::Periodic), p, &error));
+        std::string error = createSolver(box2D(2, 16, 0.1f, Boundary::Periodic), p).error();
         QVERIFY2(error.find("periodic") != std::string::npos, error.c_str());
         p.sph.soundSpeed = 0.f;
-        QVERIFY(!createSolver(box2D(16, 16, 0.1f), p, &error));
+        error = createSolver(box2D(16, 16, 0.1f), p).error();
         QVERIFY2(error.find("sph.soundSpeed") != std::string::npos, error.c_str());
         // A blow-up names the particle array.
         auto s = makeSolver(box2D(16, 16, 0.1f), sph());

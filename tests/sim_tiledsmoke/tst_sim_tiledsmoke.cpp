@@ -54,10 +54,10 @@ std::unique_ptr<Simulation> risingPlume(int n, bool threeD, bool tiles)
     p.activeTiles = tiles;
     TimeSettings t;
     t.substeps = 2;
-    std::string error;
-    auto sim = Simulation::create(d, p, t, &error);
-    if (!sim)
-        qFatal("%s", error.c_str());
+    auto made = Simulation::create(d, p, t);
+    if (!made)
+        qFatal("%s", made.error().c_str());
+    std::unique_ptr<Simulation> sim = made.take();
     Emitter e;
     e.mask = ball(d, {0.5f, 0.12f, 0.5f}, 0.08f);
     e.density = 3.f;
@@ -119,8 +119,7 @@ private slots:
         Domain odd = room(30, true);
         SimParams q;
         q.activeTiles = true;
-        std::string error;
-        auto dense = Simulation::create(odd, q, TimeSettings{}, &error);
+        auto dense = Simulation::create(odd, q, TimeSettings{});
         QVERIFY(dense);
         QVERIFY(!dynamic_cast<const TiledSmokeSolver *>(&dense->solver()));
     }

@@ -69,10 +69,10 @@ std::unique_ptr<Simulation> risingPuff(int n, bool threeD, const SimParams &p, b
     const Domain d = room(n, threeD);
     TimeSettings t;
     t.substeps = 2;
-    std::string error;
-    auto sim = Simulation::create(d, p, t, &error);
-    if (!sim)
-        qFatal("%s", error.c_str());
+    auto made = Simulation::create(d, p, t);
+    if (!made)
+        qFatal("%s", made.error().c_str());
+    std::unique_ptr<Simulation> sim = made.take();
     Emitter e;
     e.mask = ball(d, {0.5f, 0.2f, 0.5f}, 0.1f);
     e.density = 3.f;
@@ -408,8 +408,7 @@ private slots:
     void refusalsAndMemory()
     {
         Domain big = room(160, true);
-        std::string error;
-        QVERIFY(!createSolver(big, fineParams(4), &error));
+        const std::string error = createSolver(big, fineParams(4)).error();
         QVERIFY2(QString::fromStdString(error).contains("upres.factor 4 makes 640 x 960 x 640"),
                  error.c_str());
         auto sim = risingPuff(16, true, fineParams(2));

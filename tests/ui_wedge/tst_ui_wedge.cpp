@@ -242,10 +242,9 @@ private slots:
         QCOMPARE(started.last().at(1).toInt(), 4);
         QCOMPARE(int(dialog.lastVariations().size()), 4);
 
-        WedgeManifest manifest;
-        std::string error;
-        QVERIFY2(readWedgeManifest(dir.filePath("smoke_wedge.json"), manifest, error),
-                 error.c_str());
+        const auto read = readWedgeManifest(dir.filePath("smoke_wedge.json"));
+        QVERIFY2(read, read.error().c_str());
+        const WedgeManifest &manifest = read.value();
         QCOMPARE(int(manifest.variations.size()), 4);
         QCOMPARE(manifest.keys, (std::vector<std::string>{"simulation.vorticity",
                                                           "items[source].emitter.density"}));

@@ -38,11 +38,10 @@ WedgeSpec spec(const QStringList &varies)
 {
     WedgeSpec s;
     for (const QString &v : varies) {
-        WedgeAxis axis;
-        std::string error;
-        if (!parseWedgeAxis(v.toStdString(), axis, error))
-            qFatal("%s", error.c_str());
-        s.axes.push_back(axis);
+        auto axis = parseWedgeAxis(v.toStdString());
+        if (!axis)
+            qFatal("%s", axis.error().c_str());
+        s.axes.push_back(axis.take());
     }
     return s;
 }
@@ -171,11 +170,9 @@ void TestWedge::rangeValuesAreExact()
 {
     QFETCH(QString, values);
     QFETCH(QList<double>, expected);
-    WedgeAxis axis;
-    std::string error;
-    QVERIFY2(parseWedgeValues("simulation.vorticity", values.toStdString(), axis, error),
-             error.c_str());
-    const std::vector<WedgeValue> got = axis.values();
+    const auto axis = parseWedgeValues("simulation.vorticity", values.toStdString());
+    QVERIFY2(axis, axis.error().c_str());
+    const std::vector<WedgeValue> got = axis->values();
     QCOMPARE(int(got.size()), int(expected.size()));
     for (int n = 0; n < int(got.size()); ++n)
         QCOMPARE(number(got[n]), expected[n]); // exactly the double the literal is
@@ -185,9 +182,9 @@ void TestWedge::productOrder()
 {
     const WedgeSpec s = spec({"simulation.vorticity=0.1,0.2,0.4", "a.b=4:12:3", "a.c=x,true"});
     QCOMPARE(wedgeCount(s), 18LL);
-    std::vector<std::vector<WedgeValue>> rows;
-    std::string error;
-    QVERIFY(wedgeValues(s, rows, error));
+    const auto made = wedgeValues(s);
+    QVERIFY2(made, made.error().c_str());
+    const std::vector<std::vector<WedgeValue>> &rows = made.value();
     QCOMPARE(int(rows.size()), 18);
     // The last key varies fastest.
     QCOMPARE(number(rows[0][0]), 0.1);
@@ -213,15 +210,16 @@ void TestWedge::randomIsDeterministicAndInRange()
                         "simulation.advection=linear,cubic,bfecc"});
     s.axes[1].integral = true;
     s.random = WedgeRandom{200, 7};
-    std::vector<std::vector<WedgeValue>> a, b, c;
-    std::string error;
-    QVERIFY2(wedgeValues(s, a, error), error.c_str());
-    QVERIFY(wedgeValues(s, b, error));
+    const auto madeA = wedgeValues(s);
+    const auto madeB = wedgeValues(s);
+    QVERIFY2(madeA && madeB, madeA.error().c_str());
+    const std::vector<std::vector<WedgeValue>> &a = madeA.value();
     QCOMPARE(int(a.size()), 200);
-    QVERIFY(a == b);
+    QVERIFY(a == madeB.value());
     s.random->seed = 8;
-    QVERIFY(wedgeValues(s, c, error));
-    QVERIFY(a != c);
+    const auto madeC = wedgeValues(s);
+    QVERIFY(madeC);
+    QVERIFY(a != madeC.value());
     std::set<std::string> picked;
     std::set<double> resolutions;
     for (const auto &row : a) {
@@ -237,7 +235,7 @@ void TestWedge::randomIsDeterministicAndInRange()
     QCOMPARE(number(a[0][0]), 0.627193);
     // A random wedge may draw from A:B without a count, a product may not.
     WedgeSpec product = spec({"simulation.vorticity=0:1"});
-    QVERIFY(!wedgeValues(product, a, error));
+    const std::string error = wedgeValues(product).error();
     QVERIFY2(QString::fromStdString(error).contains("needs a count"), error.c_str());
 }
 
@@ -275,9 +273,9 @@ void TestWedge::syntaxRefused()
 {
     QFETCH(QString, vary);
     QFETCH(QString, message);
-    WedgeAxis axis;
-    std::string error;
-    QVERIFY(!parseWedgeAxis(vary.toStdString(), axis, error));
+    const auto axis = parseWedgeAxis(vary.toStdString());
+    QVERIFY(!axis);
+    const std::string &error = axis.error();
     QVERIFY2(QString::fromStdString(error).contains(message), error.c_str());
 }
 
@@ -285,17 +283,15 @@ void TestWedge::tooManyVariations()
 {
     const WedgeSpec s = spec({"simulation.vorticity=0:1:40", "domain.resolution=8:100:30"});
     QCOMPARE(wedgeCount(s), -1LL);
-    std::vector<std::vector<WedgeValue>> rows;
-    std::string error;
-    QVERIFY(!wedgeValues(s, rows, error));
+    std::string error = wedgeValues(s).error();
     QVERIFY2(QString::fromStdString(error).contains("1200 variations (40 x 30)"), error.c_str());
     QVERIFY2(QString::fromStdString(error).contains("at most 1000"), error.c_str());
     WedgeSpec random = spec({"simulation.vorticity=0:1"});
     random.random = WedgeRandom{kMaxWedgeVariations + 1, 0};
-    QVERIFY(!wedgeValues(random, rows, error));
+    error = wedgeValues(random).error();
     QVERIFY2(QString::fromStdString(error).contains("1001 variations"), error.c_str());
     const Scene scene = readScene(kScenes + "explosion-3d.plume");
-    QVERIFY(QString::fromStdString(checkWedge(scene, s, "explosion-3d.plume"))
+    QVERIFY(QString::fromStdString(checkWedge(scene, s, "explosion-3d.plume").error)
                 .contains("(kMaxWedgeVariations)"));
 }
 
@@ -354,12 +350,11 @@ void TestWedge::sceneRefusals()
         s.random = WedgeRandom{3, 1};
     QTemporaryDir dir;
     // The check and the plan refuse alike (the plan names the variation too).
-    const std::string checked = checkWedge(scene, s, "explosion-3d.plume");
+    const std::string checked = checkWedge(scene, s, "explosion-3d.plume").error;
     QVERIFY2(QString::fromStdString(checked).contains(message), checked.c_str());
-    const WedgePlan plan = planWedge(scene, "", "explosion-3d", s, dir.path().toStdString());
-    QVERIFY(!plan.ok);
-    QVERIFY(plan.scenes.empty());
-    QVERIFY2(QString::fromStdString(plan.error).contains(message), plan.error.c_str());
+    const auto planned = planWedge(scene, "", "explosion-3d", s, dir.path().toStdString());
+    QVERIFY(!planned);
+    QVERIFY2(QString::fromStdString(planned.error()).contains(message), planned.error().c_str());
 }
 
 void TestWedge::scenesDifferOnlyAtTheKeys()
@@ -370,9 +365,10 @@ void TestWedge::scenesDifferOnlyAtTheKeys()
                               "items[charge].offset[1]=0.05"});
     QTemporaryDir dir;
     const std::string out = dir.filePath("wedge").toStdString();
-    QCOMPARE(checkWedge(scene, s, "explosion-3d.plume"), std::string());
-    const WedgePlan plan = planWedge(scene, "/x/explosion-3d.plume", "explosion-3d", s, out);
-    QVERIFY2(plan.ok, plan.error.c_str());
+    QCOMPARE(checkWedge(scene, s, "explosion-3d.plume").error, std::string());
+    const auto planned = planWedge(scene, "/x/explosion-3d.plume", "explosion-3d", s, out);
+    QVERIFY2(planned, planned.error().c_str());
+    const WedgePlan &plan = planned.value();
     QVERIFY(writeWedge(plan, "explosion-3d", out).ok());
     const QJsonObject source = jsonOf(sceneToJson(scene, out));
     QCOMPARE(int(plan.manifest.variations.size()), 9);
@@ -406,8 +402,9 @@ void TestWedge::randomWedgeOfIntegerKey()
     WedgeSpec s = spec({"domain.resolution=16:24", "simulation.vorticity=0:1"});
     s.random = WedgeRandom{20, 3};
     QTemporaryDir dir;
-    const WedgePlan plan = planWedge(scene, "", "explosion-3d", s, dir.path().toStdString());
-    QVERIFY2(plan.ok, plan.error.c_str());
+    const auto planned = planWedge(scene, "", "explosion-3d", s, dir.path().toStdString());
+    QVERIFY2(planned, planned.error().c_str());
+    const WedgePlan &plan = planned.value();
     bool fraction = false;
     for (std::size_t k = 0; k < plan.scenes.size(); ++k) {
         const double r = number(plan.manifest.variations[k].values[0].second);
@@ -447,15 +444,15 @@ void TestWedge::manifestRoundTrips()
             s.random = WedgeRandom{5, 4294967295u};
         QTemporaryDir dir;
         const std::string out = dir.path().toStdString();
-        const WedgePlan plan = planWedge(scene, "/abs/explosion-3d.plume", "explosion-3d", s, out);
-        QVERIFY2(plan.ok, plan.error.c_str());
+        const auto planned = planWedge(scene, "/abs/explosion-3d.plume", "explosion-3d", s, out);
+        QVERIFY2(planned, planned.error().c_str());
+        const WedgePlan &plan = planned.value();
         QVERIFY(writeWedge(plan, "explosion-3d", out).ok());
         const QString path = wedgeManifestPath(out, "explosion-3d");
         QCOMPARE(path, dir.filePath("explosion-3d_wedge.json"));
-        WedgeManifest read;
-        std::string error;
-        QVERIFY2(readWedgeManifest(path, read, error), error.c_str());
-        QVERIFY(read == plan.manifest);
+        const auto read = readWedgeManifest(path);
+        QVERIFY2(read, read.error().c_str());
+        QVERIFY(read.value() == plan.manifest);
         // The documented form.
         const QJsonObject json = jsonOf(fileBytes(path));
         QCOMPARE(json.value("format").toString(), QString("plume-wedge"));
@@ -482,7 +479,7 @@ void TestWedge::manifestRoundTrips()
             QCOMPARE(values.value("items[charge].emitter.ignite").toBool(), false);
         }
         // Written again: the same bytes.
-        QCOMPARE(wedgeManifestToJson(read), fileBytes(path));
+        QCOMPARE(wedgeManifestToJson(read.value()), fileBytes(path));
     }
 }
 
@@ -533,9 +530,7 @@ void TestWedge::manifestRefusals()
     f.open(QIODevice::WriteOnly);
     f.write(text.toUtf8());
     f.close();
-    WedgeManifest m;
-    std::string error;
-    QVERIFY(!readWedgeManifest(path, m, error));
+    const std::string error = readWedgeManifest(path).error();
     QVERIFY2(QString::fromStdString(error).startsWith(path + ": "), error.c_str());
     QVERIFY2(QString::fromStdString(error).contains(message), error.c_str());
 }
@@ -557,8 +552,9 @@ void TestWedge::relativeFilesStillResolve()
     const Scene scene = readScene(kScenes + example + ".plume");
     QTemporaryDir dir;
     const std::string out = dir.filePath("deeper/wedge").toStdString();
-    const WedgePlan plan = planWedge(scene, "", example.toStdString(), spec({vary}), out);
-    QVERIFY2(plan.ok, plan.error.c_str());
+    const auto planned = planWedge(scene, "", example.toStdString(), spec({vary}), out);
+    QVERIFY2(planned, planned.error().c_str());
+    const WedgePlan &plan = planned.value();
     QVERIFY(writeWedge(plan, example.toStdString(), out).ok());
     for (const WedgeVariation &v : plan.manifest.variations) {
         const QString path =
@@ -605,9 +601,9 @@ void TestWedge::cli()
     QCOMPARE(lines[8], QString("explosion-3d_w8  simulation.vorticity=0.4  "
                                "items[charge].emitter.fuel=12"));
     QVERIFY(QFile::exists(out + "/explosion-3d_w8.plume"));
-    WedgeManifest m;
-    std::string error;
-    QVERIFY2(readWedgeManifest(out + "/explosion-3d_wedge.json", m, error), error.c_str());
+    auto read = readWedgeManifest(out + "/explosion-3d_wedge.json");
+    QVERIFY2(read, read.error().c_str());
+    WedgeManifest m = read.take();
     QCOMPARE(QString::fromStdString(m.source), QFileInfo(scene).absoluteFilePath());
     QCOMPARE(int(m.variations.size()), 9);
 
@@ -615,7 +611,9 @@ void TestWedge::cli()
              "--seed", "9", "--quiet"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.isEmpty());
-    QVERIFY(readWedgeManifest(out + "/explosion-3d_wedge.json", m, error));
+    read = readWedgeManifest(out + "/explosion-3d_wedge.json");
+    QVERIFY(read);
+    m = read.take();
     QCOMPARE(m.random, std::optional<WedgeRandom>(WedgeRandom{4, 9}));
 
     const struct

@@ -55,10 +55,10 @@ Item modelItem(const Scene &scene, const QString &file, const TriangleMesh &mesh
 
 QString meshStatus(const Scene &scene, const Shape &shape)
 {
-    std::string error;
-    const MeshPtr mesh = loadMesh(resolveImagePath(shape.file, scene.directory), &error);
-    if (!mesh)
-        return QString::fromStdString(error);
+    const auto loaded = loadMesh(resolveImagePath(shape.file, scene.directory));
+    if (!loaded)
+        return QString::fromStdString(loaded.error());
+    const MeshPtr &mesh = loaded.value();
     const QString triangles = QString("%1 triangles").arg(mesh->triangles.size());
     const float cell = domainCellSize(scene.domain);
     const float used = meshShellCells(shape.thickness, cell) * cell;

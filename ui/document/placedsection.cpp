@@ -287,9 +287,12 @@ void addMeshSection(PlaneSection &out, const Shape &shape, const Placement &plac
                     const SectionContext &c)
 {
     MeshSectionKey key;
-    key.mesh = loadMesh(resolveImagePath(shape.file, c.directory), &out.error);
-    if (!key.mesh)
+    const auto loaded = loadMesh(resolveImagePath(shape.file, c.directory));
+    if (!loaded) {
+        out.error = loaded.error();
         return;
+    }
+    key.mesh = loaded.value();
     key.toWorld = meshToWorld(shape, placement);
     key.axis = c.threeD ? c.plane.axis : 2;
     key.at = c.threeD ? c.plane.position : c.cutZ;

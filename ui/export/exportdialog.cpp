@@ -435,11 +435,12 @@ bool ExportDialog::startWedgeExport()
     const std::string source = filePath.isEmpty()
                                    ? std::string()
                                    : QFileInfo(filePath).absoluteFilePath().toStdString();
-    WedgePlan plan = planWedge(scene, source, stem, spec, folder);
-    if (!plan.ok) {
-        mMessage->setText("Variations: " + QString::fromStdString(plan.error));
+    auto planned = planWedge(scene, source, stem, spec, folder);
+    if (!planned) {
+        mMessage->setText("Variations: " + QString::fromStdString(planned.error()));
         return false;
     }
+    WedgePlan plan = planned.take();
     if (const sim::Status written = writeWedge(plan, stem, folder); !written) {
         mMessage->setText("Export failed: " + QString::fromStdString(written.error));
         return false;

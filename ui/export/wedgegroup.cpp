@@ -174,15 +174,13 @@ bool WedgeGroup::spec(WedgeSpec &out, QString &error) const
     for (int r = 0; r < mTable->rowCount(); ++r) {
         const auto *key = qobject_cast<QComboBox *>(mTable->cellWidget(r, kKeyColumn));
         const auto *values = qobject_cast<QLineEdit *>(mTable->cellWidget(r, kValuesColumn));
-        WedgeAxis axis;
-        std::string why;
-        if (!parseWedgeAxis(key->currentText().trimmed().toStdString() + "="
-                                + values->text().toStdString(),
-                            axis, why)) {
-            error = QString("Row %1: %2").arg(r + 1).arg(QString::fromStdString(why));
+        auto axis = parseWedgeAxis(key->currentText().trimmed().toStdString() + "="
+                                   + values->text().toStdString());
+        if (!axis) {
+            error = QString("Row %1: %2").arg(r + 1).arg(QString::fromStdString(axis.error()));
             return false;
         }
-        out.axes.push_back(std::move(axis));
+        out.axes.push_back(axis.take());
     }
     if (mRandom->isChecked())
         out.random = WedgeRandom{mRandomCount->value(), std::uint32_t(mSeed->value())};
@@ -197,7 +195,7 @@ void WedgeGroup::edited()
     QString error;
     mCount = 0;
     if (spec(s, error) && mScene) {
-        error = QString::fromStdString(checkWedge(*mScene, s, mFileName));
+        error = QString::fromStdString(checkWedge(*mScene, s, mFileName).error);
         if (error.isEmpty())
             mCount = int(wedgeCount(s));
     } else if (error.isEmpty()) {

@@ -644,12 +644,12 @@ void MainWindow::importModelWithPrompt()
 bool MainWindow::importModel(const QString &path, std::optional<sim::Vec3> at)
 {
     const QFileInfo info(path);
-    std::string error;
-    const MeshPtr mesh = loadMesh(info.absoluteFilePath().toStdString(), &error);
-    if (!mesh) {
-        showError("Cannot import model", QString::fromStdString(error));
+    const auto loaded = loadMesh(info.absoluteFilePath().toStdString());
+    if (!loaded) {
+        showError("Cannot import model", QString::fromStdString(loaded.error()));
         return false;
     }
+    const MeshPtr &mesh = loaded.value();
     ModelImportOptions defaults;
     defaults.name = mDocument->uniqueItemName(info.completeBaseName().toStdString());
     QString summary =

@@ -481,10 +481,9 @@ void PropertiesPanel::buildMesh(QFormLayout *form)
 
 bool PropertiesPanel::setMeshFile(int index, const QString &path)
 {
-    std::string error;
-    if (!loadMesh(QFileInfo(path).absoluteFilePath().toStdString(), &error)) {
-        QMessageBox box(QMessageBox::Critical, "Cannot use model", QString::fromStdString(error),
-                        QMessageBox::Ok, this);
+    if (const auto loaded = loadMesh(QFileInfo(path).absoluteFilePath().toStdString()); !loaded) {
+        QMessageBox box(QMessageBox::Critical, "Cannot use model",
+                        QString::fromStdString(loaded.error()), QMessageBox::Ok, this);
         box.setObjectName("errorDialog");
         box.exec();
         return false;

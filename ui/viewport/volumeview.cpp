@@ -493,10 +493,10 @@ void VolumeView::drawMeshes(const QMatrix4x4 &viewProj)
         for (const Item &item : scene.items) {
             if (item.shape.type != ShapeType::Mesh || item.hidden)
                 continue;
-            std::string error;
-            MeshPtr mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
-            if (!mesh)
+            auto loaded = loadMesh(resolveImagePath(item.shape.file, scene.directory));
+            if (!loaded)
                 continue;
+            MeshPtr mesh = loaded.take();
             QColor colour = item.enabled ? Viewport::kindColor(item.kind) : QColor(140, 140, 140);
             colour.setAlphaF(item.kind == ItemKind::Obstacle ? 0.9f : 0.5f);
             instances.push_back(
@@ -543,8 +543,8 @@ void VolumeView::drawLines(const QMatrix4x4 &viewProj)
         colour.setAlphaF(mDocument->isSelected(n) ? 1.f : 0.55f);
         MeshPtr mesh;
         if (item.shape.type == ShapeType::Mesh) {
-            std::string error;
-            mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory), &error);
+            if (auto loaded = loadMesh(resolveImagePath(item.shape.file, scene.directory)))
+                mesh = loaded.take();
         }
         gizmos.emplace_back(itemGizmo(item, item.placementAt(frame), mesh.get()), colour);
     }

@@ -39,19 +39,17 @@ Status TimeSettings::validate() const
     return Status::success();
 }
 
-std::unique_ptr<Simulation> Simulation::create(const Domain &domain, const SimParams &params,
-                                               const TimeSettings &time, std::string *error)
+Result<std::unique_ptr<Simulation>> Simulation::create(const Domain &domain,
+                                                       const SimParams &params,
+                                                       const TimeSettings &time)
 {
-    if (Status s = time.validate(); !s) {
-        if (error)
-            *error = s.error;
-        return nullptr;
-    }
-    std::unique_ptr<Solver> solver = createSolver(domain, params, error);
+    if (Status s = time.validate(); !s)
+        return s;
+    Result<std::unique_ptr<Solver>> solver = createSolver(domain, params);
     if (!solver)
-        return nullptr;
+        return solver.status();
     std::unique_ptr<Simulation> sim(new Simulation);
-    sim->mSolver = std::move(solver);
+    sim->mSolver = solver.take();
     sim->mTime = time;
     if (params.scheme == Scheme::Smoke || params.scheme == Scheme::Stam)
         sim->mSides.emplace(domain);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <core/sim/base/result.h>
 #include <core/sim/base/solver.h>
 #include <core/sim/ops/advectedcoords.h>
 #include <core/sim/run/sidewatch.h>
@@ -60,9 +61,9 @@ std::string pressureTrouble(const FrameStats &stats);
 class Simulation
 {
 public:
-    /// Returns null and sets `error` when the inputs are invalid.
-    static std::unique_ptr<Simulation> create(const Domain &domain, const SimParams &params,
-                                              const TimeSettings &time, std::string *error);
+    /// The simulation, or why the inputs make none.
+    static Result<std::unique_ptr<Simulation>> create(const Domain &domain, const SimParams &params,
+                                                      const TimeSettings &time);
 
     Solver &solver() { return *mSolver; }
     const Solver &solver() const { return *mSolver; }

@@ -15,14 +15,9 @@
 
 namespace plume::sim {
 
-std::unique_ptr<Solver> createSolver(const Domain &domain, const SimParams &params,
-                                     std::string *error)
+Result<std::unique_ptr<Solver>> createSolver(const Domain &domain, const SimParams &params)
 {
-    auto fail = [&](std::string message) -> std::unique_ptr<Solver> {
-        if (error)
-            *error = std::move(message);
-        return nullptr;
-    };
+    auto fail = [](std::string message) { return Status::failure(std::move(message)); };
     if (Status s = domain.validate(maxCells(params)); !s)
         return fail(s.error);
     if (Status s = params.validate(); !s)
@@ -74,7 +69,7 @@ std::unique_ptr<Solver> createSolver(const Domain &domain, const SimParams &para
             smoke = std::make_unique<SmokeSolver>(domain, params);
         if (usesUpres(params))
             return std::make_unique<UpresSolver>(std::move(smoke), params);
-        return smoke;
+        return {std::move(smoke)};
     } catch (const std::bad_alloc &) {
         return fail("out of memory allocating the grids for " + std::to_string(domain.cellCount())
                     + " cells");

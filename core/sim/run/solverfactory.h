@@ -2,6 +2,7 @@
 #pragma once
 // The scheme factory: the one place that knows every scheme's class (solverfactory.cpp).
 
+#include <core/sim/base/result.h>
 #include <core/sim/base/solver.h>
 
 #include <memory>
@@ -9,9 +10,8 @@
 
 namespace plume::sim {
 
-/// Makes the solver for `params.scheme`. Returns null and sets `error` when the domain or a
-/// parameter is invalid, or when memory for the grids cannot be had. Never throws.
-std::unique_ptr<Solver> createSolver(const Domain &domain, const SimParams &params,
-                                     std::string *error);
+/// Makes the solver for `params.scheme`, or says why not: the domain or a parameter is
+/// invalid, or memory for the grids cannot be had. Never throws.
+Result<std::unique_ptr<Solver>> createSolver(const Domain &domain, const SimParams &params);
 
 } // namespace plume::sim
