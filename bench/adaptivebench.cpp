@@ -44,11 +44,12 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bo
     options.resolution = resolution;
     options.threeD = true;
     Scene scene;
-    std::string error;
-    if (!makeBuiltinScene("plume", options, scene, &error)) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    auto builtin = makeBuiltinScene("plume", options);
+    if (!builtin) {
+        std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
         return 1;
     }
+    scene = builtin.take();
     SceneSimulation dense, adaptive, perturbed;
     scene.simulation.params.adaptiveDomain = false;
     sim::Status st = dense.setScene(scene);
@@ -69,11 +70,12 @@ int runAdaptiveBench(int resolution, int frames, double fill, double perturb, bo
                                   != nullptr
                             : dynamic_cast<const sim::AdaptiveDomainSolver *>(&adaptive.solver())
                                   != nullptr;
-    if (!made) {
+    if (!builtin) {
         std::fprintf(stderr, "plume-bench: the %s setting made no such solver\n",
                      tiles ? "active-tiles" : "adaptive");
         return 1;
     }
+    scene = builtin.take();
     if (auto *t = dynamic_cast<sim::TiledSmokeSolver *>(&adaptive.simulation().solver())) {
         if (vorticityShare >= 0.0) {
             t->setVorticityShare(vorticityShare);

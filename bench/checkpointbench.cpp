@@ -38,13 +38,12 @@ plume::Scene plumeScene(int resolution, bool dye)
     options.resolution = resolution;
     options.threeD = true;
     options.dye = dye;
-    plume::Scene scene;
-    std::string error;
-    if (!plume::makeBuiltinScene("plume", options, scene, &error)) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    auto builtin = plume::makeBuiltinScene("plume", options);
+    if (!builtin) {
+        std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
         std::exit(1);
     }
-    return scene;
+    return builtin.take();
 }
 
 void check(const plume::sim::Status &st)

@@ -41,11 +41,12 @@ int runCompositeBench(int resolution, int frames, int every, int repeats)
     options.resolution = resolution;
     options.threeD = true;
     Scene scene;
-    std::string error;
-    if (!makeBuiltinScene("plume", options, scene, &error)) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    auto builtin = makeBuiltinScene("plume", options);
+    if (!builtin) {
+        std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
         return 1;
     }
+    scene = builtin.take();
     scene.simulation.params.adaptiveDomain = false;
     SceneSimulation sim;
     if (const sim::Status st = sim.setScene(scene); !st) {

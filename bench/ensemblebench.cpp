@@ -184,11 +184,12 @@ bool loadScene(const std::string &sceneFile, int resolution, Scene &scene)
         BuiltinOptions options;
         options.resolution = resolution > 0 ? resolution : 128;
         options.threeD = true;
-        std::string error;
-        if (!makeBuiltinScene("plume", options, scene, &error)) {
-            std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+        auto builtin = makeBuiltinScene("plume", options);
+        if (!builtin) {
+            std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
             return false;
         }
+        scene = builtin.take();
         return true;
     }
     const SceneReadResult read = readSceneFile(QString::fromStdString(sceneFile));

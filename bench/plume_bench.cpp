@@ -116,9 +116,7 @@ std::unique_ptr<plume::SceneSimulation> makeSimulation(const Case &c)
     options.threeD = c.threeD;
     options.scheme = c.scheme;
     options.dye = false; // density and temperature, as in the targets
-    plume::Scene scene;
-    std::string error;
-    plume::makeBuiltinScene("plume", options, scene, &error);
+    plume::Scene scene = plume::makeBuiltinScene("plume", options).take(); // valid options
     for (plume::Item &item : scene.items) {
         if (c.fire && item.kind == plume::ItemKind::Emitter)
             item.emitter.fuel = 3.f;

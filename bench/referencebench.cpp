@@ -106,9 +106,7 @@ std::unique_ptr<SceneSimulation> plumeSimulation(int resolution, bool threeD)
     options.threeD = threeD;
     options.scheme = sim::Scheme::Smoke;
     options.dye = false;
-    Scene scene;
-    std::string error;
-    makeBuiltinScene("plume", options, scene, &error);
+    Scene scene = makeBuiltinScene("plume", options).take(); // valid options
     sim::TimeSettings &time = scene.simulation.time;
     time.frameRate *= float(time.substeps);
     time.substeps = 1;

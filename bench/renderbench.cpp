@@ -19,11 +19,12 @@ int runRenderBench(int resolution, int frames, int repeats)
     options.threeD = true;
     options.dye = false;
     Scene scene;
-    std::string error;
-    if (!makeBuiltinScene("plume", options, scene, &error)) {
-        std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+    auto builtin = makeBuiltinScene("plume", options);
+    if (!builtin) {
+        std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
         return 1;
     }
+    scene = builtin.take();
     SceneSimulation simulation;
     if (sim::Status st = simulation.setScene(scene); !st) {
         std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());

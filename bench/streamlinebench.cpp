@@ -21,11 +21,12 @@ int runStreamlineBench(int frames, int repeats)
         BuiltinOptions options;
         options.resolution = resolution;
         Scene scene;
-        std::string error;
-        if (!makeBuiltinScene("plume", options, scene, &error)) {
-            std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+        auto builtin = makeBuiltinScene("plume", options);
+        if (!builtin) {
+            std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
             return 1;
         }
+        scene = builtin.take();
         SceneSimulation simulation;
         if (sim::Status st = simulation.setScene(scene); !st) {
             std::fprintf(stderr, "plume-bench: %s\n", st.error.c_str());

@@ -35,11 +35,12 @@ int runUpresBench(const std::string &sceneFile, int resolution, int warmup, int 
         BuiltinOptions options;
         options.resolution = resolution;
         options.threeD = true;
-        std::string error;
-        if (!makeBuiltinScene("plume", options, scene, &error)) {
-            std::fprintf(stderr, "plume-bench: %s\n", error.c_str());
+        auto builtin = makeBuiltinScene("plume", options);
+        if (!builtin) {
+            std::fprintf(stderr, "plume-bench: %s\n", builtin.error().c_str());
             return 1;
         }
+        scene = builtin.take();
     } else {
         const SceneReadResult r = readSceneFile(QString::fromStdString(sceneFile));
         if (!r.ok) {

@@ -85,11 +85,10 @@ void bindScenes(py::module_ &m)
             BuiltinOptions options;
             options.threeD = dimension == 3;
             options.resolution = resolution;
-            Scene scene;
-            std::string error;
-            if (!makeBuiltinScene(name, options, scene, &error))
-                throw py::value_error(error);
-            return sceneToJsonWithDefaults(scene).toStdString();
+            const auto scene = makeBuiltinScene(name, options);
+            if (!scene)
+                throw py::value_error(scene.error());
+            return sceneToJsonWithDefaults(scene.value()).toStdString();
         },
         py::arg("name"), py::arg("dimension"), py::arg("resolution"),
         "The JSON of a built-in scene (names: builtin_names()).");

@@ -78,10 +78,10 @@ int simulate(const QStringList &arguments)
         threadLimit.emplace(threads);
     }
 
-    plume::Scene scene;
-    std::string error;
-    if (!plume::makeBuiltinScene(parser.value(sceneOpt).toStdString(), options, scene, &error))
-        return usageError(QString::fromStdString(error));
+    auto made = plume::makeBuiltinScene(parser.value(sceneOpt).toStdString(), options);
+    if (!made)
+        return usageError(QString::fromStdString(made.error()));
+    plume::Scene scene = made.take();
     scene.simulation.params.stamNumeric = numeric;
     scene.simulation.params.adaptiveDomain = parser.isSet(adaptiveOpt);
     // The frame loop of the baker and the app: scene frames 1, 2, ... (the inputs are handed

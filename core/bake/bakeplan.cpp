@@ -226,9 +226,10 @@ Refusal planTextureLook(const Scene &scene, BakePlan &p)
     if (!scene.simulation.liquidTexture.enabled())
         return invalid("the render look is \"texture\", but the scene has no liquid texture "
                        "(simulation.liquidTexture)");
-    std::string error;
-    if (!loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory, p.texture, &error))
-        return invalid(error);
+    auto look = loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory);
+    if (!look)
+        return invalid(look.error());
+    p.texture = look.take();
     return accept();
 }
 

@@ -327,10 +327,10 @@ bool BakeRun::cacheFrame(int frame)
     RenderedFrame image;
     const bool rendered = mPlan.renders(frame);
     if (rendered) {
-        std::string error;
-        const std::string id = vdbContentId(file, &error);
-        if (id.empty())
-            return fail(error);
+        const auto contentId = vdbContentId(file);
+        if (!contentId)
+            return fail(contentId.error());
+        const std::string &id = contentId.value();
         const std::filesystem::path kept = keptRenderPath(frame, id);
         std::error_code ec;
         if (!std::filesystem::is_regular_file(kept, ec)

@@ -218,17 +218,14 @@ Status readVdbFrame(const std::filesystem::path &path, const sim::Domain &domain
     });
 }
 
-std::string vdbContentId(const std::filesystem::path &path, std::string *error)
+sim::Result<std::string> vdbContentId(const std::filesystem::path &path)
 {
     // vdbwriter.cpp's header layout: the UUID's 36 characters after 21 bytes.
     constexpr std::size_t kUuidOffset = 21, kUuidLength = 36;
     std::ifstream in(path, std::ios::binary);
     std::string header(kUuidOffset + kUuidLength, '\0');
-    if (!in || !in.read(header.data(), std::streamsize(header.size()))) {
-        if (error)
-            *error = "cannot read the header of '" + path.string() + "'";
-        return {};
-    }
+    if (!in || !in.read(header.data(), std::streamsize(header.size())))
+        return sim::Status::failure("cannot read the header of '" + path.string() + "'");
     return header.substr(kUuidOffset);
 }
 

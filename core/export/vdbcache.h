@@ -2,6 +2,7 @@
 #pragma once
 
 #include <core/export/vdbwriter.h>
+#include <core/sim/base/result.h>
 
 #include <filesystem>
 #include <string>
@@ -47,7 +48,7 @@ sim::Status readVdbFrame(const std::filesystem::path &path, const sim::Domain &d
                          VdbFields &out);
 
 /// The file's content UUID (writeVdbFrame derives it from the file's bytes): two files with the
-/// same UUID hold the same grids. Empty, with the reason in `error`, when it cannot be read.
-std::string vdbContentId(const std::filesystem::path &path, std::string *error = nullptr);
+/// same UUID hold the same grids. Fails when the header cannot be read.
+sim::Result<std::string> vdbContentId(const std::filesystem::path &path);
 
 } // namespace plume

@@ -27,24 +27,15 @@ Scene oceanScene(int resolution)
 
 } // namespace
 
-bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Scene &out,
-                      std::string *error)
+sim::Result<Scene> makeBuiltinScene(const std::string &name, const BuiltinOptions &options)
 {
-    if (name != "plume" && name != "ocean") {
-        if (error)
-            *error = "unknown built-in scene '" + name + "' (known: plume, ocean)";
-        return false;
-    }
-    if (!domainParams::resolution.contains(options.resolution)) {
-        if (error)
-            *error = "resolution " + std::to_string(options.resolution) + " must be "
-                     + domainParams::resolution.describe();
-        return false;
-    }
-    if (name == "ocean") {
-        out = oceanScene(options.resolution);
-        return true;
-    }
+    if (name != "plume" && name != "ocean")
+        return sim::Status::failure("unknown built-in scene '" + name + "' (known: plume, ocean)");
+    if (!domainParams::resolution.contains(options.resolution))
+        return sim::Status::failure("resolution " + std::to_string(options.resolution) + " must be "
+                                    + domainParams::resolution.describe());
+    if (name == "ocean")
+        return oceanScene(options.resolution);
     Scene s;
     s.name = options.threeD ? "plume3d" : "plume";
     s.domain.dimension = options.threeD ? Dimension::ThreeD : Dimension::TwoD;
@@ -86,8 +77,7 @@ bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Sc
     obstacle.shape.centre = {0.5f, 0.55f, z};
     obstacle.shape.radius = 0.12f;
     s.items = {std::move(source), std::move(obstacle)};
-    out = std::move(s);
-    return true;
+    return s;
 }
 
 namespace {

@@ -30,9 +30,8 @@ std::vector<std::string> builtinSceneNames();
 /// benchmarks and their recorded figures use it.
 EmitterNoiseSettings newEmitterNoise(const Shape &shape, const Scene &scene);
 
-/// Builds a built-in scene. Returns false and sets `error` for an unknown name or a resolution
-/// outside domainParams::resolution.
-bool makeBuiltinScene(const std::string &name, const BuiltinOptions &options, Scene &out,
-                      std::string *error);
+/// Builds a built-in scene; refuses an unknown name or a resolution outside
+/// domainParams::resolution.
+sim::Result<Scene> makeBuiltinScene(const std::string &name, const BuiltinOptions &options);
 
 } // namespace plume

@@ -88,10 +88,13 @@ sim::Status SceneRasterizer::setScene(const Scene &scene)
     sim::Status status = checkScene(scene);
     for (std::size_t n = 0; status && n < scene.items.size(); ++n) {
         const Item &item = scene.items[n];
-        std::string error;
-        if (item.shape.type == ShapeType::Image
-            && !loadMaskImage(item.shape, scene.directory, images[n], &error))
-            status = sim::Status::failure(itemLabel(item) + ": " + error);
+        if (item.shape.type == ShapeType::Image) {
+            auto image = loadMaskImage(item.shape, scene.directory);
+            if (image)
+                images[n] = image.take();
+            else
+                status = sim::Status::failure(itemLabel(item) + ": " + image.error());
+        }
         if (item.shape.type == ShapeType::Mesh) {
             auto mesh = loadMesh(resolveImagePath(item.shape.file, scene.directory));
             if (mesh)

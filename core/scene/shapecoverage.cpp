@@ -327,18 +327,15 @@ void rebaseImageShape(Shape &shape, const std::string &from, const std::string &
         shape.file = rebasedImagePath(shape.file, from, to);
 }
 
-bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &out,
-                   std::string *error)
+sim::Result<MaskImage> loadMaskImage(const Shape &shape, const std::string &directory)
 {
     const QString path = QString::fromStdString(resolveImagePath(shape.file, directory));
     QImageReader reader(path);
     QImage image = reader.read();
-    if (image.isNull()) {
-        if (error)
-            *error = "cannot read image '" + path.toStdString()
-                     + "': " + reader.errorString().toStdString();
-        return false;
-    }
+    if (image.isNull())
+        return sim::Status::failure("cannot read image '" + path.toStdString()
+                                    + "': " + reader.errorString().toStdString());
+    MaskImage out;
     image = image.convertToFormat(QImage::Format_RGBA8888);
     out.width = image.width();
     out.height = image.height();
@@ -355,7 +352,7 @@ bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &
             out.values[std::size_t(y) * out.width + x] = shape.invert ? 1.f - c : c;
         }
     }
-    return true;
+    return out;
 }
 
 Shape translated(const Shape &shape, Vec3 offset)

@@ -24,8 +24,7 @@ struct MaskImage
 /// Loads an image shape's file (resolved against `directory` when relative) and converts the
 /// shape's channel (with `invert`) to coverage. Returns false and sets `error` when the file is
 /// missing or cannot be decoded.
-bool loadMaskImage(const Shape &shape, const std::string &directory, MaskImage &out,
-                   std::string *error);
+sim::Result<MaskImage> loadMaskImage(const Shape &shape, const std::string &directory);
 
 /// Absolute path of an image shape's file.
 std::string resolveImagePath(const std::string &file, const std::string &directory);

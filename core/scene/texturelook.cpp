@@ -7,26 +7,23 @@
 
 namespace plume {
 
-bool loadLiquidTextureLook(const LiquidTextureSettings &settings, const std::string &directory,
-                           LiquidTextureLook &out, std::string *error)
+sim::Result<LiquidTextureLook> loadLiquidTextureLook(const LiquidTextureSettings &settings,
+                                                     const std::string &directory)
 {
-    out = LiquidTextureLook{};
+    LiquidTextureLook out;
     out.period = settings.period;
     out.blend = settings.blend;
     out.tiling = settings.tiling;
     if (!settings.enabled())
-        return true;
+        return out;
     const std::string path = resolveImagePath(settings.file, directory);
     QImageReader reader(QString::fromStdString(path));
     const QImage image = reader.read();
-    if (image.isNull()) {
-        if (error)
-            *error = path
-                     + ": cannot read the liquid texture: " + reader.errorString().toStdString();
-        return false;
-    }
+    if (image.isNull())
+        return sim::Status::failure(
+            path + ": cannot read the liquid texture: " + reader.errorString().toStdString());
     out.image = image.convertToFormat(QImage::Format_ARGB32);
-    return true;
+    return out;
 }
 
 } // namespace plume

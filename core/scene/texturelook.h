@@ -13,7 +13,7 @@ namespace plume {
 /// `settings.file` resolved against `directory` (the scene's folder, as image masks resolve)
 /// and the look's numbers. False with `error` naming the file and the cause when the image
 /// cannot be read; a texture that is off gives a look without an image and true.
-bool loadLiquidTextureLook(const LiquidTextureSettings &settings, const std::string &directory,
-                           LiquidTextureLook &out, std::string *error = nullptr);
+sim::Result<LiquidTextureLook> loadLiquidTextureLook(const LiquidTextureSettings &settings,
+                                                     const std::string &directory);
 
 } // namespace plume

@@ -144,11 +144,9 @@ void TestLiquidTextureScene::saveAsRebasesThePath()
     QVERIFY(QFileInfo(QString::fromStdString(resolved))
                 .canonicalFilePath()
                 .endsWith("resources/scenes/textures/lava.png"));
-    LiquidTextureLook look;
-    std::string error;
-    QVERIFY2(loadLiquidTextureLook(r.scene.simulation.liquidTexture, elsewhere, look, &error),
-             error.c_str());
-    QCOMPARE(look.image.size(), QSize(128, 128));
+    const auto look = loadLiquidTextureLook(r.scene.simulation.liquidTexture, elsewhere);
+    QVERIFY2(look, look.error().c_str());
+    QCOMPARE(look->image.size(), QSize(128, 128));
 }
 
 void TestLiquidTextureScene::bakeWritesTextureFlipbookAndFlowMap()
@@ -247,8 +245,9 @@ void TestLiquidTextureScene::loopSeamIsNoLargerThanAFrame()
     scene.items[1].force.strength = 6.f;
     SceneSimulation simulation;
     QVERIFY(simulation.setScene(scene));
-    LiquidTextureLook look;
-    QVERIFY(loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory, look));
+    const auto loaded = loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory);
+    QVERIFY(loaded);
+    const LiquidTextureLook &look = loaded.value();
     std::vector<RenderedFrame> frames;
     for (int frame = 1; frame <= 72; ++frame) {
         QVERIFY(simulation.advance(frame).status);
@@ -280,8 +279,9 @@ void TestLiquidTextureScene::unsteadyLoopWithFullCrossfade()
     Scene scene = lavaScene(48, 40);
     SceneSimulation simulation;
     QVERIFY(simulation.setScene(scene));
-    LiquidTextureLook look;
-    QVERIFY(loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory, look));
+    const auto loaded = loadLiquidTextureLook(scene.simulation.liquidTexture, scene.directory);
+    QVERIFY(loaded);
+    const LiquidTextureLook &look = loaded.value();
     std::vector<RenderedFrame> frames;
     for (int frame = 1; frame <= 40; ++frame) {
         QVERIFY(simulation.advance(frame).status);

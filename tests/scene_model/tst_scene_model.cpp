@@ -379,9 +379,9 @@ void TestSceneModel::imageMask()
     s.imageMax = {0.6f, 0.6f, 0.f};
     s.channel = ImageChannel(channel);
     s.invert = invert;
-    MaskImage mask;
-    std::string error;
-    QVERIFY2(loadMaskImage(s, dir.path().toStdString(), mask, &error), error.c_str());
+    const auto loaded = loadMaskImage(s, dir.path().toStdString());
+    QVERIFY2(loaded, loaded.error().c_str());
+    const MaskImage &mask = loaded.value();
     const sim::Domain d = squareDomain(resolution);
     const sim::SparseMask m = shapeCoverage(d, s, {}, 0.f, &mask);
     QVERIFY(m.validate(std::size_t(d.cellCount())).ok());

@@ -115,15 +115,15 @@ void PreviewRenderer::render(quint64 id, const FramePreview::Request &r)
     if (r.render.look2D == Look2D::Texture && mSimulation.solver().domain().is2D()) {
         // The liquid texture look, as the bake draws it (render/liquidtexture.h); it has no
         // passes beyond its colour.
-        LiquidTextureLook look;
-        std::string error;
         if (!r.scene.simulation.liquidTexture.enabled())
-            error = "the look \"texture\" needs a liquid texture (Properties > Liquid texture)";
-        else
-            loadLiquidTextureLook(r.scene.simulation.liquidTexture, r.scene.directory, look,
-                                  &error);
-        if (!error.empty())
-            return done(id, {}, r.frame, QString::fromStdString(error));
+            return done(id, {}, r.frame,
+                        "the look \"texture\" needs a liquid texture (Properties > Liquid "
+                        "texture)");
+        const auto loaded = loadLiquidTextureLook(r.scene.simulation.liquidTexture,
+                                                  r.scene.directory);
+        if (!loaded)
+            return done(id, {}, r.frame, QString::fromStdString(loaded.error()));
+        const LiquidTextureLook &look = loaded.value();
         const sim::Simulation &s = mSimulation.simulation();
         frame = liquidTextureFrame(textureOffsets(s.textureCoordinates()),
                                    s.solver().domain().boundaries, s.frame(), look, r.render.width,

@@ -162,8 +162,8 @@ void Viewport::rebuildPicture()
         const LiquidTextureSettings &t = scene.simulation.liquidTexture;
         const std::string source = t.file + "\n" + scene.directory;
         if (source != mTextureSource) {
-            if (!loadLiquidTextureLook(t, scene.directory, mTexture))
-                mTexture.image = QImage();
+            auto look = loadLiquidTextureLook(t, scene.directory);
+            mTexture = look ? look.take() : LiquidTextureLook{};
             mTextureSource = source;
         }
         mTexture.period = t.period;

@@ -22,9 +22,12 @@ public:
         : mValue(std::move(value))
     {}
     /// A value convertible to T (a std::unique_ptr of a derived class).
-    template<class U, class = std::enable_if_t<std::is_convertible_v<U &&, T>
-                                               && !std::is_same_v<std::decay_t<U>, T>
-                                               && !std::is_same_v<std::decay_t<U>, Status>>>
+    template<
+        class U,
+        class = std::enable_if_t<
+            std::is_convertible_v<
+                U &&,
+                T> && !std::is_same_v<std::decay_t<U>, T> && !std::is_same_v<std::decay_t<U>, Status>>>
     Result(U &&value)
         : mValue(T(std::forward<U>(value)))
     {}
@@ -77,7 +80,7 @@ public:
     T take() { return std::move(*mValue); }
 
 private:
-    static constexpr bool kPointer = requires(T &t) { t.operator->(); };
+    static constexpr bool kPointer = requires(T & t) { t.operator->(); };
 
     std::optional<T> mValue;
     std::string mError;
