@@ -246,9 +246,9 @@ QString applyOceanOptions(const QCommandLineParser &parser, const BakeOptions &o
     const VdbOptions &v = o.vdbOptions;
     const ExportOptions &e = o.exportOptions;
     for (const QCommandLineOption &refused :
-         {o.vdb, o.resume, e.flipbook, e.images, o.flowMap, v.up, v.half, v.velocityMask,
-          v.levelSurface, v.mesh, e.lighting, e.normals, e.depthMap, e.alphaMap, e.pack,
-          o.cacheOnly, o.fromCache, o.chunk}) {
+         {o.vdb, o.resume, e.flipbook, e.images, o.flowMap, o.vectorField, v.up, v.half,
+          v.velocityMask, v.levelSurface, v.mesh, e.lighting, e.normals, e.depthMap, e.alphaMap,
+          e.pack, o.cacheOnly, o.fromCache, o.chunk}) {
         if (parser.isSet(refused))
             return "--" + refused.names().front()
                    + " does not apply to an ocean scene: it writes maps "
@@ -292,8 +292,8 @@ QString applyCacheOptions(const QCommandLineParser &parser, const BakeOptions &o
 {
     const ExportOptions &e = o.exportOptions;
     if (parser.isSet(o.cacheOnly)) {
-        for (const QCommandLineOption &other :
-             {o.fromCache, o.chunk, e.flipbook, e.images, o.flowMap, o.vdbOptions.mesh}) {
+        for (const QCommandLineOption &other : {o.fromCache, o.chunk, e.flipbook, e.images,
+                                                o.flowMap, o.vectorField, o.vdbOptions.mesh}) {
             if (parser.isSet(other))
                 return "--cache-only writes the VDB cache alone: not with --"
                        + other.names().front();
@@ -318,6 +318,32 @@ QString applyCacheOptions(const QCommandLineParser &parser, const BakeOptions &o
         settings.vdb = parser.isSet(o.vdb);
         settings.checkpointEvery = 0;
     }
+    return {};
+}
+
+/// --vector-field and its size, average and scale (export/vectorfield.h).
+QString applyVectorFieldOptions(const QCommandLineParser &parser, const BakeOptions &o,
+                                VectorFieldSettings &v)
+{
+    if (!parser.isSet(o.vectorField)) {
+        for (const QCommandLineOption &needs :
+             {o.vectorFieldSize, o.vectorFieldAverage, o.vectorFieldScale}) {
+            if (parser.isSet(needs))
+                return "--" + needs.names().front() + " goes with --vector-field vf|fga";
+        }
+        return {};
+    }
+    v.enabled = true;
+    if (!parseName(parser.value(o.vectorField), kVectorFieldFormatNames, v.format))
+        return badValue(parser, o.vectorField, kVectorFieldFormatNames.expected());
+    if (parser.isSet(o.vectorFieldSize)
+        && !parseParam(parser.value(o.vectorFieldSize), vectorFieldParams::size, v.size))
+        return badValue(parser, o.vectorFieldSize,
+                        vectorFieldParams::size.describe() + " (the engines' limit)");
+    if (parser.isSet(o.vectorFieldScale)
+        && !parseParam(parser.value(o.vectorFieldScale), vectorFieldParams::scale, v.scale))
+        return badValue(parser, o.vectorFieldScale, vectorFieldParams::scale.describe());
+    v.average = parser.isSet(o.vectorFieldAverage);
     return {};
 }
 
@@ -354,9 +380,14 @@ QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o
     settings.images = presets.images;
     settings.openvdb = presets.openvdb;
     settings.flowMap = parser.isSet(o.flowMap);
+    if (const QString error = applyVectorFieldOptions(parser, o, settings.vectorField);
+        !error.isEmpty())
+        return error;
     if (const QString error = applySurfaceOptions(parser, o.vdbOptions, settings); !error.isEmpty())
         return error;
-    settings.vdb = parser.isSet(o.vdb) || vdbByDefault(presets, settings.flowMap, settings.mesh);
+    settings.vdb = parser.isSet(o.vdb)
+                   || vdbByDefault(presets, settings.flowMap || settings.vectorField.enabled,
+                                   settings.mesh);
     return applyCacheOptions(parser, o, settings);
 }
 
@@ -366,6 +397,7 @@ void BakeOptions::addTo(QCommandLineParser &parser) const
 {
     parser.addOptions(
         {output, frames, threads, vdb, flowMap, quiet, progress, resume, checkpointEvery, upres});
+    parser.addOptions({vectorField, vectorFieldSize, vectorFieldAverage, vectorFieldScale});
     parser.addOptions({cacheOnly, fromCache, chunk});
     parser.addOptions(vdbOptions.all());
     parser.addOptions(exportOptions.all());

@@ -141,6 +141,28 @@ struct BakeOptions
         "flow-map", "2D: also write DIR/<scene>_flowmap.png and .json, the velocity averaged over "
                     "the frames as RG = 0.5 + 0.5 v / vmax, B = speed / vmax "
                     "(docs/liquid-textures.md). Not with --resume."};
+    QCommandLineOption vectorField{
+        "vector-field",
+        "Also write the velocity as game-engine vector fields, one a frame: "
+        "DIR/<scene>.<frame>.vf for Unity's VFX Graph (binary VF_V, y up, z negated for its "
+        "left-handed axes) or .fga for Unreal's Niagara and Cascade (text, z up, x forward) "
+        "(docs/vector-fields.md).",
+        "vf|fga"};
+    QCommandLineOption vectorFieldSize{
+        "vector-field-size",
+        "With --vector-field: voxels along the grid's longest side, 1 to 128 "
+        "(default 64); the other sides in proportion.",
+        "N"};
+    QCommandLineOption vectorFieldAverage{
+        "vector-field-average", "With --vector-field: one file, DIR/<scene>_vectorfield.vf "
+                                "(.fga), of the velocity averaged over the frames. Not with "
+                                "--resume."};
+    QCommandLineOption vectorFieldScale{
+        "vector-field-scale",
+        "With --vector-field: multiply the velocity (and .fga's bounds) by S, "
+        "world units to the engine's (Unreal: 100 for a scene in metres; "
+        "default 1).",
+        "S"};
     QCommandLineOption quiet{"quiet", "Print nothing but errors."};
     QCommandLineOption progress{"progress", "Show the progress line even when stderr is not a "
                                             "terminal."};

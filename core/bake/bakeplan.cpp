@@ -48,13 +48,13 @@ Refusal checkOutputs(const Scene &, BakePlan &p)
 {
     const BakeSettings &s = p.settings;
     const bool none = !s.vdb && !s.mesh && !s.flipbook.enabled && !s.images.enabled && !s.flowMap
-                      && !s.oceanMaps;
+                      && !s.vectorField.enabled && !s.oceanMaps;
     if (none && !s.fromCache.empty())
         return invalid("nothing to render from the cache: ask for a flipbook, images or meshes "
                        "(or enable them in the scene's export presets)");
     if (none)
-        return invalid(
-            "nothing to bake: no VDB, mesh, flipbook, image or flow map output is enabled");
+        return invalid("nothing to bake: no VDB, mesh, flipbook, image, flow map or vector field "
+                       "output is enabled");
     return accept();
 }
 
@@ -105,6 +105,8 @@ Refusal resolveSpans(const Scene &scene, BakePlan &p)
          {resolveSpan(scene, s, s.vdb, s.firstFrame, s.lastFrame, 1, "vdb", p.vdb),
           resolveSpan(scene, s, s.mesh, s.firstFrame, s.lastFrame, 1, "mesh", p.mesh),
           resolveSpan(scene, s, s.flowMap, s.firstFrame, s.lastFrame, 1, "flow map", p.flowMap),
+          resolveSpan(scene, s, s.vectorField.enabled, s.firstFrame, s.lastFrame, 1, "vector field",
+                      p.vectorField),
           resolveSpan(scene, s, fs.enabled, fs.first, fs.last, 1, "flipbook", p.flipbook),
           resolveSpan(scene, s, is.enabled, is.first, is.last, is.step, "images", p.images),
           resolveSpan(scene, s, bool(s.oceanMaps), s.firstFrame, s.lastFrame, 1, "ocean maps",
@@ -130,6 +132,18 @@ Refusal checkSceneFits(const Scene &scene, BakePlan &p)
                        "flipbook or images of a field such as height");
     if (p.flowMap.on && scene.domain.dimension != Dimension::TwoD)
         return invalid("flow map: a flow map needs a 2D scene");
+    if (const VectorFieldSettings &v = s.vectorField; p.vectorField.on) {
+        if (isOcean(scene))
+            return invalid("vector field: an ocean scene has no velocity volume; bake its maps "
+                           "(docs/ocean.md)");
+        if (!vectorFieldParams::size.contains(v.size))
+            return invalid(
+                "vector field: the size must be " + vectorFieldParams::size.describe("integer")
+                + " (the engines take at most 128 voxels a side), got " + std::to_string(v.size));
+        if (!vectorFieldParams::scale.contains(v.scale))
+            return invalid("vector field: the scale must be " + vectorFieldParams::scale.describe()
+                           + ", got " + sim::formatNumber(v.scale));
+    }
     return accept();
 }
 
@@ -144,6 +158,7 @@ Refusal checkLargeDomain(const Scene &scene, BakePlan &p)
                        : p.flipbook.on                       ? "a flipbook"
                        : p.images.on                         ? "images"
                        : p.flowMap.on                        ? "a flow map"
+                       : p.vectorField.on                    ? "a vector field"
                        : p.settings.levelSurface && p.vdb.on ? "a level surface"
                                                              : nullptr;
     if (!what)
@@ -161,6 +176,10 @@ Refusal checkResume(const Scene &, BakePlan &p)
     if (p.flowMap.on && p.settings.resume)
         return invalid("flow map: a bake with a flow map cannot resume (the running average is "
                        "not in the resume record); bake again without resuming");
+    if (p.vectorField.on && p.settings.vectorField.average && p.settings.resume)
+        return invalid("vector field: a bake of an averaged vector field cannot resume (the "
+                       "running average is not in the resume record); bake again without "
+                       "resuming, or write one vector field a frame");
     if (p.oceanMaps.on && p.settings.resume)
         return invalid("ocean maps: a bake of ocean maps cannot resume (their height range "
                        "spans every frame); bake again without resuming");
@@ -255,7 +274,8 @@ Refusal planFrames(const Scene &, BakePlan &p)
 {
     p.firstWritten = INT_MAX;
     p.lastWritten = INT_MIN;
-    for (const FrameSpan &span : {p.vdb, p.mesh, p.flipbook, p.images, p.flowMap, p.oceanMaps}) {
+    for (const FrameSpan &span :
+         {p.vdb, p.mesh, p.flipbook, p.images, p.flowMap, p.vectorField, p.oceanMaps}) {
         if (span.on) {
             p.firstWritten = std::min(p.firstWritten, span.first);
             p.lastWritten = std::max(p.lastWritten, span.last);
@@ -283,6 +303,9 @@ Refusal planCache(const Scene &scene, BakePlan &p)
     if (p.flowMap.on)
         return invalid("flow map: a bake from a cache cannot average the simulation's velocity; "
                        "bake the flow map with the simulation");
+    if (p.vectorField.on)
+        return invalid("vector field: a bake from a cache renders pictures and meshes; bake the "
+                       "vector fields with the simulation");
     if (isOcean(scene))
         return invalid("an ocean scene has no VDB cache: bake its maps with the simulation");
     if (scene.simulation.params.scheme == sim::Scheme::Sph)

@@ -10,6 +10,7 @@
 #include <core/bake/sinks/meshsink.h>
 #include <core/bake/sinks/oceanmapsink.h>
 #include <core/bake/sinks/vdbsink.h>
+#include <core/bake/sinks/vectorfieldsink.h>
 
 #include <core/render/framing.h>
 #include <core/render/liquidtexture.h>
@@ -229,6 +230,8 @@ void BakeRun::makeSinks(std::vector<RenderedFrame> resumedTiles)
         mSinks.push_back(std::make_unique<MeshSink>(mPlan));
     if (mPlan.images.on)
         mSinks.push_back(std::make_unique<ImageSink>(mPlan));
+    if (mPlan.vectorField.on)
+        mSinks.push_back(std::make_unique<VectorFieldSink>(mPlan));
     if (mPlan.flipbook.on)
         mSinks.push_back(
             std::make_unique<FlipbookSink>(mPlan, std::move(resumedTiles), mFrameRate));

@@ -113,6 +113,11 @@ QJsonObject bakeOptionsJson(const BakeSettings &settings)
         o["levelSurface"] = true;
     if (settings.levelSurface || settings.mesh)
         o["levelSurfaceIso"] = double(settings.levelSurfaceIso);
+    if (const VectorFieldSettings &v = settings.vectorField; v.enabled)
+        o["vectorField"] = QJsonObject{{"format", toString(v.format)},
+                                       {"size", v.size},
+                                       {"average", v.average},
+                                       {"scale", double(v.scale)}};
     o["export"] = parseObject(sceneToJson(looks, std::string())).value("export");
     o["plumeVersion"] = QString::fromStdString(settings.plumeVersion);
     return o;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <core/export/oceanmaps.h>
+#include <core/export/vectorfield.h>
 #include <core/render/rendersettings.h>
 #include <core/settings/exportsettings.h>
 #include <core/sim/base/types.h>
@@ -82,6 +83,10 @@ struct BakeSettings
     /// 2D: also write <baseName>_flowmap.png and .json, the velocity averaged over
     /// [firstFrame, lastFrame] (export/flowmap.h). Cannot be resumed.
     bool flowMap = false;
+    /// Also write the velocity as game-engine vector fields for [firstFrame, lastFrame]:
+    /// <baseName>.<frame:04d>.vf (or .fga), or one <baseName>_vectorfield.vf of their mean
+    /// (export/vectorfield.h, docs/vector-fields.md). The mean cannot be resumed.
+    VectorFieldSettings vectorField;
     /// > 0: keep a resume record in <outputDirectory>/.plume-bake (bakerecord.h) with a solver
     /// checkpoint every this many simulated frames; it is removed when the bake finishes.
     int checkpointEvery = 0;
