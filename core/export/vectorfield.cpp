@@ -200,8 +200,7 @@ const char *vectorFieldExtension(VectorFieldFormat format)
 sim::Status writeVectorField(const VectorField &field, VectorFieldFormat format,
                              const std::string &path)
 {
-    return writeFilesAtomically({QString::fromStdString(path)},
-                                {vectorFieldBytes(field, format)});
+    return writeFilesAtomically({QString::fromStdString(path)}, {vectorFieldBytes(field, format)});
 }
 
 } // namespace plume

@@ -29,7 +29,7 @@ struct VectorFieldSettings
 {
     bool enabled = false;
     VectorFieldFormat format = VectorFieldFormat::Vf;
-    int size = 64;       ///< the grid's longest side in voxels (the engines take at most 128)
+    int size = 64;        ///< the grid's longest side in voxels (the engines take at most 128)
     bool average = false; ///< one file of the velocity averaged over the frames, not one a frame
     /// World units to the engine's: velocities (and `.fga`'s bounds) are multiplied by it
     /// (Unreal works in centimetres: 100 for a scene in metres).

@@ -544,6 +544,10 @@ private slots:
                            "--images",           "--vdb", "--size",     "48x48"}
             << 13;
         QTest::newRow("before the first checkpoint") << QStringList{"--checkpoint-every", "8"} << 5;
+        QTest::newRow("vector fields and vdb")
+            << QStringList{"--checkpoint-every",  "4", "--vdb", "--vector-field", "fga",
+                           "--vector-field-size", "16"}
+            << 10;
     }
 
     // kill -9 in the middle of a frame, then --resume: the folder ends byte-identical to an

@@ -28,6 +28,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QWheelEvent>
+#include <core/export/vectorfield.h>
+
 #include <QtTest>
 
 using namespace plume;
@@ -328,6 +330,44 @@ private slots:
 
     // Cancel stops the bake between frames; the images written are complete and no atlas or
     // sidecar exists.
+    void vectorFieldExports()
+    {
+        // Issue 49: the dialog bakes what plume-cli --vector-field does; an ocean cannot.
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(24, 6), {});
+        ExportDialog dialog(&document, 1);
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        child<QLineEdit>(dialog, "baseName")->setText("wind");
+        child<QCheckBox>(dialog, "vdbEnabled")->setChecked(false);
+        child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(false);
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(false);
+        auto *on = child<QCheckBox>(dialog, "vectorFieldEnabled");
+        QVERIFY(on->isEnabled());
+        on->setChecked(true);
+        auto *format = child<QComboBox>(dialog, "vectorFieldFormat");
+        format->setCurrentIndex(format->findData(int(VectorFieldFormat::Fga)));
+        child<QSpinBox>(dialog, "vectorFieldSize")->setValue(8);
+        child<QSpinBox>(dialog, "firstFrame")->setValue(2);
+        child<QSpinBox>(dialog, "lastFrame")->setValue(3);
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(finished.first().first().toBool(), dialog.lastResult().status.error.c_str());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name),
+                 QStringList({"wind.0002.fga", "wind.0003.fga"}));
+        QFile fga(dir.filePath("wind.0003.fga"));
+        QVERIFY(fga.open(QIODevice::ReadOnly));
+        QCOMPARE(fga.readLine(), QByteArray("1,8,8,\n")); // 2D: one deep along Unreal's x
+
+        SceneReadResult r = readSceneFile(PLUME_SOURCE_DIR "/resources/scenes/ocean-tile.plume");
+        QVERIFY2(r.ok, r.error.c_str());
+        Document ocean;
+        ocean.reset(r.scene, {});
+        ExportDialog oceanDialog(&ocean, 1);
+        QVERIFY(!child<QCheckBox>(oceanDialog, "vectorFieldEnabled")->isEnabled());
+    }
+
     void cancelLeavesNoAtlas()
     {
         QTemporaryDir dir;

@@ -8,8 +8,8 @@
 //  - Unreal's `.fga`: comma-separated text, "sizeX,sizeY,sizeZ," "minX,minY,minZ,"
 //    "maxX,maxY,maxZ," then x,y,z per voxel, x fastest.
 #include <core/bake/bakeplan.h>
-#include <core/io/scenereader.h>
 #include <core/export/vectorfield.h>
+#include <core/io/scenereader.h>
 #include <core/scene/builtinscene.h>
 #include <core/scene/scenesimulation.h>
 
@@ -145,8 +145,7 @@ void fill(const sim::Domain &d, sim::ScalarGrid (&v)[3])
 /// Z = y; both times `scale`.
 Vec3 toEngine(Vec3 v, VectorFieldFormat f, float scale)
 {
-    return f == VectorFieldFormat::Vf ? Vec3{v.x, v.y, -v.z} * scale
-                                      : Vec3{-v.z, v.x, v.y} * scale;
+    return f == VectorFieldFormat::Vf ? Vec3{v.x, v.y, -v.z} * scale : Vec3{-v.z, v.x, v.y} * scale;
 }
 Vec3 fromEngine(Vec3 e, VectorFieldFormat f, float scale)
 {

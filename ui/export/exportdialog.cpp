@@ -10,6 +10,7 @@
 #include <ui/export/outputgroup.h>
 #include <ui/export/rendergroup.h>
 #include <ui/export/vdbgroup.h>
+#include <ui/export/vectorfieldgroup.h>
 #include <ui/export/wedgegroup.h>
 
 #include <core/bake/bakeplan.h>
@@ -97,9 +98,9 @@ private:
 } // namespace
 
 /// The sections, top to bottom.
-std::array<ExportGroup *, 5> ExportDialog::groups() const
+std::array<ExportGroup *, 6> ExportDialog::groups() const
 {
-    return {mOceanGroup, mFlipbook, mImages, mVdb, mRender};
+    return {mOceanGroup, mFlipbook, mImages, mVdb, mVectorField, mRender};
 }
 
 /// Bake progress: the worker reports through queued calls; the GUI thread sets the flag.
@@ -138,12 +139,13 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     mFlipbook = new FlipbookGroup;
     mImages = new ImagesGroup;
     mVdb = new VdbGroup;
+    mVectorField = new VectorFieldGroup;
     mOceanGroup = new OceanMapsGroup;
     mRender = new RenderGroup;
     // Where the files go, and which outputs: each output's box, above the section of its options.
     mOutput = new OutputGroup;
     for (QCheckBox *box : {mFlipbook->toggle(), mImages->toggle(), mVdb->toggle(),
-                           mOutput->flowMapBox(), mOceanGroup->toggle()})
+                           mVectorField->toggle(), mOutput->flowMapBox(), mOceanGroup->toggle()})
         mOutput->addOutput(box);
     auto *options = new QWidget;
     auto *optionsLayout = new QVBoxLayout(options);
@@ -218,8 +220,10 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     // An ocean bakes its maps (an OpenVDB volume it has not); other scenes have no maps.
     mOcean = scene.simulation.params.scheme == sim::Scheme::Ocean;
     mOceanGroup->setOceanScene(mOcean);
-    if (mOcean)
+    if (mOcean) {
         mVdb->setUnavailable("An ocean has no volume: bake its maps");
+        mVectorField->setUnavailable("An ocean has no velocity volume: bake its maps");
+    }
     mWedge->setScene(&document->scene(), QFileInfo(document->filePath()).fileName().isEmpty()
                                              ? QString::fromStdString(scene.name + ".plume")
                                              : QFileInfo(document->filePath()).fileName());

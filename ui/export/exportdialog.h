@@ -32,6 +32,7 @@ class OceanMapsGroup;
 class OutputGroup;
 class RenderGroup;
 class VdbGroup;
+class VectorFieldGroup;
 class WedgeGroup;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
@@ -113,7 +114,7 @@ private:
     QWidget *createFramesGroup();
     void load(const ExportPresets &presets);
     void connectChanges();
-    std::array<ExportGroup *, 5> groups() const;
+    std::array<ExportGroup *, 6> groups() const;
     BakeSettings fromGroups() const;
     void optionsChanged();
     QString validate() const;
@@ -135,6 +136,7 @@ private:
     FlipbookGroup *mFlipbook;
     ImagesGroup *mImages;
     VdbGroup *mVdb;
+    VectorFieldGroup *mVectorField;
     OceanMapsGroup *mOceanGroup; ///< ocean scenes; not stored, like plume-cli's --ocean-maps
     RenderGroup *mRender;
     WedgeGroup *mWedge;

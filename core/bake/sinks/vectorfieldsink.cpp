@@ -12,8 +12,8 @@ sim::Status VectorFieldSink::frame(const BakeFrame &frame,
     const VectorField field = sampleVectorField(*frame.solver, v);
     if (v.average)
         return mAverage.add(field);
-    const std::filesystem::path path =
-        framePath(mPlan.settings, frame.number, vectorFieldExtension(v.format));
+    const std::filesystem::path path = framePath(mPlan.settings, frame.number,
+                                                 vectorFieldExtension(v.format));
     if (sim::Status st = writeVectorField(field, v.format, path.string()); !st)
         return st;
     files.push_back(path);
@@ -26,8 +26,9 @@ sim::Status VectorFieldSink::finish(std::vector<std::filesystem::path> &files)
     if (!v.average)
         return sim::Status::success();
     const BakeSettings &s = mPlan.settings;
-    const std::filesystem::path path =
-        s.outputDirectory / (s.baseName + "_vectorfield" + vectorFieldExtension(v.format));
+    const std::filesystem::path path = s.outputDirectory
+                                       / (s.baseName + "_vectorfield"
+                                          + vectorFieldExtension(v.format));
     if (sim::Status st = writeVectorField(mAverage.mean(), v.format, path.string()); !st)
         return st;
     files.push_back(path);
