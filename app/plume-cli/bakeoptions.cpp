@@ -246,9 +246,10 @@ QString applyOceanOptions(const QCommandLineParser &parser, const BakeOptions &o
     const VdbOptions &v = o.vdbOptions;
     const ExportOptions &e = o.exportOptions;
     for (const QCommandLineOption &refused :
-         {o.vdb, o.resume, e.flipbook, e.images, o.flowMap, o.vectorField, v.up, v.half,
-          v.velocityMask, v.levelSurface, v.mesh, e.lighting, e.normals, e.depthMap, e.alphaMap,
-          e.pack, o.cacheOnly, o.fromCache, o.chunk}) {
+         {o.vdb,          o.resume,        e.flipbook,  e.images,    o.flowMap,
+          o.vectorField,  o.volumeTexture, v.up,        v.half,      v.velocityMask,
+          v.levelSurface, v.mesh,          e.lighting,  e.normals,   e.depthMap,
+          e.alphaMap,     e.pack,          o.cacheOnly, o.fromCache, o.chunk}) {
         if (parser.isSet(refused))
             return "--" + refused.names().front()
                    + " does not apply to an ocean scene: it writes maps "
@@ -292,8 +293,9 @@ QString applyCacheOptions(const QCommandLineParser &parser, const BakeOptions &o
 {
     const ExportOptions &e = o.exportOptions;
     if (parser.isSet(o.cacheOnly)) {
-        for (const QCommandLineOption &other : {o.fromCache, o.chunk, e.flipbook, e.images,
-                                                o.flowMap, o.vectorField, o.vdbOptions.mesh}) {
+        for (const QCommandLineOption &other :
+             {o.fromCache, o.chunk, e.flipbook, e.images, o.flowMap, o.vectorField, o.volumeTexture,
+              o.vdbOptions.mesh}) {
             if (parser.isSet(other))
                 return "--cache-only writes the VDB cache alone: not with --"
                        + other.names().front();
@@ -347,6 +349,37 @@ QString applyVectorFieldOptions(const QCommandLineParser &parser, const BakeOpti
     return {};
 }
 
+/// --volume-texture and its size, bits and range (export/volumetexture.h).
+QString applyVolumeTextureOptions(const QCommandLineParser &parser, const BakeOptions &o,
+                                  VolumeTextureSettings &v)
+{
+    if (!parser.isSet(o.volumeTexture)) {
+        for (const QCommandLineOption &needs :
+             {o.volumeTextureSize, o.volumeTextureBits, o.volumeTextureRange}) {
+            if (parser.isSet(needs))
+                return "--" + needs.names().front()
+                       + " goes with --volume-texture density|temperature|flame";
+        }
+        return {};
+    }
+    v.enabled = true;
+    if (!parseName(parser.value(o.volumeTexture), kVolumeChannelNames, v.channel))
+        return badValue(parser, o.volumeTexture, kVolumeChannelNames.expected());
+    if (parser.isSet(o.volumeTextureSize)
+        && !parseParam(parser.value(o.volumeTextureSize), volumeTextureParams::size, v.size))
+        return badValue(parser, o.volumeTextureSize, volumeTextureParams::size.describe());
+    if (parser.isSet(o.volumeTextureBits)) {
+        const QString bits = parser.value(o.volumeTextureBits).trimmed();
+        if (bits != "8" && bits != "16")
+            return badValue(parser, o.volumeTextureBits, "8 or 16");
+        v.bitDepth = bits.toInt();
+    }
+    if (parser.isSet(o.volumeTextureRange)
+        && !parseParam(parser.value(o.volumeTextureRange), volumeTextureParams::range, v.range))
+        return badValue(parser, o.volumeTextureRange, volumeTextureParams::range.describe());
+    return {};
+}
+
 /// Any other scene: the scene's export presets with the options applied.
 QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o,
                           const Scene &scene, BakeSettings &settings)
@@ -383,10 +416,15 @@ QString applyFrameOptions(const QCommandLineParser &parser, const BakeOptions &o
     if (const QString error = applyVectorFieldOptions(parser, o, settings.vectorField);
         !error.isEmpty())
         return error;
+    if (const QString error = applyVolumeTextureOptions(parser, o, settings.volumeTexture);
+        !error.isEmpty())
+        return error;
     if (const QString error = applySurfaceOptions(parser, o.vdbOptions, settings); !error.isEmpty())
         return error;
     settings.vdb = parser.isSet(o.vdb)
-                   || vdbByDefault(presets, settings.flowMap || settings.vectorField.enabled,
+                   || vdbByDefault(presets,
+                                   settings.flowMap || settings.vectorField.enabled
+                                       || settings.volumeTexture.enabled,
                                    settings.mesh);
     return applyCacheOptions(parser, o, settings);
 }
@@ -398,6 +436,7 @@ void BakeOptions::addTo(QCommandLineParser &parser) const
     parser.addOptions(
         {output, frames, threads, vdb, flowMap, quiet, progress, resume, checkpointEvery, upres});
     parser.addOptions({vectorField, vectorFieldSize, vectorFieldAverage, vectorFieldScale});
+    parser.addOptions({volumeTexture, volumeTextureSize, volumeTextureBits, volumeTextureRange});
     parser.addOptions({cacheOnly, fromCache, chunk});
     parser.addOptions(vdbOptions.all());
     parser.addOptions(exportOptions.all());

@@ -163,6 +163,26 @@ struct BakeOptions
         "world units to the engine's (Unreal: 100 for a scene in metres; "
         "default 1).",
         "S"};
+    QCommandLineOption volumeTexture{
+        "volume-texture",
+        "Also write a field as volume textures, one a frame: DIR/<scene>_volume.<frame>.png, its "
+        "z slices in a grid of tiles (Unreal's pseudo-volume and Niagara volume textures, "
+        "Unity's Texture3D from a flipbook), and DIR/<scene>_volume.json with the layout and "
+        "each frame's value range (docs/volume-textures.md). Not with --resume.",
+        "density|temperature|flame"};
+    QCommandLineOption volumeTextureSize{
+        "volume-texture-size",
+        "With --volume-texture: voxels along the longest side, 1 to 256 "
+        "(default 64); the others in proportion.",
+        "N"};
+    QCommandLineOption volumeTextureBits{"volume-texture-bits",
+                                         "With --volume-texture: 8 (default) or 16 bits a pixel.",
+                                         "8|16"};
+    QCommandLineOption volumeTextureRange{
+        "volume-texture-range",
+        "With --volume-texture: the value of a full pixel, the same for "
+        "every frame (default: each frame's largest value).",
+        "V"};
     QCommandLineOption quiet{"quiet", "Print nothing but errors."};
     QCommandLineOption progress{"progress", "Show the progress line even when stderr is not a "
                                             "terminal."};

@@ -48,13 +48,13 @@ Refusal checkOutputs(const Scene &, BakePlan &p)
 {
     const BakeSettings &s = p.settings;
     const bool none = !s.vdb && !s.mesh && !s.flipbook.enabled && !s.images.enabled && !s.flowMap
-                      && !s.vectorField.enabled && !s.oceanMaps;
+                      && !s.vectorField.enabled && !s.volumeTexture.enabled && !s.oceanMaps;
     if (none && !s.fromCache.empty())
         return invalid("nothing to render from the cache: ask for a flipbook, images or meshes "
                        "(or enable them in the scene's export presets)");
     if (none)
-        return invalid("nothing to bake: no VDB, mesh, flipbook, image, flow map or vector field "
-                       "output is enabled");
+        return invalid("nothing to bake: no VDB, mesh, flipbook, image, flow map, vector field or "
+                       "volume texture output is enabled");
     return accept();
 }
 
@@ -107,6 +107,8 @@ Refusal resolveSpans(const Scene &scene, BakePlan &p)
           resolveSpan(scene, s, s.flowMap, s.firstFrame, s.lastFrame, 1, "flow map", p.flowMap),
           resolveSpan(scene, s, s.vectorField.enabled, s.firstFrame, s.lastFrame, 1, "vector field",
                       p.vectorField),
+          resolveSpan(scene, s, s.volumeTexture.enabled, s.firstFrame, s.lastFrame, 1,
+                      "volume texture", p.volumeTexture),
           resolveSpan(scene, s, fs.enabled, fs.first, fs.last, 1, "flipbook", p.flipbook),
           resolveSpan(scene, s, is.enabled, is.first, is.last, is.step, "images", p.images),
           resolveSpan(scene, s, bool(s.oceanMaps), s.firstFrame, s.lastFrame, 1, "ocean maps",
@@ -144,6 +146,24 @@ Refusal checkSceneFits(const Scene &scene, BakePlan &p)
             return invalid("vector field: the scale must be " + vectorFieldParams::scale.describe()
                            + ", got " + sim::formatNumber(v.scale));
     }
+    if (const VolumeTextureSettings &v = s.volumeTexture; p.volumeTexture.on) {
+        if (isOcean(scene))
+            return invalid("volume texture: an ocean scene has no volume; bake its maps "
+                           "(docs/ocean.md)");
+        if (!volumeTextureParams::size.contains(v.size))
+            return invalid("volume texture: the size must be "
+                           + volumeTextureParams::size.describe("integer") + ", got "
+                           + std::to_string(v.size));
+        if (v.bitDepth != 8 && v.bitDepth != 16)
+            return invalid("volume texture: the bit depth must be 8 or 16, got "
+                           + std::to_string(v.bitDepth));
+        if (!volumeTextureParams::range.contains(v.range))
+            return invalid("volume texture: the range must be "
+                           + volumeTextureParams::range.describe()
+                           + " (0: each frame's largest "
+                             "value), got "
+                           + sim::formatNumber(v.range));
+    }
     return accept();
 }
 
@@ -159,6 +179,7 @@ Refusal checkLargeDomain(const Scene &scene, BakePlan &p)
                        : p.images.on                         ? "images"
                        : p.flowMap.on                        ? "a flow map"
                        : p.vectorField.on                    ? "a vector field"
+                       : p.volumeTexture.on                  ? "a volume texture"
                        : p.settings.levelSurface && p.vdb.on ? "a level surface"
                                                              : nullptr;
     if (!what)
@@ -180,6 +201,9 @@ Refusal checkResume(const Scene &, BakePlan &p)
         return invalid("vector field: a bake of an averaged vector field cannot resume (the "
                        "running average is not in the resume record); bake again without "
                        "resuming, or write one vector field a frame");
+    if (p.volumeTexture.on && p.settings.resume)
+        return invalid("volume texture: a bake of volume textures cannot resume (the sidecar "
+                       "lists every frame's range); bake again without resuming");
     if (p.oceanMaps.on && p.settings.resume)
         return invalid("ocean maps: a bake of ocean maps cannot resume (their height range "
                        "spans every frame); bake again without resuming");
@@ -274,8 +298,8 @@ Refusal planFrames(const Scene &, BakePlan &p)
 {
     p.firstWritten = INT_MAX;
     p.lastWritten = INT_MIN;
-    for (const FrameSpan &span :
-         {p.vdb, p.mesh, p.flipbook, p.images, p.flowMap, p.vectorField, p.oceanMaps}) {
+    for (const FrameSpan &span : {p.vdb, p.mesh, p.flipbook, p.images, p.flowMap, p.vectorField,
+                                  p.volumeTexture, p.oceanMaps}) {
         if (span.on) {
             p.firstWritten = std::min(p.firstWritten, span.first);
             p.lastWritten = std::max(p.lastWritten, span.last);
@@ -303,9 +327,10 @@ Refusal planCache(const Scene &scene, BakePlan &p)
     if (p.flowMap.on)
         return invalid("flow map: a bake from a cache cannot average the simulation's velocity; "
                        "bake the flow map with the simulation");
-    if (p.vectorField.on)
-        return invalid("vector field: a bake from a cache renders pictures and meshes; bake the "
-                       "vector fields with the simulation");
+    if (p.vectorField.on || p.volumeTexture.on)
+        return invalid(std::string(p.vectorField.on ? "vector field" : "volume texture")
+                       + ": a bake from a cache renders pictures and meshes; bake it with the "
+                         "simulation");
     if (isOcean(scene))
         return invalid("an ocean scene has no VDB cache: bake its maps with the simulation");
     if (scene.simulation.params.scheme == sim::Scheme::Sph)

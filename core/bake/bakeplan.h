@@ -31,7 +31,7 @@ struct FrameSpan
 struct BakePlan
 {
     BakeSettings settings;
-    FrameSpan vdb, mesh, flipbook, images, flowMap, vectorField, oceanMaps;
+    FrameSpan vdb, mesh, flipbook, images, flowMap, vectorField, volumeTexture, oceanMaps;
     std::vector<int> flipbookFrames; ///< the frames the flipbook atlas shows
     PassRequest passes;              ///< rendered once per frame for flipbook and images
     Tone tone;                       ///< the images' exposure and tone curve (imageTone)

@@ -11,6 +11,7 @@
 #include <core/bake/sinks/oceanmapsink.h>
 #include <core/bake/sinks/vdbsink.h>
 #include <core/bake/sinks/vectorfieldsink.h>
+#include <core/bake/sinks/volumetexturesink.h>
 
 #include <core/render/framing.h>
 #include <core/render/liquidtexture.h>
@@ -232,6 +233,8 @@ void BakeRun::makeSinks(std::vector<RenderedFrame> resumedTiles)
         mSinks.push_back(std::make_unique<ImageSink>(mPlan));
     if (mPlan.vectorField.on)
         mSinks.push_back(std::make_unique<VectorFieldSink>(mPlan));
+    if (mPlan.volumeTexture.on)
+        mSinks.push_back(std::make_unique<VolumeTextureSink>(mPlan));
     if (mPlan.flipbook.on)
         mSinks.push_back(
             std::make_unique<FlipbookSink>(mPlan, std::move(resumedTiles), mFrameRate));

@@ -113,6 +113,11 @@ QJsonObject bakeOptionsJson(const BakeSettings &settings)
         o["levelSurface"] = true;
     if (settings.levelSurface || settings.mesh)
         o["levelSurfaceIso"] = double(settings.levelSurfaceIso);
+    if (const VolumeTextureSettings &v = settings.volumeTexture; v.enabled)
+        o["volumeTexture"] = QJsonObject{{"channel", toString(v.channel)},
+                                         {"bitDepth", v.bitDepth},
+                                         {"size", v.size},
+                                         {"range", double(v.range)}};
     if (const VectorFieldSettings &v = settings.vectorField; v.enabled)
         o["vectorField"] = QJsonObject{{"format", toString(v.format)},
                                        {"size", v.size},

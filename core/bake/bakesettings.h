@@ -3,6 +3,7 @@
 
 #include <core/export/oceanmaps.h>
 #include <core/export/vectorfield.h>
+#include <core/export/volumetexture.h>
 #include <core/render/rendersettings.h>
 #include <core/settings/exportsettings.h>
 #include <core/sim/base/types.h>
@@ -87,6 +88,10 @@ struct BakeSettings
     /// <baseName>.<frame:04d>.vf (or .fga), or one <baseName>_vectorfield.vf of their mean
     /// (export/vectorfield.h, docs/vector-fields.md). The mean cannot be resumed.
     VectorFieldSettings vectorField;
+    /// Also write a field as slice-atlas volume textures for [firstFrame, lastFrame]:
+    /// <baseName>_volume.<frame:04d>.png and <baseName>_volume.json (export/volumetexture.h,
+    /// docs/volume-textures.md). Cannot be resumed (the sidecar lists every frame's range).
+    VolumeTextureSettings volumeTexture;
     /// > 0: keep a resume record in <outputDirectory>/.plume-bake (bakerecord.h) with a solver
     /// checkpoint every this many simulated frames; it is removed when the bake finishes.
     int checkpointEvery = 0;

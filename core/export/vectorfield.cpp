@@ -2,6 +2,7 @@
 #include <core/export/vectorfield.h>
 
 #include <core/export/frameimage.h>
+#include <core/export/gridsample.h>
 
 #include <QString>
 
@@ -33,32 +34,6 @@ sim::Int3 vectorFieldCells(const sim::Domain &domain, int size)
 }
 
 namespace {
-
-/// Trilinear sample of a cell-centred grid at cell coordinates `c` (cell (0,0,0)'s centre at 0),
-/// clamped to the outer cell centres.
-float trilinear(const sim::ScalarGrid &g, const double c[3])
-{
-    const sim::Int3 n = g.size();
-    const int size[3] = {n.x, n.y, n.z};
-    int lo[3], hi[3];
-    double w[3];
-    for (int a = 0; a < 3; ++a) {
-        const double x = std::clamp(c[a], 0.0, double(size[a] - 1));
-        lo[a] = std::min(int(std::floor(x)), size[a] - 1);
-        hi[a] = std::min(lo[a] + 1, size[a] - 1);
-        w[a] = x - lo[a];
-    }
-    double v = 0.0;
-    for (int corner = 0; corner < 8; ++corner) {
-        const int i = corner & 1 ? hi[0] : lo[0];
-        const int j = corner & 2 ? hi[1] : lo[1];
-        const int k = corner & 4 ? hi[2] : lo[2];
-        const double weight = (corner & 1 ? w[0] : 1 - w[0]) * (corner & 2 ? w[1] : 1 - w[1])
-                              * (corner & 4 ? w[2] : 1 - w[2]);
-        v += weight * double(g(i, j, k));
-    }
-    return float(v);
-}
 
 void appendNumber(QByteArray &out, float v)
 {
@@ -132,7 +107,7 @@ VectorField resampleVectorField(const sim::Domain &d, const sim::ScalarGrid (&ve
                 }
                 for (int a = 0; a < 3; ++a) {
                     const int s = axes.source[a];
-                    const float v = velocity[s].count() ? trilinear(velocity[s], c) : 0.f;
+                    const float v = trilinear(velocity[s], c);
                     out.values.push_back(axes.sign[a] * v * settings.scale);
                 }
             }

@@ -366,6 +366,34 @@ private slots:
         ocean.reset(r.scene, {});
         ExportDialog oceanDialog(&ocean, 1);
         QVERIFY(!child<QCheckBox>(oceanDialog, "vectorFieldEnabled")->isEnabled());
+        QVERIFY(!child<QCheckBox>(oceanDialog, "volumeTextureEnabled")->isEnabled());
+    }
+
+    void volumeTextureExports()
+    {
+        // Issue 49: the dialog bakes what plume-cli --volume-texture does.
+        QTemporaryDir dir;
+        Document document;
+        document.reset(example(24, 6), {});
+        ExportDialog dialog(&document, 1);
+        child<QLineEdit>(dialog, "outputDirectory")->setText(dir.path());
+        child<QLineEdit>(dialog, "baseName")->setText("smoke");
+        child<QCheckBox>(dialog, "vdbEnabled")->setChecked(false);
+        child<QCheckBox>(dialog, "flipbookEnabled")->setChecked(false);
+        child<QCheckBox>(dialog, "imagesEnabled")->setChecked(false);
+        child<QCheckBox>(dialog, "volumeTextureEnabled")->setChecked(true);
+        auto *bits = child<QComboBox>(dialog, "volumeTextureBits");
+        bits->setCurrentIndex(bits->findData(16));
+        child<QSpinBox>(dialog, "firstFrame")->setValue(3);
+        child<QSpinBox>(dialog, "lastFrame")->setValue(4);
+        QSignalSpy finished(&dialog, &ExportDialog::exportFinished);
+        QVERIFY(dialog.startExport());
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY2(finished.first().first().toBool(), dialog.lastResult().status.error.c_str());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name),
+                 QStringList(
+                     {"smoke_volume.0003.png", "smoke_volume.0004.png", "smoke_volume.json"}));
+        QCOMPARE(QImage(dir.filePath("smoke_volume.0004.png")).depth(), 16);
     }
 
     void cancelLeavesNoAtlas()

@@ -11,6 +11,7 @@
 #include <ui/export/rendergroup.h>
 #include <ui/export/vdbgroup.h>
 #include <ui/export/vectorfieldgroup.h>
+#include <ui/export/volumetexturegroup.h>
 #include <ui/export/wedgegroup.h>
 
 #include <core/bake/bakeplan.h>
@@ -98,9 +99,9 @@ private:
 } // namespace
 
 /// The sections, top to bottom.
-std::array<ExportGroup *, 6> ExportDialog::groups() const
+std::array<ExportGroup *, 7> ExportDialog::groups() const
 {
-    return {mOceanGroup, mFlipbook, mImages, mVdb, mVectorField, mRender};
+    return {mOceanGroup, mFlipbook, mImages, mVdb, mVectorField, mVolumeTexture, mRender};
 }
 
 /// Bake progress: the worker reports through queued calls; the GUI thread sets the flag.
@@ -140,12 +141,14 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     mImages = new ImagesGroup;
     mVdb = new VdbGroup;
     mVectorField = new VectorFieldGroup;
+    mVolumeTexture = new VolumeTextureGroup;
     mOceanGroup = new OceanMapsGroup;
     mRender = new RenderGroup;
     // Where the files go, and which outputs: each output's box, above the section of its options.
     mOutput = new OutputGroup;
-    for (QCheckBox *box : {mFlipbook->toggle(), mImages->toggle(), mVdb->toggle(),
-                           mVectorField->toggle(), mOutput->flowMapBox(), mOceanGroup->toggle()})
+    for (QCheckBox *box :
+         {mFlipbook->toggle(), mImages->toggle(), mVdb->toggle(), mVectorField->toggle(),
+          mVolumeTexture->toggle(), mOutput->flowMapBox(), mOceanGroup->toggle()})
         mOutput->addOutput(box);
     auto *options = new QWidget;
     auto *optionsLayout = new QVBoxLayout(options);
@@ -223,6 +226,7 @@ ExportDialog::ExportDialog(Document *document, int previewFrame, QWidget *parent
     if (mOcean) {
         mVdb->setUnavailable("An ocean has no volume: bake its maps");
         mVectorField->setUnavailable("An ocean has no velocity volume: bake its maps");
+        mVolumeTexture->setUnavailable("An ocean has no volume: bake its maps");
     }
     mWedge->setScene(&document->scene(), QFileInfo(document->filePath()).fileName().isEmpty()
                                              ? QString::fromStdString(scene.name + ".plume")

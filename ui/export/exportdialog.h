@@ -33,6 +33,7 @@ class OutputGroup;
 class RenderGroup;
 class VdbGroup;
 class VectorFieldGroup;
+class VolumeTextureGroup;
 class WedgeGroup;
 
 /// File > Export...: bakes the document's scene into any combination of a flipbook atlas, an
@@ -114,7 +115,7 @@ private:
     QWidget *createFramesGroup();
     void load(const ExportPresets &presets);
     void connectChanges();
-    std::array<ExportGroup *, 6> groups() const;
+    std::array<ExportGroup *, 7> groups() const;
     BakeSettings fromGroups() const;
     void optionsChanged();
     QString validate() const;
@@ -137,6 +138,7 @@ private:
     ImagesGroup *mImages;
     VdbGroup *mVdb;
     VectorFieldGroup *mVectorField;
+    VolumeTextureGroup *mVolumeTexture;
     OceanMapsGroup *mOceanGroup; ///< ocean scenes; not stored, like plume-cli's --ocean-maps
     RenderGroup *mRender;
     WedgeGroup *mWedge;
