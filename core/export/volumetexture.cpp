@@ -73,8 +73,9 @@ VolumeAtlas makeVolumeAtlas(const sim::Domain &domain, const sim::ScalarGrid &fi
             uchar *line = atlas.image.scanLine(y0 + m.y - 1 - j);
             for (int i = 0; i < m.x; ++i) {
                 const float v = values[std::size_t(i + m.x * (j + std::size_t(m.y) * k))];
-                const double unit =
-                    atlas.range > 0.f ? std::clamp(double(v) / atlas.range, 0.0, 1.0) : 0.0;
+                const double unit = atlas.range > 0.f
+                                        ? std::clamp(double(v) / atlas.range, 0.0, 1.0)
+                                        : 0.0;
                 const auto pixel = std::uint16_t(std::lround(unit * top));
                 if (sixteen)
                     reinterpret_cast<quint16 *>(line)[x0 + i] = pixel;
@@ -106,9 +107,8 @@ QByteArray volumeTextureSidecar(const VolumeTextureSettings &settings, const Vol
                  "right and y up (its top row is the highest y)";
     o["encoding"] = "value = pixel / (2^bitDepth - 1) * range";
     const sim::Vec3 hi = domain.origin + domain.extent();
-    o["box"] = QJsonObject{
-        {"min", QJsonArray{domain.origin.x, domain.origin.y, domain.origin.z}},
-        {"max", QJsonArray{hi.x, hi.y, hi.z}}};
+    o["box"] = QJsonObject{{"min", QJsonArray{domain.origin.x, domain.origin.y, domain.origin.z}},
+                           {"max", QJsonArray{hi.x, hi.y, hi.z}}};
     QJsonArray list;
     for (const VolumeFrame &f : frames)
         list.append(QJsonObject{{"frame", f.frame},

@@ -45,11 +45,11 @@ inline constexpr sim::Param range{.key = "range", .min = 0, .softMax = 1e4, .dec
 /// One frame's atlas.
 struct VolumeAtlas
 {
-    QImage image;         ///< Grayscale8 or Grayscale16
-    sim::Int3 voxels;     ///< the volume's size; slices = voxels.z
-    int columns = 0;      ///< tiles across; rows = ceil(slices / columns)
+    QImage image;     ///< Grayscale8 or Grayscale16
+    sim::Int3 voxels; ///< the volume's size; slices = voxels.z
+    int columns = 0;  ///< tiles across; rows = ceil(slices / columns)
     int rows = 0;
-    float range = 0.f;    ///< the value of a full pixel
+    float range = 0.f; ///< the value of a full pixel
 };
 
 /// The volume's size for a sample domain: its longest side min(size, the domain's), the

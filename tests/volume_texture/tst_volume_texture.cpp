@@ -105,9 +105,19 @@ private slots:
         QFETCH(double, range);
         QTemporaryDir dir;
         const QString scene = kScenes + "plume-3d.plume";
-        QStringList args{"bake",        scene, "-o", dir.path(), "--frames", "20:21",
-                         "--volume-texture", "density", "--volume-texture-size", "256",
-                         "--volume-texture-bits", QString::number(bits), "--quiet"};
+        QStringList args{"bake",
+                         scene,
+                         "-o",
+                         dir.path(),
+                         "--frames",
+                         "20:21",
+                         "--volume-texture",
+                         "density",
+                         "--volume-texture-size",
+                         "256",
+                         "--volume-texture-bits",
+                         QString::number(bits),
+                         "--quiet"};
         if (range > 0)
             args << "--volume-texture-range" << QString::number(range);
         const Run r = run(args);

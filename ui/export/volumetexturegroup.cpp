@@ -21,10 +21,9 @@ VolumeTextureGroup::VolumeTextureGroup(QWidget *parent)
                          "Niagara volume textures and Unity's Texture3D (flipbook import) read "
                          "them; docs/volume-textures.md");
     auto *form = new QFormLayout(this);
-    mChannel = comboBox("volumeTextureChannel",
-                        {{"Density", int(VolumeChannel::Density)},
-                         {"Temperature", int(VolumeChannel::Temperature)},
-                         {"Flame", int(VolumeChannel::Flame)}});
+    mChannel = comboBox("volumeTextureChannel", {{"Density", int(VolumeChannel::Density)},
+                                                 {"Temperature", int(VolumeChannel::Temperature)},
+                                                 {"Flame", int(VolumeChannel::Flame)}});
     form->addRow("Field", mChannel);
     mSize = spinBox("volumeTextureSize", volumeTextureParams::size);
     mSize->setToolTip("Voxels along the volume's longest side; the others in proportion");

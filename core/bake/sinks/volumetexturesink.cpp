@@ -32,9 +32,9 @@ sim::Status VolumeTextureSink::finish(std::vector<std::filesystem::path> &files)
 {
     const BakeSettings &s = mPlan.settings;
     const std::filesystem::path path = s.outputDirectory / (s.baseName + "_volume.json");
-    if (sim::Status st = writeFilesAtomically(
-            {QString::fromStdString(path.string())},
-            {volumeTextureSidecar(s.volumeTexture, mLayout, mDomain, mFrames)});
+    if (sim::Status st = writeFilesAtomically({QString::fromStdString(path.string())},
+                                              {volumeTextureSidecar(s.volumeTexture, mLayout,
+                                                                    mDomain, mFrames)});
         !st)
         return st;
     files.push_back(path);
