@@ -4,12 +4,26 @@
 // Sampling a cell-centred grid between its cells, for the exports that resample the
 // simulation to an engine's grid (vectorfield.h, volumetexture.h).
 
+#include <core/sim/base/domain.h>
 #include <core/sim/base/grid.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace plume {
+
+/// The grid an export resamples `domain` to: its longest side min(longestSide, the domain's
+/// longest side in cells), the others in proportion (at least 1; 1 across a 2D domain).
+inline sim::Int3 resampledCells(const sim::Domain &domain, int longestSide)
+{
+    const sim::Int3 n = domain.cells;
+    const int longest = std::max({n.x, n.y, n.z});
+    const int side = std::clamp(longestSide, 1, longest);
+    const auto along = [&](int cells) {
+        return std::max(1, int(std::lround(double(cells) * side / longest)));
+    };
+    return {along(n.x), along(n.y), domain.is2D() ? 1 : along(n.z)};
+}
 
 /// Trilinear sample of a cell-centred grid at cell coordinates `c` (cell (0,0,0)'s centre at
 /// 0), clamped to the outer cell centres. An empty grid reads as 0.

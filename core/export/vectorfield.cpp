@@ -22,17 +22,6 @@ EngineAxes engineAxes(VectorFieldFormat format)
     return {{0, 1, 2}, {1.f, 1.f, -1.f}};
 }
 
-sim::Int3 vectorFieldCells(const sim::Domain &domain, int size)
-{
-    const sim::Int3 n = domain.cells;
-    const int longest = std::max({n.x, n.y, n.z});
-    const int side = std::clamp(size, 1, longest);
-    const auto along = [&](int cells) {
-        return std::max(1, int(std::lround(double(cells) * side / longest)));
-    };
-    return {along(n.x), along(n.y), domain.is2D() ? 1 : along(n.z)};
-}
-
 namespace {
 
 void appendNumber(QByteArray &out, float v)
@@ -76,7 +65,7 @@ VectorField resampleVectorField(const sim::Domain &d, const sim::ScalarGrid (&ve
                                 const VectorFieldSettings &settings)
 {
     const sim::Int3 n = d.cells;
-    const sim::Int3 m = vectorFieldCells(d, settings.size);
+    const sim::Int3 m = resampledCells(d, settings.size);
     const int cells[3] = {n.x, n.y, n.z};
     const int grid[3] = {m.x, m.y, m.z};
     const EngineAxes axes = engineAxes(settings.format);

@@ -66,15 +66,10 @@ struct VectorField
     friend bool operator==(const VectorField &, const VectorField &) = default;
 };
 
-/// The grid for `domain` (a solver's sampleDomain): its longest side min(size, the domain's
-/// longest side in cells), the others in proportion (at least 1; 1 across a 2D domain), along
-/// Plume's axes.
-sim::Int3 vectorFieldCells(const sim::Domain &domain, int size);
-
 /// Resamples a cell-centred velocity on `domain` (`velocity[a]` the component along Plume's
-/// axis a, world units a second; an empty grid reads as 0) at the centres of the
-/// vectorFieldCells() voxels: trilinear between cell centres, in the format's axes and
-/// multiplied by `settings.scale`.
+/// axis a, world units a second; an empty grid reads as 0) at the centres of the voxels of
+/// resampledCells(domain, settings.size) (gridsample.h): trilinear between cell centres, in the
+/// format's axes and multiplied by `settings.scale`.
 VectorField resampleVectorField(const sim::Domain &domain, const sim::ScalarGrid (&velocity)[3],
                                 const VectorFieldSettings &settings);
 

@@ -22,17 +22,6 @@ sim::FieldKind fieldOf(VolumeChannel channel)
     return sim::FieldKind::Density;
 }
 
-sim::Int3 volumeTextureVoxels(const sim::Domain &domain, int size)
-{
-    const sim::Int3 n = domain.cells;
-    const int longest = std::max({n.x, n.y, n.z});
-    const int side = std::clamp(size, 1, longest);
-    const auto along = [&](int cells) {
-        return std::max(1, int(std::lround(double(cells) * side / longest)));
-    };
-    return {along(n.x), along(n.y), domain.is2D() ? 1 : along(n.z)};
-}
-
 int volumeAtlasColumns(int slices)
 {
     int columns = 1;
@@ -45,7 +34,7 @@ VolumeAtlas makeVolumeAtlas(const sim::Domain &domain, const sim::ScalarGrid &fi
                             const VolumeTextureSettings &settings)
 {
     VolumeAtlas atlas;
-    const sim::Int3 m = volumeTextureVoxels(domain, settings.size);
+    const sim::Int3 m = resampledCells(domain, settings.size);
     const sim::Int3 n = domain.cells;
     atlas.voxels = m;
     atlas.columns = volumeAtlasColumns(m.z);

@@ -52,14 +52,11 @@ struct VolumeAtlas
     float range = 0.f; ///< the value of a full pixel
 };
 
-/// The volume's size for a sample domain: its longest side min(size, the domain's), the
-/// others in proportion (at least 1).
-sim::Int3 volumeTextureVoxels(const sim::Domain &domain, int size);
-
 /// Tiles across for `slices` slices: the smallest count whose square holds them.
 int volumeAtlasColumns(int slices);
 
-/// Resamples a cell-centred field on `domain` (trilinear at the voxels' centres) and lays its
+/// Resamples a cell-centred field on `domain` (trilinear at the centres of the voxels of
+/// resampledCells(domain, settings.size), gridsample.h) and lays its
 /// z slices out: slice k in tile (k % columns, k / columns), tiles left to right, then top to
 /// bottom; in a tile x runs right and y up (its top row is the highest y). A pixel is
 /// round(clamp(value / range, 0, 1) * (2^bits - 1)).

@@ -8,13 +8,15 @@
 //  - Unreal's `.fga`: comma-separated text, "sizeX,sizeY,sizeZ," "minX,minY,minZ,"
 //    "maxX,maxY,maxZ," then x,y,z per voxel, x fastest.
 #include <core/bake/bakeplan.h>
+#include <core/export/gridsample.h>
 #include <core/export/vectorfield.h>
 #include <core/io/scenereader.h>
 #include <core/scene/builtinscene.h>
 #include <core/scene/scenesimulation.h>
 
+#include <tests/common/clirun.h>
+
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -29,7 +31,6 @@ using sim::Vec3;
 
 namespace {
 
-const QString kCli = PLUME_BINARY_DIR "/bin/plume-cli";
 const QString kScenes = PLUME_SOURCE_DIR "/resources/scenes/";
 
 /// A vector field as a file holds it.
@@ -153,28 +154,6 @@ Vec3 fromEngine(Vec3 e, VectorFieldFormat f, float scale)
     return f == VectorFieldFormat::Vf ? Vec3{p.x, p.y, -p.z} : Vec3{p.y, p.z, -p.x};
 }
 
-QByteArray fileBytes(const QString &path)
-{
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
-
-struct Run
-{
-    int exitCode = -1;
-    QString err;
-};
-
-Run run(const QStringList &args)
-{
-    QProcess p;
-    p.start(kCli, args);
-    if (!p.waitForFinished(300000))
-        qFatal("plume-cli did not finish");
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
-}
-
 } // namespace
 
 class TestVectorField : public QObject
@@ -184,10 +163,10 @@ class TestVectorField : public QObject
 private slots:
     void gridKeepsTheDomainsProportions()
     {
-        QCOMPARE(vectorFieldCells(box({40, 80, 20}), 64), (Int3{32, 64, 16}));
-        QCOMPARE(vectorFieldCells(box({40, 80, 20}), 128), (Int3{40, 80, 20})); // never finer
-        QCOMPARE(vectorFieldCells(box({200, 3, 100}), 128), (Int3{128, 2, 64}));
-        QCOMPARE(vectorFieldCells(box({64, 32, 1}), 16), (Int3{16, 8, 1})); // 2D: one deep
+        QCOMPARE(resampledCells(box({40, 80, 20}), 64), (Int3{32, 64, 16}));
+        QCOMPARE(resampledCells(box({40, 80, 20}), 128), (Int3{40, 80, 20})); // never finer
+        QCOMPARE(resampledCells(box({200, 3, 100}), 128), (Int3{128, 2, 64}));
+        QCOMPARE(resampledCells(box({64, 32, 1}), 16), (Int3{16, 8, 1})); // 2D: one deep
     }
 
     // A linear velocity read back from each file, at each voxel's centre by the format's axes.
@@ -213,7 +192,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QString("field") + vectorFieldExtension(f));
         QVERIFY(writeVectorField(resampleVectorField(d, v, s), f, path.toStdString()));
-        const QByteArray bytes = fileBytes(path);
+        const QByteArray bytes = test::fileBytes(path);
         const Read r = f == VectorFieldFormat::Vf ? readVf(bytes) : readFga(bytes);
         QVERIFY2(r.ok, qPrintable(r.error));
         // The grid: 12 x 20 x 8 along Plume's axes, in the engine's order.
@@ -286,8 +265,9 @@ private slots:
         QTemporaryDir dir;
         const QString scene = kScenes + "plume-3d.plume";
         const QString frames = dir.filePath("frames");
-        Run r = run({"bake", scene, "-o", frames, "--frames", "6:8", "--vector-field", "vf",
-                     "--vector-field-size", "128", "--quiet"});
+        test::CliRun r = test::runCli({"bake", scene, "-o", frames, "--frames", "6:8",
+                                       "--vector-field", "vf", "--vector-field-size", "128",
+                                       "--quiet"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QDir(frames).entryList(QDir::Files, QDir::Name),
                  QStringList({"plume-3d.0006.vf", "plume-3d.0007.vf", "plume-3d.0008.vf"}));
@@ -304,7 +284,7 @@ private slots:
         solver.sample(sim::FieldKind::VelocityX, v[0]);
         solver.sample(sim::FieldKind::VelocityY, v[1]);
         solver.sample(sim::FieldKind::VelocityZ, v[2]);
-        const Read file = readVf(fileBytes(frames + "/plume-3d.0008.vf"));
+        const Read file = readVf(test::fileBytes(frames + "/plume-3d.0008.vf"));
         QVERIFY2(file.ok, qPrintable(file.error));
         const Int3 n = solver.sampleDomain().cells;
         QCOMPARE((Int3{file.size[0], file.size[1], file.size[2]}), n);
@@ -324,12 +304,12 @@ private slots:
         QVERIFY2(worst < 1e-6 * largest, qPrintable(QString::number(worst)));
 
         const QString mean = dir.filePath("mean");
-        r = run({"bake", scene, "-o", mean, "--frames", "6:8", "--vector-field", "fga",
-                 "--vector-field-average", "--vector-field-scale", "100", "--vector-field-size",
-                 "16", "--quiet"});
+        r = test::runCli({"bake", scene, "-o", mean, "--frames", "6:8", "--vector-field", "fga",
+                          "--vector-field-average", "--vector-field-scale", "100",
+                          "--vector-field-size", "16", "--quiet"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QDir(mean).entryList(QDir::Files), QStringList({"plume-3d_vectorfield.fga"}));
-        const Read fga = readFga(fileBytes(mean + "/plume-3d_vectorfield.fga"));
+        const Read fga = readFga(test::fileBytes(mean + "/plume-3d_vectorfield.fga"));
         QVERIFY2(fga.ok, qPrintable(fga.error));
         QCOMPARE(std::max({fga.size[0], fga.size[1], fga.size[2]}), 16);
         QCOMPARE(fga.size[2], 16); // Unreal's z is Plume's y, the plume's tall side
@@ -352,7 +332,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const Run r = run(QStringList{"bake", kScenes + "plume-3d.plume", "-o", dir.path()} + args);
+        const test::CliRun r = test::runCli(
+            QStringList{"bake", kScenes + "plume-3d.plume", "-o", dir.path()} + args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }

@@ -3,16 +3,18 @@
 // sidecar's own description (layout, order, encoding), not by the writer's code, and compared
 // with the simulation's field.
 #include <core/bake/bakeplan.h>
+#include <core/export/gridsample.h>
 #include <core/export/volumetexture.h>
 #include <core/io/scenereader.h>
 #include <core/scene/scenesimulation.h>
+
+#include <tests/common/clirun.h>
 
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -24,7 +26,6 @@ using sim::Int3;
 
 namespace {
 
-const QString kCli = PLUME_BINARY_DIR "/bin/plume-cli";
 const QString kScenes = PLUME_SOURCE_DIR "/resources/scenes/";
 
 QJsonObject readJson(const QString &path)
@@ -55,21 +56,6 @@ std::vector<float> rebuild(const QJsonObject &sidecar, const QImage &atlas, doub
     return volume;
 }
 
-struct Run
-{
-    int exitCode = -1;
-    QString err;
-};
-
-Run run(const QStringList &args)
-{
-    QProcess p;
-    p.start(kCli, args);
-    if (!p.waitForFinished(300000))
-        qFatal("plume-cli did not finish");
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
-}
-
 } // namespace
 
 class TestVolumeTexture : public QObject
@@ -84,10 +70,10 @@ private slots:
         QCOMPARE(volumeAtlasColumns(65), 9);
         sim::Domain d;
         d.cells = {40, 80, 20};
-        QCOMPARE(volumeTextureVoxels(d, 64), (Int3{32, 64, 16}));
-        QCOMPARE(volumeTextureVoxels(d, 256), (Int3{40, 80, 20})); // never finer
+        QCOMPARE(resampledCells(d, 64), (Int3{32, 64, 16}));
+        QCOMPARE(resampledCells(d, 256), (Int3{40, 80, 20})); // never finer
         d.cells = {64, 32, 1};
-        QCOMPARE(volumeTextureVoxels(d, 16), (Int3{16, 8, 1}));
+        QCOMPARE(resampledCells(d, 16), (Int3{16, 8, 1}));
     }
 
     // A bake of plume-3d at the simulation's own grid: every voxel of the rebuilt volume is its
@@ -120,7 +106,7 @@ private slots:
                          "--quiet"};
         if (range > 0)
             args << "--volume-texture-range" << QString::number(range);
-        const Run r = run(args);
+        const test::CliRun r = test::runCli(args);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name),
                  QStringList({"plume-3d_volume.0020.png", "plume-3d_volume.0021.png",
@@ -191,7 +177,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const Run r = run(QStringList{"bake", kScenes + "plume-3d.plume", "-o", dir.path()} + args);
+        const test::CliRun r = test::runCli(
+            QStringList{"bake", kScenes + "plume-3d.plume", "-o", dir.path()} + args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }

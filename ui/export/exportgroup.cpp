@@ -59,4 +59,11 @@ void ExportGroup::updateEnabled()
         setEnabled(mOn->isChecked());
 }
 
+void ExportGroup::setUnavailable(const QString &reason)
+{
+    mOn->setChecked(false);
+    mOn->setEnabled(false);
+    mOn->setToolTip(reason);
+}
+
 } // namespace plume

@@ -24,6 +24,9 @@ public:
     QCheckBox *toggle() const { return mOn; }
     /// 2D scenes: what a flat slab cannot make (depth maps, the 3D look and camera) is off.
     virtual void setThreeD(bool /*threeD*/) {}
+    /// An output the scene cannot have (an ocean has no volume): its box off, disabled, and
+    /// `reason` as its tooltip.
+    void setUnavailable(const QString &reason);
 
     /// Shows the part of `settings` it edits.
     void load(const BakeSettings &settings);

@@ -26,13 +26,6 @@ VdbGroup::VdbGroup(QWidget *parent)
     watchEdits();
 }
 
-void VdbGroup::setUnavailable(const QString &reason)
-{
-    toggle()->setChecked(false);
-    toggle()->setEnabled(false);
-    toggle()->setToolTip(reason);
-}
-
 void VdbGroup::loadWidgets(const BakeSettings &s)
 {
     toggle()->setChecked(s.vdb);

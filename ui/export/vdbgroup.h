@@ -17,8 +17,6 @@ class VdbGroup : public ExportGroup
 public:
     explicit VdbGroup(QWidget *parent = nullptr);
 
-    /// Scenes without a volume (an ocean): off, and it cannot be turned on; `reason` says why.
-    void setUnavailable(const QString &reason);
     /// vdb, openvdb's up axis and half floats.
     void apply(BakeSettings &settings) const override;
 

@@ -38,13 +38,6 @@ VectorFieldGroup::VectorFieldGroup(QWidget *parent)
     watchEdits();
 }
 
-void VectorFieldGroup::setUnavailable(const QString &reason)
-{
-    toggle()->setChecked(false);
-    toggle()->setEnabled(false);
-    toggle()->setToolTip(reason);
-}
-
 void VectorFieldGroup::loadWidgets(const BakeSettings &s)
 {
     const VectorFieldSettings &v = s.vectorField;

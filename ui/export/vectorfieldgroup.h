@@ -20,8 +20,6 @@ class VectorFieldGroup : public ExportGroup
 public:
     explicit VectorFieldGroup(QWidget *parent = nullptr);
 
-    /// Scenes without a velocity volume (an ocean): off, and it cannot be turned on.
-    void setUnavailable(const QString &reason);
     void apply(BakeSettings &settings) const override;
 
 protected:

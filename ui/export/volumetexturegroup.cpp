@@ -38,13 +38,6 @@ VolumeTextureGroup::VolumeTextureGroup(QWidget *parent)
     watchEdits();
 }
 
-void VolumeTextureGroup::setUnavailable(const QString &reason)
-{
-    toggle()->setChecked(false);
-    toggle()->setEnabled(false);
-    toggle()->setToolTip(reason);
-}
-
 void VolumeTextureGroup::loadWidgets(const BakeSettings &s)
 {
     const VolumeTextureSettings &v = s.volumeTexture;

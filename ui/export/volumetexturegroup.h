@@ -20,8 +20,6 @@ class VolumeTextureGroup : public ExportGroup
 public:
     explicit VolumeTextureGroup(QWidget *parent = nullptr);
 
-    /// Scenes without a volume (an ocean): off, and it cannot be turned on.
-    void setUnavailable(const QString &reason);
     void apply(BakeSettings &settings) const override;
 
 protected:
