@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <core/bake/wedge.h>
 
+#include <core/io/scenenumbers.h>
+
 #include <core/io/jsonpath.h>
 #include <core/io/scenewriter.h>
 
@@ -495,16 +497,29 @@ SceneReadResult applyWedgeValues(const Scene &scene, const std::vector<WedgeAssi
 
 namespace {
 
-/// The spec with `integral` set on each range whose key the reader takes only integers at: it
-/// refuses a half there with "expected an integer".
+/// The reader's path of `key` in `scene` ("items[charge].offset[1]" is "items[0].offset[1]"),
+/// or empty when the key selects nothing there.
+std::string readerPath(const Scene &scene, const std::string &key)
+{
+    std::vector<KeyStep> steps;
+    std::string error, path;
+    if (!parseKey(key, steps, error))
+        return {};
+    QJsonValue root = QJsonDocument::fromJson(sceneToJson(scene, scene.directory)).object();
+    if (!setAt(root, steps, 0, WedgeValue{0.0}, key, path, error))
+        return {};
+    return path;
+}
+
+/// The spec with `integral` set on each range whose key the reader takes only integers at
+/// (from the scene file's tables: scenenumbers.h).
 WedgeSpec withIntegerKeys(const Scene &scene, WedgeSpec spec)
 {
     for (WedgeAxis &axis : spec.axes) {
         if (!axis.range)
             continue;
-        const SceneReadResult r = applyWedgeValues(scene, {{axis.key, axis.from + 0.5}},
-                                                   scene.directory, "probe");
-        axis.integral = !r.ok && r.error.find(": expected an integer") != std::string::npos;
+        const auto number = sceneNumberKey(scene, readerPath(scene, axis.key));
+        axis.integral = number && number->integer;
     }
     return spec;
 }

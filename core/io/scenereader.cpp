@@ -279,11 +279,17 @@ void readDomain(FieldReader &r, DomainSettings &d)
     // Above the largest limit here; against the scheme's own once the simulation is read.
     if (domainCells(d).volume() > kMaxAdaptiveCells)
         return failCellLimit(r.context(), d, kMaxAdaptiveCells);
-    if (sim::Status s = makeDomain(d).validate(kMaxAdaptiveCells); !s) {
+    // The grid first (blamed on the size), then the boundaries (periodic on both faces).
+    sim::Domain grid = makeDomain(d);
+    grid.boundaries = sim::allBoundaries(sim::Boundary::Wall);
+    sim::Status s = grid.validate(kMaxAdaptiveCells);
+    const bool boundaries = s.ok();
+    if (boundaries)
+        s = makeDomain(d).validate(kMaxAdaptiveCells);
+    if (!s) {
         // The solver's messages start with "domain: ", which the path already says.
         const std::string message = s.error.substr(s.error.rfind("domain: ", 0) == 0 ? 8 : 0);
-        const bool periodic = message.find("periodic") != std::string::npos;
-        r.context().failMessage(r.path(periodic ? "boundaries" : "size"), message);
+        r.context().failMessage(r.path(boundaries ? "boundaries" : "size"), message);
     }
 }
 

@@ -5,6 +5,7 @@
 // simulation runs here.
 
 #include <core/io/scenehash.h>
+#include <core/io/scenenumbers.h>
 #include <core/io/scenereader.h>
 #include <core/io/scenewriter.h>
 #include <core/scene/rasterize.h>
@@ -147,6 +148,7 @@ private slots:
     void stamNumericWrittenOnlyWhenFixed();
     void velocityAdvectionDefaultsToAdvection();
     void previewResolutionKey();
+    void numberKeysFromTheTables();
     void everyKeyRoundTrip_data();
     void everyKeyRoundTrip();
     void generatedScenesRoundTrip();
@@ -327,6 +329,31 @@ void TestSceneIo::stamNumericWrittenOnlyWhenFixed()
     QCOMPARE(fixed.scene.simulation.params.scheme, sim::Scheme::Stam);
     QVERIFY(
         sceneToJson(fixed.scene, scenesDir().toStdString()).contains("\"stamNumeric\": \"fixed\""));
+}
+
+// The wedge asks the tables (scenenumbers.h) whether a key takes whole numbers only, where it
+// once searched the reader's message for "expected an integer".
+void TestSceneIo::numberKeysFromTheTables()
+{
+    const SceneReadResult r = readSceneFile(
+        QStringLiteral(PLUME_SOURCE_DIR "/resources/scenes/explosion-3d.plume"));
+    QVERIFY2(r.ok, r.error.c_str());
+    const auto integer = [&](const char *path) {
+        const auto key = sceneNumberKey(r.scene, path);
+        return key ? int(key->integer) : -1;
+    };
+    QCOMPARE(integer("domain.resolution"), 1); // integer range
+    QCOMPARE(integer("simulation.substeps"), 1);
+    QCOMPARE(integer("simulation.upres.factor"), 1);  // a section the file leaves out
+    QCOMPARE(integer("export.flipbook.first"), 1);    // an int setting
+    QCOMPARE(integer("export.flipbook.bitDepth"), 1); // 8 or 16
+    QCOMPARE(integer("simulation.vorticity"), 0);
+    QCOMPARE(integer("items[0].offset[1]"), 0);          // a component of an animated vector
+    QCOMPARE(integer("items[0].emitter.noise.seed"), 1); // an object written when set
+    QCOMPARE(integer("simulation.scheme"), -1);          // not a number
+    QCOMPARE(integer("simulation.nonsense"), -1);
+    const auto vorticity = sceneNumberKey(r.scene, "simulation.vorticity");
+    QVERIFY(vorticity && std::string(vorticity->param.key) == "vorticity");
 }
 
 void TestSceneIo::everyKeyRoundTrip_data() { roundTrip_data(); } // every shipped scene
