@@ -316,13 +316,15 @@ private slots:
             torch.temperature = 2.f;
             if (!sim->solver().setEmitters({torch}))
                 qFatal("emitter refused");
-            advance(*sim, 16);
+            advance(*sim, plume::test::fullOrUnderTsan(16, 3)); // fewer under ThreadSanitizer
             return std::make_pair(field(*sim, FieldKind::Density), field(*sim, FieldKind::Flame));
         };
         const auto dense = run(false), adaptive = run(true);
         const double soot = relativeL1(dense.first, adaptive.first);
         const double flame = relativeL1(dense.second, adaptive.second);
         qInfo("L1 soot %.4f, flame %.4f", soot, flame);
+        if (plume::test::kThreadSanitizer)
+            return; // the figures are checked in the other builds
         QVERIFY2(soot < 0.005, qPrintable(QString::number(soot)));
         QVERIFY2(flame < 0.005, qPrintable(QString::number(flame)));
     }

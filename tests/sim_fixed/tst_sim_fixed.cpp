@@ -8,6 +8,8 @@
 
 #include <oneapi/tbb/global_control.h>
 
+#include <tests/common/instrumented.h>
+
 #include <QtTest>
 
 #include <cmath>
@@ -269,9 +271,14 @@ private slots:
     {
         QFETCH(bool, is3D);
         QFETCH(int, order);
-        const Comparison c = compare(is3D, SweepOrder(order), 100);
+        // Under ThreadSanitizer 10 steps, enough to run every kernel on the threads; the bound
+        // is checked in the other builds.
+        const Comparison c = compare(is3D, SweepOrder(order),
+                                     plume::test::fullOrUnderTsan(100, 10));
         qInfo("density relative L1 %.3g, velocity-y relative L1 %.3g (float mass %.4g)", c.density,
               c.velocity, c.mass);
+        if (plume::test::kThreadSanitizer)
+            return;
         QVERIFY(c.mass > 100.0); // the source really filled the box
         QVERIFY2(c.density < 0.01, QByteArray::number(c.density));
         QVERIFY2(c.velocity < 0.05, QByteArray::number(c.velocity));

@@ -251,7 +251,10 @@ private slots:
         double t = 0;
         QString table;
         double worst = 0;
-        for (std::size_t n = 0; n < std::size(T); ++n) {
+        // Under ThreadSanitizer the first two times, enough to run every kernel on the threads;
+        // the comparison is checked in the other builds.
+        const std::size_t times = plume::test::fullOrUnderTsan(std::size(T), std::size_t(2));
+        for (std::size_t n = 0; n < times; ++n) {
             run(*s, t, T[n] / scale, 1.f / 200.f);
             float front = 0.f;
             for (const Vec3 &x : s->particles()->position)
@@ -261,7 +264,8 @@ private slots:
             worst = std::max(worst, std::abs(z / Z[n] - 1.0));
         }
         qInfo("dam break:%s; worst %.1f %%", qPrintable(table), 100 * worst);
-        QVERIFY2(worst < 0.10, qPrintable(table));
+        if (!plume::test::kThreadSanitizer)
+            QVERIFY2(worst < 0.10, qPrintable(table));
     }
 
     void surfaceTensionRoundsADrop()
@@ -277,7 +281,8 @@ private slots:
             auto s = makeSolver(d, p);
             s->setEmitters({fillCells(d, {12, 12, 0}, {28, 28, 1})});
             double t = 0;
-            run(*s, t, 1.0, 1.f / 40.f);
+            // Under ThreadSanitizer 0.1 s: the kernels on the threads, not the drop's shape.
+            run(*s, t, plume::test::fullOrUnderTsan(1.0, 0.1), 1.f / 40.f);
             const std::vector<Vec3> &x = s->particles()->position;
             double cx = 0, cy = 0;
             for (const Vec3 &q : x) {
@@ -292,6 +297,8 @@ private slots:
             return r;
         };
         const double square = farthest(0.f), drop = farthest(0.5f);
+        if (plume::test::kThreadSanitizer)
+            return;
         QVERIFY2(square > 0.13, qPrintable(QString::number(square)));
         QVERIFY2(drop < 0.118, qPrintable(QString::number(drop)));
     }
