@@ -106,9 +106,9 @@ VectorField resampleVectorField(const sim::Domain &d, const sim::ScalarGrid (&ve
 sim::Status VectorFieldAverage::add(const VectorField &field)
 {
     if (mFrames == 0) {
-        mFirst = field;
+        mGrid = {field.size, {}, field.lo, field.hi};
         mSum.assign(field.values.size(), 0.0);
-    } else if (!(field.size == mFirst.size) || field.values.size() != mSum.size()) {
+    } else if (!(field.size == mGrid.size) || field.values.size() != mSum.size()) {
         return sim::Status::failure("the vector field's frames differ in size");
     }
     for (std::size_t c = 0; c < mSum.size(); ++c)
@@ -121,9 +121,10 @@ VectorField VectorFieldAverage::mean() const
 {
     if (mFrames == 0)
         return {};
-    VectorField out = mFirst;
-    for (std::size_t c = 0; c < mSum.size(); ++c)
-        out.values[c] = float(mSum[c] / mFrames);
+    VectorField out = mGrid;
+    out.values.reserve(mSum.size());
+    for (double sum : mSum)
+        out.values.push_back(float(sum / mFrames));
     return out;
 }
 

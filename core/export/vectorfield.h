@@ -88,7 +88,7 @@ public:
     VectorField mean() const;
 
 private:
-    VectorField mFirst;
+    VectorField mGrid; ///< the first frame's size and box, without values
     std::vector<double> mSum;
     int mFrames = 0;
 };

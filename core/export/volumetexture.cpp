@@ -36,9 +36,9 @@ VolumeAtlas makeVolumeAtlas(const sim::Domain &domain, const sim::ScalarGrid &fi
     VolumeAtlas atlas;
     const sim::Int3 m = resampledCells(domain, settings.size);
     const sim::Int3 n = domain.cells;
-    atlas.voxels = m;
-    atlas.columns = volumeAtlasColumns(m.z);
-    atlas.rows = (m.z + atlas.columns - 1) / atlas.columns;
+    const int columns = volumeAtlasColumns(m.z);
+    const int rows = (m.z + columns - 1) / columns;
+    atlas.layout = {m, columns, rows};
     std::vector<float> values(std::size_t(m.volume()));
     float largest = 0.f;
     std::size_t at = 0;
@@ -53,11 +53,11 @@ VolumeAtlas makeVolumeAtlas(const sim::Domain &domain, const sim::ScalarGrid &fi
     atlas.range = settings.range > 0.f ? settings.range : largest;
     const bool sixteen = settings.bitDepth == 16;
     const double top = sixteen ? 65535.0 : 255.0;
-    atlas.image = QImage(atlas.columns * m.x, atlas.rows * m.y,
+    atlas.image = QImage(columns * m.x, rows * m.y,
                          sixteen ? QImage::Format_Grayscale16 : QImage::Format_Grayscale8);
     atlas.image.fill(0);
     for (int k = 0; k < m.z; ++k) {
-        const int x0 = (k % atlas.columns) * m.x, y0 = (k / atlas.columns) * m.y;
+        const int x0 = (k % columns) * m.x, y0 = (k / columns) * m.y;
         for (int j = 0; j < m.y; ++j) {
             uchar *line = atlas.image.scanLine(y0 + m.y - 1 - j);
             for (int i = 0; i < m.x; ++i) {
@@ -76,7 +76,7 @@ VolumeAtlas makeVolumeAtlas(const sim::Domain &domain, const sim::ScalarGrid &fi
     return atlas;
 }
 
-QByteArray volumeTextureSidecar(const VolumeTextureSettings &settings, const VolumeAtlas &layout,
+QByteArray volumeTextureSidecar(const VolumeTextureSettings &settings, const VolumeLayout &layout,
                                 const sim::Domain &domain, const std::vector<VolumeFrame> &frames)
 {
     const sim::Int3 m = layout.voxels;

@@ -42,13 +42,19 @@ inline constexpr sim::Param size{.key = "size", .min = 1, .max = 256, .integer =
 inline constexpr sim::Param range{.key = "range", .min = 0, .softMax = 1e4, .decimals = 4};
 } // namespace volumeTextureParams
 
-/// One frame's atlas.
-struct VolumeAtlas
+/// How an atlas lays out a volume: the same for every frame of a bake.
+struct VolumeLayout
 {
-    QImage image;     ///< Grayscale8 or Grayscale16
     sim::Int3 voxels; ///< the volume's size; slices = voxels.z
     int columns = 0;  ///< tiles across; rows = ceil(slices / columns)
     int rows = 0;
+};
+
+/// One frame's atlas.
+struct VolumeAtlas
+{
+    QImage image; ///< Grayscale8 or Grayscale16
+    VolumeLayout layout;
     float range = 0.f; ///< the value of a full pixel
 };
 
@@ -73,7 +79,7 @@ struct VolumeFrame
 
 /// The sidecar, <baseName>_volume.json: the layout, the order, the encoding, the world box
 /// and each frame's file and range.
-QByteArray volumeTextureSidecar(const VolumeTextureSettings &settings, const VolumeAtlas &layout,
+QByteArray volumeTextureSidecar(const VolumeTextureSettings &settings, const VolumeLayout &layout,
                                 const sim::Domain &domain, const std::vector<VolumeFrame> &frames);
 
 } // namespace plume

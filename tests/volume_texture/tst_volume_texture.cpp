@@ -30,9 +30,7 @@ const QString kScenes = PLUME_SOURCE_DIR "/resources/scenes/";
 
 QJsonObject readJson(const QString &path)
 {
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return QJsonDocument::fromJson(f.readAll()).object();
+    return QJsonDocument::fromJson(test::fileBytes(path)).object();
 }
 
 /// The volume of one frame, by the sidecar: slice k is the tile in column k % columns and row

@@ -14,7 +14,7 @@ sim::Status VolumeTextureSink::frame(const BakeFrame &frame,
     const VolumeTextureSettings &v = s.volumeTexture;
     mDomain = frame.solver->sampleDomain();
     frame.solver->sample(fieldOf(v.channel), mField);
-    VolumeAtlas atlas = makeVolumeAtlas(mDomain, mField, v);
+    const VolumeAtlas atlas = makeVolumeAtlas(mDomain, mField, v);
     const std::string name = frameFileName(s.baseName + "_volume", frame.number, ".png");
     const std::filesystem::path path = s.outputDirectory / name;
     if (sim::Status st = writeFilesAtomically({QString::fromStdString(path.string())},
@@ -23,8 +23,7 @@ sim::Status VolumeTextureSink::frame(const BakeFrame &frame,
         return st;
     files.push_back(path);
     mFrames.push_back({frame.number, name, atlas.range});
-    atlas.image = QImage();
-    mLayout = atlas;
+    mLayout = atlas.layout;
     return sim::Status::success();
 }
 

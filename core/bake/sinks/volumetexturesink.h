@@ -21,7 +21,7 @@ public:
 
 private:
     const BakePlan &mPlan;
-    VolumeAtlas mLayout; ///< the last atlas, without its image: the layout the sidecar names
+    VolumeLayout mLayout; ///< the layout the sidecar names
     sim::Domain mDomain;
     std::vector<VolumeFrame> mFrames;
     sim::ScalarGrid mField;
