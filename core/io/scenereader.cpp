@@ -15,13 +15,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cfloat>
-#include <charconv>
 #include <cmath>
-#include <limits>
 #include <map>
-#include <set>
-#include <type_traits>
 #include <utility>
 
 namespace plume {
@@ -32,8 +27,6 @@ namespace {
 
 using sim::Param;
 using namespace objectreader;
-
-const Param kAny{};
 
 /// Fails at domain.resolution: the domain has more cells than `limit`.
 void failCellLimit(Context &ctx, const DomainSettings &d, std::int64_t limit)
