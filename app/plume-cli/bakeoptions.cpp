@@ -369,10 +369,11 @@ QString applyVolumeTextureOptions(const QCommandLineParser &parser, const BakeOp
         && !parseParam(parser.value(o.volumeTextureSize), volumeTextureParams::size, v.size))
         return badValue(parser, o.volumeTextureSize, volumeTextureParams::size.describe());
     if (parser.isSet(o.volumeTextureBits)) {
-        const QString bits = parser.value(o.volumeTextureBits).trimmed();
-        if (bits != "8" && bits != "16")
+        bool ok = false;
+        const int bits = parser.value(o.volumeTextureBits).toInt(&ok);
+        if (!ok || !validBitDepth(bits))
             return badValue(parser, o.volumeTextureBits, "8 or 16");
-        v.bitDepth = bits.toInt();
+        v.bitDepth = bits;
     }
     if (parser.isSet(o.volumeTextureRange)
         && !parseParam(parser.value(o.volumeTextureRange), volumeTextureParams::range, v.range))

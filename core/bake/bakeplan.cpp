@@ -154,7 +154,7 @@ Refusal checkSceneFits(const Scene &scene, BakePlan &p)
             return invalid("volume texture: the size must be "
                            + volumeTextureParams::size.describe("integer") + ", got "
                            + std::to_string(v.size));
-        if (v.bitDepth != 8 && v.bitDepth != 16)
+        if (!validBitDepth(v.bitDepth))
             return invalid("volume texture: the bit depth must be 8 or 16, got "
                            + std::to_string(v.bitDepth));
         if (!volumeTextureParams::range.contains(v.range))
